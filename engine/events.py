@@ -1,0 +1,186 @@
+"""Events: what happened, in order.  The VTT draws its screen from these.
+
+Each event is a frozen dataclass with a wire ``kind``; ``to_plain`` gives its data.
+Events are the engine's only output, and a log of them is enough to follow a fight.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from engine.model import Scene
+from engine.serial import to_plain
+from geometry import Cell
+
+
+@dataclass(frozen=True, slots=True)
+class SceneLoaded:
+    """The scene was replaced; ``scene`` is the whole new scene."""
+
+    kind: ClassVar[str] = "scene_loaded"
+    scene: Scene
+
+
+@dataclass(frozen=True, slots=True)
+class CombatStarted:
+    """A fight began under ``ruleset``; ``surprise`` says whether a Surprise Phase comes first.
+
+    The dice seed is not here: events reach players, and a known seed predicts every
+    roll.  It is logged with the ``StartCombat`` command on the server instead.
+    """
+
+    kind: ClassVar[str] = "combat_started"
+    ruleset: str
+    surprise: bool
+    aware: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class DiceRolled:
+    """Dice were rolled for ``purpose``; ``source`` is ``"seeded"`` or ``"table"``."""
+
+    kind: ClassVar[str] = "dice_rolled"
+    purpose: str
+    sides: int
+    results: tuple[int, ...]
+    source: str
+    by: str
+
+
+@dataclass(frozen=True, slots=True)
+class InitiativeOrder:
+    """The order combatants act in, highest first, with each one's score."""
+
+    kind: ClassVar[str] = "initiative_order"
+    order: tuple[str, ...]
+    scores: tuple[tuple[str, int], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PhaseStarted:
+    """A new pass through the initiative order began (phase 0 is the Surprise Phase)."""
+
+    kind: ClassVar[str] = "phase_started"
+    turn: int
+    phase: int
+    surprise: bool
+
+
+@dataclass(frozen=True, slots=True)
+class CombatantActs:
+    """It is now ``combatant``'s action; ``limited`` means one attack or one move only."""
+
+    kind: ClassVar[str] = "combatant_acts"
+    combatant: str
+    turn: int
+    phase: int
+    limited: bool
+    movement: float
+
+
+@dataclass(frozen=True, slots=True)
+class CombatantDone:
+    """``combatant`` finished its action."""
+
+    kind: ClassVar[str] = "combatant_done"
+    combatant: str
+    turn: int
+    phase: int
+
+
+@dataclass(frozen=True, slots=True)
+class MoveStarted:
+    """``token`` set out from ``start`` along ``path``."""
+
+    kind: ClassVar[str] = "move_started"
+    token: str
+    start: Cell
+    path: tuple[Cell, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class MoveInterrupted:
+    """``token`` stopped on ``at``, about to cross ``exit_point``, because of ``by``."""
+
+    kind: ClassVar[str] = "move_interrupted"
+    token: str
+    at: Cell
+    exit_point: tuple[float, float]
+    by: str
+    cost: float
+
+
+@dataclass(frozen=True, slots=True)
+class PromptOpened:
+    """A prompt waits for ``controller``'s answer."""
+
+    kind: ClassVar[str] = "prompt_opened"
+    prompt: str
+    prompt_kind: str
+    controller: str
+    attacker: str
+    target: str
+    at: Cell
+    exit_point: tuple[float, float]
+
+
+@dataclass(frozen=True, slots=True)
+class PromptClosed:
+    """A prompt was answered: ``outcome`` is accepted, declined or expired."""
+
+    kind: ClassVar[str] = "prompt_closed"
+    prompt: str
+    outcome: str
+    by: str
+
+
+@dataclass(frozen=True, slots=True)
+class AttackRolled:
+    """An Attack Roll: ``total`` = sum(dice) + ocv against ``target_number``."""
+
+    kind: ClassVar[str] = "attack_rolled"
+    attacker: str
+    target: str
+    attack: str
+    dice: tuple[int, ...]
+    ocv: int
+    dcv: int
+    total: int
+    target_number: int
+    hit: bool
+
+
+@dataclass(frozen=True, slots=True)
+class MoveCompleted:
+    """``token`` arrived on ``at``; ``cost`` is this move's, ``movement_left`` the Phase's."""
+
+    kind: ClassVar[str] = "move_completed"
+    token: str
+    at: Cell
+    cost: float
+    movement_left: float
+
+
+Event = (
+    SceneLoaded
+    | CombatStarted
+    | DiceRolled
+    | InitiativeOrder
+    | PhaseStarted
+    | CombatantActs
+    | CombatantDone
+    | MoveStarted
+    | MoveInterrupted
+    | PromptOpened
+    | PromptClosed
+    | AttackRolled
+    | MoveCompleted
+)
+
+
+def event_data(event: Event) -> dict[str, Any]:
+    """The event's fields as a JSON-safe map (the ``data`` of a wire ``event`` message)."""
+    data = to_plain(event)
+    assert isinstance(data, dict)
+    return data

@@ -1,0 +1,95 @@
+"""The foundation scenario (issue 2): a move that provokes an attack of opportunity.
+
+Used by the end-to-end test and by ``python -m tests.scenario`` which re-records the
+golden file in ``tests/recordings/``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+from aiohttp.test_utils import TestServer
+
+import protocol
+from tests.wsclient import TableClient
+from vtt_bridge import Config, create_app
+from vtt_bridge.app import HUB
+
+HERO_STATS = {"ocv": 6, "dcv": 4, "init": 14}
+OGRE_STATS = {"ocv": 5, "dcv": 3, "init": 12}
+
+
+def scene_body() -> dict[str, Any]:
+    """A 12x12 1 m grid: Alice's hero beside the GM's ogre."""
+    return {
+        "grid": {"kind": "square", "cell_size": 1.0, "unit": "m", "width": 12, "height": 12},
+        "tokens": [
+            {
+                "id": "ogre", "name": "Ogre", "owner": "gm", "side": "monsters",
+                "x": 5, "y": 5, "size": 1, "reach": 1.0, "movement": 6.0, "stats": OGRE_STATS,
+            },
+            {
+                "id": "hero", "name": "Hero", "owner": "alice", "side": "heroes",
+                "x": 4, "y": 5, "size": 1, "reach": 1.0, "movement": 6.0, "stats": HERO_STATS,
+            },
+        ],
+    }  # fmt: skip
+
+
+def scene_spec() -> protocol.SceneSpec:
+    """The scene as a protocol value."""
+    return protocol.SceneSpec.from_wire(scene_body())
+
+
+async def play_steps_1_to_4(gm: TableClient, alice: TableClient) -> dict[str, Any]:
+    """GM loads and starts; Alice moves and provokes; GM accepts; Alice ends her Phase."""
+    seq = await gm.send(protocol.LoadScene, scene=scene_spec())
+    assert isinstance(await gm.reply_to(seq), protocol.Ack)
+    seq = await gm.send(protocol.StartCombat, ruleset="hero-supplement", aware=None, seed=None)
+    assert isinstance(await gm.reply_to(seq), protocol.Ack)
+    order = await alice.event("initiative_order")
+    seq = await alice.send(protocol.Move, token="hero", path=((3, 5), (2, 5), (1, 5)))
+    prompt = await gm.wait_for(protocol.Prompt)
+    seq = await gm.send(protocol.AnswerPrompt, prompt=prompt.prompt, accept=True, rolls=None)
+    assert isinstance(await gm.reply_to(seq), protocol.Ack)
+    attack = await alice.event("attack_rolled")
+    completed = await alice.event("move_completed")
+    seq = await alice.send(protocol.EndPhase, token="hero")
+    assert isinstance(await alice.reply_to(seq), protocol.Ack)
+    next_up = await gm.event("combatant_acts")
+    while next_up.data["combatant"] != "ogre":
+        next_up = await gm.event("combatant_acts")
+    return {"order": order, "prompt": prompt, "attack": attack, "completed": completed}
+
+
+async def record_golden(target: Path) -> None:
+    """Run steps 1-4 against a real server with recording on; copy the file to ``target``."""
+    with tempfile.TemporaryDirectory() as tmp:
+        config = Config(database=Path(tmp) / "db.sqlite3", demo=True, record_dir=Path(tmp) / "rec")
+        app = create_app(config)
+        async with TestServer(app) as server, aiohttp.ClientSession() as http:
+            table = app[HUB].table_by_name("demo")
+            assert table is not None
+            by_role = {g.participant: g.token for g in table.tokens.values()}
+            gm = await TableClient.connect(http, str(server.make_url("/ws")))
+            alice = await TableClient.connect(http, str(server.make_url("/ws")), binary=True)
+            await gm.join(by_role["gm"])
+            await alice.join(by_role["alice"])
+            await play_steps_1_to_4(gm, alice)
+            await gm.close()
+            await alice.close()
+            await asyncio.sleep(0.05)
+        (recording,) = (Path(tmp) / "rec").glob("*.jsonl")
+        shutil.copy(recording, target)
+
+
+if __name__ == "__main__":
+    out = Path(sys.argv[1] if len(sys.argv) > 1 else "tests/recordings/hero_aoo_foundation.jsonl")
+    asyncio.run(record_golden(out))
+    print(f"recorded {out}")

@@ -1,0 +1,182 @@
+"""Recording a table's traffic, and replaying a recording headlessly.
+
+A recording is JSON Lines.  The first line is a header with everything needed to
+rebuild the table as it stood when recording began (settings, join tokens, the log so
+far); then, in order, every frame a member sent (``in``, verbatim), every message the
+bridge sent each member (``out``), prompt deadlines passing (``expire``) and
+connections closing (``close``), each with the bridge's clock reading ``t``.
+
+Replay builds a fresh in-process bridge over an in-memory database, feeds it the
+``in``, ``expire`` and ``close`` records at their recorded clock readings, and compares
+what it sends each connection with the ``out`` records, message by message.  The clock
+is an input, like the dice, so prompt deadlines replay exactly.
+"""
+
+from __future__ import annotations
+
+import base64
+import difflib
+import json
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+import protocol
+from vtt_bridge.hub import SERVER_NAME, Hub
+from vtt_bridge.store import JoinToken, LogRow, Store, TableRow
+from vtt_bridge.tables import Session, Table
+
+FORMAT = 1
+
+
+class RecordingError(ValueError):
+    """A recording file that cannot be read (not JSON Lines, no header, unknown format)."""
+
+
+class FileRecorder:
+    """Writes one table's traffic to a JSON Lines file, flushed line by line."""
+
+    def __init__(self, path: Path, table: Table, log_rows: list[LogRow], now_ms: int) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.path = path
+        self._file: IO[str] = path.open("w", encoding="utf-8")
+        self._write(
+            {
+                "record": "header",
+                "format": FORMAT,
+                "server": SERVER_NAME,
+                "t": now_ms,
+                "table": asdict(table.row),
+                "tokens": [asdict(t) for t in table.tokens.values()],
+                "log": [asdict(r) for r in log_rows],
+            }
+        )
+
+    def frame_in(self, conn: str, frame: str | bytes, now_ms: int) -> None:
+        """A frame a member sent, exactly as it arrived."""
+        if isinstance(frame, bytes):
+            self._write(
+                {
+                    "record": "in",
+                    "t": now_ms,
+                    "conn": conn,
+                    "binary": base64.b64encode(frame).decode(),
+                }
+            )
+        else:
+            self._write({"record": "in", "t": now_ms, "conn": conn, "text": frame})
+
+    def frame_out(self, conn: str, message: protocol.ServerMessage, now_ms: int) -> None:
+        """A message the bridge sent a member."""
+        self._write(
+            {"record": "out", "t": now_ms, "conn": conn, "message": protocol.to_wire(message)}
+        )
+
+    def expired(self, prompt: str, now_ms: int) -> None:
+        """A prompt's deadline passed."""
+        self._write({"record": "expire", "t": now_ms, "prompt": prompt})
+
+    def left(self, conn: str, now_ms: int) -> None:
+        """A member's connection closed."""
+        self._write({"record": "close", "t": now_ms, "conn": conn})
+
+    def close(self) -> None:
+        """Finish the file."""
+        self._file.close()
+
+    def _write(self, record: dict[str, Any]) -> None:
+        self._file.write(json.dumps(record, separators=(",", ":"), sort_keys=True) + "\n")
+        self._file.flush()
+
+
+@dataclass
+class ReplayResult:
+    """What a replay found: how many messages matched, and a readable diff if any did not."""
+
+    path: str
+    compared: int = 0
+    diff: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        """True when every message matched."""
+        return not self.diff
+
+
+def read_recording(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The header and the records of a recording file."""
+    try:
+        lines = [
+            json.loads(line)
+            for line in path.read_text(encoding="utf-8").splitlines()
+            if line.strip()
+        ]
+    except (OSError, json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise RecordingError(f"{path}: not a readable JSON Lines recording: {exc}") from None
+    if not lines or lines[0].get("record") != "header":
+        raise RecordingError(f"{path}: the first line is not a recording header")
+    if lines[0].get("format") != FORMAT:
+        raise RecordingError(
+            f"{path}: recording format {lines[0].get('format')!r}, expected {FORMAT}"
+        )
+    return lines[0], lines[1:]
+
+
+async def replay(path: Path) -> ReplayResult:
+    """Feed a recording into a fresh bridge and compare every message it sends."""
+    header, records = read_recording(path)
+    hub = Hub(Store(":memory:"))
+    try:
+        table = hub.restore_table(
+            TableRow(**header["table"]),
+            [JoinToken(**t) for t in header["tokens"]],
+            [LogRow(**r) for r in header["log"]],
+        )
+        produced: dict[str, list[dict[str, Any]]] = {}
+        expected: dict[str, list[dict[str, Any]]] = {}
+        sessions: dict[str, Session] = {}
+        for record in records:
+            kind, now = record["record"], record["t"]
+            if kind == "in":
+                conn = record["conn"]
+                if conn not in sessions:
+                    sink = produced.setdefault(conn, [])
+                    sessions[conn] = Session(
+                        conn, lambda m, sink=sink: sink.append(protocol.to_wire(m))
+                    )
+                frame: str | bytes = (
+                    base64.b64decode(record["binary"]) if "binary" in record else record["text"]
+                )
+                await hub.receive(sessions[conn], frame, now)
+            elif kind == "out":
+                expected.setdefault(record["conn"], []).append(record["message"])
+            elif kind == "expire":
+                await hub.expire(table.id, record["prompt"], now)
+            elif kind == "close" and record["conn"] in sessions:
+                hub.leave(sessions[record["conn"]], now)
+            elif kind not in ("close",):
+                raise RecordingError(f"{path}: unknown record kind {kind!r}")
+    finally:
+        hub.close()
+    return _compare(str(path), expected, produced)
+
+
+def _compare(
+    path: str, expected: dict[str, list[dict[str, Any]]], produced: dict[str, list[dict[str, Any]]]
+) -> ReplayResult:
+    result = ReplayResult(path)
+    for conn in sorted(set(expected) | set(produced)):
+        want = [_line(m) for m in expected.get(conn, [])]
+        got = [_line(m) for m in produced.get(conn, [])]
+        result.compared += len(want)
+        if want != got:
+            result.diff += list(
+                difflib.unified_diff(
+                    want, got, f"{path} [{conn}] recorded", f"{path} [{conn}] replayed", lineterm=""
+                )
+            )
+    return result
+
+
+def _line(message: dict[str, Any]) -> str:
+    return json.dumps(message, separators=(",", ":"), sort_keys=True)
