@@ -66,7 +66,7 @@ def threat_areas(
         other = scene.token(cid)
         if other is None or other.id == mover.id or other.id in skip:
             continue
-        if not ruleset.threatens(other, mover):
+        if not ruleset.threatens(combat, other, mover):
             continue
         if not ruleset.opportunity_available(combat, other, mover):
             continue

@@ -49,9 +49,7 @@ class TableClient:
     async def next(self) -> protocol.ServerMessage:
         """The next message from the server."""
         msg = await asyncio.wait_for(self.ws.receive(), TIMEOUT)
-        if msg.type == aiohttp.WSMsgType.TEXT:
-            decoded = protocol.decode_server(msg.data)
-        elif msg.type == aiohttp.WSMsgType.BINARY:
+        if msg.type == aiohttp.WSMsgType.TEXT or msg.type == aiohttp.WSMsgType.BINARY:
             decoded = protocol.decode_server(msg.data)
         else:
             raise ConnectionError(f"connection ended: {msg.type} {msg.data!r}")

@@ -43,8 +43,8 @@ class Ruleset(Protocol):
         """How far ``combatant`` may still move this Phase, in distance units."""
         ...
 
-    def threatens(self, threatener: Combatant, target: Combatant) -> bool:
-        """Whether ``threatener`` can make attacks of opportunity against ``target`` at all."""
+    def threatens(self, combat: Combat, threatener: Combatant, target: Combatant) -> bool:
+        """Whether ``threatener`` can make attacks of opportunity against ``target`` now."""
         ...
 
     def opportunity_available(

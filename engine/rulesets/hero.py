@@ -25,7 +25,8 @@ Implemented here (issue 2's slice; the rest of the supplement follows in issue 4
   threatened square provokes; one attack of opportunity a Phase, or with the Combat
   Reflexes skill (statistic ``combat_reflexes``) one per opponent a Phase; it is
   optional (a prompt the controller may decline) and resolves at once with an Attack
-  Roll using the attacker's OCV.
+  Roll using the attacker's OCV.  The unaware make none in the Surprise Phase (our
+  reading; see ``threatens``).
 
 Statistics a token needs: ``ocv``, ``dcv``, ``init`` (integers); optional
 ``combat_reflexes`` (boolean).
@@ -97,8 +98,15 @@ class HeroSupplement:
         move_actions -= usage.attacks
         return max(0.0, combatant.movement * move_actions - usage.moved)
 
-    def threatens(self, threatener: Combatant, target: Combatant) -> bool:
-        """Only enemies (another side) are threatened."""
+    def threatens(self, combat: Combat, threatener: Combatant, target: Combatant) -> bool:
+        """Only enemies (another side) are threatened, and not by the surprised.
+
+        The text says the unaware "don't get to act in the Surprise Phase"; it is silent
+        on attacks of opportunity there.  We read it as d20 does for flat-footed
+        characters: an unaware character makes none until the Surprise Phase is over.
+        """
+        if combat.surprise and threatener.id not in combat.aware:
+            return False
         return threatener.side != target.side
 
     def opportunity_available(

@@ -1,0 +1,325 @@
+"""Frames <-> messages. Sans-I/O: bytes and strings in, bytes and strings out.
+
+Theory of operation. Decoding runs in three steps, each refusing with a
+:class:`ProtocolError` and never any other exception:
+
+1. *Parse*: a ``str`` is a WebSocket text frame holding JSON, ``bytes`` a binary
+   frame holding msgpack. Size is checked before parsing, JSON nesting depth is
+   pre-scanned on the raw text (so ``json`` never recurses deeply), and msgpack is
+   parsed with explicit limits.
+2. *Scan*: the parsed tree must be JSON-safe (finite floats, ints with
+   ``|i| < 2**63``, string keys, no bytes, bounded depth and sizes). The parsers'
+   hooks leave :class:`~protocol.validate.Rejected` markers where they refused
+   something so this step can report the path.
+3. *Read*: the envelope ``{"v", "type", "seq", "body"}``, then the body through the
+   message class, whose constructor checks every field.
+
+Once the envelope's ``seq`` is readable, every later error carries it in
+:attr:`ProtocolError.seq`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from typing import Any, Final, TypeAlias
+
+import msgpack
+
+from protocol.errors import ProtocolError
+from protocol.messages import CLIENT_MESSAGE_TYPES, ClientMessage, check_seq
+from protocol.server_messages import SERVER_MESSAGE_TYPES, ServerMessage
+from protocol.validate import (
+    MAX_ARRAY_LEN,
+    MAX_DEPTH,
+    MAX_MAP_LEN,
+    SEQ_MAX,
+    Rejected,
+    at,
+    json_safe,
+    key_segment,
+    show,
+)
+
+__all__ = [
+    "MAX_FRAME_BYTES",
+    "PROTOCOL_VERSION",
+    "Message",
+    "client_from_wire",
+    "decode_client",
+    "decode_server",
+    "encode",
+    "encode_json",
+    "encode_msgpack",
+    "parse_frame",
+    "server_from_wire",
+    "to_wire",
+]
+
+#: The protocol version every envelope's ``v`` must equal.
+PROTOCOL_VERSION: Final = 1
+#: Largest inbound frame, in bytes (UTF-8 bytes for text frames).
+MAX_FRAME_BYTES: Final = 65536
+#: Longest JSON integer literal, in digits. 20 digits hold every int64; refusing
+#: longer ones before ``int()`` keeps a 5,000-digit number from costing CPU.
+MAX_INT_DIGITS: Final = 20
+ENVELOPE_KEYS: Final = ("v", "type", "seq", "body")
+
+#: Any message, either direction.
+Message: TypeAlias = ClientMessage | ServerMessage
+
+# A JSON string (closing quote optional, so an unterminated one is still linear) or
+# a bracket. Used only to count nesting depth before json.loads sees the text.
+_JSON_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?|[\[\]{}]', re.S)
+
+
+# -- step 1: parse --------------------------------------------------------------------
+
+
+def _pairs_hook(pairs: list[tuple[Any, Any]]) -> dict[Any, Any] | Rejected:
+    # Both parsers would silently keep the last of two equal keys; refuse instead.
+    out: dict[Any, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            return Rejected("duplicate_key", f"duplicate key {show(key)}", key=str(key))
+        out[key] = value
+    return out
+
+
+def _parse_int(text: str) -> int | Rejected:
+    if len(text.lstrip("-")) > MAX_INT_DIGITS:
+        return Rejected("bad_value", f"integer of {len(text.lstrip('-'))} digits is too long")
+    return int(text)
+
+
+def _parse_constant(name: str) -> float:
+    # NaN / Infinity are not JSON; the scan step refuses them with their path.
+    return float(name)
+
+
+def _check_json_depth(text: str) -> None:
+    # Cheap bound first: a frame with few brackets cannot be too deep.
+    if text.count("[") + text.count("{") <= MAX_DEPTH:
+        return
+    depth = 0
+    for match in _JSON_TOKEN.finditer(text):
+        char = match.group()
+        if char in ("[", "{"):
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise ProtocolError("too_deep", f"nesting deeper than {MAX_DEPTH}")
+        elif char in ("]", "}"):
+            depth -= 1
+
+
+def _parse_json(text: str) -> object:
+    _check_json_depth(text)
+    try:
+        return json.loads(
+            text,
+            object_pairs_hook=_pairs_hook,
+            parse_constant=_parse_constant,
+            parse_int=_parse_int,
+        )
+    except json.JSONDecodeError as exc:
+        raise ProtocolError(
+            "invalid_json", f"invalid JSON: {exc.msg} (line {exc.lineno} column {exc.colno})"
+        ) from None
+    except RecursionError:  # pragma: no cover - the depth pre-scan makes this unreachable
+        raise ProtocolError("too_deep", f"nesting deeper than {MAX_DEPTH}") from None
+    except ValueError as exc:  # pragma: no cover - defensive: json raises only the above
+        raise ProtocolError("invalid_json", f"invalid JSON: {exc}") from None
+
+
+def _refuse_ext(code: int, data: bytes) -> object:
+    raise ProtocolError("bad_type", f"msgpack extension type {code} is not allowed")
+
+
+def _parse_msgpack(data: bytes) -> object:
+    try:
+        return msgpack.unpackb(
+            data,
+            raw=False,
+            strict_map_key=True,
+            use_list=True,
+            max_str_len=MAX_FRAME_BYTES,
+            max_bin_len=0,
+            max_array_len=MAX_ARRAY_LEN,
+            max_map_len=MAX_MAP_LEN,
+            max_ext_len=0,
+            ext_hook=_refuse_ext,
+            object_pairs_hook=_pairs_hook,
+        )
+    except ProtocolError:
+        raise
+    except msgpack.ExtraData:
+        raise ProtocolError("invalid_msgpack", "trailing bytes after the message") from None
+    except msgpack.StackError:
+        raise ProtocolError("too_deep", f"nesting deeper than {MAX_DEPTH}") from None
+    except UnicodeDecodeError as exc:
+        raise ProtocolError("invalid_msgpack", f"invalid UTF-8 in a string: {exc}") from None
+    except ValueError as exc:
+        # msgpack reports limits only through the message text ("5 exceeds max_ext_len(0)").
+        text = str(exc)
+        if "max_ext_len" in text:
+            raise ProtocolError("bad_type", "msgpack extension types are not allowed") from None
+        if "max_bin_len" in text:
+            raise ProtocolError("bad_type", "binary values are not allowed") from None
+        if "exceeds max_" in text:
+            raise ProtocolError("too_large", f"msgpack {text}") from None
+        if "map key" in text:
+            raise ProtocolError("bad_type", f"map keys must be strings ({text})") from None
+        raise ProtocolError(
+            "invalid_msgpack", f"invalid msgpack: {text or type(exc).__name__}"
+        ) from None
+    except RecursionError:  # pragma: no cover - only the pure-Python msgpack fallback recurses
+        raise ProtocolError("too_deep", f"nesting deeper than {MAX_DEPTH}") from None
+    except Exception as exc:
+        # The C unpacker may raise TypeError, OverflowError, ... on hostile input; the
+        # promise is "only ProtocolError", so anything else is malformed msgpack too.
+        raise ProtocolError("invalid_msgpack", f"invalid msgpack: {exc!r}") from None
+
+
+def _check_size(frame: bytes | bytearray | memoryview | str, max_bytes: int) -> None:
+    if isinstance(frame, str):
+        size = len(frame)
+        # A str of n characters is n..4n UTF-8 bytes; encode only when it matters.
+        # surrogatepass: a lone surrogate is refused later, with its path.
+        if size <= max_bytes < 4 * size:
+            size = len(frame.encode("utf-8", "surrogatepass"))
+    else:
+        size = memoryview(frame).nbytes
+    if size > max_bytes:
+        raise ProtocolError("too_large", f"frame of {size} bytes > {max_bytes}")
+
+
+def parse_frame(
+    frame: bytes | bytearray | memoryview | str, *, max_bytes: int = MAX_FRAME_BYTES
+) -> object:
+    """Parse a frame into a checked JSON-safe tree (steps 1 and 2), without reading
+    the envelope. ``str`` is JSON, bytes-like is msgpack."""
+    if not isinstance(frame, str | bytes | bytearray | memoryview):
+        # The caller's bug, not the peer's: not a ProtocolError.
+        raise TypeError(f"frame must be str or bytes, got {type(frame).__name__}")
+    _check_size(frame, max_bytes)
+    tree = _parse_json(frame) if isinstance(frame, str) else _parse_msgpack(bytes(frame))
+    try:
+        return json_safe(tree, "", max_depth=MAX_DEPTH)
+    except ProtocolError as exc:
+        exc.seq = _peek_seq(tree)
+        raise
+
+
+# -- step 3: read ---------------------------------------------------------------------
+
+
+def _peek_seq(tree: object) -> int | None:
+    if not isinstance(tree, dict):
+        return None
+    seq = tree.get("seq")
+    if isinstance(seq, bool) or not isinstance(seq, int) or not 0 <= seq <= SEQ_MAX:
+        return None
+    return seq
+
+
+def _from_wire(obj: object, registry: Mapping[str, type[Any]], side: str) -> Any:
+    seq = _peek_seq(obj)
+    try:
+        if not isinstance(obj, Mapping):
+            raise ProtocolError("not_a_map", f"expected a map envelope, got {show(obj)}")
+        # The version first: a future version may change every other key.
+        if "v" not in obj:
+            raise ProtocolError("missing_field", "missing field 'v'", path="v")
+        version = obj["v"]
+        if isinstance(version, bool) or not isinstance(version, int):
+            raise ProtocolError("bad_type", f"expected an integer, got {show(version)}", path="v")
+        if version != PROTOCOL_VERSION:
+            raise ProtocolError(
+                "unsupported_version",
+                f"protocol version {version} is not supported (this side speaks "
+                f"{PROTOCOL_VERSION})",
+                path="v",
+            )
+        for key in obj:
+            if key not in ENVELOPE_KEYS:
+                where = key_segment(key) if isinstance(key, str) else ""
+                raise ProtocolError(
+                    "unknown_field", f"unknown envelope field {show(key)}", path=where
+                )
+        for key in ENVELOPE_KEYS:
+            if key not in obj:
+                raise ProtocolError("missing_field", f"missing field {key!r}", path=key)
+        kind = obj["type"]
+        if not isinstance(kind, str):
+            raise ProtocolError("bad_type", f"expected a string, got {show(kind)}", path="type")
+        cls = registry.get(kind)
+        if cls is None:
+            raise ProtocolError(
+                "unknown_type", f"unknown {side} message type {show(kind)}", path="type"
+            )
+        message_seq = check_seq(obj["seq"])
+        with at("body"):
+            return cls.from_body(obj["body"], seq=message_seq)
+    except ProtocolError as exc:
+        exc.seq = seq
+        raise
+
+
+def client_from_wire(obj: object) -> ClientMessage:
+    """Read a client message from its wire map (the inverse of :func:`to_wire`)."""
+    message: ClientMessage = _from_wire(obj, CLIENT_MESSAGE_TYPES, "client")
+    return message
+
+
+def server_from_wire(obj: object) -> ServerMessage:
+    """Read a server message from its wire map (the inverse of :func:`to_wire`)."""
+    message: ServerMessage = _from_wire(obj, SERVER_MESSAGE_TYPES, "server")
+    return message
+
+
+def decode_client(frame: bytes | str, *, max_bytes: int = MAX_FRAME_BYTES) -> ClientMessage:
+    """Decode a frame a client sent: ``str`` (text frame) as JSON, ``bytes`` (binary
+    frame) as msgpack. Raises :class:`ProtocolError` and nothing else for bad input."""
+    return client_from_wire(parse_frame(frame, max_bytes=max_bytes))
+
+
+def decode_server(frame: bytes | str, *, max_bytes: int = MAX_FRAME_BYTES) -> ServerMessage:
+    """Decode a frame a server sent; see :func:`decode_client`. A client expecting large
+    ``state`` frames may raise ``max_bytes``."""
+    return server_from_wire(parse_frame(frame, max_bytes=max_bytes))
+
+
+# -- encoding -------------------------------------------------------------------------
+
+
+def to_wire(message: Message) -> dict[str, Any]:
+    """The message's envelope map, JSON-safe: ``{"v", "type", "seq", "body"}``."""
+    return {
+        "v": PROTOCOL_VERSION,
+        "type": message.TYPE,
+        "seq": message.seq,
+        "body": message.to_body(),
+    }
+
+
+def encode_json(message: Message) -> str:
+    """The message as a compact JSON text frame."""
+    # ensure_ascii=False: the frame is sent as UTF-8 anyway, and escapes would
+    # count up to six bytes per character against the peer's frame limit.
+    return json.dumps(to_wire(message), separators=(",", ":"), allow_nan=False, ensure_ascii=False)
+
+
+def encode_msgpack(message: Message) -> bytes:
+    """The message as a msgpack binary frame."""
+    data: bytes = msgpack.packb(to_wire(message), use_bin_type=True)
+    return data
+
+
+def encode(message: Message, *, binary: bool) -> bytes | str:
+    """The message as a binary (msgpack) frame if ``binary``, else a text (JSON) frame.
+
+    Encoding does not enforce :data:`MAX_FRAME_BYTES`: that limit guards the
+    receiver, and a large ``state`` may legitimately exceed it.
+    """
+    return encode_msgpack(message) if binary else encode_json(message)

@@ -1,0 +1,308 @@
+"""Client -> server messages.
+
+Each is a frozen dataclass whose ``TYPE`` is its wire ``type`` and whose
+``__post_init__`` checks every field, so a bad message cannot be built in Python
+either. ``from_body`` reads the wire ``body`` map (errors carry paths relative to
+the body; the codec adds ``body.``) and ``to_body`` writes it back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar, Final, TypeAlias
+
+from protocol.errors import ProtocolError
+from protocol.scene import MAX_TOKENS, SceneSpec
+from protocol.validate import (
+    INT_MAX,
+    SEQ_MAX,
+    at,
+    check_bool,
+    check_id,
+    check_int,
+    check_keys,
+    check_str,
+    check_tuple,
+    index_segment,
+    show,
+)
+
+__all__ = [
+    "CLIENT_MESSAGE_TYPES",
+    "AnswerPrompt",
+    "ClientMessage",
+    "EndPhase",
+    "Join",
+    "LoadScene",
+    "Move",
+    "Ping",
+    "Resync",
+    "StartCombat",
+]
+
+MAX_PATH: Final = 1000
+MAX_ROLLS: Final = 100
+
+
+def _set(obj: object, name: str, value: object) -> None:
+    # Frozen dataclasses normalise their own fields (list -> tuple) here.
+    object.__setattr__(obj, name, value)
+
+
+def check_seq(value: object) -> int:
+    """An envelope ``seq``: an int in ``0..2**53-1``."""
+    return check_int(value, "seq", lo=0, hi=SEQ_MAX)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Join:
+    """Join a table with a join ``token``. ``last_event`` is the last event index the
+    client already holds (-1 for none) so the server can send just the rest; ``None``
+    asks for the full state."""
+
+    TYPE: ClassVar[str] = "join"
+    seq: int
+    token: str
+    last_event: int | None = None
+
+    def __post_init__(self) -> None:
+        check_seq(self.seq)
+        check_str(self.token, "token", min_len=1, max_len=128)
+        if self.last_event is not None:
+            check_int(self.last_event, "last_event", lo=-1, hi=SEQ_MAX)
+
+    @classmethod
+    def from_body(cls, body: object, *, seq: int) -> Join:
+        """Read the wire body."""
+        obj = check_keys(body, ("token", "last_event"))
+        return cls(seq=seq, **obj)
+
+    def to_body(self) -> dict[str, Any]:
+        """The wire body."""
+        return {"token": self.token, "last_event": self.last_event}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LoadScene:
+    """Replace the table's scene (grid and tokens) before or between combats."""
+
+    TYPE: ClassVar[str] = "load_scene"
+    seq: int
+    scene: SceneSpec
+
+    def __post_init__(self) -> None:
+        check_seq(self.seq)
+        if not isinstance(self.scene, SceneSpec):
+            raise ProtocolError(
+                "bad_type", f"expected a SceneSpec, got {show(self.scene)}", path="scene"
+            )
+
+    @classmethod
+    def from_body(cls, body: object, *, seq: int) -> LoadScene:
+        """Read the wire body."""
+        obj = check_keys(body, ("scene",))
+        with at("scene"):
+            scene = SceneSpec.from_wire(obj["scene"])
+        return cls(seq=seq, scene=scene)
+
+    def to_body(self) -> dict[str, Any]:
+        """The wire body."""
+        return {"scene": self.scene.to_wire()}
+
+
+def _check_ids(value: object, path: str) -> tuple[str, ...]:
+    ids = check_tuple(value, path, max_items=MAX_TOKENS)
+    seen: set[str] = set()
+    for i, item in enumerate(ids):
+        token = check_id(item, f"{path}{index_segment(i)}")
+        if token in seen:
+            raise ProtocolError(
+                "bad_value", f"duplicate token id {token!r}", path=f"{path}{index_segment(i)}"
+            )
+        seen.add(token)
+    return ids
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class StartCombat:
+    """Start combat under ``ruleset``. ``aware`` lists the combatants aware of their foes
+    at the start (``None``: everyone is); ``seed`` seeds the dice (``None``: server picks)."""
+
+    TYPE: ClassVar[str] = "start_combat"
+    seq: int
+    ruleset: str
+    aware: tuple[str, ...] | None = None
+    seed: int | None = None
+
+    def __post_init__(self) -> None:
+        check_seq(self.seq)
+        check_str(self.ruleset, "ruleset", min_len=1, max_len=64)
+        if self.aware is not None:
+            _set(self, "aware", _check_ids(self.aware, "aware"))
+        if self.seed is not None:
+            check_int(self.seed, "seed", lo=0, hi=INT_MAX)
+
+    @classmethod
+    def from_body(cls, body: object, *, seq: int) -> StartCombat:
+        """Read the wire body."""
+        obj = check_keys(body, ("ruleset", "aware", "seed"))
+        return cls(seq=seq, **obj)
+
+    def to_body(self) -> dict[str, Any]:
+        """The wire body."""
+        aware = None if self.aware is None else list(self.aware)
+        return {"ruleset": self.ruleset, "aware": aware, "seed": self.seed}
+
+
+def _check_path(value: object) -> tuple[tuple[int, int], ...]:
+    cells: list[tuple[int, int]] = []
+    for i, item in enumerate(check_tuple(value, "path", min_items=1, max_items=MAX_PATH)):
+        where = f"path{index_segment(i)}"
+        cell = check_tuple(item, where, min_items=2, max_items=2)
+        x = check_int(cell[0], f"{where}[0]")
+        y = check_int(cell[1], f"{where}[1]")
+        cells.append((x, y))
+    return tuple(cells)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Move:
+    """Move ``token`` through ``path``: the cells ``(x, y)`` after its current position,
+    in order. The engine decides whether the move is legal; this only checks shape."""
+
+    TYPE: ClassVar[str] = "move"
+    seq: int
+    token: str
+    path: tuple[tuple[int, int], ...]
+
+    def __post_init__(self) -> None:
+        check_seq(self.seq)
+        check_id(self.token, "token")
+        _set(self, "path", _check_path(self.path))
+
+    @classmethod
+    def from_body(cls, body: object, *, seq: int) -> Move:
+        """Read the wire body."""
+        obj = check_keys(body, ("token", "path"))
+        return cls(seq=seq, **obj)
+
+    def to_body(self) -> dict[str, Any]:
+        """The wire body."""
+        return {"token": self.token, "path": [[x, y] for x, y in self.path]}
+
+
+def _check_rolls(value: object) -> tuple[int, ...]:
+    rolls = check_tuple(value, "rolls", min_items=1, max_items=MAX_ROLLS)
+    for i, roll in enumerate(rolls):
+        check_int(roll, f"rolls{index_segment(i)}", lo=1, hi=1000)
+    return rolls
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AnswerPrompt:
+    """Answer the server's ``prompt`` (e.g. "take the opportunity attack?").
+    ``rolls`` are dice the table rolled itself; ``None`` lets the server roll."""
+
+    TYPE: ClassVar[str] = "answer_prompt"
+    seq: int
+    prompt: str
+    accept: bool
+    rolls: tuple[int, ...] | None = None
+
+    def __post_init__(self) -> None:
+        check_seq(self.seq)
+        check_str(self.prompt, "prompt", min_len=1, max_len=64)
+        check_bool(self.accept, "accept")
+        if self.rolls is not None:
+            _set(self, "rolls", _check_rolls(self.rolls))
+
+    @classmethod
+    def from_body(cls, body: object, *, seq: int) -> AnswerPrompt:
+        """Read the wire body."""
+        obj = check_keys(body, ("prompt", "accept", "rolls"))
+        return cls(seq=seq, **obj)
+
+    def to_body(self) -> dict[str, Any]:
+        """The wire body."""
+        rolls = None if self.rolls is None else list(self.rolls)
+        return {"prompt": self.prompt, "accept": self.accept, "rolls": rolls}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class EndPhase:
+    """``token`` is done with its current phase (turn segment)."""
+
+    TYPE: ClassVar[str] = "end_phase"
+    seq: int
+    token: str
+
+    def __post_init__(self) -> None:
+        check_seq(self.seq)
+        check_id(self.token, "token")
+
+    @classmethod
+    def from_body(cls, body: object, *, seq: int) -> EndPhase:
+        """Read the wire body."""
+        obj = check_keys(body, ("token",))
+        return cls(seq=seq, **obj)
+
+    def to_body(self) -> dict[str, Any]:
+        """The wire body."""
+        return {"token": self.token}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Resync:
+    """Ask for every event after index ``after`` (-1: from the start)."""
+
+    TYPE: ClassVar[str] = "resync"
+    seq: int
+    after: int
+
+    def __post_init__(self) -> None:
+        check_seq(self.seq)
+        check_int(self.after, "after", lo=-1, hi=SEQ_MAX)
+
+    @classmethod
+    def from_body(cls, body: object, *, seq: int) -> Resync:
+        """Read the wire body."""
+        obj = check_keys(body, ("after",))
+        return cls(seq=seq, **obj)
+
+    def to_body(self) -> dict[str, Any]:
+        """The wire body."""
+        return {"after": self.after}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Ping:
+    """Keep-alive; the server answers with ``pong``."""
+
+    TYPE: ClassVar[str] = "ping"
+    seq: int
+
+    def __post_init__(self) -> None:
+        check_seq(self.seq)
+
+    @classmethod
+    def from_body(cls, body: object, *, seq: int) -> Ping:
+        """Read the wire body."""
+        check_keys(body, ())
+        return cls(seq=seq)
+
+    def to_body(self) -> dict[str, Any]:
+        """The wire body."""
+        return {}
+
+
+#: Any client -> server message.
+ClientMessage: TypeAlias = (
+    Join | LoadScene | StartCombat | Move | AnswerPrompt | EndPhase | Resync | Ping
+)
+
+#: Wire ``type`` -> class, for every client message.
+CLIENT_MESSAGE_TYPES: Final[Mapping[str, type[ClientMessage]]] = {
+    cls.TYPE: cls
+    for cls in (Join, LoadScene, StartCombat, Move, AnswerPrompt, EndPhase, Resync, Ping)
+}

@@ -1,0 +1,58 @@
+"""Golden recordings replay identically through ``vtt-bridge replay``; a changed one fails."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+RECORDINGS = sorted((Path(__file__).resolve().parent.parent / "recordings").glob("*.jsonl"))
+
+
+def run_replay(*files: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "vtt_bridge", "replay", *map(str, files)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def test_there_are_golden_recordings() -> None:
+    assert RECORDINGS
+
+
+@pytest.mark.parametrize("recording", RECORDINGS, ids=lambda p: p.name)
+def test_golden_recording_replays_identically(recording: Path) -> None:
+    result = run_replay(recording)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "messages identical" in result.stdout
+
+
+def test_a_tampered_recording_fails_with_a_readable_diff(tmp_path: Path) -> None:
+    lines = RECORDINGS[0].read_text().splitlines()
+    for i, line in enumerate(lines):
+        record = json.loads(line)
+        message = record.get("message", {})
+        if message.get("type") == "event" and message["body"]["kind"] == "attack_rolled":
+            record["message"]["body"]["data"]["total"] += 1
+            lines[i] = json.dumps(record)
+            break
+    else:
+        pytest.fail("the golden recording has no attack_rolled event")
+    tampered = tmp_path / "tampered.jsonl"
+    tampered.write_text("\n".join(lines) + "\n")
+    result = run_replay(tampered)
+    assert result.returncode == 1
+    assert "DIFF" in result.stdout and "attack_rolled" in result.stdout
+    assert "recorded" in result.stdout and "replayed" in result.stdout
+
+
+def test_a_file_that_is_not_a_recording_is_an_error(tmp_path: Path) -> None:
+    junk = tmp_path / "junk.jsonl"
+    junk.write_text("not json\n")
+    result = run_replay(junk)
+    assert result.returncode == 1 and "ERROR" in result.stdout
