@@ -9,10 +9,12 @@ the exact point where the path crosses out of that cell.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from shapely.geometry import LineString, Point as ShapelyPoint
+from shapely.geometry import LineString
+from shapely.geometry import Point as ShapelyPoint
 
 from geometry.errors import GeometryError
 from geometry.square import Cell, Point, SquareGrid
@@ -38,7 +40,7 @@ def validate_path(grid: SquareGrid, path: Sequence[Cell]) -> float:
         raise GeometryError("a path needs a start cell and at least one step")
     for cell in path:
         grid.require(cell)
-    return sum(grid.step_cost(a, b) for a, b in zip(path, path[1:], strict=False))
+    return sum(grid.step_cost(a, b) for a, b in itertools.pairwise(path))
 
 
 def exit_point(grid: SquareGrid, a: Cell, b: Cell) -> Point:
@@ -63,7 +65,7 @@ def first_exits(
         raise GeometryError("a path needs a start cell and at least one step")
     found: list[AreaExit] = []
     for area_id, cells in areas.items():
-        for step, (a, b) in enumerate(zip(path, path[1:], strict=False)):
+        for step, (a, b) in enumerate(itertools.pairwise(path)):
             if a in cells:
                 found.append(AreaExit(area_id, step, a, exit_point(grid, a, b)))
                 break

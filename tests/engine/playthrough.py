@@ -104,7 +104,9 @@ def write_all() -> None:
 
 def commands_in(path: Path) -> list[Command]:
     """The commands of a golden file."""
-    return [command_from_plain(json.loads(line)["command"]) for line in path.read_text().splitlines()]
+    return [
+        command_from_plain(json.loads(line)["command"]) for line in path.read_text().splitlines()
+    ]
 
 
 if __name__ == "__main__":
