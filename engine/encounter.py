@@ -32,6 +32,7 @@ from engine.events import (
     MoveStarted,
     PromptClosed,
     SceneLoaded,
+    TokenPlaced,
 )
 from engine.model import Combat, Combatant, EncounterState, PendingMove, Scene
 from engine.movement import blocking_problem, run_move
@@ -153,7 +154,7 @@ def _move(state: EncounterState, command: Move) -> tuple[EncounterState, list[Ev
     if state.combat is None:
         # Outside combat the GM and owners arrange tokens freely: no budget, no provocation.
         moved = scene.with_token(token.moved_to(path[-1]))
-        return replace(state, scene=moved), [SceneLoaded(moved)]
+        return replace(state, scene=moved), [TokenPlaced(token.id, path[-1])]
     combat, ruleset = _combat(state)
     _require_no_prompts(combat)
     _require_turn(combat, token)

@@ -162,8 +162,18 @@ class MoveCompleted:
     movement_left: float
 
 
+@dataclass(frozen=True, slots=True)
+class TokenPlaced:
+    """Outside combat, ``token`` was put on ``at`` (no budget, no provocation)."""
+
+    kind: ClassVar[str] = "token_placed"
+    token: str
+    at: Cell
+
+
 Event = (
     SceneLoaded
+    | TokenPlaced
     | CombatStarted
     | DiceRolled
     | InitiativeOrder

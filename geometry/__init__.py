@@ -1,24 +1,62 @@
-"""Grid geometry for the combat engine: cells, reach, threatened cells and path exits.
+"""Grid geometry for the combat engine: grids, reach, walls, terrain, paths and sight.
 
-Sans-I/O: plain functions and immutable values over shapely geometries.
+Sans-I/O: plain functions and values over shapely geometries; the only stateful object,
+:class:`ThreatIndex`, changes only when told to.  See ``geometry/README.md``.
 """
 
 from geometry.errors import GeometryError
-from geometry.path import AreaExit, exit_point, first_exits, validate_path
+from geometry.grid import Grid
+from geometry.hexgrid import HexGrid, HexOrientation, HexParity
+from geometry.index import MoveResolution, ThreatIndex, Token
+from geometry.path import (
+    AreaExit,
+    Crossing,
+    CrossingKind,
+    crossings,
+    exit_point,
+    first_exits,
+    trace_waypoints,
+    validate_path,
+)
 from geometry.reach import footprint_cells, footprint_polygon, reach_area, threatened_cells
-from geometry.square import Cell, Point, SquareGrid
+from geometry.square import Cell, DiagonalRule, Point, SquareGrid
+from geometry.steps import StepBlocker
+from geometry.terrain import CostRule, TerrainKind, TerrainMap, TerrainRegion, jump_cost
+from geometry.walls import BlockMode, Door, Wall, WallSet
 
 __all__ = [
     "AreaExit",
+    "BlockMode",
     "Cell",
+    "CostRule",
+    "Crossing",
+    "CrossingKind",
+    "DiagonalRule",
+    "Door",
     "GeometryError",
+    "Grid",
+    "HexGrid",
+    "HexOrientation",
+    "HexParity",
+    "MoveResolution",
     "Point",
     "SquareGrid",
+    "StepBlocker",
+    "TerrainKind",
+    "TerrainMap",
+    "TerrainRegion",
+    "ThreatIndex",
+    "Token",
+    "Wall",
+    "WallSet",
+    "crossings",
     "exit_point",
     "first_exits",
     "footprint_cells",
     "footprint_polygon",
+    "jump_cost",
     "reach_area",
     "threatened_cells",
+    "trace_waypoints",
     "validate_path",
 ]

@@ -1,24 +1,40 @@
-"""Reach areas and threatened cells, built with shapely.
+"""Reach areas and threatened cells.
 
-The rule for "reach a cell": a creature whose footprint covers the square cells ``F``
-and whose reach is ``r`` distance units threatens cell ``c`` when ``c`` is not part of
-``F`` and the centre of ``c`` lies strictly inside ``F`` grown by ``r`` with square
-(mitred) corners.  Growing with square corners is the distance "every diagonal costs one
-square", so 1 m reach on a 1 m grid threatens the eight surrounding squares, and the rule
-is the same at every corner of a large token.
+The rule for "reach a cell", on every grid kind: a creature of footprint ``F`` and reach
+``r`` (distance units, measured from the footprint's edge) threatens cell ``c`` when
+
+1. ``c`` is not in ``F`` and lies on the grid;
+2. some footprint cell ``f`` has ``grid.distance(f, c) - cell_size / 2 < r``, i.e. the
+   centre of ``c`` is strictly within ``r`` of the edge of ``f`` under the grid's own
+   distance (see :mod:`geometry.square` for each diagonal rule, :mod:`geometry.hexgrid`);
+3. and, when walls are given, for at least one such ``f`` the reach line from the centre
+   of ``f`` to the centre of ``c`` is not blocked by a wall that blocks movement or sight
+   (:mod:`geometry.walls`; to an adjacent cell the line is a step, so squeezing diagonally
+   between two blocking corners is blocked too).
+
+Because (2) is a minimum over the footprint cells, the rule is the same at every corner
+of a large token.  On a square grid with the default ``ONE`` rule it is exactly "the
+centre of ``c`` is strictly inside ``F`` grown by ``r`` with square corners": 1 m of reach
+on a 1 m grid threatens the eight neighbours, and a creature never threatens its own cells.
 """
 
 from __future__ import annotations
 
-from shapely import contains_xy, prepare
+import math
+
+import numpy as np
+from shapely import box as shapely_box
+from shapely import union_all
 from shapely.geometry import Polygon, box
 
 from geometry.errors import GeometryError
-from geometry.square import Cell, SquareGrid
+from geometry.grid import Grid
+from geometry.square import Cell, DiagonalRule, SquareGrid
+from geometry.walls import BlockMode, WallSet
 
 
 def footprint_cells(origin: Cell, size: int) -> frozenset[Cell]:
-    """The cells covered by a ``size`` x ``size`` token whose top-left cell is ``origin``."""
+    """The cells covered by a ``size`` x ``size`` square token whose top-left cell is ``origin``."""
     if size < 1:
         raise GeometryError(f"token size must be at least 1 cell, got {size}")
     return frozenset(
@@ -26,42 +42,140 @@ def footprint_cells(origin: Cell, size: int) -> frozenset[Cell]:
     )
 
 
-def footprint_polygon(grid: SquareGrid, origin: Cell, size: int) -> Polygon:
-    """The square a ``size`` x ``size`` token covers, in distance units."""
-    s = grid.cell_size
-    return box(origin[0] * s, origin[1] * s, (origin[0] + size) * s, (origin[1] + size) * s)
+def footprint_polygon(grid: Grid, origin: Cell, size: int) -> Polygon:
+    """The area a token of ``size`` anchored at ``origin`` covers, in distance units."""
+    if isinstance(grid, SquareGrid):
+        s = grid.cell_size
+        return box(origin[0] * s, origin[1] * s, (origin[0] + size) * s, (origin[1] + size) * s)
+    shape = union_all([grid.cell_polygon(c) for c in grid.footprint(origin, size)])
+    assert isinstance(shape, Polygon)
+    return shape
 
 
-def reach_area(grid: SquareGrid, origin: Cell, size: int, reach: float) -> Polygon:
-    """The area a token can melee into: its footprint grown by ``reach`` with square corners."""
+def reach_area(grid: Grid, origin: Cell, size: int, reach: float) -> Polygon:
+    """The area a token can melee into.
+
+    Square grid, ``ONE`` rule: the footprint grown by ``reach`` with square corners.
+    ``EUCLIDEAN``: grown with round corners.  Other rules and hex grids: the union of the
+    footprint and the cells it threatens (their distance is not a buffer of any shape).
+    """
     if reach < 0:
         raise GeometryError(f"reach must not be negative, got {reach!r}")
     shape = footprint_polygon(grid, origin, size)
     if reach == 0:
         return shape
-    grown = shape.buffer(reach, join_style="mitre")
-    assert isinstance(grown, Polygon)
-    return grown
+    if isinstance(grid, SquareGrid) and grid.diagonal in (DiagonalRule.ONE, DiagonalRule.EUCLIDEAN):
+        join = "mitre" if grid.diagonal is DiagonalRule.ONE else "round"
+        grown = shape.buffer(reach, join_style=join)
+        assert isinstance(grown, Polygon)
+        return grown
+    cells = threatened_cells(grid, origin, size, reach)
+    union = union_all([shape, *(grid.cell_polygon(c) for c in cells)])
+    assert isinstance(union, Polygon)
+    return union
 
 
-def threatened_cells(grid: SquareGrid, origin: Cell, size: int, reach: float) -> frozenset[Cell]:
+def _max_steps(grid: Grid, reach: float) -> int:
+    # Every grid distance is at least (number of steps) x cell_size, so a cell more than
+    # k steps away fails rule 2: k * s - s / 2 < r.
+    return max(0, math.ceil(reach / grid.cell_size + 0.5) - 1)
+
+
+def reach_pairs(grid: Grid, origin: Cell, size: int, reach: float) -> dict[Cell, list[Cell]]:
+    """For each cell satisfying rules 1-2, the footprint cells it is within reach of."""
+    if reach < 0:
+        raise GeometryError(f"reach must not be negative, got {reach!r}")
+    own = grid.footprint(origin, size)
+    limit = reach + grid.cell_size / 2
+    k = _max_steps(grid, reach)
+    out: dict[Cell, list[Cell]] = {}
+    if k == 0:
+        return out
+    if isinstance(grid, SquareGrid):
+        x0, y0 = origin
+        x1, y1 = x0 + size - 1, y0 + size - 1
+        for x in range(max(0, x0 - k), min(grid.width, x1 + k + 1)):
+            for y in range(max(0, y0 - k), min(grid.height, y1 + k + 1)):
+                if x0 <= x <= x1 and y0 <= y <= y1:
+                    continue
+                # Distance to the nearest footprint cell, from the gap on each axis.
+                gx = x0 - x if x < x0 else (x - x1 if x > x1 else 0)
+                gy = y0 - y if y < y0 else (y - y1 if y > y1 else 0)
+                if grid.offset_distance(gx, gy) < limit:
+                    out[(x, y)] = [
+                        f for f in own if grid.distance(f, (x, y)) < limit
+                    ]
+        return out
+    seen = set(own)
+    frontier = list(own)
+    for _ in range(k):
+        nxt = []
+        for cell in frontier:
+            for n in grid.neighbours(cell):
+                if n not in seen:
+                    seen.add(n)
+                    nxt.append(n)
+        frontier = nxt
+    for c in seen - own:
+        near = [f for f in own if grid.distance(f, c) < limit]
+        if near:
+            out[c] = near
+    return out
+
+
+def threatened_cells(
+    grid: Grid,
+    origin: Cell,
+    size: int,
+    reach: float,
+    *,
+    walls: WallSet | None = None,
+) -> frozenset[Cell]:
     """Every on-grid cell a token threatens (see the module docstring for the rule)."""
-    area = reach_area(grid, origin, size, reach)
-    prepare(area)
-    own = footprint_cells(origin, size)
+    pairs = reach_pairs(grid, origin, size, reach)
+    if walls is None or not len(walls) or not pairs:
+        return frozenset(pairs)
+    return frozenset(_unblocked(grid, walls, pairs))
+
+
+def _unblocked(grid: Grid, walls: WallSet, pairs: dict[Cell, list[Cell]]) -> set[Cell]:
+    # Skip the wall test entirely when no reach-blocking wall is anywhere near.
+    cells = list(pairs)
+    xs = [grid.center(c) for c in cells]
     s = grid.cell_size
-    cells_out = int(reach // s) + 1
-    x0, y0 = origin[0] - cells_out, origin[1] - cells_out
-    x1, y1 = origin[0] + size + cells_out, origin[1] + size + cells_out
-    candidates = [
-        (x, y)
-        for x in range(max(0, x0), min(grid.width, x1))
-        for y in range(max(0, y0), min(grid.height, y1))
-        if (x, y) not in own
-    ]
-    if not candidates:
-        return frozenset()
-    xs = [(x + 0.5) * s for x, _ in candidates]
-    ys = [(y + 0.5) * s for _, y in candidates]
-    inside = contains_xy(area, xs, ys)
-    return frozenset(c for c, hit in zip(candidates, inside, strict=True) if hit)
+    minx = min(p[0] for p in xs) - s
+    miny = min(p[1] for p in xs) - s
+    maxx = max(p[0] for p in xs) + s
+    maxy = max(p[1] for p in xs) + s
+    near = walls.tree.query(shapely_box(minx, miny, maxx, maxy), predicate="intersects")
+    if not len(near) or not bool(np.any(walls.mask(BlockMode.REACH)[near])):
+        return set(cells)
+    # One row per (target, footprint cell) reach line, plus the detour steps of adjacent
+    # diagonals, all tested in one vectorised call.
+    starts: list[tuple[float, float]] = []
+    ends: list[tuple[float, float]] = []
+    rows: list[tuple[Cell, int, int, int]] = []  # target, line row, detour rows (-1: none)
+    for c in cells:
+        for f in pairs[c]:
+            line = len(starts)
+            starts.append(grid.center(f))
+            ends.append(grid.center(c))
+            d1 = d2 = -1
+            sides = grid.detours(f, c) if grid.adjacent(f, c) else None
+            if sides is not None:
+                d1 = len(starts)
+                for side in sides:
+                    for a, b in ((f, side), (side, c)):
+                        starts.append(grid.center(a))
+                        ends.append(grid.center(b))
+                d2 = d1 + 2
+            rows.append((c, line, d1, d2))
+    hit = walls.blocked_many(np.array(starts), np.array(ends), BlockMode.REACH)
+    out: set[Cell] = set()
+    for c, line, d1, d2 in rows:
+        if c in out or hit[line]:
+            continue
+        if d1 >= 0 and (hit[d1] or hit[d1 + 1]) and (hit[d2] or hit[d2 + 1]):
+            continue  # squeezing between two blocking corners
+        out.add(c)
+    return out

@@ -12,6 +12,7 @@ value but unhashable. Treat the copies as read-only.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Final, TypeAlias
@@ -205,6 +206,18 @@ class Event:
     def to_body(self) -> dict[str, Any]:
         """The wire body."""
         return {"index": self.index, "kind": self.kind, "data": self.data}
+
+    def renumbered(self, seq: int) -> Event:
+        """This event under another connection's ``seq``.
+
+        A broadcast sends one event to every member, each under its own counter; the
+        ``data`` was checked and copied when this event was built, so the copy shares
+        it instead of checking it again per member.
+        """
+        check_seq(seq)
+        twin = copy.copy(self)
+        _set(twin, "seq", seq)
+        return twin
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -234,6 +234,8 @@ def json_safe(value: object, path: str, *, max_depth: int = MAX_DEPTH) -> Any:
 
 def _copy(value: object, budget: int) -> Any:
     # Recursion is bounded by ``budget`` (at most MAX_DEPTH frames), so no RecursionError.
+    # This runs once per node of every event a server sends, so paths are built only
+    # when an error propagates (``except`` below) rather than with ``at`` per node.
     if value is None or isinstance(value, bool | str):
         if isinstance(value, str) and not _valid_unicode(value):
             raise ProtocolError("bad_value", f"string is not valid Unicode: {show(value)}")
@@ -257,8 +259,11 @@ def _copy(value: object, budget: int) -> Any:
             raise ProtocolError("too_large", f"list of {len(value)} items > {MAX_ARRAY_LEN}")
         out: list[Any] = []
         for i, item in enumerate(value):
-            with at(index_segment(i)):
+            try:
                 out.append(_copy(item, budget - 1))
+            except ProtocolError as exc:
+                exc.prefix(index_segment(i))
+                raise
         return out
     if isinstance(value, Mapping):
         if len(value) > MAX_MAP_LEN:
@@ -269,8 +274,11 @@ def _copy(value: object, budget: int) -> Any:
                 raise ProtocolError("bad_type", f"map keys must be strings, got {show(key)}")
             if not _valid_unicode(key):
                 raise ProtocolError("bad_value", f"key is not valid Unicode: {show(key)}")
-            with at(key_segment(key)):
+            try:
                 copy[key] = _copy(item, budget - 1)
+            except ProtocolError as exc:
+                exc.prefix(key_segment(key))
+                raise
         return copy
     if isinstance(value, bytes | bytearray | memoryview):
         raise ProtocolError("bad_type", f"binary values are not allowed, got {show(value)}")

@@ -14,7 +14,7 @@ import contextlib
 import itertools
 import logging
 import weakref
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
@@ -41,8 +41,15 @@ DEMO_PLAYERS = ["alice", "bob"]
 class Outbound:
     """A connection's bounded send queue and the task that drains it."""
 
-    def __init__(self, ws: web.WebSocketResponse, conn: str, limit: int) -> None:
+    def __init__(
+        self,
+        ws: web.WebSocketResponse,
+        conn: str,
+        limit: int,
+        on_overflow: Callable[[Session], None],
+    ) -> None:
         self._ws = ws
+        self._on_overflow = on_overflow
         self.session = Session(conn, self.deliver)
         self._queue: asyncio.Queue[protocol.ServerMessage] = asyncio.Queue(limit)
         self.overflowed = False
@@ -56,6 +63,8 @@ class Outbound:
         except asyncio.QueueFull:
             self.overflowed = True
             log.warning("closing %s: outbound queue full", self.session.conn)
+            # Stop broadcasting to it now; the close handshake may take a while.
+            self._on_overflow(self.session)
             asyncio.get_running_loop().create_task(
                 self._ws.close(code=WSCloseCode.TRY_AGAIN_LATER, message=b"too slow")
             )
@@ -148,7 +157,12 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
     )
     await ws.prepare(request)
     request.app[SOCKETS].add(ws)
-    outbound = Outbound(ws, f"c{next(_connection_ids)}", config.outbound_queue)
+    outbound = Outbound(
+        ws,
+        f"c{next(_connection_ids)}",
+        config.outbound_queue,
+        lambda session: hub.leave(session, config.clock()),
+    )
     session = outbound.session
     writer = asyncio.create_task(outbound.run())
     try:

@@ -331,27 +331,21 @@ class Hub:
     def _broadcast(
         self, table: Table, first: int, events: list[dict[str, Any]], now_ms: int
     ) -> None:
+        # Each event is built (and its data checked) once, then renumbered per member.
+        built = [
+            protocol.Event(seq=0, index=first + offset, kind=event["kind"], data=event["data"])
+            for offset, event in enumerate(events)
+        ]
+        opened = {e["data"]["prompt"] for e in events if e["kind"] == "prompt_opened"}
         combat = table.encounter.state.combat
+        prompts = [p for p in combat.prompts if p.id in opened] if combat else []
         for session in list(table.sessions):
-            for offset, event in enumerate(events):
-                session.send(
-                    protocol.Event(
-                        seq=session.next_seq(),
-                        index=first + offset,
-                        kind=event["kind"],
-                        data=event["data"],
-                    ),
-                    now_ms,
-                )
-            for prompt in combat.prompts if combat else ():
-                opened_now = any(
-                    e["kind"] == "prompt_opened" and e["data"]["prompt"] == prompt.id
-                    for e in events
-                )
-                if opened_now and session.participant == prompt.controller:
-                    session.send(
-                        self._prompt_message(session, prompt, table.deadlines[prompt.id]), now_ms
-                    )
+            for event in built:
+                session.send(event.renumbered(session.next_seq()), now_ms)
+            for prompt in prompts:
+                if session.participant == prompt.controller:
+                    deadline = table.deadlines[prompt.id]
+                    session.send(self._prompt_message(session, prompt, deadline), now_ms)
 
     @staticmethod
     def _prompt_message(

@@ -1,0 +1,374 @@
+"""A live index of a scene: tokens, their threatened cells, walls, terrain; resolves moves.
+
+Resolving a move must never be the slow part of a turn, so nothing here is rebuilt per
+query:
+
+* walls sit in one ``STRtree`` (:class:`~geometry.walls.WallSet`) and the steps they
+  block are precomputed (:class:`~geometry.steps.StepBlocker`); a door toggle refreshes
+  only the steps and threatened cells around that door;
+* each token's threatened cells are computed when it is added or moved and kept in a
+  reverse map ``cell -> ids of the areas covering it``; moving a token removes its old
+  cells from the map and adds the new ones;
+* trigger areas (a readied or held action's "when someone comes through that door") are
+  registered in the same map.
+
+:meth:`ThreatIndex.resolve_move` then costs one set lookup per step for walls, one dict
+lookup per footprint cell for areas, and work proportional to the crossings found,
+whatever the number of tokens and walls.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from itertools import pairwise
+
+from geometry.errors import GeometryError
+from geometry.grid import Grid
+from geometry.path import AreaExit, Crossing, CrossingKind, translate
+from geometry.reach import threatened_cells
+from geometry.square import Cell, DiagonalRule, Point, SquareGrid
+from geometry.steps import StepBlocker
+from geometry.terrain import TerrainMap
+from geometry.walls import BlockMode, WallSet
+
+_LEAVE = CrossingKind.LEAVE
+_ENTER = CrossingKind.ENTER
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    """A creature on the map: ``size`` cells across, anchored at ``origin``, with ``reach``."""
+
+    token_id: str
+    origin: Cell
+    size: int = 1
+    reach: float = 1.0
+
+
+@dataclass(frozen=True, slots=True)
+class MoveResolution:
+    """Everything the engine needs about one move, computed in one pass.
+
+    ``cost`` is the whole path's cost (terrain included); ``blocked_step`` the first step
+    a wall blocks (None if none); ``end_occupied`` whether the final footprint overlaps
+    another token; ``crossings`` every enter/leave of every area in path order;
+    ``exits`` per area the first step that moves out of one of its cells (attacks of
+    opportunity), in path order.
+    """
+
+    cost: float
+    blocked_step: int | None
+    end_occupied: bool
+    crossings: tuple[Crossing, ...]
+    exits: tuple[AreaExit, ...]
+
+    @property
+    def legal(self) -> bool:
+        """No wall in the way and a free cell at the end (the budget is the engine's call)."""
+        return self.blocked_step is None and not self.end_occupied
+
+
+class ThreatIndex:
+    """Tokens, threatened cells, trigger areas and walls of one scene, kept up to date."""
+
+    def __init__(
+        self,
+        grid: Grid,
+        walls: WallSet | None = None,
+        terrain: TerrainMap | None = None,
+    ) -> None:
+        self.grid = grid
+        self.walls = walls if walls is not None else WallSet()
+        self.terrain = terrain
+        self.blocker = StepBlocker(grid, self.walls, BlockMode.MOVE)
+        self._tokens: dict[str, Token] = {}
+        self._areas: dict[str, frozenset[Cell]] = {}
+        self._by_cell: dict[Cell, frozenset[str]] = {}
+        self._occupant: dict[Cell, str] = {}
+        self._empty: frozenset[str] = frozenset()
+
+    # -- tokens and areas -------------------------------------------------------------------
+
+    def token(self, token_id: str) -> Token:
+        """The token ``token_id``."""
+        try:
+            return self._tokens[token_id]
+        except KeyError:
+            raise GeometryError(f"unknown token {token_id!r}") from None
+
+    def add_token(self, token_id: str, origin: Cell, *, size: int = 1, reach: float = 1.0) -> None:
+        """Place a new token and index the cells it threatens."""
+        if token_id in self._tokens or token_id in self._areas:
+            raise GeometryError(f"id {token_id!r} is already in the index")
+        self._place(Token(token_id, origin, size, reach))
+
+    def move_token(self, token_id: str, origin: Cell) -> None:
+        """Move a token; only its own threatened cells are recomputed."""
+        old = self.token(token_id)
+        self._unplace(old)
+        try:
+            self._place(Token(token_id, origin, old.size, old.reach))
+        except GeometryError:
+            self._place(old)
+            raise
+
+    def remove_token(self, token_id: str) -> None:
+        """Take a token off the map."""
+        self._unplace(self.token(token_id))
+
+    def add_area(self, area_id: str, cells: Iterable[Cell]) -> None:
+        """Register a trigger area (a readied action's zone) under ``area_id``."""
+        if area_id in self._tokens or area_id in self._areas:
+            raise GeometryError(f"id {area_id!r} is already in the index")
+        self._index_area(area_id, frozenset(cells))
+
+    def remove_area(self, area_id: str) -> None:
+        """Forget a trigger area."""
+        if area_id not in self._areas or area_id in self._tokens:
+            raise GeometryError(f"unknown area {area_id!r}")
+        self._unindex_area(area_id)
+
+    def threatened(self, token_id: str) -> frozenset[Cell]:
+        """The cells token ``token_id`` threatens now."""
+        self.token(token_id)
+        return self._areas[token_id]
+
+    def area(self, area_id: str) -> frozenset[Cell]:
+        """The cells of area ``area_id`` (a token's threatened cells or a trigger area)."""
+        try:
+            return self._areas[area_id]
+        except KeyError:
+            raise GeometryError(f"unknown area {area_id!r}") from None
+
+    def areas_at(self, cell: Cell) -> frozenset[str]:
+        """The ids of every area covering ``cell``."""
+        return frozenset(self._by_cell.get(cell, self._empty))
+
+    def occupant(self, cell: Cell) -> str | None:
+        """The token standing on ``cell``, if any."""
+        return self._occupant.get(cell)
+
+    def set_door(self, wall_id: str, is_open: bool) -> None:
+        """Open or close a door; refresh the blocked steps and threats around it."""
+        self.walls.set_door(wall_id, is_open)
+        self.blocker.refresh([wall_id])
+        minx, miny, maxx, maxy = self.walls.bounds(wall_id)
+        s = self.grid.cell_size
+        for tok in list(self._tokens.values()):
+            # Only tokens whose reach box overlaps the door can change what they threaten.
+            cx, cy = self.grid.footprint_center(tok.origin, tok.size)
+            r = tok.reach + (tok.size + 1) * s
+            if cx + r >= minx and cx - r <= maxx and cy + r >= miny and cy - r <= maxy:
+                self._unindex_area(tok.token_id)
+                self._index_area(tok.token_id, self._threat_of(tok))
+
+    def _threat_of(self, tok: Token) -> frozenset[Cell]:
+        return threatened_cells(self.grid, tok.origin, tok.size, tok.reach, walls=self.walls)
+
+    def _place(self, tok: Token) -> None:
+        cells = self.grid.footprint(tok.origin, tok.size)
+        for c in cells:
+            self.grid.require(c)
+            other = self._occupant.get(c)
+            if other is not None:
+                raise GeometryError(f"token {tok.token_id!r} at {tok.origin} overlaps {other!r}")
+        self._tokens[tok.token_id] = tok
+        for c in cells:
+            self._occupant[c] = tok.token_id
+        self._index_area(tok.token_id, self._threat_of(tok))
+
+    def _unplace(self, tok: Token) -> None:
+        for c in self.grid.footprint(tok.origin, tok.size):
+            self._occupant.pop(c, None)
+        self._unindex_area(tok.token_id)
+        del self._tokens[tok.token_id]
+
+    def _index_area(self, area_id: str, cells: frozenset[Cell]) -> None:
+        self._areas[area_id] = cells
+        by_cell = self._by_cell
+        for c in cells:
+            by_cell[c] = by_cell.get(c, self._empty) | {area_id}
+
+    def _unindex_area(self, area_id: str) -> None:
+        by_cell = self._by_cell
+        for c in self._areas.pop(area_id):
+            ids = by_cell[c] - {area_id}
+            if ids:
+                by_cell[c] = ids
+            else:
+                del by_cell[c]
+
+    # -- resolving a move -------------------------------------------------------------------
+
+    def resolve_move(self, token_id: str, path: Sequence[Cell]) -> MoveResolution:
+        """Cost, wall check, and every area crossing and first exit of moving along ``path``.
+
+        ``path[0]`` must be the token's current origin; each later entry is one legal step
+        on.  The token's own threatened area is ignored.  Raises :class:`GeometryError` for
+        an off-grid position or a non-adjacent step; walls and occupied end cells are
+        reported, not raised, so the engine can explain a refusal.
+        """
+        tok = self.token(token_id)
+        if len(path) < 2:
+            raise GeometryError("a path needs a start cell and at least one step")
+        if path[0] != tok.origin:
+            raise GeometryError(f"path starts at {path[0]}, token {token_id!r} is at {tok.origin}")
+        grid = self.grid
+        size = tok.size
+        if size == 1:
+            for c in path:
+                if not grid.contains(c):
+                    raise GeometryError(f"cell {c} is off the {grid.width}x{grid.height} grid")
+            feet = [frozenset((c,)) for c in (path[0], path[-1])]
+            ins = [self._by_cell.get(c, self._empty) for c in path]
+            outs = ins[:-1]
+        else:
+            feet = [grid.footprint(p, size) for p in path]
+            for p, f in zip(path, feet, strict=True):
+                for c in f:
+                    if not grid.contains(c):
+                        raise GeometryError(f"position {p} puts cell {c} off the grid")
+            ins = [self._ids_under(f) for f in feet]
+            outs = [self._ids_under(f - g) for f, g in pairwise(feet)]
+        cost, blocked_step = self._cost_and_walls(path, feet if size > 1 else None)
+        if size == 1:
+            points = None
+        else:
+            centres = [grid.footprint_center(p, size) for p in path]
+            points = [
+                ((p[0] + q[0]) / 2, (p[1] + q[1]) / 2)
+                for p, q in pairwise(centres)
+            ]
+        found, exits = self._events(token_id, path, ins, outs, points, feet if size > 1 else None)
+        end_occupied = any(self._occupant.get(c, token_id) != token_id for c in feet[-1])
+        return MoveResolution(cost, blocked_step, end_occupied, tuple(found), tuple(exits))
+
+    def _ids_under(self, cells: frozenset[Cell]) -> frozenset[str]:
+        get, empty = self._by_cell.get, self._empty
+        return frozenset().union(*(get(c, empty) for c in cells))
+
+    def _cost_and_walls(
+        self, path: Sequence[Cell], feet: list[frozenset[Cell]] | None
+    ) -> tuple[float, int | None]:
+        grid = self.grid
+        blocked = self.blocker.blocked
+        terrain = self.terrain if self.terrain is not None and self.terrain.priced else None
+        if feet is None and terrain is None and isinstance(grid, SquareGrid):
+            return self._square_cost_and_walls(grid, path)
+        cost = 0.0
+        diagonals = 0
+        blocked_step: int | None = None
+        for i in range(len(path) - 1):
+            a, b = path[i], path[i + 1]
+            step = grid.step_cost(a, b, diagonals_before=diagonals)
+            if grid.detours(a, b) is not None:
+                diagonals += 1
+            if feet is None:
+                if blocked_step is None and blocked(a, b):
+                    blocked_step = i
+                if terrain is not None:
+                    step *= terrain.multiplier(b)
+            else:
+                if blocked_step is None and any(
+                    blocked(f, g) for f, g in translate(grid, feet[i], a, b).items()
+                ):
+                    blocked_step = i
+                if terrain is not None:
+                    step *= terrain.footprint_multiplier(feet[i + 1])
+            cost += step
+        return cost, blocked_step
+
+    def _square_cost_and_walls(
+        self, grid: SquareGrid, path: Sequence[Cell]
+    ) -> tuple[float, int | None]:
+        # The common case (one-square mover, no terrain) inlined: it is most of the work
+        # of a quiet move, so no method call per step.
+        blocked = self.blocker.blocked_set
+        s = grid.cell_size
+        rule = grid.diagonal
+        if rule is DiagonalRule.EUCLIDEAN:
+            diag_costs = (s * math.sqrt(2.0), s * math.sqrt(2.0))
+        elif rule is DiagonalRule.ALTERNATING:
+            diag_costs = (s, 2 * s)
+        else:
+            diag_costs = (s, s)
+        no_diagonals = rule is DiagonalRule.NONE
+        cost = 0.0
+        diagonals = 0
+        blocked_step: int | None = None
+        a = path[0]
+        for i in range(1, len(path)):
+            b = path[i]
+            dx, dy = b[0] - a[0], b[1] - a[1]
+            if dx and dy:
+                if no_diagonals or dx * dx != 1 or dy * dy != 1:
+                    raise GeometryError(f"step from {a} to {b} is not between adjacent cells")
+                cost += diag_costs[diagonals & 1]
+                diagonals += 1
+            elif dx * dx + dy * dy == 1:
+                cost += s
+            else:
+                raise GeometryError(f"step from {a} to {b} is not between adjacent cells")
+            if blocked_step is None and (a, b) in blocked:
+                blocked_step = i - 1
+            a = b
+        return cost, blocked_step
+
+    def _events(
+        self,
+        token_id: str,
+        path: Sequence[Cell],
+        ins: list[frozenset[str]],
+        outs: list[frozenset[str]],
+        points: list[Point] | None,
+        feet: list[frozenset[Cell]] | None,
+    ) -> tuple[list[Crossing], list[AreaExit]]:
+        # ins[i]: areas under the footprint at position i; outs[i]: areas of the cells the
+        # footprint steps off at step i.  Work is proportional to the events found.
+        found: list[Crossing] = []
+        exits: list[AreaExit] = []
+        append_found, append_exit = found.append, exits.append
+        exited = {token_id}
+        new = tuple.__new__
+        grid = self.grid
+        half = grid.cell_size / 2 if isinstance(grid, SquareGrid) else 0.0
+        prev = ins[0]
+        for i in range(len(path) - 1):
+            now = ins[i + 1]
+            off = outs[i]
+            if not off and not now and not prev:
+                continue
+            a, b = path[i], path[i + 1]
+            if points is not None:
+                point = points[i]
+            elif half:
+                # Midpoint of two square centres, without two method calls.
+                point = ((a[0] + b[0] + 1) * half, (a[1] + b[1] + 1) * half)
+            else:
+                pa, pb = grid.center(a), grid.center(b)
+                point = ((pa[0] + pb[0]) / 2, (pa[1] + pb[1]) / 2)
+            if off:
+                fresh = off - exited
+                if fresh:
+                    exited |= fresh
+                    for area_id in sorted(fresh) if len(fresh) > 1 else fresh:
+                        if feet is None:
+                            cell = a
+                        else:
+                            cell = min((feet[i] - feet[i + 1]) & self._areas[area_id])
+                        append_exit(AreaExit(area_id, i, cell, point))
+            if now != prev:
+                left = prev - now
+                if left:
+                    for area_id in sorted(left) if len(left) > 1 else left:
+                        if area_id != token_id:
+                            append_found(new(Crossing, (area_id, _LEAVE, i, point)))
+                entered = now - prev
+                if entered:
+                    for area_id in sorted(entered) if len(entered) > 1 else entered:
+                        if area_id != token_id:
+                            append_found(new(Crossing, (area_id, _ENTER, i, point)))
+            prev = now
+        return found, exits

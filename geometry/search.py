@@ -1,0 +1,142 @@
+"""Cheapest paths within a movement budget (A* / Dijkstra over grid positions).
+
+A state is a footprint origin plus, under the 1-2-1 diagonal rule, the parity of the
+diagonals taken so far (the next diagonal's price depends on it).  A step is allowed when
+every cell of the footprint after it is on the grid and not ``impassable`` (cells held
+by enemies) and no wall blocks any footprint cell's step (the rule of
+:mod:`geometry.steps`); it costs the grid's step cost times the most expensive terrain
+under the footprint stepped into.  The end may not overlap ``occupied`` (allies: pass
+through, do not stop).  The heuristic is the grid's consistent lower bound, so the first
+time the goal is popped its cost is the cheapest.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from collections.abc import Iterator
+
+from geometry.errors import GeometryError
+from geometry.grid import Grid
+from geometry.path import step_blocked, translate
+from geometry.square import DiagonalRule, SquareGrid
+from geometry.steps import StepBlocker
+from geometry.terrain import TerrainMap
+from geometry.walls import WallSet
+
+State = tuple[tuple[int, int], int]
+
+
+def _parity_matters(grid: Grid) -> bool:
+    # Only the 1-2-1 rule prices a diagonal by how many came before it.
+    return isinstance(grid, SquareGrid) and grid.diagonal is DiagonalRule.ALTERNATING
+
+
+def _moves(
+    grid: Grid,
+    origin: tuple[int, int],
+    parity: int,
+    size: int,
+    walls: WallSet | StepBlocker | None,
+    terrain: TerrainMap | None,
+    impassable: frozenset[tuple[int, int]],
+) -> Iterator[tuple[tuple[int, int], int, float]]:
+    feet = grid.footprint(origin, size)
+    for n in grid.neighbours(origin):
+        nxt_feet = grid.footprint(n, size)
+        if nxt_feet & impassable or not all(grid.contains(c) for c in nxt_feet):
+            continue
+        if walls is not None and any(
+            step_blocked(grid, walls, f, g) for f, g in translate(grid, feet, origin, n).items()
+        ):
+            continue
+        cost = grid.step_cost(origin, n, diagonals_before=parity)
+        if terrain is not None:
+            cost *= terrain.footprint_multiplier(nxt_feet)
+        if math.isinf(cost):
+            continue
+        diagonal = grid.detours(origin, n) is not None
+        yield n, (parity + 1) % 2 if diagonal else parity, cost
+
+
+def cheapest_path(
+    grid: Grid,
+    start: tuple[int, int],
+    goal: tuple[int, int],
+    *,
+    budget: float = math.inf,
+    walls: WallSet | StepBlocker | None = None,
+    terrain: TerrainMap | None = None,
+    size: int = 1,
+    impassable: frozenset[tuple[int, int]] = frozenset(),
+    occupied: frozenset[tuple[int, int]] = frozenset(),
+) -> tuple[list[tuple[int, int]], float] | None:
+    """The cheapest path (positions, ``start`` first) and its cost, or None beyond ``budget``."""
+    for cell in grid.footprint(start, size) | grid.footprint(goal, size):
+        grid.require(cell)
+    if grid.footprint(goal, size) & (occupied | impassable):
+        return None
+    parity_matters = _parity_matters(grid)
+    open_heap: list[tuple[float, float, int, State]] = []
+    best: dict[State, float] = {(start, 0): 0.0}
+    parent: dict[State, State | None] = {(start, 0): None}
+    counter = 0
+    heapq.heappush(open_heap, (grid.heuristic(start, goal), 0.0, counter, (start, 0)))
+    eps = 1e-9
+    while open_heap:
+        _, g, _, state = heapq.heappop(open_heap)
+        if g > best.get(state, math.inf) + eps:
+            continue
+        origin, parity = state
+        if origin == goal:
+            path = []
+            cur: State | None = state
+            while cur is not None:
+                path.append(cur[0])
+                cur = parent[cur]
+            return path[::-1], g
+        for n, p2, cost in _moves(grid, origin, parity, size, walls, terrain, impassable):
+            g2 = g + cost
+            if g2 > budget + eps:
+                continue
+            nstate = (n, p2 if parity_matters else 0)
+            if g2 < best.get(nstate, math.inf) - eps:
+                best[nstate] = g2
+                parent[nstate] = state
+                counter += 1
+                heapq.heappush(open_heap, (g2 + grid.heuristic(n, goal), g2, counter, nstate))
+    return None
+
+
+def reachable(
+    grid: Grid,
+    start: tuple[int, int],
+    budget: float,
+    *,
+    walls: WallSet | StepBlocker | None = None,
+    terrain: TerrainMap | None = None,
+    size: int = 1,
+    impassable: frozenset[tuple[int, int]] = frozenset(),
+) -> dict[tuple[int, int], float]:
+    """Every position reachable from ``start`` within ``budget``, with its cheapest cost."""
+    if budget < 0:
+        raise GeometryError(f"budget must not be negative, got {budget!r}")
+    parity_matters = _parity_matters(grid)
+    best: dict[State, float] = {(start, 0): 0.0}
+    heap: list[tuple[float, int, State]] = [(0.0, 0, (start, 0))]
+    counter = 0
+    out: dict[tuple[int, int], float] = {}
+    while heap:
+        g, _, state = heapq.heappop(heap)
+        if g > best.get(state, math.inf):
+            continue
+        origin, parity = state
+        out[origin] = min(g, out.get(origin, math.inf))
+        for n, p2, cost in _moves(grid, origin, parity, size, walls, terrain, impassable):
+            g2 = g + cost
+            nstate = (n, p2 if parity_matters else 0)
+            if g2 <= budget + 1e-9 and g2 < best.get(nstate, math.inf) - 1e-9:
+                best[nstate] = g2
+                counter += 1
+                heapq.heappush(heap, (g2, counter, nstate))
+    return out
