@@ -14,12 +14,21 @@ from engine.commands import (
     ExpirePrompt,
     LoadScene,
     Move,
+    SetDoor,
     StartCombat,
 )
 from engine.encounter import Encounter, Options, replay_commands
 from engine.errors import REJECTION_CODES, CommandRejected, EngineError, UnsupportedRuleset
 from engine.events import Event, event_data
-from engine.model import Combat, Combatant, EncounterState, GridSpec, Scene
+from engine.model import (
+    Combat,
+    Combatant,
+    EncounterState,
+    GridSpec,
+    Scene,
+    TerrainSpec,
+    WallSpec,
+)
 from engine.rulesets import Ruleset, find_ruleset, ruleset_names
 from engine.serial import canonical_json, from_plain, state_hash, to_plain
 
@@ -45,8 +54,11 @@ __all__ = [
     "Options",
     "Ruleset",
     "Scene",
+    "SetDoor",
     "StartCombat",
+    "TerrainSpec",
     "UnsupportedRuleset",
+    "WallSpec",
     "canonical_json",
     "event_data",
     "find_ruleset",

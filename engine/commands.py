@@ -80,8 +80,19 @@ class EndPhase:
     token: str
 
 
-Command = LoadScene | StartCombat | Move | AnswerPrompt | ExpirePrompt | EndPhase
+@dataclass(frozen=True, slots=True)
+class SetDoor:
+    """Open or close the door ``wall``."""
+
+    kind: ClassVar[str] = "set_door"
+    actor: str
+    wall: str
+    open: bool
+
+
+Command = LoadScene | StartCombat | Move | AnswerPrompt | ExpirePrompt | EndPhase | SetDoor
 
 COMMAND_TYPES: dict[str, type[Command]] = {
-    cls.kind: cls for cls in (LoadScene, StartCombat, Move, AnswerPrompt, ExpirePrompt, EndPhase)
+    cls.kind: cls
+    for cls in (LoadScene, StartCombat, Move, AnswerPrompt, ExpirePrompt, EndPhase, SetDoor)
 }

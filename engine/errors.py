@@ -47,5 +47,6 @@ REJECTION_CODES = frozenset(
         "not_your_prompt",  # answering a prompt addressed to someone else
         "bad_rolls",  # table-supplied dice of the wrong count or range
         "gm_only",  # a command only the GM may give
+        "unknown_door",  # opening or closing a wall that is not a door
     }
 )

@@ -108,7 +108,6 @@ class MoveInterrupted:
     at: Cell
     exit_point: tuple[float, float]
     by: str
-    cost: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,7 +152,8 @@ class AttackRolled:
 
 @dataclass(frozen=True, slots=True)
 class MoveCompleted:
-    """``token`` arrived on ``at``; ``cost`` is this move's, ``movement_left`` the Phase's."""
+    """``token`` arrived on ``at``; ``cost`` is the whole move's (terrain and diagonals
+    included, charged when it started), ``movement_left`` what the Phase has left."""
 
     kind: ClassVar[str] = "move_completed"
     token: str
@@ -171,8 +171,18 @@ class TokenPlaced:
     at: Cell
 
 
+@dataclass(frozen=True, slots=True)
+class DoorChanged:
+    """The door ``wall`` was opened (``open``) or closed."""
+
+    kind: ClassVar[str] = "door_changed"
+    wall: str
+    open: bool
+
+
 Event = (
     SceneLoaded
+    | DoorChanged
     | TokenPlaced
     | CombatStarted
     | DiceRolled

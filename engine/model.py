@@ -11,24 +11,78 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from geometry import Cell, SquareGrid
+from geometry import (
+    Cell,
+    DiagonalRule,
+    Grid,
+    HexGrid,
+    HexOrientation,
+    HexParity,
+    Point,
+    SquareGrid,
+)
 
 StatValue = bool | int | float | str
+
+GRID_KINDS = ("square", "hex_pointy", "hex_flat")
+DIAGONALS = {
+    "one": DiagonalRule.ONE,
+    "alternating": DiagonalRule.ALTERNATING,
+    "euclidean": DiagonalRule.EUCLIDEAN,
+    "none": DiagonalRule.NONE,
+}
 
 
 @dataclass(frozen=True, slots=True)
 class GridSpec:
-    """The scene's grid: kind, size in cells, and the side of a cell in distance units."""
+    """The scene's grid: kind, size in cells, and the side of a cell in distance units.
+
+    ``diagonal`` prices a diagonal step on a square grid (``one``, ``alternating``,
+    ``euclidean``, ``none``); ``offset`` says which rows or columns of a hex grid are
+    shoved out (``odd`` or ``even``).
+    """
 
     width: int
     height: int
     cell_size: float = 1.0
     unit: str = "m"
     kind: str = "square"
+    diagonal: str = "one"
+    offset: str = "odd"
 
-    def build(self) -> SquareGrid:
+    def build(self) -> Grid:
         """The geometry grid this spec describes."""
-        return SquareGrid(self.width, self.height, self.cell_size, self.unit)
+        if self.kind == "square":
+            return SquareGrid(
+                self.width,
+                self.height,
+                self.cell_size,
+                self.unit,
+                diagonal=DIAGONALS[self.diagonal],
+            )
+        orientation = HexOrientation.POINTY if self.kind == "hex_pointy" else HexOrientation.FLAT
+        parity = HexParity.ODD if self.offset == "odd" else HexParity.EVEN
+        return HexGrid(self.width, self.height, self.cell_size, self.unit, orientation, parity)
+
+
+@dataclass(frozen=True, slots=True)
+class WallSpec:
+    """A wall segment in distance units; ``door`` is ``none``, ``open`` or ``closed``."""
+
+    id: str
+    a: Point
+    b: Point
+    blocks_move: bool = True
+    blocks_sight: bool = True
+    door: str = "none"
+
+
+@dataclass(frozen=True, slots=True)
+class TerrainSpec:
+    """A polygon of terrain of one ``kind`` (difficult, water, climbable, gap, impassable)."""
+
+    kind: str
+    polygon: tuple[Point, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +129,8 @@ class Scene:
 
     grid: GridSpec
     tokens: tuple[Combatant, ...] = ()
+    walls: tuple[WallSpec, ...] = ()
+    terrain: tuple[TerrainSpec, ...] = ()
 
     def token(self, token_id: str) -> Combatant | None:
         """The token with ``token_id``, or None."""
@@ -82,6 +138,17 @@ class Scene:
             if token.id == token_id:
                 return token
         return None
+
+    def wall(self, wall_id: str) -> WallSpec | None:
+        """The wall with ``wall_id``, or None."""
+        for wall in self.walls:
+            if wall.id == wall_id:
+                return wall
+        return None
+
+    def with_wall(self, wall: WallSpec) -> Scene:
+        """This scene with ``wall`` replacing the wall of the same id."""
+        return replace(self, walls=tuple(wall if w.id == wall.id else w for w in self.walls))
 
     def with_token(self, token: Combatant) -> Scene:
         """This scene with ``token`` replacing the token of the same id."""
@@ -114,13 +181,25 @@ class Prompt:
 
 
 @dataclass(frozen=True, slots=True)
+class PendingExit:
+    """Where a move leaves a square ``threatener`` threatens: step, square and point."""
+
+    threatener: str
+    step: int
+    cell: Cell
+    point: Point
+
+
+@dataclass(frozen=True, slots=True)
 class PendingMove:
-    """A move paused by an interruption: the cells still to enter and what it cost so far."""
+    """A move under way: its whole path (start first), the step it has reached, its cost,
+    and the exits from threatened squares still ahead (in path order)."""
 
     token: str
-    remaining: tuple[Cell, ...]
+    path: tuple[Cell, ...]
+    step: int
     cost: float
-    resolved: tuple[str, ...] = ()
+    exits: tuple[PendingExit, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

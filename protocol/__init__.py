@@ -9,6 +9,16 @@ Every refusal is a :class:`ProtocolError` with a stable ``code`` and the ``path`
 the offending field.
 """
 
+from protocol.actions import SetDoor
+from protocol.admin import (
+    DICE_POLICIES,
+    ISSUABLE_ROLES,
+    ConfigureTable,
+    IssueToken,
+    RevokeToken,
+    TokenIssued,
+    TokenRevoked,
+)
 from protocol.codec import (
     MAX_FRAME_BYTES,
     PROTOCOL_VERSION,
@@ -24,6 +34,7 @@ from protocol.codec import (
     to_wire,
 )
 from protocol.errors import ERROR_CODES, ProtocolError
+from protocol.features import DOOR_STATES, TERRAIN_KINDS, TerrainSpec, WallSpec
 from protocol.messages import (
     CLIENT_MESSAGE_TYPES,
     AnswerPrompt,
@@ -36,7 +47,15 @@ from protocol.messages import (
     Resync,
     StartCombat,
 )
-from protocol.scene import GRID_KINDS, GridSpec, SceneSpec, StatValue, TokenSpec
+from protocol.scene import (
+    DIAGONAL_RULES,
+    GRID_KINDS,
+    HEX_OFFSETS,
+    GridSpec,
+    SceneSpec,
+    StatValue,
+    TokenSpec,
+)
 from protocol.server_messages import (
     ROLES,
     SERVER_MESSAGE_TYPES,
@@ -53,8 +72,13 @@ from protocol.validate import MAX_ARRAY_LEN, MAX_DEPTH, MAX_MAP_LEN
 
 __all__ = [
     "CLIENT_MESSAGE_TYPES",
+    "DIAGONAL_RULES",
+    "DICE_POLICIES",
+    "DOOR_STATES",
     "ERROR_CODES",
     "GRID_KINDS",
+    "HEX_OFFSETS",
+    "ISSUABLE_ROLES",
     "MAX_ARRAY_LEN",
     "MAX_DEPTH",
     "MAX_FRAME_BYTES",
@@ -62,13 +86,16 @@ __all__ = [
     "PROTOCOL_VERSION",
     "ROLES",
     "SERVER_MESSAGE_TYPES",
+    "TERRAIN_KINDS",
     "Ack",
     "AnswerPrompt",
     "ClientMessage",
+    "ConfigureTable",
     "EndPhase",
     "ErrorMessage",
     "Event",
     "GridSpec",
+    "IssueToken",
     "Join",
     "LoadScene",
     "Message",
@@ -78,12 +105,18 @@ __all__ = [
     "Prompt",
     "ProtocolError",
     "Resync",
+    "RevokeToken",
     "SceneSpec",
     "ServerMessage",
+    "SetDoor",
     "StartCombat",
     "StatValue",
     "State",
+    "TerrainSpec",
+    "TokenIssued",
+    "TokenRevoked",
     "TokenSpec",
+    "WallSpec",
     "Welcome",
     "client_from_wire",
     "decode_client",

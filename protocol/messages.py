@@ -12,6 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Final, TypeAlias
 
+from protocol.actions import SetDoor
+from protocol.admin import ConfigureTable, IssueToken, RevokeToken
 from protocol.errors import ProtocolError
 from protocol.scene import MAX_TOKENS, SceneSpec
 from protocol.validate import (
@@ -59,28 +61,36 @@ def check_seq(value: object) -> int:
 class Join:
     """Join a table with a join ``token``. ``last_event`` is the last event index the
     client already holds (-1 for none) so the server can send just the rest; ``None``
-    asks for the full state."""
+    asks for the full state. ``client`` (optional) is a stable id the client keeps across
+    reconnects: a command it retransmits with the same ``seq`` gets its original result
+    and is not applied twice."""
 
     TYPE: ClassVar[str] = "join"
     seq: int
     token: str
     last_event: int | None = None
+    client: str | None = None
 
     def __post_init__(self) -> None:
         check_seq(self.seq)
         check_str(self.token, "token", min_len=1, max_len=128)
         if self.last_event is not None:
             check_int(self.last_event, "last_event", lo=-1, hi=SEQ_MAX)
+        if self.client is not None:
+            check_str(self.client, "client", min_len=1, max_len=64)
 
     @classmethod
     def from_body(cls, body: object, *, seq: int) -> Join:
         """Read the wire body."""
-        obj = check_keys(body, ("token", "last_event"))
+        obj = check_keys(body, ("token", "last_event"), optional=("client",))
         return cls(seq=seq, **obj)
 
     def to_body(self) -> dict[str, Any]:
         """The wire body."""
-        return {"token": self.token, "last_event": self.last_event}
+        body: dict[str, Any] = {"token": self.token, "last_event": self.last_event}
+        if self.client is not None:
+            body["client"] = self.client
+        return body
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -298,11 +308,26 @@ class Ping:
 
 #: Any client -> server message.
 ClientMessage: TypeAlias = (
-    Join | LoadScene | StartCombat | Move | AnswerPrompt | EndPhase | Resync | Ping
+    Join
+    | LoadScene
+    | StartCombat
+    | Move
+    | AnswerPrompt
+    | EndPhase
+    | Resync
+    | Ping
+    | IssueToken
+    | RevokeToken
+    | ConfigureTable
+    | SetDoor
 )
 
 #: Wire ``type`` -> class, for every client message.
 CLIENT_MESSAGE_TYPES: Final[Mapping[str, type[ClientMessage]]] = {
     cls.TYPE: cls
-    for cls in (Join, LoadScene, StartCombat, Move, AnswerPrompt, EndPhase, Resync, Ping)
+    for cls in (
+        *(Join, LoadScene, StartCombat, Move, AnswerPrompt, EndPhase, Resync, Ping),
+        *(IssueToken, RevokeToken, ConfigureTable),
+        SetDoor,
+    )
 }

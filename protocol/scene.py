@@ -11,6 +11,13 @@ from dataclasses import dataclass
 from typing import Any, Final, TypeAlias
 
 from protocol.errors import ProtocolError, join_path
+from protocol.features import (
+    MAX_TERRAIN,
+    MAX_WALLS,
+    TerrainSpec,
+    WallSpec,
+    read_list,
+)
 from protocol.validate import (
     at,
     check_choice,
@@ -30,7 +37,12 @@ __all__ = ["GRID_KINDS", "MAX_TOKENS", "GridSpec", "SceneSpec", "StatValue", "To
 
 #: Grid kinds this protocol version accepts. "hex_pointy", "hex_flat" and "gridless"
 #: will join here; every check reads this one constant.
-GRID_KINDS: Final[frozenset[str]] = frozenset({"square"})
+GRID_KINDS: Final[frozenset[str]] = frozenset({"square", "hex_pointy", "hex_flat"})
+#: How a square grid prices a diagonal step: one square each (Cyberpunk RED, the Hero
+#: supplement), alternating 1-2-1, the exact Euclidean length, or not at all.
+DIAGONAL_RULES: Final[frozenset[str]] = frozenset({"one", "alternating", "euclidean", "none"})
+#: Which rows (pointy-top) or columns (flat-top) of a hex grid are shoved out.
+HEX_OFFSETS: Final[frozenset[str]] = frozenset({"odd", "even"})
 #: Most tokens in one scene.
 MAX_TOKENS: Final = 2000
 #: Most stats on one token (the msgpack map limit).
@@ -55,9 +67,13 @@ class GridSpec:
     unit: str
     width: int
     height: int
+    diagonal: str = "one"
+    offset: str = "odd"
 
     def __post_init__(self) -> None:
         check_choice(self.kind, "kind", GRID_KINDS)
+        check_choice(self.diagonal, "diagonal", DIAGONAL_RULES)
+        check_choice(self.offset, "offset", HEX_OFFSETS)
         _set(self, "cell_size", check_float(self.cell_size, "cell_size", minimum=0, exclusive=True))
         check_str(self.unit, "unit", min_len=1, max_len=16)
         check_int(self.width, "width", lo=1, hi=MAX_GRID_CELLS)
@@ -66,7 +82,9 @@ class GridSpec:
     @classmethod
     def from_wire(cls, value: object) -> GridSpec:
         """Read a grid map; errors carry paths relative to it."""
-        obj = check_keys(value, ("kind", "cell_size", "unit", "width", "height"))
+        obj = check_keys(
+            value, ("kind", "cell_size", "unit", "width", "height"), ("diagonal", "offset")
+        )
         return cls(**obj)
 
     def to_wire(self) -> dict[str, Any]:
@@ -77,6 +95,8 @@ class GridSpec:
             "unit": self.unit,
             "width": self.width,
             "height": self.height,
+            "diagonal": self.diagonal,
+            "offset": self.offset,
         }
 
 
@@ -192,6 +212,8 @@ class SceneSpec:
 
     grid: GridSpec
     tokens: tuple[TokenSpec, ...] = ()
+    walls: tuple[WallSpec, ...] = ()
+    terrain: tuple[TerrainSpec, ...] = ()
 
     def __post_init__(self) -> None:
         if not isinstance(self.grid, GridSpec):
@@ -224,19 +246,64 @@ class SceneSpec:
                     path=f"{path}.y",
                 )
         _set(self, "tokens", tokens)
+        self._check_features()
+
+    def _check_features(self) -> None:
+        walls = check_tuple(self.walls, "walls", max_items=MAX_WALLS)
+        terrain = check_tuple(self.terrain, "terrain", max_items=MAX_TERRAIN)
+        # Points may lie on the grid's edge; the bounds are cells times cell size.
+        right = self.grid.width * self.grid.cell_size
+        bottom = self.grid.height * self.grid.cell_size
+        ids: set[str] = set()
+        for i, wall in enumerate(walls):
+            path = f"walls{index_segment(i)}"
+            if not isinstance(wall, WallSpec):
+                raise ProtocolError("bad_type", f"expected a WallSpec, got {show(wall)}", path=path)
+            if wall.id in ids:
+                raise ProtocolError(
+                    "bad_value", f"duplicate wall id {wall.id!r}", path=f"{path}.id"
+                )
+            ids.add(wall.id)
+            for end in ("a", "b"):
+                x, y = getattr(wall, end)
+                if not (0 <= x <= right and 0 <= y <= bottom):
+                    raise ProtocolError(
+                        "bad_value", f"({x:g}, {y:g}) is off the scene", path=f"{path}.{end}"
+                    )
+        for i, region in enumerate(terrain):
+            path = f"terrain{index_segment(i)}"
+            if not isinstance(region, TerrainSpec):
+                raise ProtocolError(
+                    "bad_type", f"expected a TerrainSpec, got {show(region)}", path=path
+                )
+            for j, (x, y) in enumerate(region.polygon):
+                if not (0 <= x <= right and 0 <= y <= bottom):
+                    raise ProtocolError(
+                        "bad_value", f"({x:g}, {y:g}) is off the scene", path=f"{path}.polygon[{j}]"
+                    )
+        _set(self, "walls", walls)
+        _set(self, "terrain", terrain)
 
     @classmethod
     def from_wire(cls, value: object) -> SceneSpec:
         """Read a scene map; errors carry paths relative to it."""
-        obj = check_keys(value, ("grid", "tokens"))
+        obj = check_keys(value, ("grid", "tokens"), ("walls", "terrain"))
         with at("grid"):
             grid = GridSpec.from_wire(obj["grid"])
-        tokens: list[TokenSpec] = []
-        for i, item in enumerate(check_tuple(obj["tokens"], "tokens", max_items=MAX_TOKENS)):
-            with at(f"tokens{index_segment(i)}"):
-                tokens.append(TokenSpec.from_wire(item))
-        return cls(grid=grid, tokens=tuple(tokens))
+        return cls(
+            grid=grid,
+            tokens=read_list(obj["tokens"], "tokens", MAX_TOKENS, TokenSpec.from_wire),
+            walls=read_list(obj.get("walls", ()), "walls", MAX_WALLS, WallSpec.from_wire),
+            terrain=read_list(
+                obj.get("terrain", ()), "terrain", MAX_TERRAIN, TerrainSpec.from_wire
+            ),
+        )
 
     def to_wire(self) -> dict[str, Any]:
         """The scene as a JSON-safe map."""
-        return {"grid": self.grid.to_wire(), "tokens": [t.to_wire() for t in self.tokens]}
+        return {
+            "grid": self.grid.to_wire(),
+            "tokens": [t.to_wire() for t in self.tokens],
+            "walls": [w.to_wire() for w in self.walls],
+            "terrain": [t.to_wire() for t in self.terrain],
+        }

@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Final, TypeAlias
 
+from protocol.admin import TokenIssued, TokenRevoked
 from protocol.errors import ProtocolError
 from protocol.messages import check_seq
 from protocol.validate import (
@@ -327,9 +328,15 @@ class Pong:
 
 
 #: Any server -> client message.
-ServerMessage: TypeAlias = Welcome | Ack | ErrorMessage | Event | Prompt | State | Pong
+ServerMessage: TypeAlias = (
+    Welcome | Ack | ErrorMessage | Event | Prompt | State | Pong | TokenIssued | TokenRevoked
+)
 
 #: Wire ``type`` -> class, for every server message.
 SERVER_MESSAGE_TYPES: Final[Mapping[str, type[ServerMessage]]] = {
-    cls.TYPE: cls for cls in (Welcome, Ack, ErrorMessage, Event, Prompt, State, Pong)
+    cls.TYPE: cls
+    for cls in (
+        *(Welcome, Ack, ErrorMessage, Event, Prompt, State, Pong),
+        *(TokenIssued, TokenRevoked),
+    )
 }

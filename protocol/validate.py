@@ -193,12 +193,17 @@ def check_map(value: object, path: str) -> Mapping[str, Any]:
     return value
 
 
-def check_keys(value: object, names: Collection[str]) -> Mapping[str, Any]:
+def check_keys(
+    value: object, names: Collection[str], optional: Collection[str] = ()
+) -> Mapping[str, Any]:
     """A map holding exactly the keys ``names``: extra keys are ``unknown_field``,
-    absent ones ``missing_field``. Nullable fields must still be present (as null)."""
+    absent ones ``missing_field``. Nullable fields must still be present (as null).
+
+    ``optional`` keys may also appear, or be left out: they are the fields added to a
+    message after version 1 shipped, so older clients' frames stay valid."""
     obj = check_map(value, "")
     for key in obj:
-        if key not in names:
+        if key not in names and key not in optional:
             segment = key_segment(key) if isinstance(key, str) else f"[{show(key)}]"
             raise ProtocolError("unknown_field", f"unknown field {show(key)}", path=segment)
     for name in names:

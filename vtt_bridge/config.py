@@ -30,4 +30,24 @@ class Config:
     max_message_bytes: int = 64 * 1024
     outbound_queue: int = 256
     heartbeat: float = 20.0
+    #: Seconds a new connection has to send its join before it is closed (1008).
+    join_timeout: float = 10.0
+    #: Browser origins allowed to open a WebSocket; ``"*"`` allows any.  A request
+    #: without an ``Origin`` header (not a browser) is allowed.
+    allowed_origins: tuple[str, ...] = ()
+    #: Inbound messages per second per connection (sustained), and the burst allowed.
+    rate_limit: float = 50.0
+    rate_burst: int = 200
+    #: Seconds one outbound send may stall before the client is disconnected.
+    stall_timeout: float = 10.0
+    #: A snapshot of each table every this many commands (0: never).
+    snapshot_every: int = 500
+    #: SQLite ``synchronous`` setting; FULL makes an acknowledgement survive power loss.
+    synchronous: str = "FULL"
+    #: On start-up, also replay each table's whole log and check the state hash.
+    verify_log: bool = False
+    #: Fault injection for the crash test: ``POINT`` or ``POINT:N`` kills the process
+    #: with SIGKILL the Nth time (default 1st) the server reaches ``POINT``.
+    crash_at: str | None = None
+    log_format: str = "text"
     clock: Callable[[], int] = field(default=wall_clock_ms)

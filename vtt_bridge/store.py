@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -21,13 +23,23 @@ CREATE TABLE IF NOT EXISTS tables (
     name TEXT NOT NULL,
     seed INTEGER NOT NULL,
     prompt_timeout REAL NOT NULL,
-    created_ms INTEGER NOT NULL
+    created_ms INTEGER NOT NULL,
+    dice TEXT NOT NULL DEFAULT 'gm'
 );
 CREATE TABLE IF NOT EXISTS join_tokens (
     token TEXT PRIMARY KEY,
     table_id TEXT NOT NULL REFERENCES tables(id),
     participant TEXT NOT NULL,
-    role TEXT NOT NULL CHECK (role IN ('gm', 'player', 'spectator'))
+    role TEXT NOT NULL CHECK (role IN ('gm', 'player', 'spectator')),
+    revoked INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS snapshots (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    position INTEGER NOT NULL,
+    events INTEGER NOT NULL,
+    state TEXT NOT NULL,
+    hash TEXT NOT NULL,
+    PRIMARY KEY (table_id, position)
 );
 CREATE TABLE IF NOT EXISTS log (
     table_id TEXT NOT NULL REFERENCES tables(id),
@@ -50,6 +62,7 @@ class TableRow:
     seed: int
     prompt_timeout: float
     created_ms: int
+    dice: str = "gm"
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +73,7 @@ class JoinToken:
     table_id: str
     participant: str
     role: str
+    revoked: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,17 +87,49 @@ class LogRow:
     meta: dict[str, Any]
 
 
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """A table's encounter state after its first ``position`` commands (``events`` events)."""
+
+    position: int
+    events: int
+    state: dict[str, Any]
+    hash: str
+
+
+#: Called at named points of a commit (``"before_commit"``, ``"mid_snapshot"``) so a
+#: crash test can kill the process exactly there; a no-op otherwise.
+CrashHook = Callable[[str], None]
+SYNCHRONOUS = ("FULL", "EXTRA", "NORMAL", "OFF")
+
+
 class Store:
     """The event log in one SQLite file."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(
+        self, path: str | Path, *, synchronous: str = "FULL", crash_hook: CrashHook | None = None
+    ) -> None:
         if str(path) != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
+        if synchronous not in SYNCHRONOUS:
+            raise ValueError(f"synchronous must be one of {SYNCHRONOUS}, not {synchronous!r}")
+        self._crash = crash_hook or (lambda point: None)
         self._db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
         self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=FULL")
+        self._db.execute(f"PRAGMA synchronous={synchronous}")
         self._db.execute("PRAGMA foreign_keys=ON")
         self._db.executescript(SCHEMA)
+        self._migrate()
+
+    def _migrate(self) -> None:
+        # Databases made before a column existed get it with its default.
+        for table, column, ddl in (
+            ("tables", "dice", "dice TEXT NOT NULL DEFAULT 'gm'"),
+            ("join_tokens", "revoked", "revoked INTEGER NOT NULL DEFAULT 0"),
+        ):
+            names = {r[1] for r in self._db.execute(f"PRAGMA table_info({table})")}
+            if column not in names:
+                self._db.execute(f"ALTER TABLE {table} ADD COLUMN {ddl}")
 
     def close(self) -> None:
         """Close the database (pending work is already committed)."""
@@ -93,40 +139,116 @@ class Store:
         """Store a new table and its join tokens in one transaction."""
         with self._transaction():
             self._db.execute(
-                "INSERT INTO tables VALUES (?, ?, ?, ?, ?)",
-                (row.id, row.name, row.seed, row.prompt_timeout, row.created_ms),
+                "INSERT INTO tables (id, name, seed, prompt_timeout, created_ms, dice) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (row.id, row.name, row.seed, row.prompt_timeout, row.created_ms, row.dice),
             )
-            self._db.executemany(
-                "INSERT INTO join_tokens VALUES (?, ?, ?, ?)",
-                [(t.token, t.table_id, t.participant, t.role) for t in tokens],
+            self._insert_tokens(tokens)
+
+    def _insert_tokens(self, tokens: list[JoinToken]) -> None:
+        self._db.executemany(
+            "INSERT INTO join_tokens (token, table_id, participant, role, revoked) "
+            "VALUES (?, ?, ?, ?, ?)",
+            [(t.token, t.table_id, t.participant, t.role, int(t.revoked)) for t in tokens],
+        )
+
+    def add_token(self, token: JoinToken) -> None:
+        """Store one more join token."""
+        with self._transaction():
+            self._insert_tokens([token])
+
+    def revoke_token(self, token: str) -> None:
+        """Mark a join token revoked: it no longer joins."""
+        with self._transaction():
+            self._db.execute("UPDATE join_tokens SET revoked = 1 WHERE token = ?", (token,))
+
+    def update_table(self, row: TableRow) -> None:
+        """Store a table's changed settings."""
+        with self._transaction():
+            self._db.execute(
+                "UPDATE tables SET prompt_timeout = ?, dice = ? WHERE id = ?",
+                (row.prompt_timeout, row.dice, row.id),
             )
 
     def tables(self) -> list[TableRow]:
         """Every table, oldest first."""
-        rows = self._db.execute("SELECT * FROM tables ORDER BY created_ms, id").fetchall()
+        rows = self._db.execute(
+            "SELECT id, name, seed, prompt_timeout, created_ms, dice FROM tables "
+            "ORDER BY created_ms, id"
+        ).fetchall()
         return [TableRow(*r) for r in rows]
 
     def join_tokens(self, table_id: str) -> list[JoinToken]:
-        """The join tokens of one table."""
+        """The join tokens of one table, revoked ones included."""
         rows = self._db.execute(
-            "SELECT * FROM join_tokens WHERE table_id = ? ORDER BY role, participant", (table_id,)
+            "SELECT token, table_id, participant, role, revoked FROM join_tokens "
+            "WHERE table_id = ? ORDER BY rowid",
+            (table_id,),
         ).fetchall()
-        return [JoinToken(*r) for r in rows]
+        return [JoinToken(t, tid, p, role, bool(rev)) for t, tid, p, role, rev in rows]
+
+    def join_token(self, token: str) -> JoinToken | None:
+        """One join token, if any table has it."""
+        r = self._db.execute(
+            "SELECT token, table_id, participant, role, revoked FROM join_tokens WHERE token = ?",
+            (token,),
+        ).fetchone()
+        return None if r is None else JoinToken(r[0], r[1], r[2], r[3], bool(r[4]))
 
     def append(self, table_id: str, row: LogRow) -> None:
         """Commit one accepted command; raises if ``position`` is not the next one."""
+        self.append_many([(table_id, row)])
+
+    def append_many(self, rows: list[tuple[str, LogRow]]) -> float:
+        """Commit several accepted commands in one transaction (group commit).
+
+        Returns how long the transaction took, in milliseconds, for the counters."""
+        started = time.perf_counter()
+        with self._transaction():
+            self._db.executemany(
+                "INSERT INTO log VALUES (?, ?, ?, ?, ?, ?)",
+                [
+                    (
+                        table_id,
+                        row.position,
+                        row.first_event,
+                        _dumps(row.command),
+                        _dumps(row.events),
+                        _dumps(row.meta),
+                    )
+                    for table_id, row in rows
+                ],
+            )
+            self._crash("before_commit")
+        return (time.perf_counter() - started) * 1000
+
+    def write_snapshot(self, table_id: str, snapshot: Snapshot) -> None:
+        """Store a snapshot; older ones of the table are dropped in the same transaction."""
         with self._transaction():
             self._db.execute(
-                "INSERT INTO log VALUES (?, ?, ?, ?, ?, ?)",
+                "INSERT OR REPLACE INTO snapshots VALUES (?, ?, ?, ?, ?)",
                 (
                     table_id,
-                    row.position,
-                    row.first_event,
-                    _dumps(row.command),
-                    _dumps(row.events),
-                    _dumps(row.meta),
+                    snapshot.position,
+                    snapshot.events,
+                    _dumps(snapshot.state),
+                    snapshot.hash,
                 ),
             )
+            self._crash("mid_snapshot")
+            self._db.execute(
+                "DELETE FROM snapshots WHERE table_id = ? AND position < ?",
+                (table_id, snapshot.position),
+            )
+
+    def latest_snapshot(self, table_id: str) -> Snapshot | None:
+        """The newest snapshot of a table, if it has one."""
+        r = self._db.execute(
+            "SELECT position, events, state, hash FROM snapshots WHERE table_id = ? "
+            "ORDER BY position DESC LIMIT 1",
+            (table_id,),
+        ).fetchone()
+        return None if r is None else Snapshot(r[0], r[1], json.loads(r[2]), r[3])
 
     def log(self, table_id: str) -> list[LogRow]:
         """Every accepted command of a table, in order."""

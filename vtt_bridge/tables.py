@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import base64
 import hashlib
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import protocol
-from engine import Encounter
+from engine import Encounter, EncounterState
 from vtt_bridge.store import JoinToken, TableRow
 
 
@@ -35,14 +37,24 @@ class Session:
     list in replay); ``send`` numbers each message with the connection's own counter.
     """
 
-    def __init__(self, conn: str, deliver: DeliverFn) -> None:
+    def __init__(self, conn: str, deliver: DeliverFn, kick: KickFn | None = None) -> None:
         self.conn = conn
         self._deliver = deliver
+        self._kick = kick
         self.binary = False
         self.table: Table | None = None
         self.participant = ""
         self.role = ""
+        self.token = ""
+        #: Whose retransmissions this connection's commands are: the join's ``client`` id
+        #: if it gave one (stable across reconnects), else this connection alone.
+        self.client = ""
         self._out_seq = 0
+
+    def kick(self, code: int, reason: str) -> None:
+        """Close the connection (its join token was revoked); replay has nothing to close."""
+        if self._kick is not None:
+            self._kick(code, reason)
 
     def next_seq(self) -> int:
         """The seq number for the next outbound message."""
@@ -56,6 +68,13 @@ class Session:
         self._deliver(message)
 
 
+class KickFn(Protocol):
+    """Closes a connection with a WebSocket close code."""
+
+    def __call__(self, code: int, reason: str) -> None:
+        """Close it."""
+
+
 class DeliverFn(Protocol):
     """A connection's outbound sink; must not block."""
 
@@ -63,19 +82,51 @@ class DeliverFn(Protocol):
         """Take one message for sending."""
 
 
+#: A command's reply, kept for retransmissions: ``("ack", first, last)`` or
+#: ``("error", code, message, path)``.
+Reply = tuple[Any, ...]
+#: Replies remembered per client for retransmission (older ones are forgotten).
+REPLIES_KEPT = 1024
+
+
 @dataclass
 class Table:
-    """One table: settings, join tokens, the encounter and its event history."""
+    """One table: settings, join tokens, the encounter and its event history.
+
+    Two views of the fight.  ``encounter`` is ahead: every accepted command is applied
+    to it at once, so the next command is checked against it while the log commit is
+    still in flight (group commit).  ``committed``, ``events``, ``positions`` and
+    ``deadlines`` are what the log holds: what members are told, snapshots and catch-up
+    are made from them.  ``next_position`` and ``next_event`` count what is applied.
+    """
 
     row: TableRow
     tokens: dict[str, JoinToken]
     encounter: Encounter = field(default_factory=Encounter)
+    committed: EncounterState = field(default_factory=EncounterState)
     events: list[dict[str, Any]] = field(default_factory=list)
     positions: int = 0
+    next_position: int = 0
+    next_event: int = 0
+    generation: int = 0
     deadlines: dict[str, int] = field(default_factory=dict)
     sessions: list[Session] = field(default_factory=list)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     recorder: Recorder | None = None
+    replies: dict[str, OrderedDict[int, Reply]] = field(default_factory=dict)
+    snapshot_position: int = 0
+
+    def remember(self, client: str, ref: int, reply: Reply) -> None:
+        """Keep ``reply`` to ``client``'s command ``ref`` for a retransmission."""
+        kept = self.replies.setdefault(client, OrderedDict())
+        kept[ref] = reply
+        while len(kept) > REPLIES_KEPT:
+            kept.popitem(last=False)
+
+    def reply_to(self, client: str, ref: int) -> Reply | None:
+        """The reply already given to ``client``'s command ``ref``, if any."""
+        kept = self.replies.get(client)
+        return None if kept is None else kept.get(ref)
 
     @property
     def id(self) -> str:
@@ -88,8 +139,19 @@ class Table:
         Deterministic, so a replay of the same messages rolls the same dice, and never
         sent to players.
         """
-        digest = hashlib.blake2b(f"{self.row.seed}:{self.positions}".encode(), digest_size=8)
+        digest = hashlib.blake2b(f"{self.row.seed}:{self.next_position}".encode(), digest_size=8)
         return int.from_bytes(digest.digest(), "big") >> 1
+
+    def issue_token_value(self, participant: str, role: str) -> str:
+        """A new join token, derived from the table's secret seed and how many it has.
+
+        Derived rather than random so a replay issues the same token; unguessable to
+        anyone without the seed, which never leaves the server.
+        """
+        key = self.row.seed.to_bytes(8, "big")
+        message = f"join:{len(self.tokens)}:{role}:{participant}".encode()
+        digest = hashlib.blake2b(message, key=key, digest_size=18).digest()
+        return base64.urlsafe_b64encode(digest).decode()
 
     def last_event(self) -> int:
         """The index of the newest event, -1 when there is none."""

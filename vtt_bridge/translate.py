@@ -23,7 +23,14 @@ def scene_from_spec(spec: protocol.SceneSpec) -> engine.Scene:
             cell_size=grid.cell_size,
             unit=grid.unit,
             kind=grid.kind,
+            diagonal=grid.diagonal,
+            offset=grid.offset,
         ),
+        walls=tuple(
+            engine.WallSpec(w.id, w.a, w.b, w.blocks_move, w.blocks_sight, w.door)
+            for w in spec.walls
+        ),
+        terrain=tuple(engine.TerrainSpec(t.kind, t.polygon) for t in spec.terrain),
         tokens=tuple(
             engine.Combatant(
                 id=t.id,
@@ -55,6 +62,8 @@ def to_command(message: protocol.ClientMessage, *, actor: str, seed: int) -> Com
             return engine.AnswerPrompt(actor, prompt, accept, rolls)
         case protocol.EndPhase(token=token):
             return engine.EndPhase(actor, token)
+        case protocol.SetDoor(wall=wall, open=is_open):
+            return engine.SetDoor(actor, wall, is_open)
     raise TypeError(f"{type(message).__name__} is not a command")
 
 
@@ -64,6 +73,7 @@ COMMAND_MESSAGES = (
     protocol.Move,
     protocol.AnswerPrompt,
     protocol.EndPhase,
+    protocol.SetDoor,
 )
 
 

@@ -36,6 +36,10 @@ from protocol import (
     server_from_wire,
     to_wire,
 )
+from protocol.actions import SetDoor
+from protocol.admin import ConfigureTable, IssueToken, RevokeToken, TokenIssued, TokenRevoked
+from protocol.features import DOOR_STATES, TERRAIN_KINDS, TerrainSpec, WallSpec
+from protocol.scene import DIAGONAL_RULES, GRID_KINDS, HEX_OFFSETS
 
 SEQ = st.integers(0, 2**53 - 1)
 INT64 = st.integers(-(2**63 - 1), 2**63 - 1)
@@ -68,11 +72,38 @@ STAT_VALUE = st.booleans() | INT64 | FLOAT | text(max_size=256)
 @st.composite
 def scenes(draw: st.DrawFn) -> SceneSpec:
     grid = GridSpec(
-        kind="square",
+        kind=draw(st.sampled_from(sorted(GRID_KINDS))),
         cell_size=draw(st.floats(min_value=1e-9, max_value=1e9) | st.integers(1, 100)),
         unit=draw(text(1, 16)),
         width=draw(st.integers(1, 10_000)),
         height=draw(st.integers(1, 10_000)),
+        diagonal=draw(st.sampled_from(sorted(DIAGONAL_RULES))),
+        offset=draw(st.sampled_from(sorted(HEX_OFFSETS))),
+    )
+    right, bottom = grid.width * grid.cell_size, grid.height * grid.cell_size
+    point = st.tuples(st.floats(0, right), st.floats(0, bottom))
+    # Ends are drawn apart first: WallSpec refuses a zero-length wall when built.
+    ends = st.tuples(point, point).filter(lambda ab: ab[0] != ab[1])
+    wall = st.builds(
+        lambda i, ab, m, v, d: WallSpec(
+            id=i, a=ab[0], b=ab[1], blocks_move=m, blocks_sight=v, door=d
+        ),
+        IDS,
+        ends,
+        st.booleans(),
+        st.booleans(),
+        st.sampled_from(sorted(DOOR_STATES)),
+    )
+    walls = draw(st.lists(wall, max_size=3, unique_by=lambda w: w.id))
+    regions = draw(
+        st.lists(
+            st.builds(
+                TerrainSpec,
+                kind=st.sampled_from(sorted(TERRAIN_KINDS)),
+                polygon=st.lists(point, min_size=3, max_size=6).map(tuple),
+            ),
+            max_size=2,
+        )
     )
     token = st.builds(
         TokenSpec,
@@ -88,13 +119,34 @@ def scenes(draw: st.DrawFn) -> SceneSpec:
         stats=st.dictionaries(text(1, 64), STAT_VALUE, max_size=4),
     )
     tokens = draw(st.lists(token, max_size=5, unique_by=lambda t: t.id))
-    return SceneSpec(grid=grid, tokens=tuple(tokens))
+    return SceneSpec(
+        grid=grid,
+        tokens=tuple(tokens),
+        walls=tuple(walls),
+        terrain=tuple(regions),
+    )
 
 
 CELL = st.tuples(INT64, INT64)
 
 CLIENT_MESSAGES: st.SearchStrategy[ClientMessage] = st.one_of(
-    st.builds(Join, seq=SEQ, token=text(1, 128), last_event=nullable(st.integers(-1, 2**53 - 1))),
+    st.builds(
+        Join,
+        seq=SEQ,
+        token=text(1, 128),
+        last_event=nullable(st.integers(-1, 2**53 - 1)),
+        client=nullable(text(1, 64)),
+    ),
+    st.builds(
+        IssueToken, seq=SEQ, participant=text(1, 64), role=st.sampled_from(["player", "spectator"])
+    ),
+    st.builds(RevokeToken, seq=SEQ, token=text(1, 128)),
+    st.builds(
+        ConfigureTable,
+        seq=SEQ,
+        dice=nullable(st.sampled_from(["server", "gm"])),
+        prompt_timeout_ms=nullable(st.integers(1_000, 3_600_000)),
+    ),
     st.builds(LoadScene, seq=SEQ, scene=scenes()),
     st.builds(
         StartCombat,
@@ -114,6 +166,7 @@ CLIENT_MESSAGES: st.SearchStrategy[ClientMessage] = st.one_of(
     st.builds(EndPhase, seq=SEQ, token=IDS),
     st.builds(Resync, seq=SEQ, after=st.integers(-1, 2**53 - 1)),
     st.builds(Ping, seq=SEQ),
+    st.builds(SetDoor, seq=SEQ, wall=IDS, open=st.booleans()),
 )
 
 
@@ -160,6 +213,15 @@ SERVER_MESSAGES: st.SearchStrategy[ServerMessage] = st.one_of(
     ),
     st.builds(State, seq=SEQ, last_event=st.integers(-1, 2**53 - 1), state=JSON_MAP),
     st.builds(Pong, seq=SEQ),
+    st.builds(
+        TokenIssued,
+        seq=SEQ,
+        ref=SEQ,
+        token=text(1, 128),
+        participant=text(1, 64),
+        role=st.sampled_from(["player", "spectator"]),
+    ),
+    st.builds(TokenRevoked, seq=SEQ, ref=SEQ, token=text(1, 128)),
 )
 
 
@@ -188,8 +250,9 @@ def test_every_message_type_has_a_strategy() -> None:
     client_names = {
         c.__name__
         for c in (Join, LoadScene, StartCombat, Move, AnswerPrompt, EndPhase, Resync, Ping)
-    }
+    } | {c.__name__ for c in (IssueToken, RevokeToken, ConfigureTable, SetDoor)}
     server_names = {c.__name__ for c in (Welcome, Ack, ErrorMessage, Event, Prompt, State, Pong)}
+    server_names |= {c.__name__ for c in (TokenIssued, TokenRevoked)}
     assert {c.__name__ for c in CLIENT_MESSAGE_TYPES.values()} == client_names
     assert {c.__name__ for c in SERVER_MESSAGE_TYPES.values()} == server_names
 

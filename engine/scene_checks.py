@@ -1,0 +1,61 @@
+"""Whether a scene can be played: ids unique, tokens on the grid and not overlapping,
+walls and terrain on the scene, a grid the geometry can build."""
+
+from __future__ import annotations
+
+from engine.errors import CommandRejected
+from engine.model import GRID_KINDS, Scene
+from geometry import GeometryError
+
+TERRAIN_KINDS = ("difficult", "water", "climbable", "gap", "impassable")
+
+
+def check_scene(scene: Scene) -> None:
+    """Raise ``CommandRejected("bad_scene", ...)`` naming the first problem found."""
+    if scene.grid.kind not in GRID_KINDS:
+        raise CommandRejected("bad_scene", f"grid kind {scene.grid.kind!r} is not supported")
+    try:
+        grid = scene.grid.build()
+    except (GeometryError, KeyError) as exc:
+        raise CommandRejected("bad_scene", f"grid: {exc}") from None
+    seen: dict[tuple[int, int], str] = {}
+    ids: set[str] = set()
+    for token in scene.tokens:
+        if token.id in ids:
+            raise CommandRejected("bad_scene", f"token id {token.id!r} appears twice")
+        ids.add(token.id)
+        try:
+            cells = grid.footprint(token.cell, token.size)
+        except GeometryError as exc:
+            raise CommandRejected("bad_scene", f"token {token.id!r}: {exc}") from None
+        for cell in sorted(cells):
+            if not grid.contains(cell):
+                raise CommandRejected("bad_scene", f"token {token.id!r} covers off-grid {cell}")
+            if cell in seen:
+                raise CommandRejected(
+                    "bad_scene", f"tokens {seen[cell]!r} and {token.id!r} overlap on {cell}"
+                )
+            seen[cell] = token.id
+    left, top, right, bottom = grid.bounds()
+    wall_ids: set[str] = set()
+    for wall in scene.walls:
+        if wall.id in wall_ids:
+            raise CommandRejected("bad_scene", f"wall id {wall.id!r} appears twice")
+        wall_ids.add(wall.id)
+        if wall.a == wall.b:
+            raise CommandRejected("bad_scene", f"wall {wall.id!r} has zero length")
+        if wall.door not in ("none", "open", "closed"):
+            raise CommandRejected("bad_scene", f"wall {wall.id!r}: door {wall.door!r}")
+        for x, y in (wall.a, wall.b):
+            if not (left <= x <= right and top <= y <= bottom):
+                raise CommandRejected(
+                    "bad_scene", f"wall {wall.id!r}: ({x:g}, {y:g}) is off the scene"
+                )
+    for region in scene.terrain:
+        if region.kind not in TERRAIN_KINDS:
+            raise CommandRejected("bad_scene", f"terrain kind {region.kind!r} is not known")
+        if len(region.polygon) < 3:
+            raise CommandRejected("bad_scene", "a terrain polygon needs at least 3 points")
+        for x, y in region.polygon:
+            if not (left <= x <= right and top <= y <= bottom):
+                raise CommandRejected("bad_scene", f"terrain point ({x:g}, {y:g}) is off the scene")

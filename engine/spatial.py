@@ -1,0 +1,92 @@
+"""The scene's spatial index, kept in step with the encounter's state.
+
+The state is a value and a new scene arrives with every move, but rebuilding the
+geometry index (wall tree, blocked steps, terrain raster, every token's threatened
+cells) per command would make resolving a move the slow part.  ``SpatialCache`` keeps
+the index of the last scene it saw and, when the next scene differs only in token
+positions or door states, moves those tokens and flips those doors in place; anything
+else (a new grid, new walls, new tokens) rebuilds it.  The index it returns always
+describes exactly the scene it was asked about, so the cache is invisible to results.
+"""
+
+from __future__ import annotations
+
+from shapely.geometry import Polygon
+
+from engine.model import Scene, TerrainSpec, WallSpec
+from geometry import (
+    Door,
+    TerrainKind,
+    TerrainMap,
+    TerrainRegion,
+    ThreatIndex,
+    Wall,
+    WallSet,
+)
+
+
+def _barrier(wall: WallSpec) -> Wall | Door:
+    if wall.door == "none":
+        return Wall(wall.a, wall.b, wall.blocks_move, wall.blocks_sight)
+    return Door(wall.a, wall.b, wall.door == "open")
+
+
+def _region(spec: TerrainSpec) -> TerrainRegion:
+    return TerrainRegion(Polygon(spec.polygon), TerrainKind(spec.kind))
+
+
+def build_index(scene: Scene) -> ThreatIndex:
+    """A fresh index of ``scene``: grid, walls and doors, terrain, every token's threat."""
+    grid = scene.grid.build()
+    walls = WallSet({w.id: _barrier(w) for w in scene.walls})
+    terrain = TerrainMap([_region(t) for t in scene.terrain], grid=grid) if scene.terrain else None
+    index = ThreatIndex(grid, walls, terrain)
+    for token in scene.tokens:
+        index.add_token(token.id, token.cell, size=token.size, reach=token.reach)
+    return index
+
+
+def _static_key(scene: Scene) -> object:
+    # Everything but token positions and door states: if this matches, the index can be
+    # updated in place.
+    return (
+        scene.grid,
+        scene.terrain,
+        tuple(
+            (w.id, w.a, w.b, w.blocks_move, w.blocks_sight, w.door == "none") for w in scene.walls
+        ),
+        tuple((t.id, t.size, t.reach) for t in scene.tokens),
+    )
+
+
+class SpatialCache:
+    """The index of the most recent scene, updated incrementally (see the module docstring)."""
+
+    def __init__(self) -> None:
+        self._scene: Scene | None = None
+        self._index: ThreatIndex | None = None
+
+    def index(self, scene: Scene) -> ThreatIndex:
+        """An index describing exactly ``scene``."""
+        last, index = self._scene, self._index
+        if last is scene and index is not None:
+            return index
+        if last is None or index is None or _static_key(last) != _static_key(scene):
+            index = build_index(scene)
+        else:
+            for old, new in zip(last.walls, scene.walls, strict=True):
+                if old.door != new.door:
+                    index.set_door(new.id, new.door == "open")
+            moved = [
+                new
+                for old, new in zip(last.tokens, scene.tokens, strict=True)
+                if old.cell != new.cell
+            ]
+            # Lift every moved token before putting any down: two tokens trading places
+            # must not collide half-way through the update.
+            for token in moved:
+                index.remove_token(token.id)
+            for token in moved:
+                index.add_token(token.id, token.cell, size=token.size, reach=token.reach)
+        self._scene, self._index = scene, index
+        return index

@@ -1,0 +1,116 @@
+"""Who may send what: one table, keyed by protocol message class.
+
+Theory of operation.  A connection's role comes from its join token alone (``gm``,
+``player`` or ``spectator``; before a join it has none).  :data:`PERMISSIONS` says, for
+every client message class, which roles may send it.  The bridge checks that row first;
+what the row cannot know (does this player own that token, is it its turn, is the prompt
+addressed to it) the engine checks behind it and refuses with its own codes, named in
+the row's ``engine`` column.  Field rules that depend on the table's settings, such as
+who may supply dice, are in :func:`field_refusal`.
+
+Fail closed: a message class with no row is refused (``not_permitted``), so a command
+type added to the protocol does nothing until someone writes its row here, and
+``tests/bridge/test_permissions.py`` fails until they do.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+import protocol
+
+GM: Final = "gm"
+PLAYER: Final = "player"
+SPECTATOR: Final = "spectator"
+#: The role of a connection that has not joined.
+NOBODY: Final = ""
+JOINED: Final = frozenset({GM, PLAYER, SPECTATOR})
+ACTORS: Final = frozenset({GM, PLAYER})
+GM_ONLY: Final = frozenset({GM})
+
+#: Codes the bridge itself refuses with, beside the protocol's and the engine's.
+BRIDGE_ERROR_CODES: Final = frozenset(
+    {
+        "not_joined",  # anything but join before a join
+        "already_joined",  # a second join on one connection
+        "bad_token",  # a join token no table has (or one revoked)
+        "spectator",  # a spectator sent something other than ping / resync
+        "gm_only",  # a player sent a GM-only message (the engine uses this code too)
+        "not_permitted",  # a message type with no row in the permission table
+        "dice_refused",  # rolls from a player, or from the GM when the server rolls
+        "unknown_join_token",  # revoke_token naming no token of this table
+        "internal",  # the log could not be written; nothing changed
+        "shutting_down",  # the server is stopping; send it again after reconnecting
+    }
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """Who may send one message type, and what the engine still checks behind it."""
+
+    roles: frozenset[str]
+    kind: str  # "session" (handled by the bridge), "command" (engine), "admin" (table)
+    engine: str = ""
+
+
+#: Every client message the bridge accepts, and from whom.
+PERMISSIONS: Final[dict[type[protocol.ClientMessage], Rule]] = {
+    protocol.Join: Rule(frozenset({NOBODY}), "session"),
+    protocol.Ping: Rule(JOINED, "session"),
+    protocol.Resync: Rule(JOINED, "session"),
+    protocol.LoadScene: Rule(GM_ONLY, "command", "gm_only, combat_active, bad_scene"),
+    protocol.StartCombat: Rule(GM_ONLY, "command", "gm_only, combat_active, no_scene"),
+    protocol.Move: Rule(ACTORS, "command", "not_your_token, not_your_turn, over_budget"),
+    protocol.AnswerPrompt: Rule(
+        ACTORS, "command", "unknown_prompt, not_your_prompt, bad_rolls (+ dice policy)"
+    ),
+    protocol.EndPhase: Rule(ACTORS, "command", "not_your_token, not_your_turn, prompt_pending"),
+    protocol.IssueToken: Rule(GM_ONLY, "admin"),
+    protocol.RevokeToken: Rule(GM_ONLY, "admin"),
+    protocol.ConfigureTable: Rule(GM_ONLY, "admin"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """Why the bridge refuses a message before it reaches the engine."""
+
+    code: str
+    message: str
+    path: str | None = None
+
+
+def rule_for(message: protocol.ClientMessage) -> Rule | None:
+    """The row for ``message``'s class, or None (which means: refuse)."""
+    return PERMISSIONS.get(type(message))
+
+
+def refusal(role: str, message: protocol.ClientMessage) -> Refusal | None:
+    """None if ``role`` may send ``message`` at all, else the typed reason it may not."""
+    rule = rule_for(message)
+    name = message.TYPE
+    if rule is None:
+        return Refusal("not_permitted", f"{name!r} has no permission row; refused")
+    if role in rule.roles:
+        return None
+    if role == NOBODY:
+        return Refusal("not_joined", "the first message must be a join")
+    if isinstance(message, protocol.Join):
+        return Refusal("already_joined", "this connection has joined")
+    if role == SPECTATOR:
+        return Refusal("spectator", f"spectators only watch; {name!r} refused")
+    if rule.roles == GM_ONLY:
+        return Refusal("gm_only", f"only the GM may send {name!r}")
+    return Refusal("not_permitted", f"a {role} may not send {name!r}")
+
+
+def field_refusal(role: str, message: protocol.ClientMessage, dice: str) -> Refusal | None:
+    """Rules on a message's fields that depend on the table's settings (``dice``)."""
+    if isinstance(message, protocol.AnswerPrompt) and message.rolls is not None:
+        if role != GM:
+            return Refusal("dice_refused", "players' rolls are never accepted", "body.rolls")
+        if dice != "gm":
+            return Refusal("dice_refused", "this table's server rolls every die", "body.rolls")
+    return None
