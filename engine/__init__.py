@@ -4,18 +4,28 @@ Sans-I/O: no clock, no sockets, no unseeded randomness.  Rulesets are plug-ins f
 name (:func:`engine.rulesets.find_ruleset`).
 """
 
+from engine.combat_state import Maneuver
 from engine.commands import (
     COMMAND_TYPES,
+    CONDITIONS,
     GM,
+    MOVE_MODES,
     SYSTEM,
+    Abort,
     AnswerPrompt,
+    Attack,
     Command,
+    Delay,
     EndPhase,
     ExpirePrompt,
     LoadScene,
     Move,
+    Ready,
+    SetCondition,
     SetDoor,
     StartCombat,
+    TakeAction,
+    TakeDelayed,
 )
 from engine.encounter import Encounter, Options, replay_commands
 from engine.errors import REJECTION_CODES, CommandRejected, EngineError, UnsupportedRuleset
@@ -34,14 +44,19 @@ from engine.serial import canonical_json, from_plain, state_hash, to_plain
 
 __all__ = [
     "COMMAND_TYPES",
+    "CONDITIONS",
     "GM",
+    "MOVE_MODES",
     "REJECTION_CODES",
     "SYSTEM",
+    "Abort",
     "AnswerPrompt",
+    "Attack",
     "Combat",
     "Combatant",
     "Command",
     "CommandRejected",
+    "Delay",
     "Encounter",
     "EncounterState",
     "EndPhase",
@@ -50,12 +65,17 @@ __all__ = [
     "ExpirePrompt",
     "GridSpec",
     "LoadScene",
+    "Maneuver",
     "Move",
     "Options",
+    "Ready",
     "Ruleset",
     "Scene",
+    "SetCondition",
     "SetDoor",
     "StartCombat",
+    "TakeAction",
+    "TakeDelayed",
     "TerrainSpec",
     "UnsupportedRuleset",
     "WallSpec",

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
+from engine.combat_state import Maneuver
 from engine.model import Scene
 from geometry import Cell
 
@@ -41,14 +42,25 @@ class StartCombat:
     aware: tuple[str, ...] | None = None
 
 
+MOVE_MODES = ("combat", "step", "withdraw", "noncombat", "crawl", "hampered")
+
+
 @dataclass(frozen=True, slots=True)
 class Move:
-    """Move ``token`` through ``path``: the cells after its current one, each adjacent."""
+    """Move ``token`` through ``path``: the cells after its current one, each adjacent.
+
+    ``mode`` is the kind of movement (``MOVE_MODES``); ``attack`` names a target the
+    mover attacks at the end of the move as part of the same action (that target gets
+    no attack of opportunity from this move), with ``maneuver``.
+    """
 
     kind: ClassVar[str] = "move"
     actor: str
     token: str
     path: tuple[Cell, ...]
+    mode: str = "combat"
+    attack: str | None = None
+    maneuver: Maneuver | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +72,7 @@ class AnswerPrompt:
     prompt: str
     accept: bool
     rolls: tuple[int, ...] | None = None
+    maneuver: Maneuver | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,9 +103,131 @@ class SetDoor:
     open: bool
 
 
-Command = LoadScene | StartCombat | Move | AnswerPrompt | ExpirePrompt | EndPhase | SetDoor
+@dataclass(frozen=True, slots=True)
+class Attack:
+    """``token`` attacks ``target``: melee within reach, or ``ranged`` in line of sight and
+    within ``range`` (distance units).  ``ocv_bonus`` covers combat levels and the like."""
+
+    kind: ClassVar[str] = "attack"
+    actor: str
+    token: str
+    target: str
+    ranged: bool = False
+    range: float = 0.0
+    maneuver: Maneuver | None = None
+    ocv_bonus: int = 0
+    rolls: tuple[int, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TakeAction:
+    """A named action other than moving or attacking (draw a focus, stand up, drop prone,
+    start or complete a full-phase action, defend with a manoeuvre ...)."""
+
+    kind: ClassVar[str] = "take_action"
+    actor: str
+    token: str
+    action: str
+    detail: str | None = None
+    maneuver: Maneuver | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Delay:
+    """``token`` delays its action, optionally to just before ``before``."""
+
+    kind: ClassVar[str] = "delay"
+    actor: str
+    token: str
+    before: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TakeDelayed:
+    """``token`` takes its delayed action now, before whoever is up."""
+
+    kind: ClassVar[str] = "take_delayed"
+    actor: str
+    token: str
+
+
+@dataclass(frozen=True, slots=True)
+class Ready:
+    """``token`` readies an ``action`` (attack, move or free) for a trigger: ``trigger_by``'s
+    action, or a token (``trigger_by``, or anyone) entering ``area``."""
+
+    kind: ClassVar[str] = "ready"
+    actor: str
+    token: str
+    action: str
+    trigger_by: str | None = None
+    area: tuple[Cell, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Abort:
+    """``token`` aborts to a defensive ``maneuver`` out of turn."""
+
+    kind: ClassVar[str] = "abort"
+    actor: str
+    token: str
+    maneuver: Maneuver
+
+
+@dataclass(frozen=True, slots=True)
+class SetCondition:
+    """The GM sets or clears a ``condition`` on ``token`` (``CONDITIONS``)."""
+
+    kind: ClassVar[str] = "set_condition"
+    actor: str
+    token: str
+    condition: str
+    on: bool
+
+
+CONDITIONS = (
+    "stunned",
+    "underwater",
+    "prone",
+    "cannot_act",
+    "darkness",
+    "invisible",
+    "no_recovery",
+)
+
+Command = (
+    LoadScene
+    | StartCombat
+    | Move
+    | AnswerPrompt
+    | ExpirePrompt
+    | EndPhase
+    | SetDoor
+    | Attack
+    | TakeAction
+    | Delay
+    | TakeDelayed
+    | Ready
+    | Abort
+    | SetCondition
+)
 
 COMMAND_TYPES: dict[str, type[Command]] = {
     cls.kind: cls
-    for cls in (LoadScene, StartCombat, Move, AnswerPrompt, ExpirePrompt, EndPhase, SetDoor)
+    for cls in (
+        LoadScene,
+        StartCombat,
+        Move,
+        AnswerPrompt,
+        ExpirePrompt,
+        EndPhase,
+        SetDoor,
+        Attack,
+        TakeAction,
+        Delay,
+        TakeDelayed,
+        Ready,
+        Abort,
+        SetCondition,
+    )
 }

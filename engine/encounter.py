@@ -12,20 +12,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.commands import GM, Command
-from engine.errors import CommandRejected
-from engine.events import Event
-from engine.handlers import (
-    HANDLERS,
+from engine.checks import (
+    acting_limited,
     combat_and_ruleset,
     controlled_token,
     require_no_prompts,
     require_turn,
 )
+from engine.commands import GM, Command
+from engine.errors import CommandRejected
+from engine.events import Event
+from engine.handlers import HANDLERS
 from engine.model import EncounterState
 from engine.serial import state_hash
 from engine.spatial import SpatialCache
-from engine.turns import limited
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,7 +74,7 @@ class Encounter:
         except CommandRejected as refusal:
             prompts = prompts_for(state, actor)
             return Options(token_id, False, refusal.message, 0.0, False, prompts)
-        left = ruleset.movement_left(token, combat.usage, limited(combat))
+        left = ruleset.movement_left(token, combat.current_usage, acting_limited(combat))
         return Options(token_id, True, None, left, True, ())
 
 

@@ -48,5 +48,9 @@ REJECTION_CODES = frozenset(
         "bad_rolls",  # table-supplied dice of the wrong count or range
         "gm_only",  # a command only the GM may give
         "unknown_door",  # opening or closing a wall that is not a door
+        "illegal_action",  # an action the rules do not allow now (with the rule in the message)
+        "out_of_reach",  # a melee attack on a target outside reach, or a ranged one out of sight
+        "no_hold",  # taking a delayed or readied action that was never declared
+        "cannot_abort",  # aborting when the rules forbid it
     }
 )

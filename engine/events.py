@@ -180,6 +180,123 @@ class DoorChanged:
     open: bool
 
 
+@dataclass(frozen=True, slots=True)
+class CombatantSkipped:
+    """``combatant``'s INIT came up but it does not act (``aborted`` or ``cannot act``)."""
+
+    kind: ClassVar[str] = "combatant_skipped"
+    combatant: str
+    turn: int
+    phase: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class HoldDeclared:
+    """``combatant`` delays (``hold`` "delay", maybe ``before`` someone) or readies an
+    ``action`` against a trigger: ``trigger_by``'s action or entering ``area``."""
+
+    kind: ClassVar[str] = "hold_declared"
+    combatant: str
+    hold: str
+    before: str | None
+    action: str | None
+    trigger_by: str | None
+    area: tuple[Cell, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class HoldLapsed:
+    """``combatant``'s next action came before its delayed or readied action: it is gone."""
+
+    kind: ClassVar[str] = "hold_lapsed"
+    combatant: str
+    hold: str
+
+
+@dataclass(frozen=True, slots=True)
+class DelayTaken:
+    """``combatant`` takes its delayed action now, just before ``before``: its INIT moves."""
+
+    kind: ClassVar[str] = "delay_taken"
+    combatant: str
+    before: str
+
+
+@dataclass(frozen=True, slots=True)
+class ReadiedActionTaken:
+    """``combatant``'s readied action fires, interrupting ``trigger_by``; for the rest of
+    the encounter it acts immediately ahead of ``trigger_by``."""
+
+    kind: ClassVar[str] = "readied_action_taken"
+    combatant: str
+    trigger_by: str
+    action: str
+
+
+@dataclass(frozen=True, slots=True)
+class InterjectionEnded:
+    """``combatant`` finished acting out of turn; the interrupted action goes on."""
+
+    kind: ClassVar[str] = "interjection_ended"
+    combatant: str
+
+
+@dataclass(frozen=True, slots=True)
+class ActionTaken:
+    """``combatant`` took the action ``action``, spending ``slot`` (None: a free action)."""
+
+    kind: ClassVar[str] = "action_taken"
+    combatant: str
+    action: str
+    slot: str | None
+    detail: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Aborted:
+    """``combatant`` aborted to ``maneuver`` (DCV ``dcv``), giving up its action in
+    ``gives_up`` (turn, phase)."""
+
+    kind: ClassVar[str] = "aborted"
+    combatant: str
+    maneuver: str
+    dcv: int
+    gives_up: tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class ConditionChanged:
+    """The GM set (``on``) or cleared ``condition`` on ``combatant``."""
+
+    kind: ClassVar[str] = "condition_changed"
+    combatant: str
+    condition: str
+    on: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Recovered:
+    """Post-Turn Recovery after Turn ``turn``: END and STUN as (before, after)."""
+
+    kind: ClassVar[str] = "recovered"
+    combatant: str
+    turn: int
+    end: tuple[int, int]
+    stun: tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class MoveStopped:
+    """``token``'s move ended early on ``at``: ``reason`` (the GM said it cannot go on,
+    or the way ahead is no longer open)."""
+
+    kind: ClassVar[str] = "move_stopped"
+    token: str
+    at: Cell
+    reason: str
+
+
 Event = (
     SceneLoaded
     | DoorChanged
@@ -196,6 +313,17 @@ Event = (
     | PromptClosed
     | AttackRolled
     | MoveCompleted
+    | CombatantSkipped
+    | HoldDeclared
+    | HoldLapsed
+    | DelayTaken
+    | ReadiedActionTaken
+    | InterjectionEnded
+    | ActionTaken
+    | Aborted
+    | ConditionChanged
+    | Recovered
+    | MoveStopped
 )
 
 

@@ -4,7 +4,7 @@ Every handler is ``(state, command, spatial) -> (state, events)`` and raises
 :class:`~engine.errors.CommandRejected` before building anything when the command is not
 legal, so a refusal never leaves a half-applied state behind.  ``spatial`` is the
 encounter's geometry index cache (:mod:`engine.spatial`): derived from the state, never
-part of it.
+part of it.  Combat actions other than moving are in :mod:`engine.actions`.
 """
 
 from __future__ import annotations
@@ -13,38 +13,58 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+from engine import actions
+from engine.checks import (
+    Result,
+    acting_limited,
+    combat_and_ruleset,
+    controlled_token,
+    require_no_prompts,
+    require_turn,
+    scene_of,
+)
+from engine.combat_state import ATTACK, Combat, PendingMove
 from engine.commands import (
     GM,
+    MOVE_MODES,
     SYSTEM,
+    Abort,
     AnswerPrompt,
+    Attack,
+    Delay,
     EndPhase,
     ExpirePrompt,
     LoadScene,
     Move,
+    Ready,
+    SetCondition,
     SetDoor,
     StartCombat,
+    TakeAction,
+    TakeDelayed,
 )
 from engine.errors import CommandRejected, UnsupportedRuleset
 from engine.events import (
     CombatStarted,
     DoorChanged,
-    Event,
     InitiativeOrder,
+    InterjectionEnded,
     MoveStarted,
+    MoveStopped,
     PromptClosed,
+    PromptOpened,
     SceneLoaded,
     TokenPlaced,
 )
-from engine.model import Combat, Combatant, EncounterState, Scene
-from engine.movement import begin_move, continue_move, resolve_path
+from engine.model import EncounterState, Prompt
+from engine.movement import begin_move, continue_move, resolve_path, withdraw_exempt
 from engine.rulesets import Ruleset, find_ruleset
 from engine.scene_checks import check_scene
 from engine.spatial import SpatialCache
 from engine.tray import DiceTray
-from engine.turns import advance, begin, limited
+from engine.turns import advance, begin
 
-Handler = Callable[[EncounterState, Any, SpatialCache], tuple[EncounterState, list[Event]]]
-Result = tuple[EncounterState, list[Event]]
+Handler = Callable[[EncounterState, Any, SpatialCache], Result]
 
 
 def load_scene(state: EncounterState, command: LoadScene, spatial: SpatialCache) -> Result:
@@ -63,8 +83,8 @@ def start_combat(state: EncounterState, command: StartCombat, spatial: SpatialCa
         raise CommandRejected("gm_only", f"only the GM may start combat, not {command.actor!r}")
     if state.combat is not None:
         raise CommandRejected("combat_active", "combat is already running")
-    scene = state.scene
-    if scene is None or not scene.tokens:
+    scene = scene_of(state)
+    if not scene.tokens:
         raise CommandRejected("no_scene", "load a scene with tokens before starting combat")
     try:
         ruleset = find_ruleset(command.ruleset)
@@ -80,47 +100,92 @@ def start_combat(state: EncounterState, command: StartCombat, spatial: SpatialCa
     tray = DiceTray(command.seed, 0, GM)
     order, scores = ruleset.initiative(scene.tokens, tray)
     aware_in_order = tuple(cid for cid in order if cid in set(aware))
-    combat = Combat(ruleset=ruleset.name, order=order, scores=scores, aware=aware_in_order)
-    combat, turn_events = begin(combat, ruleset, scene)
-    events: list[Event] = [
-        CombatStarted(ruleset.name, combat.surprise, aware_in_order),
+    vitals = tuple(v for t in scene.tokens if (v := ruleset.initial_vitals(t)) is not None)
+    combat = Combat(
+        ruleset=ruleset.name, order=order, scores=scores, aware=aware_in_order, vitals=vitals
+    )
+    state = replace(state, seed=command.seed, draws=tray.draws, combat=combat)
+    state, turn_events = begin(state, ruleset)
+    surprise = state.combat is not None and state.combat.surprise
+    events: list[Any] = [
+        CombatStarted(ruleset.name, surprise, aware_in_order),
         *tray.events,
         InitiativeOrder(order, scores),
         *turn_events,
     ]
-    return replace(state, seed=command.seed, draws=tray.draws, combat=combat), events
+    return state, events
 
 
 def move(state: EncounterState, command: Move, spatial: SpatialCache) -> Result:
-    """Move a token: freely outside combat, within its Phase's budget in combat."""
+    """Move a token: freely outside combat, by the rules of its ``mode`` in combat."""
     token = controlled_token(state, command.actor, command.token)
-    scene = state.scene
-    assert scene is not None
+    scene = scene_of(state)
     path = (token.cell, *command.path)
-    if state.combat is not None:
-        combat = state.combat
+    if command.mode not in MOVE_MODES:
+        raise CommandRejected("illegal_move", f"unknown movement mode {command.mode!r}")
+    combat = state.combat
+    if combat is not None:
         require_no_prompts(combat)
         require_turn(combat, token)
     resolution = resolve_path(spatial, scene, token, path)
-    if state.combat is None:
+    if combat is None:
         # Outside combat the GM and owners arrange tokens freely: no budget, no provocation.
         moved = scene.with_token(token.moved_to(path[-1]))
         return replace(state, scene=moved), [TokenPlaced(token.id, path[-1])]
     combat, ruleset = combat_and_ruleset(state)
-    left = ruleset.movement_left(token, combat.usage, limited(combat))
-    if resolution.cost > left + 1e-9:
-        unit = scene.grid.unit
+    usage = combat.current_usage
+    interjection = combat.interjection
+    if interjection is not None and interjection.allowed != "move" and command.mode != "step":
         raise CommandRejected(
-            "over_budget",
-            f"move of {token.id!r} costs {resolution.cost:g} {unit}, "
-            f"only {left:g} {unit} left this Phase",
+            "illegal_action", f"the readied action is a {interjection.allowed} action"
         )
-    state, events = begin_move(state, ruleset, token, path, resolution.cost, resolution)
+    slot, kind = ruleset.plan_movement(
+        combat,
+        token,
+        usage,
+        command.mode,
+        cost=resolution.cost,
+        steps=len(path) - 1,
+        cell_size=scene.grid.cell_size,
+        limited=acting_limited(combat),
+    )
+    if slot is not None:
+        reason = ruleset.refusal(token, usage, slot, acting_limited(combat))
+        if reason:
+            raise CommandRejected("over_budget", reason)
+    moved_usage = replace(
+        usage,
+        moved=usage.moved + resolution.cost,
+        movement=kind,
+        actions=(*usage.actions, slot) if slot else usage.actions,
+    )
+    if command.attack is not None:
+        target = scene.token(command.attack)
+        if target is None or target.id == token.id:
+            raise CommandRejected("unknown_token", f"no target {command.attack!r} to attack")
+        reason = ruleset.refusal(token, moved_usage, ATTACK, acting_limited(combat))
+        if reason:
+            raise CommandRejected("over_budget", f"no attack after this move: {reason}")
+    exempt = withdraw_exempt(state, spatial, ruleset, token) if kind == "withdraw" else ()
+    pending = PendingMove(
+        token=token.id,
+        path=path,
+        step=0,
+        cost=resolution.cost,
+        mode=kind,
+        asked=usage.attacked,  # "unless the enemy attacks you as part of their action"
+        exempt=exempt,
+        attack=command.attack,
+        maneuver=command.maneuver,
+    )
+    state = replace(state, combat=combat.with_usage(moved_usage))
+    tray = DiceTray(state.seed, state.draws, command.actor)
+    state, events = begin_move(state, ruleset, spatial, pending, tray)
     return state, [MoveStarted(token.id, token.cell, tuple(command.path)), *events]
 
 
 def answer_prompt(state: EncounterState, command: AnswerPrompt, spatial: SpatialCache) -> Result:
-    """Accept (attack now) or decline an open prompt; the paused move then goes on."""
+    """Answer an open prompt; what an answer means depends on the prompt's kind."""
     combat, ruleset = combat_and_ruleset(state)
     prompt = combat.prompt(command.prompt)
     if prompt is None:
@@ -130,60 +195,50 @@ def answer_prompt(state: EncounterState, command: AnswerPrompt, spatial: Spatial
             "not_your_prompt",
             f"prompt {prompt.id!r} is addressed to {prompt.controller!r}, not {command.actor!r}",
         )
-    if not command.accept and command.rolls is not None:
-        raise CommandRejected("bad_rolls", "a declined prompt takes no dice")
-    scene = state.scene
-    assert scene is not None
+    if (not command.accept or prompt.kind != "attack_of_opportunity") and command.rolls is not None:
+        raise CommandRejected("bad_rolls", "only an accepted attack of opportunity takes dice")
     outcome = "accepted" if command.accept else "declined"
-    events: list[Event] = [PromptClosed(prompt.id, outcome, command.actor)]
-    draws = state.draws
-    if command.accept:
-        attacker, target = scene.token(prompt.attacker), scene.token(prompt.target)
-        assert attacker is not None and target is not None
-        tray = DiceTray(state.seed, state.draws, command.actor)
-        roll = ruleset.opportunity_attack(combat, attacker, target, tray, command.rolls)
-        events += [*tray.events, roll]
-        draws = tray.draws
-        made = (*combat.opportunity_attacks, (attacker.id, target.id))
-        combat = replace(combat, opportunity_attacks=made)
-    return close_prompt(replace(state, draws=draws, combat=combat), ruleset, prompt.id, events)
+    events: list[Any] = [PromptClosed(prompt.id, outcome, command.actor)]
+    tray = DiceTray(state.seed, state.draws, command.actor)
+    state = _drop_prompt(state, prompt.id)
+    if prompt.kind == "attack_of_opportunity" and command.accept:
+        return _opportunity_attack(state, ruleset, spatial, prompt, command, tray, events)
+    if prompt.kind == "readied_action" and command.accept:
+        state, fired = actions.fire_ready(state, ruleset, prompt.attacker, prompt.target)
+        return state, events + fired
+    if prompt.kind == "continue_after_hit" and not command.accept:
+        return _stop_move(state, events, "the GM reports it can no longer act")
+    return _resume(state, ruleset, spatial, tray, events)
 
 
 def expire_prompt(state: EncounterState, command: ExpirePrompt, spatial: SpatialCache) -> Result:
-    """A prompt's deadline passed: declined."""
+    """A prompt's deadline passed: declined (a ``continue_after_hit`` one: the move goes on)."""
     if command.actor not in (SYSTEM, GM):
         raise CommandRejected("gm_only", "only the server or the GM expires a prompt")
     combat, ruleset = combat_and_ruleset(state)
     if combat.prompt(command.prompt) is None:
         raise CommandRejected("unknown_prompt", f"prompt {command.prompt!r} is not open")
-    events: list[Event] = [PromptClosed(command.prompt, "expired", command.actor)]
-    return close_prompt(state, ruleset, command.prompt, events)
-
-
-def close_prompt(
-    state: EncounterState, ruleset: Ruleset, prompt_id: str, events: list[Event]
-) -> Result:
-    """Remove an answered prompt; with none left, the paused move continues."""
-    combat = state.combat
-    assert combat is not None
-    combat = replace(combat, prompts=tuple(p for p in combat.prompts if p.id != prompt_id))
-    state = replace(state, combat=combat)
-    if combat.prompts or combat.pending_move is None:
-        return state, events
-    state, move_events = continue_move(state, ruleset)
-    return state, events + list(move_events)
+    events: list[Any] = [PromptClosed(command.prompt, "expired", command.actor)]
+    state = _drop_prompt(state, command.prompt)
+    return _resume(state, ruleset, spatial, DiceTray(state.seed, state.draws, SYSTEM), events)
 
 
 def end_phase(state: EncounterState, command: EndPhase, spatial: SpatialCache) -> Result:
-    """The acting combatant is done; initiative passes on."""
+    """The acting combatant is done: a readied action ends, or initiative passes on."""
     token = controlled_token(state, command.actor, command.token)
     combat, ruleset = combat_and_ruleset(state)
     require_no_prompts(combat)
     require_turn(combat, token)
-    scene = state.scene
-    assert scene is not None
-    combat, events = advance(combat, ruleset, scene)
-    return replace(state, combat=combat), list(events)
+    if combat.pending_move is not None:
+        raise CommandRejected("illegal_action", "a move is still under way")
+    interjection = combat.interjection
+    if interjection is not None:
+        combat = replace(combat, interjection=None, pending_move=interjection.suspended)
+        state = replace(state, combat=combat)
+        events: list[Any] = [InterjectionEnded(token.id)]
+        tray = DiceTray(state.seed, state.draws, command.actor)
+        return _resume(state, ruleset, spatial, tray, events)
+    return advance(state, ruleset)
 
 
 def set_door(state: EncounterState, command: SetDoor, spatial: SpatialCache) -> Result:
@@ -192,17 +247,15 @@ def set_door(state: EncounterState, command: SetDoor, spatial: SpatialCache) -> 
         raise CommandRejected(
             "gm_only", f"only the GM opens and closes doors, not {command.actor!r}"
         )
-    scene = state.scene
-    if scene is None:
-        raise CommandRejected("no_scene", "no scene is loaded")
+    scene = scene_of(state)
     wall = scene.wall(command.wall)
     if wall is None or wall.door == "none":
         raise CommandRejected("unknown_door", f"the scene has no door {command.wall!r}")
-    if state.combat is not None and state.combat.prompts:
+    if state.combat is not None:
         require_no_prompts(state.combat)
     door = "open" if command.open else "closed"
-    moved = scene.with_wall(replace(wall, door=door))
-    return replace(state, scene=moved), [DoorChanged(wall.id, command.open)]
+    changed = scene.with_wall(replace(wall, door=door))
+    return replace(state, scene=changed), [DoorChanged(wall.id, command.open)]
 
 
 HANDLERS: dict[type, Handler] = {
@@ -213,50 +266,88 @@ HANDLERS: dict[type, Handler] = {
     ExpirePrompt: expire_prompt,
     EndPhase: end_phase,
     SetDoor: set_door,
+    Attack: actions.attack,
+    TakeAction: actions.take_action,
+    Delay: actions.delay,
+    TakeDelayed: actions.take_delayed,
+    Ready: actions.ready,
+    Abort: actions.abort,
+    SetCondition: actions.set_condition,
 }
 
 
-# -- shared checks ------------------------------------------------------------------------
+def _drop_prompt(state: EncounterState, prompt_id: str) -> EncounterState:
+    combat = state.combat
+    assert combat is not None
+    return replace(
+        state, combat=replace(combat, prompts=tuple(p for p in combat.prompts if p.id != prompt_id))
+    )
 
 
-def controlled_token(state: EncounterState, actor: str, token_id: str) -> Combatant:
-    """The token ``token_id`` if ``actor`` controls it (its owner, or the GM)."""
-    if state.scene is None:
-        raise CommandRejected("no_scene", "no scene is loaded")
-    token = state.scene.token(token_id)
-    if token is None:
-        raise CommandRejected("unknown_token", f"no token {token_id!r} on the scene")
-    if actor not in (GM, token.owner):
-        raise CommandRejected("not_your_token", f"{actor!r} does not control token {token_id!r}")
-    return token
-
-
-def combat_and_ruleset(state: EncounterState) -> tuple[Combat, Ruleset]:
-    """The running combat and its ruleset, or a ``no_combat`` refusal."""
-    if state.combat is None:
-        raise CommandRejected("no_combat", "no combat is running")
-    return state.combat, find_ruleset(state.combat.ruleset)
-
-
-def require_turn(combat: Combat, token: Combatant) -> None:
-    """Refuse unless it is ``token``'s action."""
-    if combat.actor != token.id:
-        raise CommandRejected(
-            "not_your_turn",
-            f"it is {combat.actor!r}'s action (Turn {combat.turn}, Phase {combat.phase}), "
-            f"not {token.id!r}'s",
+def _opportunity_attack(
+    state: EncounterState,
+    ruleset: Ruleset,
+    spatial: SpatialCache,
+    prompt: Prompt,
+    command: AnswerPrompt,
+    tray: DiceTray,
+    events: list[Any],
+) -> Result:
+    """Resolve an accepted attack of opportunity at once; on a hit the GM says whether the
+    mover can finish its action (seed 000: "then complete the current action")."""
+    combat, scene = state.combat, scene_of(state)
+    assert combat is not None
+    attacker, target = scene.token(prompt.attacker), scene.token(prompt.target)
+    assert attacker is not None and target is not None
+    roll = ruleset.opportunity_attack(
+        combat, attacker, target, tray, command.rolls, command.maneuver
+    )
+    events += [*tray.events, roll]
+    tray.events.clear()
+    made = (*combat.opportunity_attacks, (attacker.id, target.id))
+    combat = replace(combat, opportunity_attacks=made)
+    if command.maneuver is not None:
+        combat = combat.with_maneuver(attacker.id, command.maneuver)
+    state = replace(state, combat=combat, draws=tray.draws)
+    if roll.hit and combat.pending_move is not None:
+        ask = Prompt(
+            f"p{state.next_prompt}",
+            "continue_after_hit",
+            GM,
+            attacker.id,
+            target.id,
+            prompt.at,
+            prompt.exit_point,
         )
+        combat = replace(combat, prompts=(*combat.prompts, ask))
+        state = replace(state, combat=combat, next_prompt=state.next_prompt + 1)
+        opened = PromptOpened(
+            ask.id, ask.kind, ask.controller, ask.attacker, ask.target, ask.at, ask.exit_point
+        )
+        return state, [*events, opened]
+    return _resume(state, ruleset, spatial, tray, events)
 
 
-def require_no_prompts(combat: Combat) -> None:
-    """Refuse while a prompt waits for an answer."""
-    if combat.prompts:
-        waiting = ", ".join(f"{p.id} ({p.controller})" for p in combat.prompts)
-        raise CommandRejected("prompt_pending", f"waiting for prompt answers: {waiting}")
+def _resume(
+    state: EncounterState,
+    ruleset: Ruleset,
+    spatial: SpatialCache,
+    tray: DiceTray,
+    events: list[Any],
+) -> Result:
+    """With no prompt left open, a paused move goes on."""
+    combat = state.combat
+    assert combat is not None
+    if combat.prompts or combat.pending_move is None:
+        return state, events
+    state, more = continue_move(state, ruleset, spatial, tray)
+    return state, events + more
 
 
-def scene_of(state: EncounterState) -> Scene:
-    """The loaded scene, or a ``no_scene`` refusal."""
-    if state.scene is None:
-        raise CommandRejected("no_scene", "no scene is loaded")
-    return state.scene
+def _stop_move(state: EncounterState, events: list[Any], reason: str) -> Result:
+    combat, scene = state.combat, scene_of(state)
+    assert combat is not None and combat.pending_move is not None
+    mover = scene.token(combat.pending_move.token)
+    assert mover is not None
+    state = replace(state, combat=replace(combat, pending_move=None))
+    return state, [*events, MoveStopped(mover.id, mover.cell, reason)]

@@ -9,8 +9,22 @@ insertion history.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
+# The combat-time part of the state lives in its own module; re-exported here.
+from engine.combat_state import (
+    ATTACK,
+    FULL,
+    MOVE,
+    Combat,
+    Hold,
+    Interjection,
+    Maneuver,
+    PendingMove,
+    PhaseUsage,
+    Prompt,
+    Vitals,
+)
 from geometry import (
     Cell,
     DiagonalRule,
@@ -23,6 +37,27 @@ from geometry import (
 )
 
 StatValue = bool | int | float | str
+
+__all__ = [
+    "ATTACK",
+    "FULL",
+    "MOVE",
+    "Combat",
+    "Combatant",
+    "EncounterState",
+    "GridSpec",
+    "Hold",
+    "Interjection",
+    "Maneuver",
+    "PendingMove",
+    "PhaseUsage",
+    "Prompt",
+    "Scene",
+    "StatValue",
+    "TerrainSpec",
+    "Vitals",
+    "WallSpec",
+]
 
 GRID_KINDS = ("square", "hex_pointy", "hex_flat")
 DIAGONALS = {
@@ -153,91 +188,6 @@ class Scene:
     def with_token(self, token: Combatant) -> Scene:
         """This scene with ``token`` replacing the token of the same id."""
         return replace(self, tokens=tuple(token if t.id == token.id else t for t in self.tokens))
-
-
-@dataclass(frozen=True, slots=True)
-class PhaseUsage:
-    """What the acting combatant has spent of its Phase so far."""
-
-    moved: float = 0.0
-    attacks: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class Prompt:
-    """A question the encounter waits on, addressed to ``controller``.
-
-    For an attack of opportunity: ``attacker`` may attack ``target``, who is paused on
-    cell ``at`` and about to cross ``exit_point`` out of it.
-    """
-
-    id: str
-    kind: str
-    controller: str
-    attacker: str
-    target: str
-    at: Cell
-    exit_point: tuple[float, float]
-
-
-@dataclass(frozen=True, slots=True)
-class PendingExit:
-    """Where a move leaves a square ``threatener`` threatens: step, square and point."""
-
-    threatener: str
-    step: int
-    cell: Cell
-    point: Point
-
-
-@dataclass(frozen=True, slots=True)
-class PendingMove:
-    """A move under way: its whole path (start first), the step it has reached, its cost,
-    and the exits from threatened squares still ahead (in path order)."""
-
-    token: str
-    path: tuple[Cell, ...]
-    step: int
-    cost: float
-    exits: tuple[PendingExit, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class Combat:
-    """A running fight: initiative order, where in time we are, and who is acting.
-
-    ``turn``/``phase`` are the ruleset's time coordinates (for the Hero supplement a Turn
-    of 4 Phases; phase 0 is the Surprise Phase).  ``acting`` indexes ``order``.
-    """
-
-    ruleset: str
-    order: tuple[str, ...]
-    scores: tuple[tuple[str, int], ...]
-    aware: tuple[str, ...]
-    turn: int = 1
-    phase: int = 1
-    acting: int = 0
-    usage: PhaseUsage = field(default_factory=PhaseUsage)
-    opportunity_attacks: tuple[tuple[str, str], ...] = ()
-    prompts: tuple[Prompt, ...] = ()
-    pending_move: PendingMove | None = None
-
-    @property
-    def surprise(self) -> bool:
-        """Whether this is the Surprise Phase."""
-        return self.phase == 0
-
-    @property
-    def actor(self) -> str:
-        """The id of the combatant whose action it is."""
-        return self.order[self.acting]
-
-    def prompt(self, prompt_id: str) -> Prompt | None:
-        """The open prompt ``prompt_id``, or None."""
-        for prompt in self.prompts:
-            if prompt.id == prompt_id:
-                return prompt
-        return None
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,52 +1,88 @@
-"""Moving a token in combat: the path, its cost, and the attacks of opportunity it provokes.
+"""Moving a token in combat: the path, its cost, and who may interrupt it.
 
-A move is resolved once, when it starts: the spatial index gives its cost (grid
-diagonal rule and terrain under the whole footprint), whether a wall blocks a step, and
-the first step at which it moves out of each creature's threatened squares.  Nothing
-else moves while a move is paused, so these stay true for the whole move.
+A move is checked when it starts: the spatial index resolves the whole path (cost with
+the grid's diagonal rule and the terrain under the whole footprint, walls, occupied
+cells) and the ruleset checks the mode against the Phase's budget (seed 000, *Combat
+Actions*).  The whole cost is charged then.
 
-The move then runs until it moves out of a square an enemy threatens while that enemy
-still has an attack of opportunity (seed 000, *Attacks of Opportunity*).  There it
-pauses: the token stands on the square it is leaving, a prompt goes to the
-threatener's controller, and :class:`engine.model.PendingMove` keeps the rest.  Each
-threatener is asked at most once per move ("moving out of more than one square that you
-threaten doesn't count as more than one opportunity to attack").
+The move then walks, and stops where someone may interrupt it:
+
+* an attack of opportunity where it moves out of a square an enemy threatens while that
+  enemy still has one (seed 000, *Attacks of Opportunity*): the token stands on the
+  square it is leaving;
+* a readied action whose trigger is a token entering an area (*Ready*: "the action
+  occurs just before the action that triggers it"): the token stands on the last square
+  before the area.
+
+Each creature is asked at most once per move.  On resuming, the rest of the path is
+resolved again from where the token stands, because a readied move may have changed
+the map meanwhile; a path that is no longer open ends the move there.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import replace
+from dataclasses import dataclass, replace
+from typing import Any
 
+from engine.combat_state import ATTACK, PendingMove, Prompt
 from engine.errors import CommandRejected
-from engine.events import MoveCompleted, MoveInterrupted, PromptOpened
-from engine.model import Combatant, EncounterState, PendingExit, PendingMove, Prompt, Scene
+from engine.events import AttackRolled, MoveCompleted, MoveInterrupted, MoveStopped, PromptOpened
+from engine.model import Combatant, EncounterState, Scene
 from engine.rulesets.base import Ruleset
 from engine.spatial import SpatialCache
+from engine.tray import DiceTray
 from engine.turns import limited
-from geometry import Cell, GeometryError, Grid, MoveResolution
+from geometry import (
+    AreaExit,
+    BlockMode,
+    Cell,
+    GeometryError,
+    Grid,
+    MoveResolution,
+    Point,
+    ThreatIndex,
+)
 
-MoveEvent = MoveInterrupted | PromptOpened | MoveCompleted
+UNUSUAL_REACH = 1.0  # metres: seed 000's default reach; more is "unusual reach"
+
+
+@dataclass(frozen=True, slots=True)
+class Stop:
+    """Where a move pauses: ``kind`` ``aoo`` or ``ready``, for creature ``who``."""
+
+    kind: str
+    who: str
+    step: int
+    cell: Cell
+    point: Point
 
 
 def resolve_path(
     spatial: SpatialCache, scene: Scene, mover: Combatant, path: tuple[Cell, ...]
 ) -> MoveResolution:
     """Resolve ``path`` (start first) for ``mover``; refuse it if it cannot be walked."""
+    problem, resolution = _walkable(spatial, scene, mover, path)
+    if problem is not None or resolution is None:
+        raise CommandRejected("illegal_move", f"move of {mover.id!r}: {problem}")
+    return resolution
+
+
+def _walkable(
+    spatial: SpatialCache, scene: Scene, mover: Combatant, path: tuple[Cell, ...]
+) -> tuple[str | None, MoveResolution | None]:
     index = spatial.index(scene)
     try:
         resolution = index.resolve_move(mover.id, path)
     except GeometryError as exc:
-        raise CommandRejected("illegal_move", f"move of {mover.id!r}: {exc}") from None
+        return str(exc), None
     if resolution.blocked_step is not None:
         a, b = path[resolution.blocked_step], path[resolution.blocked_step + 1]
-        raise CommandRejected("illegal_move", f"move of {mover.id!r}: a wall blocks {a} -> {b}")
+        return f"a wall blocks {a} -> {b}", None
     if math.isinf(resolution.cost):
-        raise CommandRejected("illegal_move", f"move of {mover.id!r} crosses impassable terrain")
+        return "the path crosses impassable terrain", None
     problem = blocking_problem(index.grid, scene, mover, path)
-    if problem is not None:
-        raise CommandRejected("illegal_move", f"move of {mover.id!r}: {problem}")
-    return resolution
+    return problem, None if problem else resolution
 
 
 def blocking_problem(
@@ -73,75 +109,157 @@ def blocking_problem(
     return None
 
 
+def withdraw_exempt(
+    state: EncounterState, spatial: SpatialCache, ruleset: Ruleset, mover: Combatant
+) -> tuple[str, ...]:
+    """Enemies that get no attack of opportunity as a withdraw begins (seed 000,
+    *Full-Phase Actions*): adjacent, seen by the mover, without unusual reach.  An
+    ``invisible`` enemy, or one behind a wall that blocks sight, is not seen."""
+    scene, combat = state.scene, state.combat
+    assert isinstance(scene, Scene) and combat is not None
+    index = spatial.index(scene)
+    grid = index.grid
+    mine = grid.footprint(mover.cell, mover.size)
+    exempt = []
+    for other in scene.tokens:
+        if other.id == mover.id or not ruleset.threatens(combat, other, mover):
+            continue
+        if other.reach > UNUSUAL_REACH + 1e-9 or combat.has(other.id, "invisible"):
+            continue
+        theirs = grid.footprint(other.cell, other.size)
+        if not any(grid.adjacent(a, b) for a in mine for b in theirs):
+            continue
+        if not _sees(index, grid, mover, other):
+            continue
+        exempt.append(other.id)
+    return tuple(sorted(exempt))
+
+
+def _sees(index: ThreatIndex, grid: Grid, mover: Combatant, other: Combatant) -> bool:
+    a = grid.footprint_center(mover.cell, mover.size)
+    b = grid.footprint_center(other.cell, other.size)
+    return not index.walls.segment_blocked(a, b, BlockMode.SIGHT)
+
+
 def begin_move(
     state: EncounterState,
     ruleset: Ruleset,
-    mover: Combatant,
-    path: tuple[Cell, ...],
-    cost: float,
-    resolution: MoveResolution,
-) -> tuple[EncounterState, list[MoveEvent]]:
-    """Charge the whole move to the Phase's budget and walk it."""
+    spatial: SpatialCache,
+    pending: PendingMove,
+    tray: DiceTray,
+) -> tuple[EncounterState, list[Any]]:
+    """Start walking ``pending`` (already checked and charged)."""
     combat = state.combat
     assert combat is not None
-    exits = tuple(PendingExit(e.area_id, e.step, e.cell, e.point) for e in resolution.exits)
-    pending = PendingMove(token=mover.id, path=path, step=0, cost=cost, exits=exits)
-    usage = replace(combat.usage, moved=combat.usage.moved + cost)
-    state = replace(state, combat=replace(combat, usage=usage, pending_move=pending))
-    return continue_move(state, ruleset)
+    state = replace(state, combat=replace(combat, pending_move=pending))
+    return continue_move(state, ruleset, spatial, tray)
 
 
 def continue_move(
-    state: EncounterState, ruleset: Ruleset
-) -> tuple[EncounterState, list[MoveEvent]]:
-    """Walk the pending move until it ends or an attack of opportunity pauses it."""
+    state: EncounterState, ruleset: Ruleset, spatial: SpatialCache, tray: DiceTray
+) -> tuple[EncounterState, list[Any]]:
+    """Walk the pending move until it ends or someone may interrupt it."""
     scene, combat = state.scene, state.combat
-    assert scene is not None and combat is not None and combat.pending_move is not None
+    assert isinstance(scene, Scene) and combat is not None and combat.pending_move is not None
     pending = combat.pending_move
     mover = scene.token(pending.token)
     assert mover is not None
-    for position, stop in enumerate(pending.exits):
-        threatener = scene.token(stop.threatener)
-        if threatener is None or threatener.id not in combat.order:
-            continue
-        if not ruleset.threatens(combat, threatener, mover):
-            continue
-        if not ruleset.opportunity_available(combat, threatener, mover):
-            continue
-        return _pause(
-            state,
-            mover,
-            threatener,
-            replace(pending, step=stop.step, exits=pending.exits[position + 1 :]),
-            stop,
-        )
-    arrived = mover.moved_to(pending.path[-1])
-    left = ruleset.movement_left(arrived, combat.usage, limited(combat))
-    state = replace(
-        state, scene=scene.with_token(arrived), combat=replace(combat, pending_move=None)
+    rest = pending.path[pending.step :]
+    if len(rest) > 1:
+        problem, resolution = _walkable(spatial, scene, mover, rest)
+        if problem is not None or resolution is None:
+            stopped = replace(state, combat=replace(combat, pending_move=None))
+            return stopped, [MoveStopped(mover.id, mover.cell, f"the way on is closed: {problem}")]
+        stops = _stops(state, ruleset, spatial, mover, pending, rest, resolution)
+        if stops:
+            return _pause(state, mover, pending, stops[0])
+    return _arrive(state, ruleset, spatial, mover, pending, tray)
+
+
+def _stops(
+    state: EncounterState,
+    ruleset: Ruleset,
+    spatial: SpatialCache,
+    mover: Combatant,
+    pending: PendingMove,
+    rest: tuple[Cell, ...],
+    resolution: MoveResolution,
+) -> list[Stop]:
+    scene, combat = state.scene, state.combat
+    assert isinstance(scene, Scene) and combat is not None
+    stops: list[Stop] = []
+    grid = spatial.index(scene).grid
+    if ruleset.provokes(pending.mode):
+        starting = pending.step == 0
+        for exit_ in resolution.exits:
+            who = exit_.area_id
+            if who in pending.asked or who == pending.attack:
+                continue
+            if who in pending.exempt and starting:
+                # Not threatened by it where the withdraw begins; moving past it provokes.
+                later = _later_exit(spatial, scene, who, mover, rest)
+                if later is None:
+                    continue
+                exit_ = later
+            if _may_attack(combat, ruleset, scene, who, mover):
+                stops.append(Stop("aoo", who, exit_.step, exit_.cell, exit_.point))
+    if combat.interjection is None:
+        for hold in combat.holds:
+            if hold.kind != "ready" or not hold.area or hold.combatant in pending.asked:
+                continue
+            if hold.combatant == mover.id or hold.trigger_by not in (None, mover.id):
+                continue
+            if combat.has(hold.combatant, "cannot_act"):
+                continue
+            area = set(hold.area)
+            for step in range(len(rest) - 1):
+                here = grid.footprint(rest[step], mover.size)
+                there = grid.footprint(rest[step + 1], mover.size)
+                if not here & area and there & area:
+                    stops.append(
+                        Stop("ready", hold.combatant, step, rest[step], grid.center(rest[step]))
+                    )
+                    break
+    # In path order; a readied action goes first on the same step ("just before").
+    stops.sort(key=lambda s: (s.step, s.kind != "ready", s.who))
+    return stops
+
+
+def _later_exit(
+    spatial: SpatialCache, scene: Scene, who: str, mover: Combatant, rest: tuple[Cell, ...]
+) -> AreaExit | None:
+    index = spatial.index(scene)
+    cells = index.threatened(who)
+    grid = index.grid
+    for step in range(1, len(rest) - 1):
+        if grid.footprint(rest[step], mover.size) & cells:
+            a, b = grid.center(rest[step]), grid.center(rest[step + 1])
+            return AreaExit(who, step, rest[step], ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2))
+    return None
+
+
+def _may_attack(combat: Any, ruleset: Ruleset, scene: Scene, who: str, mover: Combatant) -> bool:
+    threatener = scene.token(who)
+    if threatener is None or threatener.id not in combat.order:
+        return False
+    return ruleset.threatens(combat, threatener, mover) and ruleset.opportunity_available(
+        combat, threatener, mover
     )
-    return state, [MoveCompleted(mover.id, arrived.cell, pending.cost, left)]
 
 
 def _pause(
-    state: EncounterState,
-    mover: Combatant,
-    threatener: Combatant,
-    pending: PendingMove,
-    stop: PendingExit,
-) -> tuple[EncounterState, list[MoveEvent]]:
+    state: EncounterState, mover: Combatant, pending: PendingMove, stop: Stop
+) -> tuple[EncounterState, list[Any]]:
     scene, combat = state.scene, state.combat
-    assert scene is not None and combat is not None
+    assert isinstance(scene, Scene) and combat is not None
+    who = scene.token(stop.who)
+    assert who is not None
+    kind = "attack_of_opportunity" if stop.kind == "aoo" else "readied_action"
     prompt = Prompt(
-        id=f"p{state.next_prompt}",
-        kind="attack_of_opportunity",
-        controller=threatener.owner,
-        attacker=threatener.id,
-        target=mover.id,
-        at=stop.cell,
-        exit_point=stop.point,
+        f"p{state.next_prompt}", kind, who.owner, who.id, mover.id, stop.cell, stop.point
     )
-    paused = replace(combat, prompts=(*combat.prompts, prompt), pending_move=pending)
+    moved_on = replace(pending, step=pending.step + stop.step, asked=(*pending.asked, who.id))
+    paused = replace(combat, prompts=(*combat.prompts, prompt), pending_move=moved_on)
     state = replace(
         state,
         scene=scene.with_token(mover.moved_to(stop.cell)),
@@ -157,4 +275,56 @@ def _pause(
         prompt.at,
         prompt.exit_point,
     )
-    return state, [MoveInterrupted(mover.id, stop.cell, stop.point, threatener.id), opened]
+    return state, [MoveInterrupted(mover.id, stop.cell, stop.point, who.id), opened]
+
+
+def _arrive(
+    state: EncounterState,
+    ruleset: Ruleset,
+    spatial: SpatialCache,
+    mover: Combatant,
+    pending: PendingMove,
+    tray: DiceTray,
+) -> tuple[EncounterState, list[Any]]:
+    scene, combat = state.scene, state.combat
+    assert isinstance(scene, Scene) and combat is not None
+    arrived = mover.moved_to(pending.path[-1])
+    scene = scene.with_token(arrived)
+    combat = replace(combat, pending_move=None)
+    usage = combat.current_usage
+    limit = limited(combat) or combat.interjection is not None
+    left = ruleset.movement_left(arrived, usage, limit)
+    events: list[Any] = [MoveCompleted(mover.id, arrived.cell, pending.cost, left)]
+    if pending.attack is not None:
+        target = scene.token(pending.attack)
+        if target is not None and _in_reach(spatial, scene, arrived, target):
+            extra = (pending.maneuver,) if pending.maneuver else ()
+            maneuvers = (*combat.maneuvers_of(arrived.id), *extra)
+            roll: AttackRolled = ruleset.attack_roll(
+                combat, arrived, target, tray, None, attack="attack", maneuvers=maneuvers
+            )
+            events += [*tray.events, roll]
+            tray.events.clear()
+            usage = replace(
+                usage, actions=(*usage.actions, ATTACK), attacked=(*usage.attacked, target.id)
+            )
+            combat = combat.with_usage(usage)
+            if pending.maneuver is not None:
+                combat = combat.with_maneuver(arrived.id, pending.maneuver)
+        else:
+            events.append(
+                MoveStopped(
+                    arrived.id, arrived.cell, f"{pending.attack!r} is out of reach: no attack"
+                )
+            )
+    return replace(state, scene=scene, combat=combat, draws=tray.draws), events
+
+
+def in_reach(spatial: SpatialCache, scene: Scene, attacker: Combatant, target: Combatant) -> bool:
+    """Whether ``target`` stands in a square ``attacker`` threatens (melee reach)."""
+    return _in_reach(spatial, scene, attacker, target)
+
+
+def _in_reach(spatial: SpatialCache, scene: Scene, attacker: Combatant, target: Combatant) -> bool:
+    index = spatial.index(scene)
+    return bool(index.threatened(attacker.id) & index.grid.footprint(target.cell, target.size))

@@ -10,18 +10,24 @@ supplement (a 12 s Turn of 3 s Phases), 1 for games whose Round is one pass.
 
 The transitions, one row each (``TRANSITIONS`` below is the same table as data):
 
-====================  ==========================  ====================================
-where we are          what happens                where we go
-====================  ==========================  ====================================
-no combat             start, some but not all     Surprise Phase (phase 0), first
-                      aware                       aware combatant, limited actions
-no combat             start, none or all aware    Turn 1 Phase 1, first combatant
-acting X              X is done, someone after    next eligible combatant, same Phase
-                      X may act this Phase
-last of the Surprise  done                        Turn 1 Phase 1, first combatant
-last of Phase p < N   done                        Phase p + 1, first combatant
-last of Phase N       done                        Post-Turn, then Turn t + 1 Phase 1
-====================  ==========================  ====================================
+==========================  ===============================  ==============================
+where we are                what happens                     where we go
+==========================  ===============================  ==============================
+no combat                   start, some but not all aware    Surprise Phase (phase 0)
+no combat                   start, none or all aware         Turn 1 Phase 1
+acting X                    X is done                        next combatant in the order
+next is Y, Y aborted        (Y gave up this action)          skip Y, keep looking
+next is Y, Y cannot act     (unconscious, paralysed...)      skip Y; it keeps its INIT
+next is Y, D delays         D said "just before Y"           D moves before Y and acts
+  "before Y"
+next is Y, R readied on     R's trigger has come             Y is up; R is asked first
+  Y's action                                                 (``readied_action`` prompt)
+next is Y, Y holds an old   Y's next action has come         the hold lapses, Y acts
+  delay or ready
+last of the Surprise Phase  done                             Turn 1 Phase 1
+last of Phase p < N         done                             Phase p + 1
+last of Phase N             done                             Post-Turn Recovery, Turn t + 1
+==========================  ===============================  ==============================
 
 "Eligible" is a question for this module too: in the Surprise Phase only the aware act
 (seed 000, *Surprise*); in every other Phase everyone in the order does.
@@ -30,21 +36,37 @@ last of Phase N       done                        Post-Turn, then Turn t + 1 Pha
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
-from engine.events import CombatantActs, CombatantDone, PhaseStarted
-from engine.model import Combat, PhaseUsage, Scene
+from engine.combat_state import Combat, PhaseUsage, Prompt
+from engine.events import (
+    CombatantActs,
+    CombatantDone,
+    CombatantSkipped,
+    DelayTaken,
+    HoldLapsed,
+    PhaseStarted,
+    PromptOpened,
+    Recovered,
+)
+from engine.model import EncounterState, Scene
 from engine.rulesets.base import Ruleset
-
-TurnEvent = PhaseStarted | CombatantActs | CombatantDone
 
 TRANSITIONS: tuple[tuple[str, str, str], ...] = (
     ("no combat", "start, some but not all aware", "surprise phase"),
     ("no combat", "start, none or all aware", "turn 1 phase 1"),
-    ("acting", "done, an eligible combatant follows", "next combatant, same phase"),
+    ("acting", "done", "next combatant in the order"),
+    ("next has aborted", "skip", "keep looking"),
+    ("next cannot act", "skip, keeps INIT", "keep looking"),
+    ("next has a delayer before it", "delayer moves up", "delayer acts"),
+    ("next triggers a readied action", "prompt the readier", "next acts after"),
+    ("next holds an old delay or ready", "hold lapses", "next acts"),
     ("last of surprise phase", "done", "turn 1 phase 1"),
     ("last of phase p < N", "done", "phase p + 1"),
-    ("last of phase N", "done", "post-turn, turn t + 1 phase 1"),
+    ("last of phase N", "done", "post-turn recovery, turn t + 1 phase 1"),
 )
+
+Result = tuple[EncounterState, list[Any]]
 
 
 def has_surprise_phase(aware: tuple[str, ...], everyone: tuple[str, ...]) -> bool:
@@ -53,7 +75,7 @@ def has_surprise_phase(aware: tuple[str, ...], everyone: tuple[str, ...]) -> boo
 
 
 def eligible(combat: Combat, combatant_id: str) -> bool:
-    """Whether ``combatant_id`` acts in the current Phase."""
+    """Whether ``combatant_id`` acts in the current Phase at all."""
     return not combat.surprise or combatant_id in combat.aware
 
 
@@ -62,45 +84,150 @@ def limited(combat: Combat) -> bool:
     return combat.surprise
 
 
-def begin(combat: Combat, ruleset: Ruleset, scene: Scene) -> tuple[Combat, list[TurnEvent]]:
+def move_before(
+    order: tuple[str, ...], acting: int, who: str, target: str
+) -> tuple[tuple[str, ...], int]:
+    """``order`` with ``who`` moved to just before ``target``, and ``acting`` adjusted so it
+    still points at the same combatant as before."""
+    current = order[acting]
+    rest = [c for c in order if c != who]
+    rest.insert(rest.index(target), who)
+    return tuple(rest), rest.index(current)
+
+
+def begin(state: EncounterState, ruleset: Ruleset) -> Result:
     """Open the first Phase of a new combat (the Surprise Phase when there is one)."""
+    combat = state.combat
+    assert combat is not None
     first_phase = 0 if has_surprise_phase(combat.aware, combat.order) else 1
-    return _open_phase(combat, ruleset, scene, turn=1, phase=first_phase)
+    return _open_phase(state, ruleset, turn=1, phase=first_phase)
 
 
-def advance(combat: Combat, ruleset: Ruleset, scene: Scene) -> tuple[Combat, list[TurnEvent]]:
+def advance(state: EncounterState, ruleset: Ruleset) -> Result:
     """The acting combatant is done: hand the action to whoever is next."""
-    events: list[TurnEvent] = [CombatantDone(combat.actor, combat.turn, combat.phase)]
-    for index in range(combat.acting + 1, len(combat.order)):
-        if eligible(combat, combat.order[index]):
-            following, more = _start_acting(combat, ruleset, scene, index)
-            return following, events + more
+    combat = state.combat
+    assert combat is not None
+    events: list[Any] = [CombatantDone(combat.actor, combat.turn, combat.phase)]
+    state, more = _next_from(state, ruleset, combat.acting + 1)
+    return state, events + more
+
+
+def _next_from(state: EncounterState, ruleset: Ruleset, index: int) -> Result:
+    combat = state.combat
+    assert combat is not None
+    events: list[Any] = []
+    while index < len(combat.order):
+        cid = combat.order[index]
+        if not eligible(combat, cid):
+            index += 1
+            continue
+        if combat.forfeited(cid) or combat.has(cid, "cannot_act"):
+            reason = "aborted" if combat.forfeited(cid) else "cannot act"
+            events.append(CombatantSkipped(cid, combat.turn, combat.phase, reason))
+            combat = _reached(combat, cid)
+            index += 1
+            continue
+        delayer = next((h for h in combat.holds if h.kind == "delay" and h.before == cid), None)
+        if delayer is not None and delayer.combatant != cid:
+            order, _ = move_before(combat.order, index, delayer.combatant, cid)
+            combat = replace(combat.without_hold(delayer.combatant), order=order)
+            index = order.index(delayer.combatant)
+            events.append(DelayTaken(delayer.combatant, cid))
+        state, more = _start_acting(replace(state, combat=combat), ruleset, index)
+        return state, events + more
+    state = replace(state, combat=combat)
     if combat.phase == 0:
         turn, phase = 1, 1
     elif combat.phase < ruleset.phases_per_turn:
         turn, phase = combat.turn, combat.phase + 1
     else:
+        state, recovered = _post_turn(state, ruleset)
+        events += recovered
         turn, phase = combat.turn + 1, 1
-    following, more = _open_phase(combat, ruleset, scene, turn=turn, phase=phase)
-    return following, events + more
+    state, more = _open_phase(state, ruleset, turn=turn, phase=phase)
+    return state, events + more
 
 
-def _open_phase(
-    combat: Combat, ruleset: Ruleset, scene: Scene, *, turn: int, phase: int
-) -> tuple[Combat, list[TurnEvent]]:
-    opened = replace(combat, turn=turn, phase=phase, opportunity_attacks=())
-    events: list[TurnEvent] = [PhaseStarted(turn, phase, surprise=phase == 0)]
-    first = next(i for i, cid in enumerate(opened.order) if eligible(opened, cid))
-    following, more = _start_acting(opened, ruleset, scene, first)
-    return following, events + more
+def _open_phase(state: EncounterState, ruleset: Ruleset, *, turn: int, phase: int) -> Result:
+    combat = state.combat
+    assert combat is not None
+    opened = replace(combat, turn=turn, phase=phase, opportunity_attacks=(), phase_maneuvers=())
+    state = replace(state, combat=opened)
+    events: list[Any] = [PhaseStarted(turn, phase, surprise=phase == 0)]
+    state, more = _next_from(state, ruleset, 0)
+    return state, events + more
 
 
-def _start_acting(
-    combat: Combat, ruleset: Ruleset, scene: Scene, index: int
-) -> tuple[Combat, list[TurnEvent]]:
-    acting = replace(combat, acting=index, usage=PhaseUsage())
-    token = scene.token(acting.actor)
-    assert token is not None, f"combatant {acting.actor!r} left the scene mid-combat"
-    movement = ruleset.movement_left(token, acting.usage, limited(acting))
-    event = CombatantActs(acting.actor, acting.turn, acting.phase, limited(acting), movement)
-    return acting, [event]
+def _reached(combat: Combat, cid: str) -> Combat:
+    """``cid``'s INIT came up this Phase: its defence ends, an abort lock on it lifts."""
+    locks = tuple(lock for lock in combat.abort_locks if lock != (cid, combat.turn, combat.phase))
+    return replace(combat.with_defense(cid, None), abort_locks=locks)
+
+
+def _start_acting(state: EncounterState, ruleset: Ruleset, index: int) -> Result:
+    combat = state.combat
+    scene = state.scene
+    assert combat is not None and isinstance(scene, Scene)
+    cid = combat.order[index]
+    events: list[Any] = []
+    combat = _reached(combat, cid)
+    hold = combat.hold(cid)
+    if hold is not None and hold.declared != (combat.turn, combat.phase):
+        combat = combat.without_hold(cid)
+        events.append(HoldLapsed(cid, hold.kind))
+    combat = replace(combat, acting=index, usage=PhaseUsage(), interjection=None)
+    token = scene.token(cid)
+    assert token is not None, f"combatant {cid!r} left the scene mid-combat"
+    movement = ruleset.movement_left(token, combat.usage, limited(combat))
+    events.append(CombatantActs(cid, combat.turn, combat.phase, limited(combat), movement))
+    # A readied action triggered by this combatant's action fires just before it.
+    next_prompt = state.next_prompt
+    for ready in [
+        h for h in combat.holds if h.kind == "ready" and h.trigger_by == cid and not h.area
+    ]:
+        holder = scene.token(ready.combatant)
+        if holder is None:
+            continue
+        prompt = Prompt(
+            f"p{next_prompt}",
+            "readied_action",
+            holder.owner,
+            holder.id,
+            cid,
+            token.cell,
+            (0.0, 0.0),
+        )
+        next_prompt += 1
+        combat = replace(combat, prompts=(*combat.prompts, prompt))
+        events.append(
+            PromptOpened(
+                prompt.id,
+                prompt.kind,
+                prompt.controller,
+                prompt.attacker,
+                prompt.target,
+                prompt.at,
+                prompt.exit_point,
+            )
+        )
+    return replace(state, combat=combat, next_prompt=next_prompt), events
+
+
+def _post_turn(state: EncounterState, ruleset: Ruleset) -> Result:
+    combat, scene = state.combat, state.scene
+    assert combat is not None and isinstance(scene, Scene)
+    events: list[Any] = []
+    vitals = []
+    for current in combat.vitals:
+        token = scene.token(current.combatant)
+        if token is not None and ruleset.recovers(combat, token):
+            after = ruleset.recovery(token, current)
+            events.append(
+                Recovered(
+                    token.id, combat.turn, (current.end, after.end), (current.stun, after.stun)
+                )
+            )
+            vitals.append(after)
+        else:
+            vitals.append(current)
+    return replace(state, combat=replace(combat, vitals=tuple(vitals))), events

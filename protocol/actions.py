@@ -9,8 +9,22 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from protocol.errors import ProtocolError
 from protocol.features import check_feature_id
-from protocol.validate import SEQ_MAX, check_bool, check_int, check_keys
+from protocol.validate import (
+    SEQ_MAX,
+    at,
+    check_bool,
+    check_choice,
+    check_float,
+    check_id,
+    check_int,
+    check_keys,
+    check_str,
+    check_tuple,
+    index_segment,
+    show,
+)
 
 
 def _check_seq(value: object) -> int:
@@ -39,3 +53,300 @@ class SetDoor:
     def to_body(self) -> dict[str, Any]:
         """The wire body."""
         return {"wall": self.wall, "open": self.open}
+
+
+MOVE_MODES = ("combat", "step", "withdraw", "noncombat", "crawl", "hampered")
+HOLD_ACTIONS = ("attack", "move", "free")
+CONDITIONS = (
+    "stunned",
+    "underwater",
+    "prone",
+    "cannot_act",
+    "darkness",
+    "invisible",
+    "no_recovery",
+)
+#: Largest manoeuvre modifier and combat-level bonus accepted (Hero values are single digits).
+MAX_MODIFIER = 50
+MAX_AREA = 1024
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ManeuverSpec:
+    """A combat manoeuvre as the table names it: OCV and DCV modifiers (seed 000 leaves
+    the list of manoeuvres to the game)."""
+
+    name: str
+    ocv: int = 0
+    dcv: int = 0
+
+    def __post_init__(self) -> None:
+        check_str(self.name, "name", min_len=1, max_len=64)
+        check_int(self.ocv, "ocv", lo=-MAX_MODIFIER, hi=MAX_MODIFIER)
+        check_int(self.dcv, "dcv", lo=-MAX_MODIFIER, hi=MAX_MODIFIER)
+
+    @classmethod
+    def from_wire(cls, value: object) -> ManeuverSpec:
+        """Read a manoeuvre map."""
+        return cls(**check_keys(value, ("name",), ("ocv", "dcv")))
+
+    def to_wire(self) -> dict[str, Any]:
+        """The manoeuvre as a JSON-safe map."""
+        return {"name": self.name, "ocv": self.ocv, "dcv": self.dcv}
+
+
+def read_maneuver(value: object, path: str) -> ManeuverSpec | None:
+    """An optional manoeuvre field."""
+    if value is None:
+        return None
+    with at(path):
+        return ManeuverSpec.from_wire(value)
+
+
+def check_maneuver(value: object, path: str) -> None:
+    """Refuse anything but a ManeuverSpec or None."""
+    if value is not None and not isinstance(value, ManeuverSpec):
+        raise ProtocolError("bad_type", f"expected a manoeuvre, got {show(value)}", path=path)
+
+
+def _wire(maneuver: ManeuverSpec | None) -> dict[str, Any] | None:
+    return None if maneuver is None else maneuver.to_wire()
+
+
+def _optional_id(value: object, path: str) -> str | None:
+    return None if value is None else check_id(value, path)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Attack:
+    """``token`` makes an attack action against ``target``: melee (within reach), or
+    ``ranged`` within ``range`` distance units and in line of sight.  ``ocv_bonus`` adds
+    combat levels and the like; ``rolls`` are the table's own 3d6 (GM only)."""
+
+    TYPE: ClassVar[str] = "attack"
+    seq: int
+    token: str
+    target: str
+    ranged: bool = False
+    range: float = 0.0
+    maneuver: ManeuverSpec | None = None
+    ocv_bonus: int = 0
+    rolls: tuple[int, ...] | None = None
+
+    def __post_init__(self) -> None:
+        _check_seq(self.seq)
+        check_id(self.token, "token")
+        check_id(self.target, "target")
+        check_bool(self.ranged, "ranged")
+        object.__setattr__(self, "range", check_float(self.range, "range", minimum=0))
+        check_maneuver(self.maneuver, "maneuver")
+        check_int(self.ocv_bonus, "ocv_bonus", lo=-MAX_MODIFIER, hi=MAX_MODIFIER)
+        if self.rolls is not None:
+            rolls = check_tuple(self.rolls, "rolls", min_items=1, max_items=100)
+            for i, roll in enumerate(rolls):
+                check_int(roll, f"rolls{index_segment(i)}", lo=1, hi=1000)
+            object.__setattr__(self, "rolls", rolls)
+
+    @classmethod
+    def from_body(cls, body: object, *, seq: int) -> Attack:
+        """Read the wire body."""
+        obj = dict(
+            check_keys(
+                body, ("token", "target"), ("ranged", "range", "maneuver", "ocv_bonus", "rolls")
+            )
+        )
+        obj["maneuver"] = read_maneuver(obj.get("maneuver"), "maneuver")
+        return cls(seq=seq, **obj)
+
+    def to_body(self) -> dict[str, Any]:
+        """The wire body."""
+        return {
+            "token": self.token,
+            "target": self.target,
+            "ranged": self.ranged,
+            "range": self.range,
+            "maneuver": _wire(self.maneuver),
+            "ocv_bonus": self.ocv_bonus,
+            "rolls": None if self.rolls is None else list(self.rolls),
+        }
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TakeAction:
+    """A named action: ``draw_focus``, ``stow_focus``, ``stand_up``, ``drop_item``,
+    ``drop_prone``, ``start_full_phase`` / ``complete_full_phase`` (``detail`` names it),
+    ``full_phase``, or ``defend`` with a ``maneuver``."""
+
+    TYPE: ClassVar[str] = "take_action"
+    seq: int
+    token: str
+    action: str
+    detail: str | None = None
+    maneuver: ManeuverSpec | None = None
+
+    def __post_init__(self) -> None:
+        _check_seq(self.seq)
+        check_id(self.token, "token")
+        check_str(self.action, "action", min_len=1, max_len=64)
+        if self.detail is not None:
+            check_str(self.detail, "detail", min_len=1, max_len=128)
+        check_maneuver(self.maneuver, "maneuver")
+
+    @classmethod
+    def from_body(cls, body: object, *, seq: int) -> TakeAction:
+        """Read the wire body."""
+        obj = dict(check_keys(body, ("token", "action"), ("detail", "maneuver")))
+        obj["maneuver"] = read_maneuver(obj.get("maneuver"), "maneuver")
+        return cls(seq=seq, **obj)
+
+    def to_body(self) -> dict[str, Any]:
+        """The wire body."""
+        return {
+            "token": self.token,
+            "action": self.action,
+            "detail": self.detail,
+            "maneuver": _wire(self.maneuver),
+        }
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Delay:
+    """``token`` delays: no action on its INIT; act later, or just ``before`` someone."""
+
+    TYPE: ClassVar[str] = "delay"
+    seq: int
+    token: str
+    before: str | None = None
+
+    def __post_init__(self) -> None:
+        _check_seq(self.seq)
+        check_id(self.token, "token")
+        _optional_id(self.before, "before")
+
+    @classmethod
+    def from_body(cls, body: object, *, seq: int) -> Delay:
+        """Read the wire body."""
+        return cls(seq=seq, **check_keys(body, ("token",), ("before",)))
+
+    def to_body(self) -> dict[str, Any]:
+        """The wire body."""
+        return {"token": self.token, "before": self.before}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TakeDelayed:
+    """``token`` takes its delayed action now, before whoever is up and has not acted."""
+
+    TYPE: ClassVar[str] = "take_delayed"
+    seq: int
+    token: str
+
+    def __post_init__(self) -> None:
+        _check_seq(self.seq)
+        check_id(self.token, "token")
+
+    @classmethod
+    def from_body(cls, body: object, *, seq: int) -> TakeDelayed:
+        """Read the wire body."""
+        return cls(seq=seq, **check_keys(body, ("token",)))
+
+    def to_body(self) -> dict[str, Any]:
+        """The wire body."""
+        return {"token": self.token}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Ready:
+    """``token`` readies an ``action`` (``attack``, ``move``, ``free``) for a trigger:
+    ``trigger_by``'s action, or a token (``trigger_by``, or anyone) entering ``area``."""
+
+    TYPE: ClassVar[str] = "ready"
+    seq: int
+    token: str
+    action: str
+    trigger_by: str | None = None
+    area: tuple[tuple[int, int], ...] = ()
+
+    def __post_init__(self) -> None:
+        _check_seq(self.seq)
+        check_id(self.token, "token")
+        check_choice(self.action, "action", HOLD_ACTIONS)
+        _optional_id(self.trigger_by, "trigger_by")
+        cells = []
+        for i, item in enumerate(check_tuple(self.area, "area", max_items=MAX_AREA)):
+            pair = check_tuple(item, f"area{index_segment(i)}", min_items=2, max_items=2)
+            cells.append((check_int(pair[0], f"area[{i}][0]"), check_int(pair[1], f"area[{i}][1]")))
+        object.__setattr__(self, "area", tuple(cells))
+
+    @classmethod
+    def from_body(cls, body: object, *, seq: int) -> Ready:
+        """Read the wire body."""
+        return cls(seq=seq, **check_keys(body, ("token", "action"), ("trigger_by", "area")))
+
+    def to_body(self) -> dict[str, Any]:
+        """The wire body."""
+        return {
+            "token": self.token,
+            "action": self.action,
+            "trigger_by": self.trigger_by,
+            "area": [[x, y] for x, y in self.area],
+        }
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Abort:
+    """``token`` aborts to a defensive ``maneuver`` out of turn, giving up its next action."""
+
+    TYPE: ClassVar[str] = "abort"
+    seq: int
+    token: str
+    maneuver: ManeuverSpec
+
+    def __post_init__(self) -> None:
+        _check_seq(self.seq)
+        check_id(self.token, "token")
+        if not isinstance(self.maneuver, ManeuverSpec):
+            raise ProtocolError(
+                "bad_type", f"expected a manoeuvre, got {show(self.maneuver)}", path="maneuver"
+            )
+
+    @classmethod
+    def from_body(cls, body: object, *, seq: int) -> Abort:
+        """Read the wire body."""
+        obj = dict(check_keys(body, ("token", "maneuver")))
+        with at("maneuver"):
+            obj["maneuver"] = ManeuverSpec.from_wire(obj["maneuver"])
+        return cls(seq=seq, **obj)
+
+    def to_body(self) -> dict[str, Any]:
+        """The wire body."""
+        return {"token": self.token, "maneuver": self.maneuver.to_wire()}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SetCondition:
+    """GM only: set or clear a ``condition`` on ``token`` (``CONDITIONS``)."""
+
+    TYPE: ClassVar[str] = "set_condition"
+    seq: int
+    token: str
+    condition: str
+    on: bool
+
+    def __post_init__(self) -> None:
+        _check_seq(self.seq)
+        check_id(self.token, "token")
+        check_choice(self.condition, "condition", CONDITIONS)
+        check_bool(self.on, "on")
+
+    @classmethod
+    def from_body(cls, body: object, *, seq: int) -> SetCondition:
+        """Read the wire body."""
+        return cls(seq=seq, **check_keys(body, ("token", "condition", "on")))
+
+    def to_body(self) -> dict[str, Any]:
+        """The wire body."""
+        return {"token": self.token, "condition": self.condition, "on": self.on}
+
+
+ACTION_MESSAGES = (SetDoor, Attack, TakeAction, Delay, TakeDelayed, Ready, Abort, SetCondition)

@@ -12,7 +12,21 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Final, TypeAlias
 
-from protocol.actions import SetDoor
+from protocol.actions import (
+    ACTION_MESSAGES,
+    MOVE_MODES,
+    Abort,
+    Attack,
+    Delay,
+    ManeuverSpec,
+    Ready,
+    SetCondition,
+    SetDoor,
+    TakeAction,
+    TakeDelayed,
+    check_maneuver,
+    read_maneuver,
+)
 from protocol.admin import ConfigureTable, IssueToken, RevokeToken
 from protocol.errors import ProtocolError
 from protocol.scene import MAX_TOKENS, SceneSpec
@@ -21,6 +35,7 @@ from protocol.validate import (
     SEQ_MAX,
     at,
     check_bool,
+    check_choice,
     check_id,
     check_int,
     check_keys,
@@ -185,21 +200,35 @@ class Move:
     seq: int
     token: str
     path: tuple[tuple[int, int], ...]
+    mode: str = "combat"
+    attack: str | None = None
+    maneuver: ManeuverSpec | None = None
 
     def __post_init__(self) -> None:
         check_seq(self.seq)
         check_id(self.token, "token")
         _set(self, "path", _check_path(self.path))
+        check_choice(self.mode, "mode", MOVE_MODES)
+        if self.attack is not None:
+            check_id(self.attack, "attack")
+        check_maneuver(self.maneuver, "maneuver")
 
     @classmethod
     def from_body(cls, body: object, *, seq: int) -> Move:
         """Read the wire body."""
-        obj = check_keys(body, ("token", "path"))
+        obj = dict(check_keys(body, ("token", "path"), ("mode", "attack", "maneuver")))
+        obj["maneuver"] = read_maneuver(obj.get("maneuver"), "maneuver")
         return cls(seq=seq, **obj)
 
     def to_body(self) -> dict[str, Any]:
         """The wire body."""
-        return {"token": self.token, "path": [[x, y] for x, y in self.path]}
+        return {
+            "token": self.token,
+            "path": [[x, y] for x, y in self.path],
+            "mode": self.mode,
+            "attack": self.attack,
+            "maneuver": None if self.maneuver is None else self.maneuver.to_wire(),
+        }
 
 
 def _check_rolls(value: object) -> tuple[int, ...]:
@@ -219,6 +248,7 @@ class AnswerPrompt:
     prompt: str
     accept: bool
     rolls: tuple[int, ...] | None = None
+    maneuver: ManeuverSpec | None = None
 
     def __post_init__(self) -> None:
         check_seq(self.seq)
@@ -226,17 +256,20 @@ class AnswerPrompt:
         check_bool(self.accept, "accept")
         if self.rolls is not None:
             _set(self, "rolls", _check_rolls(self.rolls))
+        check_maneuver(self.maneuver, "maneuver")
 
     @classmethod
     def from_body(cls, body: object, *, seq: int) -> AnswerPrompt:
         """Read the wire body."""
-        obj = check_keys(body, ("prompt", "accept", "rolls"))
+        obj = dict(check_keys(body, ("prompt", "accept", "rolls"), ("maneuver",)))
+        obj["maneuver"] = read_maneuver(obj.get("maneuver"), "maneuver")
         return cls(seq=seq, **obj)
 
     def to_body(self) -> dict[str, Any]:
         """The wire body."""
         rolls = None if self.rolls is None else list(self.rolls)
-        return {"prompt": self.prompt, "accept": self.accept, "rolls": rolls}
+        maneuver = None if self.maneuver is None else self.maneuver.to_wire()
+        return {"prompt": self.prompt, "accept": self.accept, "rolls": rolls, "maneuver": maneuver}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -320,6 +353,13 @@ ClientMessage: TypeAlias = (
     | RevokeToken
     | ConfigureTable
     | SetDoor
+    | Attack
+    | TakeAction
+    | Delay
+    | TakeDelayed
+    | Ready
+    | Abort
+    | SetCondition
 )
 
 #: Wire ``type`` -> class, for every client message.
@@ -328,6 +368,6 @@ CLIENT_MESSAGE_TYPES: Final[Mapping[str, type[ClientMessage]]] = {
     for cls in (
         *(Join, LoadScene, StartCombat, Move, AnswerPrompt, EndPhase, Resync, Ping),
         *(IssueToken, RevokeToken, ConfigureTable),
-        SetDoor,
+        *ACTION_MESSAGES,
     )
 }

@@ -59,6 +59,10 @@ async def play_steps_1_to_4(gm: TableClient, alice: TableClient) -> dict[str, An
     seq = await gm.send(protocol.AnswerPrompt, prompt=prompt.prompt, accept=True, rolls=None)
     assert isinstance(await gm.reply_to(seq), protocol.Ack)
     attack = await alice.event("attack_rolled")
+    if attack.data["hit"]:
+        ask = await gm.wait_for(protocol.Prompt, lambda p: p.kind == "continue_after_hit")
+        seq = await gm.send(protocol.AnswerPrompt, prompt=ask.prompt, accept=True, rolls=None)
+        assert isinstance(await gm.reply_to(seq), protocol.Ack)
     completed = await alice.event("move_completed")
     seq = await alice.send(protocol.EndPhase, token="hero")
     assert isinstance(await alice.reply_to(seq), protocol.Ack)

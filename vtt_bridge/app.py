@@ -1,10 +1,19 @@
-"""The aiohttp application: one WebSocket endpoint, a health check, and the hub behind them.
+"""The aiohttp application: one WebSocket endpoint, health and counters, the hub behind them.
 
 Shaped like aiohttp's ``examples/web_ws.py``: an app factory, a ``web.AppKey`` for every
 shared object, ``cleanup_ctx`` for what lives as long as the app, and one receive loop
-per connection inside ``try/finally``.  Sending is not done in the receive loop: each
-connection has a bounded outbound queue drained by its own writer task, so a slow
-client only ever slows itself; one whose queue overflows is disconnected.
+per connection inside ``try/finally``.
+
+What a connection may cost the server is bounded here, before the hub sees a frame:
+
+* the handshake: an ``Origin`` header must be on the allowlist (403 otherwise); no
+  permessage-deflate; heartbeats; frames over ``max_message_bytes`` close it (1009);
+* it must join within ``join_timeout`` seconds (else close 1008);
+* a token bucket limits its inbound messages (close 1008 when empty);
+* sending is not done in the receive loop: each connection has a bounded outbound queue
+  drained by its own writer task, so a slow client only ever slows itself.  A full
+  queue closes it (1013), and a watchdog aborts one whose socket has not taken a frame
+  for ``stall_timeout`` seconds.  Either way it leaves the broadcasts at once.
 """
 
 from __future__ import annotations
@@ -13,13 +22,17 @@ import asyncio
 import contextlib
 import itertools
 import logging
-import weakref
+import os
+import signal
+import threading
 from collections.abc import AsyncIterator, Callable
+from typing import cast
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
 import protocol
 from vtt_bridge.config import Config
+from vtt_bridge.fanout import Shared
 from vtt_bridge.hub import Hub
 from vtt_bridge.recording import FileRecorder
 from vtt_bridge.store import Store
@@ -29,68 +42,166 @@ log = logging.getLogger("vtt_bridge")
 
 CONFIG = web.AppKey("config", Config)
 HUB = web.AppKey("hub", Hub)
-SOCKETS = web.AppKey("sockets", weakref.WeakSet[web.WebSocketResponse])
+CONNECTIONS: web.AppKey[set[Outbound]] = web.AppKey("connections")
 TIMERS = web.AppKey("timers", set[asyncio.TimerHandle])
 TASKS = web.AppKey("tasks", set[asyncio.Task[None]])
 RECORDERS = web.AppKey("recorders", list[FileRecorder])
 
 DEMO_TABLE = "demo"
 DEMO_PLAYERS = ["alice", "bob"]
+CLOSE_POLICY = WSCloseCode.POLICY_VIOLATION  # 1008
+_FLUSH_AND_CLOSE = object()
 
 
 class Outbound:
-    """A connection's bounded send queue and the task that drains it."""
+    """A connection's bounded send queue, the task that drains it, and its rate limit."""
 
     def __init__(
         self,
         ws: web.WebSocketResponse,
+        transport: asyncio.BaseTransport | None,
         conn: str,
-        limit: int,
-        on_overflow: Callable[[Session], None],
+        config: Config,
+        on_drop: Callable[[Session], None],
     ) -> None:
         self._ws = ws
-        self._on_overflow = on_overflow
-        self.session = Session(conn, self.deliver)
-        self._queue: asyncio.Queue[protocol.ServerMessage] = asyncio.Queue(limit)
-        self.overflowed = False
+        self._transport = transport
+        self._on_drop = on_drop
+        self.session = Session(conn, self.deliver, self.kick, self.deliver_shared)
+        self._queue: asyncio.Queue[object] = asyncio.Queue(config.outbound_queue)
+        self.dropped = False
+        self.busy_since: float | None = None
+        self._rate = config.rate_limit
+        self._burst = float(config.rate_burst)
+        self._tokens = self._burst
+        self._last = asyncio.get_running_loop().time()
+        self._close_code: int = WSCloseCode.GOING_AWAY
+        self._closing: asyncio.Task[bool] | None = None
 
     def deliver(self, message: protocol.ServerMessage) -> None:
         """Queue ``message``; a full queue marks the client too slow and closes it."""
-        if self.overflowed:
+        if self.dropped:
             return
         try:
             self._queue.put_nowait(message)
         except asyncio.QueueFull:
-            self.overflowed = True
-            log.warning("closing %s: outbound queue full", self.session.conn)
-            # Stop broadcasting to it now; the close handshake may take a while.
-            self._on_overflow(self.session)
-            asyncio.get_running_loop().create_task(
-                self._ws.close(code=WSCloseCode.TRY_AGAIN_LATER, message=b"too slow")
-            )
+            self.drop(WSCloseCode.TRY_AGAIN_LATER, "too slow", "outbound queue full")
+
+    def deliver_shared(self, shared: Shared, seq: int) -> None:
+        """Queue a broadcast message under ``seq`` (encoded once for all members)."""
+        if self.dropped:
+            return
+        try:
+            self._queue.put_nowait((shared, seq))
+        except asyncio.QueueFull:
+            self.drop(WSCloseCode.TRY_AGAIN_LATER, "too slow", "outbound queue full")
+
+    def drop(self, code: int, reason: str, why: str) -> None:
+        """Stop sending to this client now and close it; the handshake may take a while."""
+        if self.dropped:
+            return
+        self.dropped = True
+        log.warning("closing %s: %s", self.session.conn, why)
+        self._on_drop(self.session)
+        loop = asyncio.get_running_loop()
+        self._closing = loop.create_task(self._ws.close(code=code, message=reason.encode()))
+
+    def kick(self, code: int, reason: str) -> None:
+        """Close the connection with ``code`` (the hub revoked its join token)."""
+        self.drop(code, reason, reason)
+
+    def admit(self, now: float) -> bool:
+        """Take one inbound message from the token bucket; False when it is empty."""
+        self._tokens = min(self._burst, self._tokens + (now - self._last) * self._rate)
+        self._last = now
+        if self._tokens < 1.0:
+            return False
+        self._tokens -= 1.0
+        return True
+
+    def stalled(self, now: float, limit: float) -> bool:
+        """True when one send has been waiting on the socket for more than ``limit`` s."""
+        return self.busy_since is not None and now - self.busy_since > limit
+
+    def abort(self) -> None:
+        """Drop a stalled client without a close handshake (it is not reading)."""
+        self.dropped = True
+        self._on_drop(self.session)
+        log.warning("aborting %s: no frame taken for too long", self.session.conn)
+        if isinstance(self._transport, asyncio.WriteTransport):
+            self._transport.abort()
+
+    def flush_and_close(self, code: int) -> None:
+        """Send what is queued, then close with ``code`` (graceful shutdown)."""
+        self._close_code = code
+        with contextlib.suppress(asyncio.QueueFull):
+            self._queue.put_nowait(_FLUSH_AND_CLOSE)
 
     async def run(self) -> None:
         """Send queued messages in order, in the frame kind the client joined with."""
+        loop = asyncio.get_running_loop()
         while True:
             message = await self._queue.get()
-            if self.session.binary:
-                await self._ws.send_bytes(protocol.encode_msgpack(message))
+            if message is _FLUSH_AND_CLOSE:
+                await self._ws.close(code=self._close_code, message=b"server shutdown")
+                return
+            self.busy_since = loop.time()
+            if isinstance(message, tuple):
+                shared, seq = message
+                if self.session.binary:
+                    await self._ws.send_bytes(shared.encode_msgpack(seq))
+                else:
+                    await self._ws.send_str(shared.encode_json(seq))
             else:
-                await self._ws.send_str(protocol.encode_json(message))
+                out = cast(protocol.ServerMessage, message)
+                if self.session.binary:
+                    await self._ws.send_bytes(protocol.encode_msgpack(out))
+                else:
+                    await self._ws.send_str(protocol.encode_json(out))
+            self.busy_since = None
+
+
+def crash_hook(spec: str | None) -> Callable[[str], bool]:
+    """The fault injector for the crash test: ``POINT`` or ``POINT:N`` (see ``Config``).
+
+    At ``after_ack`` the acknowledgement is let out first (the kill comes 50 ms later)
+    and the hub skips the broadcast; everywhere else the kill is immediate.
+    """
+    if not spec:
+        return lambda point: False
+    name, _, nth = spec.partition(":")
+    remaining = [int(nth) if nth else 1]
+    lock = threading.Lock()
+
+    def hook(point: str) -> bool:
+        if point != name:
+            return False
+        with lock:
+            remaining[0] -= 1
+            if remaining[0] != 0:
+                return False
+        if point == "after_ack":
+            threading.Timer(0.05, os.kill, (os.getpid(), signal.SIGKILL)).start()
+            return True
+        os.kill(os.getpid(), signal.SIGKILL)
+        return True  # not reached
+
+    return hook
 
 
 def create_app(config: Config) -> web.Application:
     """The bridge as an aiohttp application."""
     app = web.Application()
     app[CONFIG] = config
-    app[SOCKETS] = weakref.WeakSet()
+    app[CONNECTIONS] = set()
     app[TIMERS] = set()
     app[TASKS] = set()
     app[RECORDERS] = []
     app.cleanup_ctx.append(_hub_context)
-    app.on_shutdown.append(_close_sockets)
+    app.on_shutdown.append(_shutdown)
     app.router.add_get("/ws", websocket)
     app.router.add_get("/healthz", healthz)
+    app.router.add_get("/metrics", metrics)
     return app
 
 
@@ -108,7 +219,15 @@ async def _hub_context(app: web.Application) -> AsyncIterator[None]:
 
         app[TIMERS].add(loop.call_later(delay, fire))
 
-    hub = Hub(Store(config.database), on_deadline=arm)
+    crash = crash_hook(config.crash_at)
+    store = Store(config.database, synchronous=config.synchronous, crash_hook=crash)
+    hub = Hub(
+        store,
+        on_deadline=arm,
+        snapshot_every=config.snapshot_every,
+        verify_log=config.verify_log,
+        crash=crash,
+    )
     app[HUB] = hub
     if config.demo and hub.table_by_name(DEMO_TABLE) is None:
         hub.create_table(
@@ -120,58 +239,132 @@ async def _hub_context(app: web.Application) -> AsyncIterator[None]:
             path = config.record_dir / f"{table.row.name}-{table.id}-{now}.jsonl"
             table.recorder = FileRecorder(path, table, hub.store.log(table.id), now)
             app[RECORDERS].append(table.recorder)
+    watchdog = loop.create_task(_watchdog(app))
+    log.info("hub ready", extra={"tables": len(hub.tables), "database": str(config.database)})
     try:
         yield
     finally:
+        watchdog.cancel()
         for timer in app[TIMERS]:
             timer.cancel()
         tasks: set[asyncio.Task[None]] = app[TASKS]
         for task in list(tasks):
             task.cancel()
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(hub.drain(), 10)
         for recorder in app[RECORDERS]:
             recorder.close()
         hub.close()
 
 
-async def _close_sockets(app: web.Application) -> None:
-    sockets: weakref.WeakSet[web.WebSocketResponse] = app[SOCKETS]
-    for ws in list(sockets):
-        await ws.close(code=WSCloseCode.GOING_AWAY, message=b"server shutdown")
+async def _watchdog(app: web.Application) -> None:
+    """Abort connections whose socket has not taken a frame for ``stall_timeout`` s."""
+    config = app[CONFIG]
+    loop = asyncio.get_running_loop()
+    period = max(0.05, min(1.0, config.stall_timeout / 4))
+    while True:
+        await asyncio.sleep(period)
+        now = loop.time()
+        live: set[Outbound] = app[CONNECTIONS]
+        for outbound in list(live):
+            if not outbound.dropped and outbound.stalled(now, config.stall_timeout):
+                outbound.abort()
+
+
+async def _shutdown(app: web.Application) -> None:
+    """Refuse new commands, finish in-flight commits, then close every socket (1001)."""
+    hub = app[HUB]
+    hub.closing = True
+    with contextlib.suppress(asyncio.TimeoutError):
+        await asyncio.wait_for(hub.drain(), 10)
+    live: set[Outbound] = app[CONNECTIONS]
+    connections = list(live)
+    for outbound in connections:
+        outbound.flush_and_close(WSCloseCode.GOING_AWAY)
+    log.info("shutdown: in-flight commits done, closing %d connections", len(connections))
+    await asyncio.sleep(0)
 
 
 async def healthz(request: web.Request) -> web.Response:
     """Liveness: answers at once while the event loop runs."""
     hub = request.app[HUB]
-    return web.json_response({"ok": True, "tables": len(hub.tables)})
+    return web.json_response(
+        {
+            "ok": True,
+            "tables": len(hub.tables),
+            "connections": hub.metrics.connections_open,
+            "closing": hub.closing,
+        }
+    )
+
+
+async def metrics(request: web.Request) -> web.Response:
+    """Counters: connections, commands, refusals, prompts, commit latency."""
+    return web.json_response(request.app[HUB].metrics.snapshot())
 
 
 _connection_ids = itertools.count(1)
 
 
-async def websocket(request: web.Request) -> web.WebSocketResponse:
+def origin_allowed(config: Config, origin: str | None) -> bool:
+    """A browser's ``Origin`` must be on the allowlist; non-browser clients send none."""
+    if origin is None:
+        return True
+    return "*" in config.allowed_origins or origin in config.allowed_origins
+
+
+async def websocket(request: web.Request) -> web.StreamResponse:
     """One client connection: join, then commands; everything else is the hub's."""
     config = request.app[CONFIG]
     hub = request.app[HUB]
+    if not origin_allowed(config, request.headers.get("Origin")):
+        hub.metrics.count("origin_refused")
+        raise web.HTTPForbidden(text="origin not allowed")
     ws = web.WebSocketResponse(
         heartbeat=config.heartbeat, max_msg_size=config.max_message_bytes, compress=False
     )
     await ws.prepare(request)
-    request.app[SOCKETS].add(ws)
+    loop = asyncio.get_running_loop()
     outbound = Outbound(
         ws,
+        request.transport,
         f"c{next(_connection_ids)}",
-        config.outbound_queue,
-        lambda session: hub.leave(session, config.clock()),
+        config,
+        lambda s: hub.leave(s, config.clock()),
     )
     session = outbound.session
+    request.app[CONNECTIONS].add(outbound)
+    hub.metrics.connections_open += 1
+    hub.metrics.count("connections")
     writer = asyncio.create_task(outbound.run())
+
+    def join_deadline() -> None:
+        if session.table is None and not outbound.dropped:
+            hub.metrics.count("join_timeouts")
+            outbound.drop(CLOSE_POLICY, "join timeout", "no join in time")
+
+    join_timer = loop.call_later(config.join_timeout, join_deadline)
     try:
         async for message in ws:
-            if message.type == WSMsgType.TEXT or message.type == WSMsgType.BINARY:
-                await hub.receive(session, message.data, config.clock())
+            if message.type != WSMsgType.TEXT and message.type != WSMsgType.BINARY:
+                continue
+            if outbound.dropped:
+                break
+            if not outbound.admit(loop.time()):
+                hub.metrics.count("rate_limited")
+                outbound.drop(CLOSE_POLICY, "rate limit", "rate limit exceeded")
+                break
+            await hub.receive(session, message.data, config.clock())
+        if ws.close_code == WSCloseCode.MESSAGE_TOO_BIG:
+            hub.metrics.count("too_big")
     finally:
+        join_timer.cancel()
         hub.leave(session, config.clock())
+        request.app[CONNECTIONS].discard(outbound)
+        hub.metrics.connections_open -= 1
+        # The receive loop ends once the close handshake is done (or the socket is
+        # gone): nothing the writer still holds can be delivered.
         writer.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
+        with contextlib.suppress(asyncio.CancelledError, Exception):
             await writer
     return ws

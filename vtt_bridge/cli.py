@@ -1,21 +1,72 @@
-"""The command line: ``vtt-bridge serve``, ``vtt-bridge create-table``, ``vtt-bridge replay``."""
+"""The command line: ``vtt-bridge serve``, ``create-table``, ``issue-token``, ``revoke-token``,
+``replay``.
+
+Every ``serve`` option is a flag and an environment variable (``--rate-limit`` and
+``VTT_BRIDGE_RATE_LIMIT``); the flag wins.  A token revoked here while the server runs
+stops new joins at once (the server reads tokens from the database on join); connections
+already joined with it stay until they reconnect: revoke over the protocol to close them.
+"""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import logging
+import os
+import secrets
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from aiohttp import web
 
+import protocol
 from vtt_bridge.app import DEMO_TABLE, HUB, create_app
 from vtt_bridge.config import Config
-from vtt_bridge.hub import Hub
+from vtt_bridge.hub import RESERVED_PARTICIPANTS, Hub
 from vtt_bridge.recording import RecordingError, replay
-from vtt_bridge.store import Store
+from vtt_bridge.store import JoinToken, Store
+
+ENV_PREFIX = "VTT_BRIDGE_"
+
+
+def _env(name: str, default: Any, kind: Callable[[str], Any] = str) -> Any:
+    """The default for flag ``--name``: ``$VTT_BRIDGE_NAME`` if set, else ``default``."""
+    raw = os.environ.get(ENV_PREFIX + name.upper().replace("-", "_"))
+    return default if raw is None else kind(raw)
+
+
+def _flag(raw: str) -> bool:
+    return raw.strip().lower() in ("1", "true", "yes", "on")
+
+
+def _origins(raw: str) -> tuple[str, ...]:
+    return tuple(o.strip() for o in raw.split(",") if o.strip())
+
+
+#: ``serve`` options: flag, Config field, type, help.  Each also reads
+#: ``VTT_BRIDGE_<FLAG>`` from the environment; a flag given on the command line wins.
+SERVE_OPTIONS: list[tuple[str, str, Callable[[str], Any], str]] = [
+    ("host", "host", str, "address to listen on"),
+    ("port", "port", int, "TCP port"),
+    ("db", "database", Path, "SQLite event log"),
+    ("record", "record_dir", Path, "record every table's traffic into this directory"),
+    ("prompt-timeout", "prompt_timeout", float, "seconds a new table's prompts wait"),
+    ("allowed-origins", "allowed_origins", _origins, "comma-separated Origin allowlist"),
+    ("max-message-bytes", "max_message_bytes", int, "largest inbound frame (close 1009)"),
+    ("outbound-queue", "outbound_queue", int, "messages queued per client (close 1013)"),
+    ("heartbeat", "heartbeat", float, "seconds between WebSocket pings"),
+    ("join-timeout", "join_timeout", float, "seconds to send a join (close 1008)"),
+    ("rate-limit", "rate_limit", float, "inbound messages per second per connection"),
+    ("rate-burst", "rate_burst", int, "burst allowed above the rate (close 1008)"),
+    ("stall-timeout", "stall_timeout", float, "seconds a send may stall (then abort)"),
+    ("snapshot-every", "snapshot_every", int, "snapshot each table every N commands"),
+    ("synchronous", "synchronous", str, "SQLite synchronous: FULL (default), EXTRA, NORMAL"),
+    ("crash-at", "crash_at", str, "fault injection for crash tests: POINT[:N]"),
+    ("log-format", "log_format", str, "text or json"),
+]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -24,49 +75,111 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
 
     serve = sub.add_parser("serve", help="run the WebSocket server")
-    serve.add_argument("--host", default=Config.host)
-    serve.add_argument("--port", type=int, default=Config.port)
-    serve.add_argument("--db", type=Path, default=Config.database, help="SQLite event log")
+    for flag, name, kind, text in SERVE_OPTIONS:
+        default = getattr(Config, name, None)
+        env = ENV_PREFIX + flag.upper().replace("-", "_")
+        serve.add_argument(
+            f"--{flag}", type=kind, default=_env(flag, default, kind), help=f"{text} (${env})"
+        )
     serve.add_argument(
-        "--demo", action="store_true", help="create a demo table and print its tokens"
+        "--demo",
+        action="store_true",
+        default=_env("demo", False, _flag),
+        help="create a demo table and print its tokens ($VTT_BRIDGE_DEMO)",
     )
     serve.add_argument(
-        "--record", type=Path, default=None, help="record every table's traffic here"
+        "--verify-log",
+        action="store_true",
+        default=_env("verify_log", False, _flag),
+        help="on start-up also replay every log in full and compare ($VTT_BRIDGE_VERIFY_LOG)",
     )
-    serve.add_argument("--prompt-timeout", type=float, default=Config.prompt_timeout)
 
+    db_default = _env("db", Config.database, Path)
     create = sub.add_parser("create-table", help="create a table and print its join tokens")
     create.add_argument("name")
     create.add_argument("--player", action="append", default=[], help="a player id (repeatable)")
     create.add_argument("--spectators", type=int, default=0)
-    create.add_argument("--db", type=Path, default=Config.database)
+    create.add_argument("--db", type=Path, default=db_default)
     create.add_argument("--prompt-timeout", type=float, default=Config.prompt_timeout)
+    create.add_argument(
+        "--dice",
+        choices=sorted(protocol.DICE_POLICIES),
+        default="gm",
+        help="server: the server rolls every die; gm: the GM's client may supply rolls",
+    )
+
+    issue = sub.add_parser("issue-token", help="issue a join token for a table")
+    issue.add_argument("table", help="table id or name")
+    issue.add_argument("participant")
+    issue.add_argument("--role", choices=sorted(protocol.ISSUABLE_ROLES), default="player")
+    issue.add_argument("--db", type=Path, default=db_default)
+
+    revoke = sub.add_parser("revoke-token", help="revoke a join token")
+    revoke.add_argument("token")
+    revoke.add_argument("--db", type=Path, default=db_default)
 
     rep = sub.add_parser("replay", help="replay recordings and compare what the bridge sends")
     rep.add_argument("files", nargs="+", type=Path)
     return parser
 
 
+class JsonFormatter(logging.Formatter):
+    """One JSON object a line: time, level, logger, message and any ``extra`` fields."""
+
+    _plain = frozenset(logging.LogRecord("", 0, "", 0, "", None, None).__dict__) | {"message"}
+
+    def format(self, record: logging.LogRecord) -> str:
+        entry: dict[str, Any] = {
+            "ts": round(record.created, 3),
+            "level": record.levelname.lower(),
+            "logger": record.name,
+            "msg": record.getMessage(),
+        }
+        for key, value in record.__dict__.items():
+            if key not in self._plain:
+                entry[key] = (
+                    value if isinstance(value, (int, float, bool, type(None))) else str(value)
+                )
+        if record.exc_info:
+            entry["exc"] = self.formatException(record.exc_info)
+        return json.dumps(entry, separators=(",", ":"))
+
+
+def setup_logging(log_format: str) -> None:
+    """Text logs for people, ``json`` logs (one object a line) for collectors."""
+    handler = logging.StreamHandler()
+    if log_format == "json":
+        handler.setFormatter(JsonFormatter())
+    else:
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s %(message)s"))
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(logging.INFO)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point; returns the process exit code."""
     args = build_parser().parse_args(argv)
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
+    setup_logging(getattr(args, "log_format", None) or "text")
     if args.command == "serve":
         return _serve(args)
     if args.command == "create-table":
         return _create_table(args)
+    if args.command == "issue-token":
+        return _issue_token(args)
+    if args.command == "revoke-token":
+        return _revoke_token(args)
     return _replay(args.files)
 
 
+def config_from_args(args: argparse.Namespace) -> Config:
+    """The server's configuration from parsed ``serve`` arguments."""
+    values = {name: getattr(args, flag.replace("-", "_")) for flag, name, _, _ in SERVE_OPTIONS}
+    return Config(demo=args.demo, verify_log=args.verify_log, **values)
+
+
 def _serve(args: argparse.Namespace) -> int:
-    config = Config(
-        host=args.host,
-        port=args.port,
-        database=args.db,
-        demo=args.demo,
-        record_dir=args.record,
-        prompt_timeout=args.prompt_timeout,
-    )
+    config = config_from_args(args)
     app = create_app(config)
 
     async def announce(app: web.Application) -> None:
@@ -84,7 +197,7 @@ def _serve(args: argparse.Namespace) -> int:
         sys.stdout.flush()
 
     app.on_startup.append(announce)
-    web.run_app(app, host=config.host, port=config.port, print=None)
+    web.run_app(app, host=config.host, port=config.port, print=None, shutdown_timeout=15)
     return 0
 
 
@@ -92,13 +205,49 @@ def _create_table(args: argparse.Namespace) -> int:
     hub = Hub(Store(args.db))
     try:
         table = hub.create_table(
-            args.name, args.player, spectators=args.spectators, prompt_timeout=args.prompt_timeout
+            args.name,
+            args.player,
+            spectators=args.spectators,
+            prompt_timeout=args.prompt_timeout,
+            dice=args.dice,
         )
         print(f"table {table.id} ({table.row.name}):")
         for grant in table.tokens.values():
             print(f"  {grant.role:9} {grant.participant:12} join token {grant.token}")
     finally:
         hub.close()
+    return 0
+
+
+def _issue_token(args: argparse.Namespace) -> int:
+    store = Store(args.db)
+    try:
+        found = [t for t in store.tables() if args.table in (t.id, t.name)]
+        if len(found) != 1:
+            print(f"ERROR no single table is called {args.table!r}", file=sys.stderr)
+            return 1
+        if args.participant in RESERVED_PARTICIPANTS:
+            print(f"ERROR participant id {args.participant!r} is reserved", file=sys.stderr)
+            return 1
+        grant = JoinToken(secrets.token_urlsafe(18), found[0].id, args.participant, args.role)
+        store.add_token(grant)
+        print(f"  {grant.role:9} {grant.participant:12} join token {grant.token}")
+    finally:
+        store.close()
+    return 0
+
+
+def _revoke_token(args: argparse.Namespace) -> int:
+    store = Store(args.db)
+    try:
+        grant = store.join_token(args.token)
+        if grant is None or grant.revoked or grant.role == "gm":
+            print("ERROR no such player or spectator token", file=sys.stderr)
+            return 1
+        store.revoke_token(grant.token)
+        print(f"revoked {grant.role} {grant.participant} of table {grant.table_id}")
+    finally:
+        store.close()
     return 0
 
 

@@ -32,6 +32,7 @@ import engine
 import protocol
 from engine import SYSTEM, CommandRejected, Encounter, EncounterState, ExpirePrompt
 from vtt_bridge import permissions
+from vtt_bridge.fanout import Shared
 from vtt_bridge.metrics import Metrics
 from vtt_bridge.store import JoinToken, LogRow, Snapshot, Store, TableRow
 from vtt_bridge.tables import Reply, Session, Table
@@ -601,7 +602,9 @@ class Hub:
     ) -> None:
         # Each event is built (and its data checked) once, then renumbered per member.
         built = [
-            protocol.Event(seq=0, index=first + offset, kind=event["kind"], data=event["data"])
+            Shared(
+                protocol.Event(seq=0, index=first + offset, kind=event["kind"], data=event["data"])
+            )
             for offset, event in enumerate(events)
         ]
         opened = {e["data"]["prompt"] for e in events if e["kind"] == "prompt_opened"}
@@ -609,7 +612,7 @@ class Hub:
         prompts = [p for p in combat.prompts if p.id in opened] if combat else []
         for session in list(table.sessions):
             for event in built:
-                session.send(event.renumbered(session.next_seq()), now_ms)
+                session.send_shared(event, now_ms)
             for prompt in prompts:
                 if session.participant == prompt.controller:
                     deadline = table.deadlines[prompt.id]

@@ -67,6 +67,18 @@ PERMISSIONS: Final[dict[type[protocol.ClientMessage], Rule]] = {
         ACTORS, "command", "unknown_prompt, not_your_prompt, bad_rolls (+ dice policy)"
     ),
     protocol.EndPhase: Rule(ACTORS, "command", "not_your_token, not_your_turn, prompt_pending"),
+    protocol.SetDoor: Rule(GM_ONLY, "command", "gm_only, unknown_door, prompt_pending"),
+    protocol.Attack: Rule(
+        ACTORS,
+        "command",
+        "not_your_token, not_your_turn, out_of_reach, over_budget (+ dice policy)",
+    ),
+    protocol.TakeAction: Rule(ACTORS, "command", "not_your_token, not_your_turn, illegal_action"),
+    protocol.Delay: Rule(ACTORS, "command", "not_your_token, not_your_turn, illegal_action"),
+    protocol.TakeDelayed: Rule(ACTORS, "command", "not_your_token, no_hold, illegal_action"),
+    protocol.Ready: Rule(ACTORS, "command", "not_your_token, not_your_turn, over_budget"),
+    protocol.Abort: Rule(ACTORS, "command", "not_your_token, cannot_abort"),
+    protocol.SetCondition: Rule(GM_ONLY, "command", "gm_only, unknown_token"),
     protocol.IssueToken: Rule(GM_ONLY, "admin"),
     protocol.RevokeToken: Rule(GM_ONLY, "admin"),
     protocol.ConfigureTable: Rule(GM_ONLY, "admin"),
@@ -108,7 +120,7 @@ def refusal(role: str, message: protocol.ClientMessage) -> Refusal | None:
 
 def field_refusal(role: str, message: protocol.ClientMessage, dice: str) -> Refusal | None:
     """Rules on a message's fields that depend on the table's settings (``dice``)."""
-    if isinstance(message, protocol.AnswerPrompt) and message.rolls is not None:
+    if isinstance(message, protocol.AnswerPrompt | protocol.Attack) and message.rolls is not None:
         if role != GM:
             return Refusal("dice_refused", "players' rolls are never accepted", "body.rolls")
         if dice != "gm":

@@ -99,7 +99,7 @@ class Snapshot:
 
 #: Called at named points of a commit (``"before_commit"``, ``"mid_snapshot"``) so a
 #: crash test can kill the process exactly there; a no-op otherwise.
-CrashHook = Callable[[str], None]
+CrashHook = Callable[[str], object]
 SYNCHRONOUS = ("FULL", "EXTRA", "NORMAL", "OFF")
 
 

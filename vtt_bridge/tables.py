@@ -11,6 +11,7 @@ from typing import Any, Protocol
 
 import protocol
 from engine import Encounter, EncounterState
+from vtt_bridge.fanout import Shared
 from vtt_bridge.store import JoinToken, TableRow
 
 
@@ -37,10 +38,17 @@ class Session:
     list in replay); ``send`` numbers each message with the connection's own counter.
     """
 
-    def __init__(self, conn: str, deliver: DeliverFn, kick: KickFn | None = None) -> None:
+    def __init__(
+        self,
+        conn: str,
+        deliver: DeliverFn,
+        kick: KickFn | None = None,
+        deliver_shared: SharedFn | None = None,
+    ) -> None:
         self.conn = conn
         self._deliver = deliver
         self._kick = kick
+        self._deliver_shared = deliver_shared
         self.binary = False
         self.table: Table | None = None
         self.participant = ""
@@ -66,6 +74,23 @@ class Session:
         if self.table is not None and self.table.recorder is not None:
             self.table.recorder.frame_out(self.conn, message, now_ms)
         self._deliver(message)
+
+    def send_shared(self, shared: Shared, now_ms: int) -> None:
+        """Queue a broadcast message under this connection's next seq."""
+        seq = self.next_seq()
+        if self.table is not None and self.table.recorder is not None:
+            self.table.recorder.frame_out(self.conn, shared.numbered(seq), now_ms)
+        if self._deliver_shared is not None:
+            self._deliver_shared(shared, seq)
+        else:
+            self._deliver(shared.numbered(seq))
+
+
+class SharedFn(Protocol):
+    """A connection's sink for a broadcast message and its seq; must not block."""
+
+    def __call__(self, shared: Shared, seq: int) -> None:
+        """Take one message for sending."""
 
 
 class KickFn(Protocol):

@@ -56,15 +56,45 @@ def to_command(message: protocol.ClientMessage, *, actor: str, seed: int) -> Com
             return engine.LoadScene(actor, scene_from_spec(scene))
         case protocol.StartCombat(ruleset=ruleset, aware=aware, seed=chosen):
             return engine.StartCombat(actor, ruleset, seed if chosen is None else chosen, aware)
-        case protocol.Move(token=token, path=path):
-            return engine.Move(actor, token, tuple(path))
-        case protocol.AnswerPrompt(prompt=prompt, accept=accept, rolls=rolls):
-            return engine.AnswerPrompt(actor, prompt, accept, rolls)
+        case protocol.Move(token=token, path=path, mode=mode, attack=target, maneuver=m):
+            return engine.Move(actor, token, tuple(path), mode, target, maneuver(m))
+        case protocol.AnswerPrompt(prompt=prompt, accept=accept, rolls=rolls, maneuver=m):
+            return engine.AnswerPrompt(actor, prompt, accept, rolls, maneuver(m))
+        case protocol.Attack() as a:
+            return engine.Attack(
+                actor,
+                a.token,
+                a.target,
+                a.ranged,
+                a.range,
+                maneuver(a.maneuver),
+                a.ocv_bonus,
+                a.rolls,
+            )
+        case protocol.TakeAction(token=token, action=action, detail=detail, maneuver=m):
+            return engine.TakeAction(actor, token, action, detail, maneuver(m))
+        case protocol.Delay(token=token, before=before):
+            return engine.Delay(actor, token, before)
+        case protocol.TakeDelayed(token=token):
+            return engine.TakeDelayed(actor, token)
+        case protocol.Ready(token=token, action=action, trigger_by=by, area=area):
+            return engine.Ready(actor, token, action, by, tuple(area))
+        case protocol.Abort(token=token, maneuver=m):
+            defensive = maneuver(m)
+            assert defensive is not None
+            return engine.Abort(actor, token, defensive)
+        case protocol.SetCondition(token=token, condition=condition, on=on):
+            return engine.SetCondition(actor, token, condition, on)
         case protocol.EndPhase(token=token):
             return engine.EndPhase(actor, token)
         case protocol.SetDoor(wall=wall, open=is_open):
             return engine.SetDoor(actor, wall, is_open)
     raise TypeError(f"{type(message).__name__} is not a command")
+
+
+def maneuver(spec: protocol.ManeuverSpec | None) -> engine.Maneuver | None:
+    """The engine's manoeuvre for a wire one."""
+    return None if spec is None else engine.Maneuver(spec.name, spec.ocv, spec.dcv)
 
 
 COMMAND_MESSAGES = (
@@ -74,6 +104,13 @@ COMMAND_MESSAGES = (
     protocol.AnswerPrompt,
     protocol.EndPhase,
     protocol.SetDoor,
+    protocol.Attack,
+    protocol.TakeAction,
+    protocol.Delay,
+    protocol.TakeDelayed,
+    protocol.Ready,
+    protocol.Abort,
+    protocol.SetCondition,
 )
 
 

@@ -16,14 +16,15 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import ClassVar, Protocol, TypeVar
 
+from engine.combat_state import Combat, Maneuver, PhaseUsage, Vitals
 from engine.errors import UnsupportedRuleset
 from engine.events import AttackRolled
-from engine.model import Combat, Combatant, PhaseUsage
+from engine.model import Combatant
 from engine.tray import DiceTray
 
 
 class Ruleset(Protocol):
-    """The hooks every ruleset implements."""
+    """The hooks every ruleset implements (rules questions only; no state changes)."""
 
     name: ClassVar[str]
     title: ClassVar[str]
@@ -39,8 +40,41 @@ class Ruleset(Protocol):
         """The acting order (highest first) and each combatant's score, rolling on ``tray``."""
         ...
 
+    def initial_vitals(self, combatant: Combatant) -> Vitals | None:
+        """Starting resources (END, STUN) for combatants that track them."""
+        ...
+
+    def refusal(
+        self, combatant: Combatant, usage: PhaseUsage, action: str, limited: bool
+    ) -> str | None:
+        """Why ``combatant`` cannot take an ``action`` slot (attack/move/full) now, or None."""
+        ...
+
     def movement_left(self, combatant: Combatant, usage: PhaseUsage, limited: bool) -> float:
-        """How far ``combatant`` may still move this Phase, in distance units."""
+        """How far ``combatant`` may still move this Phase by ordinary movement."""
+        ...
+
+    def plan_movement(
+        self,
+        combat: Combat,
+        mover: Combatant,
+        usage: PhaseUsage,
+        mode: str,
+        *,
+        cost: float,
+        steps: int,
+        cell_size: float,
+        limited: bool,
+    ) -> tuple[str | None, str]:
+        """Check a move of ``mode``: the action slot it takes and the movement kind."""
+        ...
+
+    def provokes(self, mode: str) -> bool:
+        """Whether movement of ``mode`` can provoke attacks of opportunity."""
+        ...
+
+    def free_action_slot(self, combatant: Combatant, kind: str) -> str | None:
+        """The action slot a named action takes (None: free)."""
         ...
 
     def threatens(self, combat: Combat, threatener: Combatant, target: Combatant) -> bool:
@@ -53,6 +87,21 @@ class Ruleset(Protocol):
         """Whether ``threatener`` still has an attack of opportunity against ``target`` now."""
         ...
 
+    def attack_roll(
+        self,
+        combat: Combat,
+        attacker: Combatant,
+        target: Combatant,
+        tray: DiceTray,
+        rolls: tuple[int, ...] | None,
+        *,
+        attack: str,
+        maneuvers: Sequence[Maneuver] = (),
+        ocv_bonus: int = 0,
+    ) -> AttackRolled:
+        """Roll an attack."""
+        ...
+
     def opportunity_attack(
         self,
         combat: Combat,
@@ -60,8 +109,17 @@ class Ruleset(Protocol):
         target: Combatant,
         tray: DiceTray,
         rolls: tuple[int, ...] | None,
+        maneuver: Maneuver | None = None,
     ) -> AttackRolled:
         """Resolve an accepted attack of opportunity."""
+        ...
+
+    def recovers(self, combat: Combat, combatant: Combatant) -> bool:
+        """Whether ``combatant`` takes the end-of-Turn recovery."""
+        ...
+
+    def recovery(self, combatant: Combatant, vitals: Vitals) -> Vitals:
+        """``vitals`` after the end-of-Turn recovery."""
         ...
 
 

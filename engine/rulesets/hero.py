@@ -1,58 +1,110 @@
 """The Hero System Rules Supplement, a d20-style variant of Hero System (seed 000).
 
-Source: ``shared/seeds/000_7b793dffabbd5bba.txt``.  Section names below are the text's.
+Source: ``shared/seeds/000_7b793dffabbd5bba.txt``; section names below are the text's.
+The engine runs the flow (:mod:`engine.turns`, :mod:`engine.movement`,
+:mod:`engine.initiative_actions`); this module answers the rules questions.
 
-Implemented here (issue 2's slice; the rest of the supplement follows in issue 4):
+*Combat Time*: Phases of 3 s, a Turn of 4 Phases (``phases_per_turn``); after Phase 4 a
+Post-Turn in which every eligible character Takes a Recovery: REC back to END and STUN,
+up to their starting values (:meth:`post_turn_recovery`).  Eligible: has a ``rec``
+statistic and is not marked ``no_recovery`` by the GM (the text leaves eligibility to
+the game).
 
-- *Combat Time*: Phases of 3 seconds, 4 Phases to a Turn (``phases_per_turn``); every
-  character acts in every Phase, in INIT order.  The cycle itself lives in
-  :mod:`engine.turns`.
-- *Initiative*: order by the ``init`` statistic, highest first.  "If two or more
-  characters have the same INIT score, the characters who are tied randomly determine
-  which one of them goes before the other": each tied character rolls 1d6 (an event),
-  highest first, and characters still tied roll again among themselves only.  The order
-  then holds every Phase.
-- *Surprise*: the unaware have -3 DCV during the Surprise Phase; the aware are limited
-  to one attack action or one move action there.
-- *The Attack Roll*: 3d6 + OCV against a TN of 10 + DCV; the attack hits when the
-  total reaches the TN (a "roll of TN or more", as the text's "TN" reads).
-- *Combat Actions*: a normal Phase allows an attack action and a move action, or two move
-  actions (a move action can always replace the attack action).  Moving up to the
-  ``movement`` (combat movement) is one move action, so a Phase without an attack allows
-  twice the combat movement, one with an attack once; a limited Phase allows one move.
-- *Attacks of Opportunity*: a character threatens the squares it can melee into
-  (geometry's threatened cells for its reach, 1 m by default); an enemy moving out of a
-  threatened square provokes; one attack of opportunity a Phase, or with the Combat
-  Reflexes skill (statistic ``combat_reflexes``) one per opponent a Phase; it is
-  optional (a prompt the controller may decline) and resolves at once with an Attack
-  Roll using the attacker's OCV.  The unaware make none in the Surprise Phase (our
-  reading; see ``threatens``).
+*Initiative*: order by ``init``, highest first; the tied "randomly determine which one
+of them goes before the other": each rolls 1d6 (an event), highest first, re-rolling
+among those still tied.  The order then holds every Phase unless a Delay or Ready moves
+someone; a character who cannot act keeps its place and is skipped.
 
-Statistics a token needs: ``ocv``, ``dcv``, ``init`` (integers); optional
-``combat_reflexes`` (boolean).
+*Surprise*: a Surprise Phase only if some but not all are aware; the aware act in INIT
+order with one attack or one move action (plus free actions); the unaware do not act
+and have -3 DCV during it.  The text is silent on attacks of opportunity there; we read
+"unaware" as d20's flat-footed: they make none in the Surprise Phase.
+
+*The Attack Roll*: 3d6 + OCV (with modifiers such as combat levels: ``ocv_bonus``)
+against 10 + DCV (with modifiers such as Stunned or underwater); it hits when the total
+reaches the TN.  The text names Stunned and underwater but gives no figures: we use
+Hero 6E's (a Stunned character's DCV is halved, rounded down; underwater -2 DCV).
+
+*Combat Actions*: a Phase allows an attack action and a move action, two move actions,
+or one full-phase action, plus free actions; a move action can always replace the
+attack action.  A limited Phase (the Surprise Phase) allows one attack or one move
+action and no full-phase action.  Moving up to the combat movement (``movement``) is a
+move action; movement may be split across the Phase, each started length of combat
+movement taking one move action.
+
+*Move Actions*: combat movement (then no free 1 m step); crawl 1 m; draw or stow a
+focus (free with ``fast_draw``); stand up (free with ``position_shift``); start or
+complete a full-phase action (not for noncombat movement, withdrawing, or anything with
+an attack roll).
+
+*Full-Phase Actions*: withdraw (up to twice combat movement); noncombat movement (up to
+``noncombat`` metres, default twice combat movement; the text's DCV change has no
+figures, so the VTT is told the mover moved at noncombat speed and the DCV is the
+GM's); the 1 m move of a character too hampered to move 1 m.  Restricted withdraw: in a
+limited Phase, withdraw as a move action up to combat movement.
+
+*Free Actions*: drop an item, drop prone, the 1 m step (once a Phase, with no other
+movement, not in difficult terrain or darkness, never for a character with 1 m of
+movement or less).
+
+*Attacks of Opportunity*: a character threatens the squares it can melee into (reach
+from geometry, 1 m by default); an enemy moving out of one provokes unless it attacks
+that character as part of its action, or moves by the 1 m step or a withdraw.  One a
+Phase (Combat Reflexes, ``combat_reflexes``: one per opponent a Phase); optional; not
+after the threatener used Dodge; any manoeuvre with an attack roll, with the worst OCV
+and DCV bonus among that Phase's manoeuvres and every penalty (:func:`combine`).
+
+Statistics: ``ocv``, ``dcv``, ``init`` (integers, required); optional ``rec``, ``end``,
+``stun`` (integers), ``noncombat`` (metres), and the flags ``combat_reflexes``,
+``fast_draw``, ``position_shift``.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import ClassVar
 
+from engine.combat_state import ATTACK, FULL, MOVE, Combat, Maneuver, PhaseUsage, Vitals
 from engine.errors import CommandRejected
 from engine.events import AttackRolled
-from engine.model import Combat, Combatant, PhaseUsage
+from engine.model import Combatant
 from engine.rulesets.base import register
 from engine.tray import DiceTray
 
-SURPRISED_DCV_PENALTY = -3
+SURPRISED_DCV = -3
+UNDERWATER_DCV = -2
 ATTACK_ROLL_BASE = 10
 REQUIRED_INT_STATS = ("ocv", "dcv", "init")
+OPTIONAL_INT_STATS = ("rec", "end", "stun")
+FLAGS = ("combat_reflexes", "fast_draw", "position_shift")
+STEP_METRES = 1.0
+EPSILON = 1e-9
 
 
-def int_stat(combatant: Combatant, name: str) -> int:
-    """The integer statistic ``name`` (checked present by ``check_combatant``)."""
-    value = combatant.stat(name)
+def int_stat(combatant: Combatant, name: str, default: int = 0) -> int:
+    """The integer statistic ``name`` (checked by ``check_combatant``), or ``default``."""
+    value = combatant.stat(name, default)
     assert isinstance(value, int) and not isinstance(value, bool)
     return value
+
+
+def flag(combatant: Combatant, name: str) -> bool:
+    """Whether the boolean statistic ``name`` is set."""
+    return combatant.stat(name, False) is True
+
+
+def combine(maneuvers: Sequence[Maneuver]) -> tuple[int, int]:
+    """OCV and DCV modifiers of several manoeuvres in one Phase (seed 000, *Attacks of
+    Opportunity*): "you use the worst OCV and DCV bonus, while all OCV and DCV penalties
+    stack".  A manoeuvre without a bonus on an axis counts as a bonus of 0 there."""
+    if not maneuvers:
+        return 0, 0
+
+    def axis(values: list[int]) -> int:
+        return min(max(v, 0) for v in values) + sum(min(v, 0) for v in values)
+
+    return axis([m.ocv for m in maneuvers]), axis([m.dcv for m in maneuvers])
 
 
 @register
@@ -63,20 +115,31 @@ class HeroSupplement:
     title: ClassVar[str] = "Hero System Rules Supplement"
     phases_per_turn: ClassVar[int] = 4
 
+    # -- set-up ---------------------------------------------------------------------------
+
     def check_combatant(self, combatant: Combatant) -> None:
-        """Every combatant needs integer ``ocv``, ``dcv`` and ``init``."""
-        for name in REQUIRED_INT_STATS:
+        """Integer ``ocv``, ``dcv``, ``init``; optional integers and flags well typed."""
+        for name in REQUIRED_INT_STATS + OPTIONAL_INT_STATS:
             value = combatant.stat(name)
+            if value is None and name in OPTIONAL_INT_STATS:
+                continue
             if not isinstance(value, int) or isinstance(value, bool):
                 raise CommandRejected(
                     "bad_scene",
                     f"token {combatant.id!r} needs an integer stat {name!r} for {self.title}, "
                     f"got {value!r}",
                 )
-        flag = combatant.stat("combat_reflexes", False)
-        if not isinstance(flag, bool):
+        for name in FLAGS:
+            if not isinstance(combatant.stat(name, False), bool):
+                raise CommandRejected(
+                    "bad_scene", f"token {combatant.id!r}: {name} must be true or false"
+                )
+        noncombat = combatant.stat("noncombat")
+        if noncombat is not None and (
+            isinstance(noncombat, bool) or not isinstance(noncombat, int | float)
+        ):
             raise CommandRejected(
-                "bad_scene", f"token {combatant.id!r}: combat_reflexes must be true or false"
+                "bad_scene", f"token {combatant.id!r}: noncombat must be a number"
             )
 
     def initiative(
@@ -92,31 +155,225 @@ class HeroSupplement:
             order.extend(_break_ties(by_score[score], tray, f"initiative tie at INIT {score}"))
         return tuple(order), tuple((cid, scores[cid]) for cid in order)
 
+    def initial_vitals(self, combatant: Combatant) -> Vitals | None:
+        """Starting END and STUN, for characters that track them."""
+        if combatant.stat("end") is None and combatant.stat("stun") is None:
+            return None
+        return Vitals(combatant.id, int_stat(combatant, "end"), int_stat(combatant, "stun"))
+
+    # -- the Phase budget -----------------------------------------------------------------
+
+    def slots_used(self, combatant: Combatant, usage: PhaseUsage) -> tuple[int, int, bool]:
+        """(move actions, attack actions, full-phase?) spent so far."""
+        movement_actions = 0
+        if usage.movement == "combat" and usage.moved > EPSILON and combatant.movement > 0:
+            movement_actions = math.ceil(usage.moved / combatant.movement - EPSILON)
+        moves = usage.actions.count(MOVE) + movement_actions
+        return moves, usage.actions.count(ATTACK), FULL in usage.actions
+
+    def refusal(
+        self, combatant: Combatant, usage: PhaseUsage, action: str, limited: bool
+    ) -> str | None:
+        """Why ``combatant`` cannot take an ``action`` (attack/move/full) now, or None."""
+        moves, attacks, full = self.slots_used(combatant, usage)
+        if full:
+            return "a full-phase action has taken the whole Phase"
+        if action == FULL:
+            if limited:
+                return "a limited Phase allows no full-phase action"
+            if moves or attacks:
+                return "a full-phase action needs the whole Phase"
+            return None
+        cap = 1 if limited else 2
+        if moves + attacks >= cap:
+            return (
+                "no actions left this Phase" if not limited else "a limited Phase allows one action"
+            )
+        if action == ATTACK and attacks:
+            return "one attack action a Phase"
+        return None
+
     def movement_left(self, combatant: Combatant, usage: PhaseUsage, limited: bool) -> float:
-        """Combat movement per move action: two without an attack, one with; one if limited."""
-        move_actions = 1 if limited else 2
-        move_actions -= usage.attacks
-        return max(0.0, combatant.movement * move_actions - usage.moved)
+        """Combat movement still open: one length per move action the Phase has left."""
+        if usage.movement not in (None, "combat") or FULL in usage.actions:
+            return 0.0
+        cap = 1 if limited else 2
+        other = usage.actions.count(MOVE) + usage.actions.count(ATTACK)
+        return max(0.0, combatant.movement * (cap - other) - usage.moved)
+
+    def plan_movement(
+        self,
+        combat: Combat,
+        mover: Combatant,
+        usage: PhaseUsage,
+        mode: str,
+        *,
+        cost: float,
+        steps: int,
+        cell_size: float,
+        limited: bool,
+    ) -> tuple[str | None, str]:
+        """Check a move of ``mode``; return (the action slot it takes, or None) and the
+        movement kind to record.  Raises ``CommandRejected`` with the rule it breaks."""
+        prone = combat.has(mover.id, "prone")
+        if prone and mode != "crawl":
+            raise _over(f"{mover.id!r} is prone: stand up first, or crawl 1 m")
+        if usage.movement == "step":
+            raise _over("the free 1 m step was taken this Phase: no other movement")
+        one_metre = max(STEP_METRES, cell_size)
+        if mode == "combat":
+            if usage.movement not in (None, "combat"):
+                raise _over(f"already moved this Phase by {usage.movement}")
+            left = self.movement_left(mover, usage, limited)
+            if cost > left + EPSILON:
+                raise _over(f"the move costs {cost:g} m, only {left:g} m of combat movement left")
+            return None, "combat"
+        if mode == "step":
+            if usage.movement is not None or usage.moved > 0:
+                raise _over("the 1 m step needs a Phase with no other movement")
+            if mover.movement <= STEP_METRES:
+                raise _over(
+                    f"{mover.id!r} has {mover.movement:g} m of movement: 1 m takes a move action"
+                )
+            if combat.has(mover.id, "darkness"):
+                raise _over("no free 1 m step in darkness")
+            if steps != 1 or cost > one_metre + EPSILON:
+                raise _over(
+                    f"the free step is one 1 m step on open ground (this one costs {cost:g} m)"
+                )
+            return None, "step"
+        if mode == "crawl":
+            if usage.movement not in (None, "crawl"):
+                raise _over(f"already moved this Phase by {usage.movement}")
+            if steps != 1 or cost > one_metre + EPSILON:
+                raise _over("crawling covers 1 m")
+            return MOVE, "crawl"
+        if mode == "withdraw":
+            if usage.movement is not None:
+                raise _over(f"already moved this Phase by {usage.movement}")
+            slot = MOVE if limited else FULL  # restricted withdraw in a limited Phase
+            limit = mover.movement if limited else 2 * mover.movement
+            if cost > limit + EPSILON:
+                raise _over(f"a withdraw covers up to {limit:g} m, this one costs {cost:g} m")
+            return slot, "withdraw"
+        if mode == "noncombat":
+            if usage.movement is not None:
+                raise _over(f"already moved this Phase by {usage.movement}")
+            stat = mover.stat("noncombat")
+            limit = (
+                float(stat)
+                if isinstance(stat, int | float) and not isinstance(stat, bool)
+                else 2 * mover.movement
+            )
+            if cost > limit + EPSILON:
+                raise _over(
+                    f"noncombat movement covers up to {limit:g} m, this move costs {cost:g} m"
+                )
+            return FULL, "noncombat"
+        if mode == "hampered":
+            if usage.movement is not None:
+                raise _over(f"already moved this Phase by {usage.movement}")
+            if steps != 1:
+                raise _over("the hampered move is a single 1 m move")
+            if mover.movement >= STEP_METRES and cost <= self.movement_left(mover, usage, limited):
+                raise _over(
+                    f"{mover.id!r} can move 1 m normally; the hampered move is for those who cannot"
+                )
+            return FULL, "hampered"
+        raise _over(f"unknown movement mode {mode!r}")
+
+    def provokes(self, mode: str) -> bool:
+        """Whether moving this way provokes at all (the 1 m step never does)."""
+        return mode != "step"
+
+    def free_action_slot(self, combatant: Combatant, kind: str) -> str | None:
+        """The slot a named non-attack action takes (None: free), per *Move Actions* and
+        *Free Actions*; raises for an unknown kind."""
+        slots = {
+            "draw_focus": None if flag(combatant, "fast_draw") else MOVE,
+            "stow_focus": None if flag(combatant, "fast_draw") else MOVE,
+            "stand_up": None if flag(combatant, "position_shift") else MOVE,
+            "drop_item": None,
+            "drop_prone": None,
+            "start_full_phase": MOVE,
+            "complete_full_phase": MOVE,
+            "full_phase": FULL,
+            "defend": ATTACK,
+        }
+        if kind not in slots:
+            raise CommandRejected(
+                "illegal_action", f"unknown action {kind!r}; one of {sorted(slots)}"
+            )
+        return slots[kind]
+
+    # -- attacks ----------------------------------------------------------------------------
 
     def threatens(self, combat: Combat, threatener: Combatant, target: Combatant) -> bool:
-        """Only enemies (another side) are threatened, and not by the surprised.
-
-        The text says the unaware "don't get to act in the Surprise Phase"; it is silent
-        on attacks of opportunity there.  We read it as d20 does for flat-footed
-        characters: an unaware character makes none until the Surprise Phase is over.
-        """
+        """Enemies threaten, unless surprised, unable to act, or having dodged."""
+        if threatener.side == target.side:
+            return False
         if combat.surprise and threatener.id not in combat.aware:
             return False
-        return threatener.side != target.side
+        if combat.has(threatener.id, "cannot_act"):
+            return False
+        defense = combat.defense(threatener.id)
+        return not (defense is not None and defense.name == "dodge")
 
     def opportunity_available(
         self, combat: Combat, threatener: Combatant, target: Combatant
     ) -> bool:
         """One attack of opportunity a Phase; Combat Reflexes: one per opponent a Phase."""
         made = [t for a, t in combat.opportunity_attacks if a == threatener.id]
-        if threatener.stat("combat_reflexes", False) is True:
+        if flag(threatener, "combat_reflexes"):
             return target.id not in made
         return not made
+
+    def defense_value(self, combat: Combat, target: Combatant) -> int:
+        """The target's DCV now: base, its manoeuvres, a held defence, Surprise, conditions."""
+        dcv = int_stat(target, "dcv")
+        _, maneuver_dcv = combine(combat.maneuvers_of(target.id))
+        dcv += maneuver_dcv
+        defense = combat.defense(target.id)
+        if defense is not None:
+            dcv += defense.dcv
+        if combat.surprise and target.id not in combat.aware:
+            dcv += SURPRISED_DCV
+        if combat.has(target.id, "underwater"):
+            dcv += UNDERWATER_DCV
+        if combat.has(target.id, "stunned"):
+            dcv //= 2
+        return max(dcv, 0)
+
+    def attack_roll(
+        self,
+        combat: Combat,
+        attacker: Combatant,
+        target: Combatant,
+        tray: DiceTray,
+        rolls: tuple[int, ...] | None,
+        *,
+        attack: str,
+        maneuvers: Sequence[Maneuver] = (),
+        ocv_bonus: int = 0,
+    ) -> AttackRolled:
+        """An Attack Roll: 3d6 + OCV (+ combat levels, manoeuvres) against 10 + DCV."""
+        dice = tray.roll(f"{attack}: {attacker.id} on {target.id}", 3, 6, rolls)
+        maneuver_ocv, _ = combine(maneuvers)
+        ocv = int_stat(attacker, "ocv") + ocv_bonus + maneuver_ocv
+        dcv = self.defense_value(combat, target)
+        total = sum(dice) + ocv
+        target_number = ATTACK_ROLL_BASE + dcv
+        return AttackRolled(
+            attacker=attacker.id,
+            target=target.id,
+            attack=attack,
+            dice=dice,
+            ocv=ocv,
+            dcv=dcv,
+            total=total,
+            target_number=target_number,
+            hit=total >= target_number,
+        )
 
     def opportunity_attack(
         self,
@@ -125,26 +382,32 @@ class HeroSupplement:
         target: Combatant,
         tray: DiceTray,
         rolls: tuple[int, ...] | None,
+        maneuver: Maneuver | None = None,
     ) -> AttackRolled:
-        """An Attack Roll: 3d6 + OCV against 10 + DCV."""
-        dice = tray.roll(f"attack of opportunity: {attacker.id} on {target.id}", 3, 6, rolls)
-        ocv = int_stat(attacker, "ocv")
-        dcv = int_stat(target, "dcv")
-        if combat.surprise and target.id not in combat.aware:
-            dcv += SURPRISED_DCV_PENALTY
-        total = sum(dice) + ocv
-        target_number = ATTACK_ROLL_BASE + dcv
-        return AttackRolled(
-            attacker=attacker.id,
-            target=target.id,
-            attack="attack_of_opportunity",
-            dice=dice,
-            ocv=ocv,
-            dcv=dcv,
-            total=total,
-            target_number=target_number,
-            hit=total >= target_number,
+        """An attack of opportunity: this Phase's manoeuvres plus the one used now."""
+        used = (*combat.maneuvers_of(attacker.id), maneuver or Maneuver("strike"))
+        return self.attack_roll(
+            combat, attacker, target, tray, rolls, attack="attack_of_opportunity", maneuvers=used
         )
+
+    # -- Post-Turn ------------------------------------------------------------------------
+
+    def recovers(self, combat: Combat, combatant: Combatant) -> bool:
+        """Eligible for the Post-Turn Recovery: has REC, not marked ``no_recovery``."""
+        return combatant.stat("rec") is not None and not combat.has(combatant.id, "no_recovery")
+
+    def recovery(self, combatant: Combatant, vitals: Vitals) -> Vitals:
+        """Take a Recovery: REC back to END and STUN, up to their starting values."""
+        rec = int_stat(combatant, "rec")
+        return Vitals(
+            combatant.id,
+            min(int_stat(combatant, "end"), vitals.end + rec),
+            min(int_stat(combatant, "stun"), vitals.stun + rec),
+        )
+
+
+def _over(reason: str) -> CommandRejected:
+    return CommandRejected("over_budget", reason)
 
 
 def _break_ties(tied: list[str], tray: DiceTray, purpose: str) -> list[str]:

@@ -101,6 +101,11 @@ async def test_move_prompt_attack_restart(tmp_path: Path) -> None:
             "target_number": 14,
             "hit": True,
         }
+        # A hit: the GM says whether the hero can still finish its move (it can).
+        ask = await gm.wait_for(protocol.Prompt, lambda p: p.kind == "continue_after_hit")
+        assert (ask.attacker, ask.target) == ("ogre", "hero")
+        seq = await gm.send(protocol.AnswerPrompt, prompt=ask.prompt, accept=True, rolls=None)
+        assert isinstance(await gm.reply_to(seq), protocol.Ack)
         done = await alice.event("move_completed")
         assert done.data == {"token": "hero", "at": [1, 5], "cost": 3.0, "movement_left": 9.0}
 
@@ -142,6 +147,27 @@ async def test_move_prompt_attack_restart(tmp_path: Path) -> None:
     result = await replay(recording)
     assert result.ok, "\n".join(result.diff)
     assert result.compared > 30
+
+
+async def test_the_gm_stops_a_mover_that_cannot_go_on(tmp_path: Path) -> None:
+    app = create_app(Config(database=tmp_path / "db.sqlite3", demo=True))
+    async with TestServer(app) as server, aiohttp.ClientSession() as http:
+        tokens = demo_tokens(app)
+        url = str(server.make_url("/ws"))
+        gm = await TableClient.connect(http, url)
+        alice = await TableClient.connect(http, url)
+        await gm.join(tokens["gm"])
+        await alice.join(tokens["alice"])
+        await gm.send(protocol.LoadScene, scene=scene_spec())
+        await gm.send(protocol.StartCombat, ruleset="hero-supplement", aware=None, seed=None)
+        await alice.event("combatant_acts")
+        await alice.send(protocol.Move, token="hero", path=((3, 5), (2, 5)))
+        prompt = await gm.wait_for(protocol.Prompt)
+        await gm.send(protocol.AnswerPrompt, prompt=prompt.prompt, accept=True, rolls=(6, 6, 6))
+        ask = await gm.wait_for(protocol.Prompt, lambda p: p.kind == "continue_after_hit")
+        await gm.send(protocol.AnswerPrompt, prompt=ask.prompt, accept=False, rolls=None)
+        stopped = await alice.event("move_stopped")
+        assert stopped.data["token"] == "hero" and stopped.data["at"] == [4, 5]
 
 
 async def test_unanswered_prompt_expires_as_declined(tmp_path: Path) -> None:

@@ -19,11 +19,13 @@ def token(
     movement: float = 6.0,
     size: int = 1,
     reflexes: bool | None = None,
+    extra: dict[str, bool | int | float | str] | None = None,
 ) -> Combatant:
-    """A Hero-supplement combatant."""
+    """A Hero-supplement combatant; ``extra`` adds statistics (END, REC, flags ...)."""
     stats: list[tuple[str, bool | int | float | str]] = [("dcv", dcv), ("init", init), ("ocv", ocv)]
     if reflexes is not None:
         stats.append(("combat_reflexes", reflexes))
+    stats += list((extra or {}).items())
     return Combatant(
         id=tid,
         name=tid.title(),

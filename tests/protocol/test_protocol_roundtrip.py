@@ -36,7 +36,21 @@ from protocol import (
     server_from_wire,
     to_wire,
 )
-from protocol.actions import SetDoor
+from protocol.actions import (
+    ACTION_MESSAGES,
+    CONDITIONS,
+    HOLD_ACTIONS,
+    MOVE_MODES,
+    Abort,
+    Attack,
+    Delay,
+    ManeuverSpec,
+    Ready,
+    SetCondition,
+    SetDoor,
+    TakeAction,
+    TakeDelayed,
+)
 from protocol.admin import ConfigureTable, IssueToken, RevokeToken, TokenIssued, TokenRevoked
 from protocol.features import DOOR_STATES, TERRAIN_KINDS, TerrainSpec, WallSpec
 from protocol.scene import DIAGONAL_RULES, GRID_KINDS, HEX_OFFSETS
@@ -128,6 +142,9 @@ def scenes(draw: st.DrawFn) -> SceneSpec:
 
 
 CELL = st.tuples(INT64, INT64)
+MANEUVERS = st.builds(
+    ManeuverSpec, name=text(1, 64), ocv=st.integers(-50, 50), dcv=st.integers(-50, 50)
+)
 
 CLIENT_MESSAGES: st.SearchStrategy[ClientMessage] = st.one_of(
     st.builds(
@@ -155,18 +172,60 @@ CLIENT_MESSAGES: st.SearchStrategy[ClientMessage] = st.one_of(
         aware=nullable(st.lists(IDS, unique=True, max_size=5).map(tuple)),
         seed=nullable(st.integers(0, 2**63 - 1)),
     ),
-    st.builds(Move, seq=SEQ, token=IDS, path=st.lists(CELL, min_size=1, max_size=20).map(tuple)),
+    st.builds(
+        Move,
+        seq=SEQ,
+        token=IDS,
+        path=st.lists(CELL, min_size=1, max_size=20).map(tuple),
+        mode=st.sampled_from(MOVE_MODES),
+        attack=nullable(IDS),
+        maneuver=nullable(MANEUVERS),
+    ),
     st.builds(
         AnswerPrompt,
         seq=SEQ,
         prompt=text(1, 64),
         accept=st.booleans(),
         rolls=nullable(st.lists(st.integers(1, 1000), min_size=1, max_size=100).map(tuple)),
+        maneuver=nullable(MANEUVERS),
     ),
     st.builds(EndPhase, seq=SEQ, token=IDS),
     st.builds(Resync, seq=SEQ, after=st.integers(-1, 2**53 - 1)),
     st.builds(Ping, seq=SEQ),
     st.builds(SetDoor, seq=SEQ, wall=IDS, open=st.booleans()),
+    st.builds(
+        Attack,
+        seq=SEQ,
+        token=IDS,
+        target=IDS,
+        ranged=st.booleans(),
+        range=st.floats(0, 1e6),
+        maneuver=nullable(MANEUVERS),
+        ocv_bonus=st.integers(-50, 50),
+        rolls=nullable(st.lists(st.integers(1, 1000), min_size=1, max_size=10).map(tuple)),
+    ),
+    st.builds(
+        TakeAction,
+        seq=SEQ,
+        token=IDS,
+        action=text(1, 64),
+        detail=nullable(text(1, 128)),
+        maneuver=nullable(MANEUVERS),
+    ),
+    st.builds(Delay, seq=SEQ, token=IDS, before=nullable(IDS)),
+    st.builds(TakeDelayed, seq=SEQ, token=IDS),
+    st.builds(
+        Ready,
+        seq=SEQ,
+        token=IDS,
+        action=st.sampled_from(HOLD_ACTIONS),
+        trigger_by=nullable(IDS),
+        area=st.lists(CELL, max_size=5).map(tuple),
+    ),
+    st.builds(Abort, seq=SEQ, token=IDS, maneuver=MANEUVERS),
+    st.builds(
+        SetCondition, seq=SEQ, token=IDS, condition=st.sampled_from(CONDITIONS), on=st.booleans()
+    ),
 )
 
 
@@ -250,7 +309,7 @@ def test_every_message_type_has_a_strategy() -> None:
     client_names = {
         c.__name__
         for c in (Join, LoadScene, StartCombat, Move, AnswerPrompt, EndPhase, Resync, Ping)
-    } | {c.__name__ for c in (IssueToken, RevokeToken, ConfigureTable, SetDoor)}
+    } | {c.__name__ for c in (IssueToken, RevokeToken, ConfigureTable, *ACTION_MESSAGES)}
     server_names = {c.__name__ for c in (Welcome, Ack, ErrorMessage, Event, Prompt, State, Pong)}
     server_names |= {c.__name__ for c in (TokenIssued, TokenRevoked)}
     assert {c.__name__ for c in CLIENT_MESSAGE_TYPES.values()} == client_names

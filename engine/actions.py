@@ -1,0 +1,359 @@
+"""Handlers for combat actions other than moving: attacks, named actions, Delay, Ready,
+Abort (seed 000, *Combat Actions* and *Special Initiative Actions*), and the GM's
+conditions.  Each is ``(state, command, spatial) -> (state, events)`` and refuses
+before changing anything, like those in :mod:`engine.handlers`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from engine.checks import (
+    Result,
+    acting_limited,
+    combat_and_ruleset,
+    controlled_token,
+    require_no_prompts,
+    require_turn,
+    scene_of,
+)
+from engine.combat_state import ATTACK, MOVE, Hold, Interjection, PhaseUsage
+from engine.commands import (
+    CONDITIONS,
+    GM,
+    Abort,
+    Attack,
+    Delay,
+    Ready,
+    SetCondition,
+    TakeAction,
+    TakeDelayed,
+)
+from engine.errors import CommandRejected
+from engine.events import (
+    Aborted,
+    ActionTaken,
+    CombatantActs,
+    ConditionChanged,
+    DelayTaken,
+    HoldDeclared,
+    InitiativeOrder,
+    ReadiedActionTaken,
+)
+from engine.movement import in_reach
+from engine.spatial import SpatialCache
+from engine.tray import DiceTray
+from engine.turns import advance, eligible, limited, move_before
+from geometry import BlockMode
+
+# "You can't use this action to start or complete a non-combat move, to withdraw from
+# combat, or to perform any action that requires an attack roll."
+NOT_STARTABLE = ("noncombat", "withdraw", "attack")
+
+
+def attack(state: Any, command: Attack, spatial: SpatialCache) -> Result:
+    """An attack action: melee within reach, or ranged in line of sight and range."""
+    token = controlled_token(state, command.actor, command.token)
+    combat, ruleset = combat_and_ruleset(state)
+    require_no_prompts(combat)
+    require_turn(combat, token)
+    scene = scene_of(state)
+    target = scene.token(command.target)
+    if target is None or target.id == token.id:
+        raise CommandRejected("unknown_token", f"no target {command.target!r} to attack")
+    _require_interjection_allows(combat, ATTACK)
+    usage = combat.current_usage
+    reason = ruleset.refusal(token, usage, ATTACK, acting_limited(combat))
+    if reason:
+        raise CommandRejected("over_budget", reason)
+    if command.ranged:
+        index = spatial.index(scene)
+        a = index.grid.footprint_center(token.cell, token.size)
+        b = index.grid.footprint_center(target.cell, target.size)
+        if index.walls.segment_blocked(a, b, BlockMode.SIGHT):
+            raise CommandRejected("out_of_reach", f"{target.id!r} is not in line of sight")
+        distance = ((a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2) ** 0.5
+        if distance > command.range + 1e-9:
+            raise CommandRejected(
+                "out_of_reach", f"{target.id!r} is {distance:g} away, range {command.range:g}"
+            )
+    elif not in_reach(spatial, scene, token, target):
+        raise CommandRejected("out_of_reach", f"{target.id!r} is not within {token.id!r}'s reach")
+    tray = DiceTray(state.seed, state.draws, command.actor)
+    maneuver = command.maneuver
+    used = (*combat.maneuvers_of(token.id), *((maneuver,) if maneuver else ()))
+    roll = ruleset.attack_roll(
+        combat,
+        token,
+        target,
+        tray,
+        command.rolls,
+        attack="attack",
+        maneuvers=used,
+        ocv_bonus=command.ocv_bonus,
+    )
+    usage = replace(usage, actions=(*usage.actions, ATTACK), attacked=(*usage.attacked, target.id))
+    combat = combat.with_usage(usage)
+    if maneuver is not None:
+        combat = combat.with_maneuver(token.id, maneuver)
+    return replace(state, combat=combat, draws=tray.draws), [*tray.events, roll]
+
+
+def take_action(state: Any, command: TakeAction, spatial: SpatialCache) -> Result:
+    """A named action: draw or stow a focus, stand up, drop an item or prone, start or
+    complete a full-phase action, a full-phase action, or defend with a manoeuvre."""
+    token = controlled_token(state, command.actor, command.token)
+    combat, ruleset = combat_and_ruleset(state)
+    require_no_prompts(combat)
+    require_turn(combat, token)
+    slot = ruleset.free_action_slot(token, command.action)
+    usage = combat.current_usage
+    if slot is not None:
+        _require_interjection_allows(combat, slot)
+        reason = ruleset.refusal(token, usage, slot, acting_limited(combat))
+        if reason:
+            raise CommandRejected("over_budget", reason)
+    name = command.action
+    started = [c for c in combat.conditions_of(token.id) if c.startswith("started:")]
+    if name == "stand_up" and not combat.has(token.id, "prone"):
+        raise CommandRejected("illegal_action", f"{token.id!r} is not prone")
+    if name == "start_full_phase":
+        if not command.detail or command.detail in NOT_STARTABLE:
+            raise CommandRejected(
+                "illegal_action",
+                f"name the full-phase action to start; not one of {', '.join(NOT_STARTABLE)}",
+            )
+        if started:
+            raise CommandRejected(
+                "illegal_action", f"{token.id!r} already started {started[0][8:]!r}"
+            )
+    if name == "complete_full_phase" and not started:
+        raise CommandRejected("illegal_action", f"{token.id!r} has no full-phase action under way")
+    if name == "complete_full_phase" and usage.full_phase_started:
+        raise CommandRejected("illegal_action", "a full-phase action is completed in a later Phase")
+    if name == "defend" and command.maneuver is None:
+        raise CommandRejected("illegal_action", "defend names its defensive manoeuvre")
+    detail = command.detail
+    if slot is not None:
+        usage = replace(usage, actions=(*usage.actions, slot))
+    combat = combat.with_usage(usage)
+    if name == "stand_up":
+        combat = combat.with_condition(token.id, "prone", False)
+    elif name == "drop_prone":
+        combat = combat.with_condition(token.id, "prone", True)
+    elif name == "start_full_phase":
+        combat = combat.with_condition(token.id, f"started:{detail}", True)
+        combat = combat.with_usage(replace(combat.current_usage, full_phase_started=detail))
+    elif name == "complete_full_phase":
+        detail = started[0][len("started:") :]
+        combat = combat.with_condition(token.id, started[0], False)
+    elif name == "defend" and command.maneuver is not None:
+        # A defensive manoeuvre is held as the defence; only attack manoeuvres combine.
+        combat = combat.with_defense(token.id, command.maneuver)
+        detail = command.maneuver.name
+    return replace(state, combat=combat), [ActionTaken(token.id, name, slot, detail)]
+
+
+def delay(state: Any, command: Delay, spatial: SpatialCache) -> Result:
+    """Take no action on one's INIT and wait, maybe to just before someone."""
+    token = controlled_token(state, command.actor, command.token)
+    combat, ruleset = combat_and_ruleset(state)
+    require_no_prompts(combat)
+    require_turn(combat, token)
+    if combat.interjection is not None:
+        raise CommandRejected("illegal_action", "a readied action cannot be delayed")
+    if combat.usage != PhaseUsage():
+        raise CommandRejected(
+            "illegal_action", "delaying takes no action on one's INIT: nothing done yet"
+        )
+    if command.before is not None and (
+        command.before == token.id or command.before not in combat.order
+    ):
+        raise CommandRejected("unknown_token", f"cannot delay to before {command.before!r}")
+    hold = Hold(token.id, "delay", (combat.turn, combat.phase), before=command.before)
+    state = replace(
+        state,
+        combat=replace(
+            combat.without_hold(token.id), holds=(*combat.without_hold(token.id).holds, hold)
+        ),
+    )
+    declared = HoldDeclared(token.id, "delay", command.before, None, None, ())
+    state, events = advance(state, ruleset)
+    return state, [declared, *events]
+
+
+def take_delayed(state: Any, command: TakeDelayed, spatial: SpatialCache) -> Result:
+    """Take a delayed action now, just before whoever is up (who has not acted yet)."""
+    token = controlled_token(state, command.actor, command.token)
+    combat, ruleset = combat_and_ruleset(state)
+    require_no_prompts(combat)
+    hold = combat.hold(token.id)
+    if hold is None or hold.kind != "delay":
+        raise CommandRejected("no_hold", f"{token.id!r} has no delayed action")
+    if (
+        combat.interjection is not None
+        or combat.pending_move is not None
+        or combat.usage != PhaseUsage()
+    ):
+        raise CommandRejected(
+            "illegal_action", "a delayed action cannot interrupt: wait until the next action starts"
+        )
+    current = combat.regular_actor
+    order, _ = move_before(combat.order, combat.acting, token.id, current)
+    index = order.index(token.id)
+    combat = replace(combat.without_hold(token.id), order=order, acting=index, usage=PhaseUsage())
+    scores = tuple((cid, dict(combat.scores)[cid]) for cid in order)
+    combat = replace(combat, scores=scores)
+    movement = ruleset.movement_left(token, combat.usage, limited(combat))
+    events: list[Any] = [
+        DelayTaken(token.id, current),
+        InitiativeOrder(order, scores),
+        CombatantActs(token.id, combat.turn, combat.phase, limited(combat), movement),
+    ]
+    return replace(state, combat=combat), events
+
+
+def ready(state: Any, command: Ready, spatial: SpatialCache) -> Result:
+    """Ready an attack, move or free action against a trigger; readying is an attack action."""
+    token = controlled_token(state, command.actor, command.token)
+    combat, ruleset = combat_and_ruleset(state)
+    require_no_prompts(combat)
+    require_turn(combat, token)
+    scene = scene_of(state)
+    if combat.interjection is not None:
+        raise CommandRejected("illegal_action", "a readied action cannot ready another")
+    if command.action not in ("attack", "move", "free"):
+        raise CommandRejected(
+            "illegal_action", f"ready an attack, move or free action, not {command.action!r}"
+        )
+    if command.trigger_by is None and not command.area:
+        raise CommandRejected(
+            "illegal_action", "a readied action needs a trigger: someone's action or an area"
+        )
+    if command.trigger_by is not None and (
+        command.trigger_by == token.id or scene.token(command.trigger_by) is None
+    ):
+        raise CommandRejected("unknown_token", f"cannot ready against {command.trigger_by!r}")
+    grid = spatial.index(scene).grid
+    for cell in command.area:
+        if not grid.contains(cell):
+            raise CommandRejected("illegal_action", f"trigger area cell {cell} is off the grid")
+    usage = combat.usage
+    reason = ruleset.refusal(token, usage, ATTACK, limited(combat))
+    if reason:
+        raise CommandRejected("over_budget", reason)
+    area = tuple(sorted(set(command.area)))
+    hold = Hold(
+        token.id, "ready", (combat.turn, combat.phase), action=command.action,
+        trigger_by=command.trigger_by, area=area, moved=usage.movement is not None,
+    )  # fmt: skip
+    combat = combat.without_hold(token.id)
+    combat = replace(
+        combat, holds=(*combat.holds, hold), usage=replace(usage, actions=(*usage.actions, ATTACK))
+    )
+    return replace(state, combat=combat), [
+        HoldDeclared(token.id, "ready", None, command.action, command.trigger_by, area)
+    ]
+
+
+def fire_ready(state: Any, ruleset: Any, holder_id: str, trigger: str) -> Result:
+    """A readied action's trigger came and its controller took it: ``holder_id`` acts now,
+    just ahead of ``trigger``, for the rest of the encounter."""
+    combat = state.combat
+    hold = combat.hold(holder_id)
+    assert hold is not None
+    order, acting = move_before(combat.order, combat.acting, holder_id, trigger)
+    scores = tuple((cid, dict(combat.scores)[cid]) for cid in order)
+    # The 1 m step comes with a readied action only if the holder did not otherwise move.
+    usage = PhaseUsage(movement="combat" if hold.moved else None)
+    interjection = Interjection(holder_id, "ready", hold.action, usage)
+    combat = replace(
+        combat.without_hold(holder_id),
+        order=order,
+        acting=acting,
+        scores=scores,
+        interjection=interjection,
+    )
+    if combat.pending_move is not None:
+        combat = replace(
+            combat,
+            interjection=replace(interjection, suspended=combat.pending_move),
+            pending_move=None,
+        )
+    holder = state.scene.token(holder_id)
+    movement = ruleset.movement_left(holder, PhaseUsage(), True) if hold.action == "move" else 0.0
+    events: list[Any] = [
+        ReadiedActionTaken(holder_id, trigger, hold.action or "attack"),
+        InitiativeOrder(order, scores),
+        CombatantActs(holder_id, combat.turn, combat.phase, True, movement),
+    ]
+    return replace(state, combat=combat), events
+
+
+def abort(state: Any, command: Abort, spatial: SpatialCache) -> Result:
+    """Abort to a defensive action out of turn, giving up the next action (seed 000, *Abort*)."""
+    token = controlled_token(state, command.actor, command.token)
+    combat, ruleset = combat_and_ruleset(state)
+    if combat.actor == token.id:
+        raise CommandRejected(
+            "cannot_abort", "it is your action: defend normally instead of aborting"
+        )
+    if not eligible(combat, token.id) or combat.has(token.id, "cannot_act"):
+        raise CommandRejected("cannot_abort", f"{token.id!r} cannot act now")
+    if (token.id, combat.turn, combat.phase) in combat.abort_locks:
+        raise CommandRejected(
+            "cannot_abort", "after aborting the next Phase's action, no abort until after your INIT"
+        )
+    acted = combat.order.index(token.id) <= combat.acting
+    if acted:
+        turn, phase = _next_phase(combat.turn, combat.phase, ruleset.phases_per_turn)
+    else:
+        turn, phase = combat.turn, combat.phase
+    if (token.id, turn, phase) in combat.forfeits:
+        raise CommandRejected("cannot_abort", f"{token.id!r} already gave up that action")
+    combat = replace(combat, forfeits=(*combat.forfeits, (token.id, turn, phase)))
+    if acted:
+        combat = replace(combat, abort_locks=(*combat.abort_locks, (token.id, turn, phase)))
+    combat = combat.with_defense(token.id, command.maneuver)
+    maneuver = command.maneuver
+    return replace(state, combat=combat), [
+        Aborted(token.id, maneuver.name, maneuver.dcv, (turn, phase))
+    ]
+
+
+def set_condition(state: Any, command: SetCondition, spatial: SpatialCache) -> Result:
+    """The GM marks a condition the rules use (Stunned, underwater, prone, cannot act ...)."""
+    if command.actor != GM:
+        raise CommandRejected("gm_only", f"only the GM sets conditions, not {command.actor!r}")
+    combat, _ = combat_and_ruleset(state)
+    if scene_of(state).token(command.token) is None:
+        raise CommandRejected("unknown_token", f"no token {command.token!r} on the scene")
+    if command.condition not in CONDITIONS:
+        raise CommandRejected(
+            "illegal_action",
+            f"unknown condition {command.condition!r}; one of {', '.join(CONDITIONS)}",
+        )
+    combat = combat.with_condition(command.token, command.condition, command.on)
+    return replace(state, combat=combat), [
+        ConditionChanged(command.token, command.condition, command.on)
+    ]
+
+
+def _require_interjection_allows(combat: Any, slot: str) -> None:
+    interjection = combat.interjection
+    if interjection is None:
+        return
+    allowed = {"attack": (ATTACK,), "move": (MOVE,), "free": ()}[interjection.allowed or "attack"]
+    if slot not in allowed or interjection.usage.actions:
+        raise CommandRejected(
+            "illegal_action", f"the readied action is a {interjection.allowed} action, nothing else"
+        )
+
+
+def _next_phase(turn: int, phase: int, per_turn: int) -> tuple[int, int]:
+    if phase == 0:
+        return 1, 1
+    if phase < per_turn:
+        return turn, phase + 1
+    return turn + 1, 1

@@ -1,0 +1,61 @@
+"""Checks every handler shares: who controls a token, whose action it is, what waits."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.combat_state import Combat
+from engine.commands import GM
+from engine.errors import CommandRejected
+from engine.model import Combatant, EncounterState, Scene
+from engine.rulesets import Ruleset, find_ruleset
+from engine.turns import limited
+
+Result = tuple[EncounterState, list[Any]]
+
+
+def scene_of(state: EncounterState) -> Scene:
+    """The loaded scene, or a ``no_scene`` refusal."""
+    if not isinstance(state.scene, Scene):
+        raise CommandRejected("no_scene", "no scene is loaded")
+    return state.scene
+
+
+def controlled_token(state: EncounterState, actor: str, token_id: str) -> Combatant:
+    """The token ``token_id`` if ``actor`` controls it (its owner, or the GM)."""
+    token = scene_of(state).token(token_id)
+    if token is None:
+        raise CommandRejected("unknown_token", f"no token {token_id!r} on the scene")
+    if actor not in (GM, token.owner):
+        raise CommandRejected("not_your_token", f"{actor!r} does not control token {token_id!r}")
+    return token
+
+
+def combat_and_ruleset(state: EncounterState) -> tuple[Combat, Ruleset]:
+    """The running combat and its ruleset, or a ``no_combat`` refusal."""
+    if state.combat is None:
+        raise CommandRejected("no_combat", "no combat is running")
+    return state.combat, find_ruleset(state.combat.ruleset)
+
+
+def require_turn(combat: Combat, token: Combatant) -> None:
+    """Refuse unless it is ``token``'s action (its INIT, or its readied action firing)."""
+    if combat.actor != token.id:
+        raise CommandRejected(
+            "not_your_turn",
+            f"it is {combat.actor!r}'s action (Turn {combat.turn}, Phase {combat.phase}), "
+            f"not {token.id!r}'s",
+        )
+
+
+def require_no_prompts(combat: Combat) -> None:
+    """Refuse while a prompt waits for an answer."""
+    if combat.prompts:
+        waiting = ", ".join(f"{p.id} ({p.controller})" for p in combat.prompts)
+        raise CommandRejected("prompt_pending", f"waiting for prompt answers: {waiting}")
+
+
+def acting_limited(combat: Combat) -> bool:
+    """Whether the one acting now may take only one action (limited Phase, or a readied
+    action firing out of turn)."""
+    return limited(combat) or combat.interjection is not None

@@ -1,0 +1,331 @@
+"""Seed 000 (Hero System Rules Supplement): the Phase budget, action types, and Post-Turn.
+
+Section names in the test names are the text's: *Combat Actions*, *Move Actions*,
+*Full-Phase Actions*, *Free Actions*, *Combat Time*.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import (
+    AnswerPrompt,
+    Attack,
+    CommandRejected,
+    EndPhase,
+    Maneuver,
+    Move,
+    SetCondition,
+    TakeAction,
+)
+from engine.events import AttackRolled, MoveCompleted, Recovered
+from engine.rulesets.hero import combine
+from tests.engine.helpers import fight, kinds, token
+
+
+def refused(encounter, command, code: str) -> str:  # type: ignore[no-untyped-def]
+    before = encounter.state
+    with pytest.raises(CommandRejected) as refusal:
+        encounter.apply(command)
+    assert refusal.value.code == code, refusal.value.message
+    assert encounter.state == before
+    return refusal.value.message
+
+
+def hero_vs_far_ogre(**hero: object):  # type: ignore[no-untyped-def]
+    return fight(token("hero", 2, 2, owner="alice", init=9, **hero), token("ogre", 18, 18, init=1))  # type: ignore[arg-type]
+
+
+def adjacent_pair(**hero: object):  # type: ignore[no-untyped-def]
+    return fight(token("hero", 4, 5, owner="alice", init=9, **hero), token("ogre", 5, 5, init=1))  # type: ignore[arg-type]
+
+
+# -- Combat Actions: the Phase budget -------------------------------------------------------
+
+
+def test_an_attack_action_and_a_move_action() -> None:
+    encounter = adjacent_pair()
+    encounter.apply(Attack("alice", "hero", "ogre", rolls=(3, 3, 3)))
+    done = encounter.apply(Move("alice", "hero", ((3, 5), (2, 5))))
+    assert isinstance(done[-1], MoveCompleted) and done[-1].movement_left == 4.0  # one move action
+    refused(encounter, Attack("alice", "hero", "ogre", ranged=True, range=9.0), "over_budget")
+
+
+def test_two_move_actions_replace_the_attack() -> None:
+    encounter = hero_vs_far_ogre()
+    encounter.apply(Move("alice", "hero", tuple((2 + i, 2) for i in range(1, 8))))  # 7 m: two moves
+    message = refused(
+        encounter, Attack("alice", "hero", "ogre", ranged=True, range=99.0), "over_budget"
+    )
+    assert "no actions left" in message
+
+
+def test_a_full_phase_action_takes_the_whole_phase() -> None:
+    encounter = hero_vs_far_ogre()
+    encounter.apply(TakeAction("alice", "hero", "full_phase", "brace"))
+    refused(encounter, Move("alice", "hero", ((3, 2),)), "over_budget")
+    refused(encounter, TakeAction("alice", "hero", "draw_focus"), "over_budget")
+    encounter = hero_vs_far_ogre()
+    encounter.apply(Move("alice", "hero", ((3, 2),)))
+    assert "whole Phase" in refused(
+        encounter, TakeAction("alice", "hero", "full_phase"), "over_budget"
+    )
+
+
+def test_a_limited_phase_allows_one_attack_or_one_move_and_no_full_phase() -> None:
+    encounter = fight(
+        token("hero", 2, 2, owner="alice", init=9), token("ogre", 18, 18, init=1), aware=("hero",)
+    )
+    assert encounter.state.combat is not None and encounter.state.combat.surprise
+    refused(encounter, TakeAction("alice", "hero", "full_phase"), "over_budget")
+    encounter.apply(TakeAction("alice", "hero", "draw_focus", "sword"))
+    refused(encounter, Move("alice", "hero", ((3, 2),)), "over_budget")
+
+
+def test_a_move_action_starts_a_full_phase_action_and_another_completes_it() -> None:
+    encounter = fight(
+        token("hero", 2, 2, owner="alice", init=9), token("ogre", 18, 18, init=1), aware=("hero",)
+    )
+    refused(
+        encounter, TakeAction("alice", "hero", "start_full_phase", "withdraw"), "illegal_action"
+    )
+    events = encounter.apply(TakeAction("alice", "hero", "start_full_phase", "bandage"))
+    assert kinds(events) == ["action_taken"]
+    refused(encounter, TakeAction("alice", "hero", "complete_full_phase"), "over_budget")
+    encounter.apply(EndPhase("alice", "hero"))
+    events = encounter.apply(TakeAction("alice", "hero", "complete_full_phase"))
+    assert events[0].detail == "bandage" and events[0].slot == "move"  # type: ignore[attr-defined]
+    refused(encounter, TakeAction("alice", "hero", "complete_full_phase"), "illegal_action")
+
+
+# -- Move Actions ---------------------------------------------------------------------------
+
+
+def test_drawing_a_focus_is_a_move_action_unless_fast_draw() -> None:
+    encounter = hero_vs_far_ogre()
+    assert encounter.apply(TakeAction("alice", "hero", "draw_focus", "sword"))[0].slot == "move"  # type: ignore[attr-defined]
+    encounter = hero_vs_far_ogre(extra={"fast_draw": True})
+    assert encounter.apply(TakeAction("alice", "hero", "draw_focus", "sword"))[0].slot is None  # type: ignore[attr-defined]
+
+
+def test_standing_up_is_a_move_action_and_prone_characters_crawl() -> None:
+    encounter = hero_vs_far_ogre()
+    assert encounter.apply(TakeAction("alice", "hero", "drop_prone"))[0].slot is None  # type: ignore[attr-defined]
+    assert "prone" in refused(encounter, Move("alice", "hero", ((3, 2),)), "over_budget")
+    events = encounter.apply(Move("alice", "hero", ((3, 2),), mode="crawl"))
+    assert isinstance(events[-1], MoveCompleted)
+    refused(encounter, Move("alice", "hero", ((4, 2), (5, 2)), mode="crawl"), "over_budget")
+    assert encounter.apply(TakeAction("alice", "hero", "stand_up"))[0].slot == "move"  # type: ignore[attr-defined]
+    refused(encounter, TakeAction("alice", "hero", "stand_up"), "over_budget")
+
+
+def test_combat_movement_rules_out_the_free_step() -> None:
+    encounter = hero_vs_far_ogre()
+    encounter.apply(Move("alice", "hero", ((3, 2), (4, 2))))
+    refused(encounter, Move("alice", "hero", ((5, 2),), mode="step"), "over_budget")
+
+
+def test_moving_no_distance_leaves_a_1m_move() -> None:
+    encounter = hero_vs_far_ogre()
+    encounter.apply(TakeAction("alice", "hero", "draw_focus"))
+    encounter.apply(TakeAction("alice", "hero", "stow_focus"))  # both move actions used
+    events = encounter.apply(Move("alice", "hero", ((3, 2),), mode="step"))
+    assert isinstance(events[-1], MoveCompleted) and events[-1].cost == 1.0
+
+
+# -- Full-Phase Actions -----------------------------------------------------------------------
+
+
+def test_withdraw_covers_twice_combat_movement_as_a_full_phase_action() -> None:
+    encounter = hero_vs_far_ogre()
+    refused(
+        encounter,
+        Move("alice", "hero", tuple((2 + i, 2) for i in range(1, 14)), mode="withdraw"),
+        "over_budget",
+    )
+    events = encounter.apply(
+        Move("alice", "hero", tuple((2 + i, 2) for i in range(1, 13)), mode="withdraw")
+    )
+    assert isinstance(events[-1], MoveCompleted) and events[-1].cost == 12.0
+    refused(encounter, TakeAction("alice", "hero", "draw_focus"), "over_budget")
+
+
+def test_restricted_withdraw_is_a_move_action_in_a_limited_phase() -> None:
+    encounter = fight(
+        token("hero", 2, 2, owner="alice", init=9), token("ogre", 18, 18, init=1), aware=("hero",)
+    )
+    refused(
+        encounter,
+        Move("alice", "hero", tuple((2 + i, 2) for i in range(1, 8)), mode="withdraw"),
+        "over_budget",
+    )
+    events = encounter.apply(
+        Move("alice", "hero", tuple((2 + i, 2) for i in range(1, 7)), mode="withdraw")
+    )
+    assert isinstance(events[-1], MoveCompleted)
+
+
+def test_noncombat_movement_is_a_full_phase_action() -> None:
+    encounter = hero_vs_far_ogre()
+    events = encounter.apply(
+        Move("alice", "hero", tuple((2 + i, 2) for i in range(1, 13)), mode="noncombat")
+    )
+    assert isinstance(events[-1], MoveCompleted)
+    refused(encounter, Move("alice", "hero", ((15, 2),)), "over_budget")
+
+
+def test_the_hampered_1m_move_is_only_for_those_who_cannot_move_1m() -> None:
+    encounter = hero_vs_far_ogre()
+    refused(encounter, Move("alice", "hero", ((3, 2),), mode="hampered"), "over_budget")
+    slow = fight(
+        token("hero", 2, 2, owner="alice", init=9, movement=0.4), token("ogre", 18, 18, init=1)
+    )
+    refused(slow, Move("alice", "hero", ((3, 2),)), "over_budget")
+    events = slow.apply(Move("alice", "hero", ((3, 2),), mode="hampered"))
+    assert isinstance(events[-1], MoveCompleted)
+    refused(slow, TakeAction("alice", "hero", "draw_focus"), "over_budget")
+
+
+# -- Free Actions ---------------------------------------------------------------------------
+
+
+def test_dropping_an_item_and_dropping_prone_are_free() -> None:
+    encounter = hero_vs_far_ogre()
+    for _ in range(3):
+        assert encounter.apply(TakeAction("alice", "hero", "drop_item", "torch"))[0].slot is None  # type: ignore[attr-defined]
+    encounter.apply(Move("alice", "hero", ((3, 2), (4, 2))))
+    encounter.apply(Attack("alice", "hero", "ogre", ranged=True, range=99.0))
+    assert encounter.apply(TakeAction("alice", "hero", "drop_prone"))[0].slot is None  # type: ignore[attr-defined]
+
+
+def test_the_1m_step_once_a_phase_with_no_other_movement() -> None:
+    encounter = hero_vs_far_ogre()
+    encounter.apply(Move("alice", "hero", ((3, 2),), mode="step"))
+    refused(encounter, Move("alice", "hero", ((4, 2),), mode="step"), "over_budget")
+    refused(encounter, Move("alice", "hero", ((4, 2),)), "over_budget")
+    refused(hero_vs_far_ogre(), Move("alice", "hero", ((3, 2), (4, 2)), mode="step"), "over_budget")
+
+
+def test_no_1m_step_in_difficult_terrain_or_darkness_or_when_slow() -> None:
+    from engine import Encounter, GridSpec, LoadScene, Scene, StartCombat, TerrainSpec
+
+    mud = TerrainSpec("difficult", ((3.0, 0.0), (6.0, 0.0), (6.0, 6.0), (3.0, 6.0)))
+    encounter = Encounter()
+    hero, ogre = token("hero", 2, 2, owner="alice", init=9), token("ogre", 18, 18, init=1)
+    encounter.apply(LoadScene("gm", Scene(GridSpec(20, 20), (hero, ogre), terrain=(mud,))))
+    encounter.apply(StartCombat("gm", "hero-supplement", 1))
+    refused(encounter, Move("alice", "hero", ((3, 2),), mode="step"), "over_budget")
+    dark = hero_vs_far_ogre()
+    dark.apply(SetCondition("gm", "hero", "darkness", True))
+    assert "darkness" in refused(dark, Move("alice", "hero", ((3, 2),), mode="step"), "over_budget")
+    slow = fight(
+        token("hero", 2, 2, owner="alice", init=9, movement=1.0), token("ogre", 18, 18, init=1)
+    )
+    refused(slow, Move("alice", "hero", ((3, 2),), mode="step"), "over_budget")
+
+
+def test_the_engine_says_what_a_character_may_do() -> None:
+    encounter = adjacent_pair()
+    options = encounter.options("hero", "alice")
+    assert options.can_act and options.movement_left == 12.0
+    assert not encounter.options("ogre", "gm").can_act
+    assert "hero" in (encounter.options("ogre", "gm").reason or "")
+
+
+# -- The Attack Roll with modifiers ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("condition", "dcv", "tn"),
+    [
+        (None, 6, 16),  # DCV 6: TN 16
+        ("stunned", 3, 13),  # Stunned halves DCV (Hero 6E's figure; the text names it only)
+        ("underwater", 4, 14),  # underwater -2 DCV (Hero 6E's figure)
+    ],
+)
+def test_attack_roll_modifiers(condition: str | None, dcv: int, tn: int) -> None:
+    encounter = fight(
+        token("hero", 4, 5, owner="alice", init=9, ocv=5), token("ogre", 5, 5, init=1, dcv=6)
+    )
+    if condition:
+        encounter.apply(SetCondition("gm", "ogre", condition, True))
+    events = encounter.apply(Attack("alice", "hero", "ogre", ocv_bonus=2, rolls=(2, 3, 4)))
+    roll = events[-1]
+    assert isinstance(roll, AttackRolled)
+    assert (roll.ocv, roll.dcv, roll.total, roll.target_number) == (7, dcv, 16, tn)
+    assert roll.hit is (tn <= 16)
+
+
+def test_melee_needs_reach_and_ranged_needs_range() -> None:
+    encounter = hero_vs_far_ogre()
+    refused(encounter, Attack("alice", "hero", "ogre"), "out_of_reach")
+    refused(encounter, Attack("alice", "hero", "ogre", ranged=True, range=5.0), "out_of_reach")
+    assert isinstance(
+        encounter.apply(Attack("alice", "hero", "ogre", ranged=True, range=30.0))[-1], AttackRolled
+    )
+
+
+@pytest.mark.parametrize(
+    ("maneuvers", "ocv", "dcv"),
+    [
+        ((), (0), (0)),  # no manoeuvre: no modifier
+        ((Maneuver("strike"), Maneuver("martial strike", 2, 1)), 0, 0),  # worst bonus is none
+        ((Maneuver("a", 2, 2), Maneuver("b", 1, 3)), 1, 2),  # the worse of two bonuses
+        ((Maneuver("haymaker", 0, -5), Maneuver("set", 1, -1)), 0, -6),  # penalties stack
+        ((Maneuver("a", 3, -2), Maneuver("b", 2, -1)), 2, -3),  # worst bonus and penalties
+    ],
+)
+def test_several_manoeuvres_in_a_phase_use_the_worst_bonus_and_every_penalty(
+    maneuvers: tuple[Maneuver, ...], ocv: int, dcv: int
+) -> None:
+    assert combine(maneuvers) == (ocv, dcv)
+
+
+def test_an_attack_of_opportunity_combines_the_phases_manoeuvres() -> None:
+    ogre = token("ogre", 5, 5, init=10, ocv=5)
+    hero = token("hero", 2, 5, owner="alice", init=9)
+    encounter = fight(ogre, hero, token("imp", 0, 0, init=1))
+    # The ogre's own action this Phase: a ranged attack with a +2 OCV / -1 DCV manoeuvre.
+    encounter.apply(
+        Attack("gm", "ogre", "hero", ranged=True, range=9.0, maneuver=Maneuver("aimed", 2, -1))
+    )
+    encounter.apply(EndPhase("gm", "ogre"))
+    encounter.apply(Move("alice", "hero", ((3, 5), (4, 5))))
+    events = encounter.apply(Move("alice", "hero", ((4, 6), (3, 7))))
+    assert "prompt_opened" in kinds(events)
+    prompt = events[-1].prompt  # type: ignore[attr-defined]
+    events = encounter.apply(
+        AnswerPrompt("gm", prompt, True, (1, 1, 1), Maneuver("haymaker", 0, -5))
+    )
+    roll = next(e for e in events if isinstance(e, AttackRolled))
+    # aimed (+2 OCV, -1 DCV) with haymaker (+0 OCV, -5 DCV): worst OCV bonus 0.
+    assert roll.ocv == 5
+
+
+# -- Combat Time: Post-Turn Recovery ------------------------------------------------------
+
+
+def test_post_turn_recovery_after_phase_4_only_for_the_eligible() -> None:
+    hero = token("hero", 2, 2, owner="alice", init=9, extra={"end": 30, "stun": 25, "rec": 6})
+    ogre = token("ogre", 18, 18, init=1, extra={"end": 20, "stun": 20, "rec": 4})
+    encounter = fight(hero, ogre)
+    combat = encounter.state.combat
+    assert combat is not None
+    # Spend some END and STUN by hand (damage is the GM's, not in seed 000).
+    from dataclasses import replace
+
+    from engine import Encounter
+    from engine.combat_state import Vitals
+
+    hurt = replace(combat, vitals=(Vitals("hero", 20, 12), Vitals("ogre", 19, 5)))
+    encounter = Encounter(replace(encounter.state, combat=hurt))
+    encounter.apply(SetCondition("gm", "ogre", "no_recovery", True))
+    recovered: list[Recovered] = []
+    for _ in range(8):
+        combat = encounter.state.combat
+        assert combat is not None
+        recovered += [
+            e for e in encounter.apply(EndPhase("gm", combat.actor)) if isinstance(e, Recovered)
+        ]
+    assert recovered == [Recovered("hero", 1, (20, 26), (12, 18))]  # after Phase 4 only
+    assert encounter.state.combat is not None and encounter.state.combat.turn == 2
