@@ -46,6 +46,12 @@ def free_port() -> int:
         return port
 
 
+def cpu_seconds(pid: int) -> float:
+    """User plus system CPU time a process has used (Linux)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def rss_mb(pid: int) -> float:
     """Resident memory of a process, in MiB (Linux)."""
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
@@ -259,7 +265,10 @@ async def measure(options: argparse.Namespace) -> dict[str, Any]:
         try:
             await wait_healthy(port, echo)
             url = f"ws://127.0.0.1:{port}/ws"
+            cpu_before, wall_before = cpu_seconds(echo.pid), time.perf_counter()
             echo_run = await drive(url, tables, options.warmup, options.seconds, setup=False)
+            cpu = cpu_seconds(echo.pid) - cpu_before
+            result["echo_cpu_pct"] = round(100 * cpu / (time.perf_counter() - wall_before), 1)
         finally:
             stop(echo)
 
@@ -273,7 +282,10 @@ async def measure(options: argparse.Namespace) -> dict[str, Any]:
         try:
             await wait_healthy(port, bridge)
             url = f"ws://127.0.0.1:{port}/ws"
+            cpu_before, wall_before = cpu_seconds(bridge.pid), time.perf_counter()
             bridge_run = await drive(url, tables, options.warmup, options.seconds, setup=True)
+            cpu = cpu_seconds(bridge.pid) - cpu_before
+            result["bridge_cpu_pct"] = round(100 * cpu / (time.perf_counter() - wall_before), 1)
             result["rss_mb"] = round(rss_mb(bridge.pid), 1)
             async with (
                 aiohttp.ClientSession() as http,
@@ -350,6 +362,7 @@ def print_table(result: dict[str, Any]) -> None:
         ("broadcast messages/s", "broadcast_msgs_per_s"),
         ("commands per commit", "commit_rows_per_batch"),
         ("commit p50 / p99 ms", None),
+        ("bridge / echo CPU %", None),
         ("bridge RSS MB", "rss_mb"),
         ("500 idle: added MB", "idle_added_mb"),
         ("soak growth %", "soak_growth_pct"),
@@ -359,8 +372,10 @@ def print_table(result: dict[str, Any]) -> None:
     for label, key in rows:
         if key is None and label.startswith("echo"):
             value: Any = f"{result['echo_p50_ms']} / {result['echo_p99_ms']}"
-        elif key is None:
+        elif key is None and label.startswith("commit"):
             value = f"{result.get('commit_ms_p50')} / {result.get('commit_ms_p99')}"
+        elif key is None:
+            value = f"{result.get('bridge_cpu_pct')} / {result.get('echo_cpu_pct')}"
         elif key in result:
             value = result[key]
         else:

@@ -161,6 +161,7 @@ async def play(player: Player, url: str, campaign: Campaign, stop: asyncio.Event
 
 async def one_round(campaign: Campaign, rng: random.Random, point: str | None) -> str:
     """Start the server, load it, kill it (randomly, or at ``point``); what happened."""
+    log_path = campaign.db.with_name(f"server-{campaign.rounds}.log")
     port = free_port()
     command = [
         sys.executable, "-m", "vtt_bridge", "serve", "--db", str(campaign.db), "--port", str(port),
@@ -169,9 +170,14 @@ async def one_round(campaign: Campaign, rng: random.Random, point: str | None) -
     ]  # fmt: skip
     if point is not None:
         command += ["--crash-at", f"{point}:{rng.randint(1, 8)}"]
-    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    with log_path.open("wb") as log:
+        proc = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
     try:
-        await wait_up(port, proc)
+        try:
+            await wait_up(port, proc)
+        except RuntimeError as exc:
+            output = log_path.read_text(errors="replace")[-3000:]
+            raise RuntimeError(f"{exc}; its output:\n{output}") from None
         stop = asyncio.Event()
         url = f"ws://127.0.0.1:{port}/ws"
         players = [asyncio.create_task(play(p, url, campaign, stop)) for p in campaign.players]
@@ -255,7 +261,7 @@ async def run(random_kills: int, named_each: int, seed: int, workdir: Path) -> d
     started = time.perf_counter()
     last: dict[str, Any] = {}
     for index, point in enumerate(plan):
-        if index and index % 25 == 0:  # a fresh database now and then keeps replays short
+        if index and index % 10 == 0:  # a fresh database now and then keeps replays short
             kills, rounds = campaign.kills, campaign.rounds
             campaign = await setup(workdir / f"crash-{index}.sqlite3")
             campaign.kills, campaign.rounds = kills, rounds

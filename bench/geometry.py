@@ -95,9 +95,9 @@ def build_scene(n_tokens: int, n_walls: int, n_moves: int, seed: int) -> Scene:
     return Scene(grid, index, tokens, geoms, moves)
 
 
-def baseline_resolve(scene: Scene, token_id: str, path: list[tuple[int, int]]) -> tuple[
-    float, int | None, list[tuple[str, str, int]], list[tuple[str, int]]
-]:
+def baseline_resolve(
+    scene: Scene, token_id: str, path: list[tuple[int, int]]
+) -> tuple[float, int | None, list[tuple[str, str, int]], list[tuple[str, int]]]:
     """The naive resolution: reach polygons and wall segments tested one by one."""
     grid = scene.grid
     cost = grid.path_cost(path)
@@ -134,8 +134,7 @@ def baseline_resolve(scene: Scene, token_id: str, path: list[tuple[int, int]]) -
 
 def _summary(crossings: tuple[Crossing, ...]) -> list[tuple[str, str, int]]:
     return [
-        (c.area_id, "leave" if c.kind is CrossingKind.LEAVE else "enter", c.step)
-        for c in crossings
+        (c.area_id, "leave" if c.kind is CrossingKind.LEAVE else "enter", c.step) for c in crossings
     ]
 
 
@@ -169,8 +168,7 @@ def run_case(n_tokens: int, n_walls: int, seed: int, quick: bool) -> dict[str, f
             if _summary(res.crossings) != b_events or exits != b_exits:
                 raise SystemExit(f"index and baseline disagree on {token_id} {path}")
     events = [
-        len(r.crossings) + len(r.exits)
-        for r in (index.resolve_move(t, p) for t, p in scene.moves)
+        len(r.crossings) + len(r.exits) for r in (index.resolve_move(t, p) for t, p in scene.moves)
     ]
     p50, p99, bp50 = percentile(samples, 50), percentile(samples, 99), percentile(base, 50)
     return {

@@ -18,7 +18,7 @@ from engine.checks import (
     require_turn,
     scene_of,
 )
-from engine.combat_state import ATTACK, MOVE, Hold, Interjection, PhaseUsage
+from engine.combat_state import ATTACK, MOVE, Hold, Interjection, PhaseUsage, Vitals
 from engine.commands import (
     CONDITIONS,
     GM,
@@ -27,6 +27,7 @@ from engine.commands import (
     Delay,
     Ready,
     SetCondition,
+    SetVitals,
     TakeAction,
     TakeDelayed,
 )
@@ -40,11 +41,12 @@ from engine.events import (
     HoldDeclared,
     InitiativeOrder,
     ReadiedActionTaken,
+    VitalsChanged,
 )
 from engine.movement import in_reach
 from engine.spatial import SpatialCache
 from engine.tray import DiceTray
-from engine.turns import advance, eligible, limited, move_before
+from engine.turns import advance, eligible, limited, reorder
 from geometry import BlockMode
 
 # "You can't use this action to start or complete a non-combat move, to withdraw from
@@ -200,15 +202,12 @@ def take_delayed(state: Any, command: TakeDelayed, spatial: SpatialCache) -> Res
             "illegal_action", "a delayed action cannot interrupt: wait until the next action starts"
         )
     current = combat.regular_actor
-    order, _ = move_before(combat.order, combat.acting, token.id, current)
-    index = order.index(token.id)
-    combat = replace(combat.without_hold(token.id), order=order, acting=index, usage=PhaseUsage())
-    scores = tuple((cid, dict(combat.scores)[cid]) for cid in order)
-    combat = replace(combat, scores=scores)
+    combat = reorder(combat.without_hold(token.id), token.id, current)
+    combat = replace(combat, acting=combat.order.index(token.id), usage=PhaseUsage())
     movement = ruleset.movement_left(token, combat.usage, limited(combat))
     events: list[Any] = [
         DelayTaken(token.id, current),
-        InitiativeOrder(order, scores),
+        InitiativeOrder(combat.order, combat.scores),
         CombatantActs(token.id, combat.turn, combat.phase, limited(combat), movement),
     ]
     return replace(state, combat=combat), events
@@ -263,18 +262,11 @@ def fire_ready(state: Any, ruleset: Any, holder_id: str, trigger: str) -> Result
     combat = state.combat
     hold = combat.hold(holder_id)
     assert hold is not None
-    order, acting = move_before(combat.order, combat.acting, holder_id, trigger)
-    scores = tuple((cid, dict(combat.scores)[cid]) for cid in order)
+    combat = reorder(combat.without_hold(holder_id), holder_id, trigger)
     # The 1 m step comes with a readied action only if the holder did not otherwise move.
     usage = PhaseUsage(movement="combat" if hold.moved else None)
     interjection = Interjection(holder_id, "ready", hold.action, usage)
-    combat = replace(
-        combat.without_hold(holder_id),
-        order=order,
-        acting=acting,
-        scores=scores,
-        interjection=interjection,
-    )
+    combat = replace(combat, interjection=interjection)
     if combat.pending_move is not None:
         combat = replace(
             combat,
@@ -285,7 +277,7 @@ def fire_ready(state: Any, ruleset: Any, holder_id: str, trigger: str) -> Result
     movement = ruleset.movement_left(holder, PhaseUsage(), True) if hold.action == "move" else 0.0
     events: list[Any] = [
         ReadiedActionTaken(holder_id, trigger, hold.action or "attack"),
-        InitiativeOrder(order, scores),
+        InitiativeOrder(combat.order, combat.scores),
         CombatantActs(holder_id, combat.turn, combat.phase, True, movement),
     ]
     return replace(state, combat=combat), events
@@ -338,6 +330,31 @@ def set_condition(state: Any, command: SetCondition, spatial: SpatialCache) -> R
     return replace(state, combat=combat), [
         ConditionChanged(command.token, command.condition, command.on)
     ]
+
+
+def set_vitals(state: Any, command: SetVitals, spatial: SpatialCache) -> Result:
+    """The GM records END and STUN as they stand (0 .. the character's starting values)."""
+    if command.actor != GM:
+        raise CommandRejected("gm_only", f"only the GM sets END and STUN, not {command.actor!r}")
+    combat, _ = combat_and_ruleset(state)
+    token = scene_of(state).token(command.token)
+    current = combat.vitals_of(command.token)
+    if token is None or current is None:
+        raise CommandRejected("unknown_token", f"{command.token!r} has no END and STUN to set")
+    top_end, top_stun = token.stat("end", 0), token.stat("stun", 0)
+    assert isinstance(top_end, int) and isinstance(top_stun, int)
+    if not (0 <= command.end <= top_end and -top_stun <= command.stun <= top_stun):
+        raise CommandRejected(
+            "illegal_action",
+            f"END must be 0..{top_end} and STUN -{top_stun}..{top_stun}, "
+            f"got {command.end} and {command.stun}",
+        )
+    vitals = tuple(
+        Vitals(v.combatant, command.end, command.stun) if v.combatant == token.id else v
+        for v in combat.vitals
+    )
+    combat = replace(combat, vitals=vitals)
+    return replace(state, combat=combat), [VitalsChanged(token.id, command.end, command.stun)]
 
 
 def _require_interjection_allows(combat: Any, slot: str) -> None:

@@ -185,6 +185,17 @@ class SetCondition:
     on: bool
 
 
+@dataclass(frozen=True, slots=True)
+class SetVitals:
+    """The GM sets ``token``'s current END and STUN (damage and spending are the table's)."""
+
+    kind: ClassVar[str] = "set_vitals"
+    actor: str
+    token: str
+    end: int
+    stun: int
+
+
 CONDITIONS = (
     "stunned",
     "underwater",
@@ -210,6 +221,7 @@ Command = (
     | Ready
     | Abort
     | SetCondition
+    | SetVitals
 )
 
 COMMAND_TYPES: dict[str, type[Command]] = {
@@ -229,5 +241,6 @@ COMMAND_TYPES: dict[str, type[Command]] = {
         Ready,
         Abort,
         SetCondition,
+        SetVitals,
     )
 }

@@ -276,6 +276,16 @@ class ConditionChanged:
 
 
 @dataclass(frozen=True, slots=True)
+class VitalsChanged:
+    """The GM set ``combatant``'s current END and STUN."""
+
+    kind: ClassVar[str] = "vitals_changed"
+    combatant: str
+    end: int
+    stun: int
+
+
+@dataclass(frozen=True, slots=True)
 class Recovered:
     """Post-Turn Recovery after Turn ``turn``: END and STUN as (before, after)."""
 
@@ -323,6 +333,7 @@ Event = (
     | Aborted
     | ConditionChanged
     | Recovered
+    | VitalsChanged
     | MoveStopped
 )
 

@@ -39,6 +39,7 @@ from engine.commands import (
     Ready,
     SetCondition,
     SetDoor,
+    SetVitals,
     StartCombat,
     TakeAction,
     TakeDelayed,
@@ -273,6 +274,7 @@ HANDLERS: dict[type, Handler] = {
     Ready: actions.ready,
     Abort: actions.abort,
     SetCondition: actions.set_condition,
+    SetVitals: actions.set_vitals,
 }
 
 

@@ -45,6 +45,7 @@ from engine.events import (
     CombatantSkipped,
     DelayTaken,
     HoldLapsed,
+    InitiativeOrder,
     PhaseStarted,
     PromptOpened,
     Recovered,
@@ -84,15 +85,22 @@ def limited(combat: Combat) -> bool:
     return combat.surprise
 
 
-def move_before(
-    order: tuple[str, ...], acting: int, who: str, target: str
-) -> tuple[tuple[str, ...], int]:
-    """``order`` with ``who`` moved to just before ``target``, and ``acting`` adjusted so it
-    still points at the same combatant as before."""
-    current = order[acting]
-    rest = [c for c in order if c != who]
+def reorder(combat: Combat, who: str, target: str) -> Combat:
+    """``who`` now acts immediately before ``target``, with ``target``'s INIT score ("your
+    INIT changes to when you took the delayed/readied action"); ``acting`` keeps pointing
+    at the same combatant."""
+    current = combat.order[combat.acting]
+    rest = [c for c in combat.order if c != who]
     rest.insert(rest.index(target), who)
-    return tuple(rest), rest.index(current)
+    scores = dict(combat.scores)
+    scores[who] = scores[target]
+    order = tuple(rest)
+    return replace(
+        combat,
+        order=order,
+        acting=order.index(current),
+        scores=tuple((cid, scores[cid]) for cid in order),
+    )
 
 
 def begin(state: EncounterState, ruleset: Ruleset) -> Result:
@@ -129,10 +137,16 @@ def _next_from(state: EncounterState, ruleset: Ruleset, index: int) -> Result:
             continue
         delayer = next((h for h in combat.holds if h.kind == "delay" and h.before == cid), None)
         if delayer is not None and delayer.combatant != cid:
-            order, _ = move_before(combat.order, index, delayer.combatant, cid)
-            combat = replace(combat.without_hold(delayer.combatant), order=order)
-            index = order.index(delayer.combatant)
-            events.append(DelayTaken(delayer.combatant, cid))
+            combat = reorder(
+                replace(combat.without_hold(delayer.combatant), acting=index),
+                delayer.combatant,
+                cid,
+            )
+            index = combat.order.index(delayer.combatant)
+            events += [
+                DelayTaken(delayer.combatant, cid),
+                InitiativeOrder(combat.order, combat.scores),
+            ]
         state, more = _start_acting(replace(state, combat=combat), ruleset, index)
         return state, events + more
     state = replace(state, combat=combat)

@@ -125,8 +125,13 @@ def crossings(
                 continue
             seg = LineString([p, q])
             hits = seg.intersection(grown.boundary)
-            ts = sorted({float(seg.project(ShapelyPoint(c), normalized=True))
-                         for c in shapely.get_coordinates(hits)} | {1.0})
+            ts = sorted(
+                {
+                    float(seg.project(ShapelyPoint(c), normalized=True))
+                    for c in shapely.get_coordinates(hits)
+                }
+                | {1.0}
+            )
             t_prev = 0.0
             for t in ts:
                 if t > t_prev:

@@ -41,7 +41,12 @@ from geometry.square import Cell, Point
 Cube = tuple[int, int, int]
 
 _AXIAL_DIRECTIONS: tuple[tuple[int, int], ...] = (
-    (1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)
+    (1, 0),
+    (1, -1),
+    (0, -1),
+    (-1, 0),
+    (-1, 1),
+    (0, 1),
 )
 _SQRT3 = math.sqrt(3.0)
 
@@ -150,8 +155,10 @@ class HexGrid:
         start = 30.0 if self.orientation is HexOrientation.POINTY else 0.0
         return Polygon(
             [
-                (cx + rad * math.cos(math.radians(start + 60 * i)),
-                 cy + rad * math.sin(math.radians(start + 60 * i)))
+                (
+                    cx + rad * math.cos(math.radians(start + 60 * i)),
+                    cy + rad * math.sin(math.radians(start + 60 * i)),
+                )
                 for i in range(6)
             ]
         )
@@ -159,8 +166,13 @@ class HexGrid:
     def bounds(self) -> tuple[float, float, float, float]:
         """The grid's extent ``(minx, miny, maxx, maxy)`` in distance units."""
         xs, ys = [], []
-        for cell in ((0, 0), (self.width - 1, self.height - 1), (0, self.height - 1),
-                     (self.width - 1, 0), (1 % self.width, 1 % self.height)):
+        for cell in (
+            (0, 0),
+            (self.width - 1, self.height - 1),
+            (0, self.height - 1),
+            (self.width - 1, 0),
+            (1 % self.width, 1 % self.height),
+        ):
             minx, miny, maxx, maxy = self.cell_polygon(cell).bounds
             xs += [minx, maxx]
             ys += [miny, maxy]
@@ -232,9 +244,7 @@ class HexGrid:
             ]
         else:
             raise GeometryError(f"hex token size must be 1, 2 or odd, got {size}")
-        return frozenset(
-            self.from_cube((q + dq, r + dr, -q - dq - r - dr)) for dq, dr in axial
-        )
+        return frozenset(self.from_cube((q + dq, r + dr, -q - dq - r - dr)) for dq, dr in axial)
 
     def footprint_center(self, origin: Cell, size: int) -> Point:
         """The centre of the token of ``size`` anchored at ``origin``."""

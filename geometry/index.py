@@ -237,10 +237,7 @@ class ThreatIndex:
             points = None
         else:
             centres = [grid.footprint_center(p, size) for p in path]
-            points = [
-                ((p[0] + q[0]) / 2, (p[1] + q[1]) / 2)
-                for p, q in pairwise(centres)
-            ]
+            points = [((p[0] + q[0]) / 2, (p[1] + q[1]) / 2) for p, q in pairwise(centres)]
         found, exits = self._events(token_id, path, ins, outs, points, feet if size > 1 else None)
         end_occupied = any(self._occupant.get(c, token_id) != token_id for c in feet[-1])
         return MoveResolution(cost, blocked_step, end_occupied, tuple(found), tuple(exits))

@@ -173,9 +173,7 @@ def _trace(grid: Grid, a: Cell, b: Cell) -> list[Cell]:
         n = grid.steps(a, b)
         # A tiny nudge keeps lines along hex edges from rounding both ways.
         return [
-            grid.from_cube(
-                cube_round(qa + (qb - qa) * i / n + 1e-6, ra + (rb - ra) * i / n + 2e-6)
-            )
+            grid.from_cube(cube_round(qa + (qb - qa) * i / n + 1e-6, ra + (rb - ra) * i / n + 2e-6))
             for i in range(1, n + 1)
         ]
     dx, dy = b[0] - a[0], b[1] - a[1]

@@ -37,9 +37,7 @@ def footprint_cells(origin: Cell, size: int) -> frozenset[Cell]:
     """The cells covered by a ``size`` x ``size`` square token whose top-left cell is ``origin``."""
     if size < 1:
         raise GeometryError(f"token size must be at least 1 cell, got {size}")
-    return frozenset(
-        (origin[0] + dx, origin[1] + dy) for dx in range(size) for dy in range(size)
-    )
+    return frozenset((origin[0] + dx, origin[1] + dy) for dx in range(size) for dy in range(size))
 
 
 def footprint_polygon(grid: Grid, origin: Cell, size: int) -> Polygon:
@@ -102,9 +100,7 @@ def reach_pairs(grid: Grid, origin: Cell, size: int, reach: float) -> dict[Cell,
                 gx = x0 - x if x < x0 else (x - x1 if x > x1 else 0)
                 gy = y0 - y if y < y0 else (y - y1 if y > y1 else 0)
                 if grid.offset_distance(gx, gy) < limit:
-                    out[(x, y)] = [
-                        f for f in own if grid.distance(f, (x, y)) < limit
-                    ]
+                    out[(x, y)] = [f for f in own if grid.distance(f, (x, y)) < limit]
         return out
     seen = set(own)
     frontier = list(own)

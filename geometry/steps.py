@@ -79,9 +79,7 @@ class StepBlocker:
 
     def _recompute(self, raw_cells: set[Cell], final_cells: set[Cell]) -> None:
         grid = self.grid
-        steps = [
-            (a, b) for a in raw_cells for b in grid.neighbours(a) if b > a and b in raw_cells
-        ]
+        steps = [(a, b) for a in raw_cells for b in grid.neighbours(a) if b > a and b in raw_cells]
         for a, b in steps:
             self._raw.discard((a, b))
             self._raw.discard((b, a))

@@ -136,8 +136,10 @@ class WallSet:
     """
 
     def __init__(self, walls: Mapping[str, Barrier] | Iterable[Barrier] = ()) -> None:
-        items = walls.items() if isinstance(walls, Mapping) else (
-            (str(i), w) for i, w in enumerate(walls)
+        items = (
+            walls.items()
+            if isinstance(walls, Mapping)
+            else ((str(i), w) for i, w in enumerate(walls))
         )
         self._ids: list[str] = []
         self._barriers: list[Barrier] = []
@@ -150,9 +152,9 @@ class WallSet:
         self._coords: NDArray[np.float64] = np.array(
             [[b.a, b.b] for b in self._barriers], dtype=float
         ).reshape(len(self._barriers), 2, 2)
-        self.geoms: NDArray[np.object_] = shapely.linestrings(self._coords) if len(
-            self._barriers
-        ) else np.empty(0, dtype=object)
+        self.geoms: NDArray[np.object_] = (
+            shapely.linestrings(self._coords) if len(self._barriers) else np.empty(0, dtype=object)
+        )
         self.tree = STRtree(self.geoms)
         self._masks = {
             mode: np.array([_mask(b, mode) for b in self._barriers], dtype=bool)

@@ -20,6 +20,7 @@ from protocol.actions import (
     Ready,
     SetCondition,
     SetDoor,
+    SetVitals,
     TakeAction,
     TakeDelayed,
 )
@@ -131,6 +132,7 @@ __all__ = [
     "ServerMessage",
     "SetCondition",
     "SetDoor",
+    "SetVitals",
     "StartCombat",
     "StatValue",
     "State",

@@ -349,4 +349,40 @@ class SetCondition:
         return {"token": self.token, "condition": self.condition, "on": self.on}
 
 
-ACTION_MESSAGES = (SetDoor, Attack, TakeAction, Delay, TakeDelayed, Ready, Abort, SetCondition)
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SetVitals:
+    """GM only: ``token``'s current END and STUN (damage and spending are the table's)."""
+
+    TYPE: ClassVar[str] = "set_vitals"
+    seq: int
+    token: str
+    end: int
+    stun: int
+
+    def __post_init__(self) -> None:
+        _check_seq(self.seq)
+        check_id(self.token, "token")
+        check_int(self.end, "end", lo=0, hi=1_000_000)
+        check_int(self.stun, "stun", lo=-1_000_000, hi=1_000_000)
+
+    @classmethod
+    def from_body(cls, body: object, *, seq: int) -> SetVitals:
+        """Read the wire body."""
+        return cls(seq=seq, **check_keys(body, ("token", "end", "stun")))
+
+    def to_body(self) -> dict[str, Any]:
+        """The wire body."""
+        return {"token": self.token, "end": self.end, "stun": self.stun}
+
+
+ACTION_MESSAGES = (
+    SetDoor,
+    Attack,
+    TakeAction,
+    Delay,
+    TakeDelayed,
+    Ready,
+    Abort,
+    SetCondition,
+    SetVitals,
+)

@@ -22,6 +22,7 @@ from protocol.actions import (
     Ready,
     SetCondition,
     SetDoor,
+    SetVitals,
     TakeAction,
     TakeDelayed,
     check_maneuver,
@@ -360,6 +361,7 @@ ClientMessage: TypeAlias = (
     | Ready
     | Abort
     | SetCondition
+    | SetVitals
 )
 
 #: Wire ``type`` -> class, for every client message.

@@ -266,7 +266,7 @@ class Hub:
         elif isinstance(message, protocol.Ping):
             session.send(protocol.Pong(seq=session.next_seq()), now_ms)
         elif isinstance(message, protocol.Resync):
-            self._catch_up(session, message.after, now_ms)
+            await self._catch_up(session, message.after, now_ms)
         elif rule.kind == "admin":
             await self._admin(session, message, now_ms)
         elif rule.kind == "command":
@@ -313,7 +313,6 @@ class Hub:
             if message.client is not None
             else f"conn:{session.conn}"
         )
-        table.sessions.append(session)
         self.metrics.count("joins")
         if table.recorder is not None:
             table.recorder.frame_in(session.conn, frame, now_ms)
@@ -336,21 +335,36 @@ class Hub:
             )
             self._resend_prompts(session, now_ms)
         else:
-            self._catch_up(session, message.last_event, now_ms)
+            await self._catch_up(session, message.last_event, now_ms)
+        # A member from here on: broadcasts reach it after what it was just sent.
+        if not session.left:
+            table.sessions.append(session)
 
     def leave(self, session: Session, now_ms: int) -> None:
         """The connection closed: stop sending it anything."""
+        session.left = True
         table = session.table
         if table is not None and session in table.sessions:
             table.sessions.remove(session)
             if table.recorder is not None:
                 table.recorder.left(session.conn, now_ms)
 
-    def _catch_up(self, session: Session, after: int, now_ms: int) -> None:
+    async def _catch_up(self, session: Session, after: int, now_ms: int) -> None:
+        """Send every event after index ``after``, then the prompts waiting for this member.
+
+        Events older than the table keeps in memory are read from the log first; the
+        rest are sent without yielding, so nothing is committed in between."""
         table = session.table
         assert table is not None
-        for index in range(max(after + 1, 0), len(table.events)):
-            event = table.events[index]
+        start = max(after + 1, 0)
+        older: list[dict[str, Any]] = []
+        while start + len(older) < table.events.base:
+            older += await self._in_db(
+                self.store.events_between, table.id, start + len(older), table.events.base
+            )
+        recent = table.events.since(start + len(older))
+        assert recent is not None
+        for index, event in enumerate([*older, *recent], start=start):
             session.send(
                 protocol.Event(
                     seq=session.next_seq(), index=index, kind=event["kind"], data=event["data"]

@@ -79,6 +79,7 @@ PERMISSIONS: Final[dict[type[protocol.ClientMessage], Rule]] = {
     protocol.Ready: Rule(ACTORS, "command", "not_your_token, not_your_turn, over_budget"),
     protocol.Abort: Rule(ACTORS, "command", "not_your_token, cannot_abort"),
     protocol.SetCondition: Rule(GM_ONLY, "command", "gm_only, unknown_token"),
+    protocol.SetVitals: Rule(GM_ONLY, "command", "gm_only, unknown_token, illegal_action"),
     protocol.IssueToken: Rule(GM_ONLY, "admin"),
     protocol.RevokeToken: Rule(GM_ONLY, "admin"),
     protocol.ConfigureTable: Rule(GM_ONLY, "admin"),

@@ -262,6 +262,20 @@ class Store:
             for pos, first, cmd, evs, meta in rows
         ]
 
+    def events_between(self, table_id: str, start: int, end: int) -> list[dict[str, Any]]:
+        """The events with index ``start`` <= i < ``end`` of a table, from the log."""
+        rows = self._db.execute(
+            "SELECT first_event, events FROM log WHERE table_id = ? AND first_event < ? "
+            "AND first_event + json_array_length(events) > ? ORDER BY position",
+            (table_id, end, start),
+        ).fetchall()
+        found: list[dict[str, Any]] = []
+        for first, events in rows:
+            for offset, event in enumerate(json.loads(events)):
+                if start <= first + offset < end:
+                    found.append(event)
+        return found
+
     def integrity_check(self) -> str:
         """SQLite's own verdict on the file (``"ok"`` when sound)."""
         return str(self._db.execute("PRAGMA integrity_check").fetchone()[0])

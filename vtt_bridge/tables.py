@@ -54,6 +54,7 @@ class Session:
         self.participant = ""
         self.role = ""
         self.token = ""
+        self.left = False
         #: Whose retransmissions this connection's commands are: the join's ``client`` id
         #: if it gave one (stable across reconnects), else this connection alone.
         self.client = ""
@@ -107,11 +108,45 @@ class DeliverFn(Protocol):
         """Take one message for sending."""
 
 
+#: Events a table keeps in memory for catch-up (at least; older ones are read from the log).
+EVENTS_KEPT = 4096
+
+
+class EventLog:
+    """A table's committed events: how many there are, and the newest in memory.
+
+    ``len()`` counts every event; indexes below ``base`` are only in the SQLite log."""
+
+    def __init__(self, keep: int = EVENTS_KEPT) -> None:
+        self.base = 0
+        self.keep = keep
+        self._recent: list[dict[str, Any]] = []
+
+    def __len__(self) -> int:
+        return self.base + len(self._recent)
+
+    def extend(self, events: list[dict[str, Any]]) -> None:
+        """Append committed events, forgetting the oldest beyond twice ``keep``."""
+        self._recent.extend(events)
+        if len(self._recent) > 2 * self.keep:
+            drop = len(self._recent) - self.keep
+            del self._recent[:drop]
+            self.base += drop
+
+    def since(self, index: int) -> list[dict[str, Any]] | None:
+        """The events from ``index`` on, or None when some of them are no longer here."""
+        if index < self.base:
+            return None
+        return self._recent[index - self.base :]
+
+
 #: A command's reply, kept for retransmissions: ``("ack", first, last)`` or
 #: ``("error", code, message, path)``.
 Reply = tuple[Any, ...]
 #: Replies remembered per client for retransmission (older ones are forgotten).
 REPLIES_KEPT = 1024
+#: Clients per table whose replies are kept.
+CLIENTS_KEPT = 256
 
 
 @dataclass
@@ -129,7 +164,7 @@ class Table:
     tokens: dict[str, JoinToken]
     encounter: Encounter = field(default_factory=Encounter)
     committed: EncounterState = field(default_factory=EncounterState)
-    events: list[dict[str, Any]] = field(default_factory=list)
+    events: EventLog = field(default_factory=lambda: EventLog())
     positions: int = 0
     next_position: int = 0
     next_event: int = 0
@@ -142,11 +177,21 @@ class Table:
     snapshot_position: int = 0
 
     def remember(self, client: str, ref: int, reply: Reply) -> None:
-        """Keep ``reply`` to ``client``'s command ``ref`` for a retransmission."""
-        kept = self.replies.setdefault(client, OrderedDict())
+        """Keep ``reply`` to ``client``'s command ``ref`` for a retransmission.
+
+        Only clients that named themselves (``join.client``) can retransmit; a
+        connection's own key (``conn:...``) is not kept.  At most
+        :data:`CLIENTS_KEPT` clients per table, the least recently heard from go first.
+        """
+        if client.startswith("conn:"):
+            return
+        kept = self.replies.pop(client, None) or OrderedDict()
+        self.replies[client] = kept
         kept[ref] = reply
         while len(kept) > REPLIES_KEPT:
             kept.popitem(last=False)
+        while len(self.replies) > CLIENTS_KEPT:
+            del self.replies[next(iter(self.replies))]
 
     def reply_to(self, client: str, ref: int) -> Reply | None:
         """The reply already given to ``client``'s command ``ref``, if any."""

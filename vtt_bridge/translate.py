@@ -85,6 +85,8 @@ def to_command(message: protocol.ClientMessage, *, actor: str, seed: int) -> Com
             return engine.Abort(actor, token, defensive)
         case protocol.SetCondition(token=token, condition=condition, on=on):
             return engine.SetCondition(actor, token, condition, on)
+        case protocol.SetVitals(token=token, end=end, stun=stun):
+            return engine.SetVitals(actor, token, end, stun)
         case protocol.EndPhase(token=token):
             return engine.EndPhase(actor, token)
         case protocol.SetDoor(wall=wall, open=is_open):
@@ -111,6 +113,7 @@ COMMAND_MESSAGES = (
     protocol.Ready,
     protocol.Abort,
     protocol.SetCondition,
+    protocol.SetVitals,
 )
 
 

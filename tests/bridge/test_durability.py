@@ -185,3 +185,32 @@ async def test_shutdown_answers_in_flight_then_goes_away(tmp_path: Path) -> None
     db = sqlite3.connect(config.database)
     assert db.execute("SELECT count(*) FROM log").fetchone()[0] == int(acked)
     db.close()
+
+
+async def test_catch_up_reads_events_older_than_memory_from_the_log(tmp_path: Path) -> None:
+    config = Config(database=tmp_path / "db.sqlite3")
+    async with TestServer(create_app(config)) as server, aiohttp.ClientSession() as http:
+        bridge = Bridge(server, http, config)
+        table = bridge.table("t", ["alice"])
+        table.events.keep = 3  # keep few events in memory, so most come from the log
+        gm = await bridge.member(table, "gm")
+        seq = await gm.send(protocol.LoadScene, scene=crowd_scene(["alice"]))
+        assert isinstance(await gm.reply_to(seq), protocol.Ack)
+        for step in range(20):
+            seq = await gm.send(protocol.Move, token="t-alice", path=((0, 1 + step % 2),))
+            assert isinstance(await gm.reply_to(seq), protocol.Ack)
+        assert table.events.base > 0
+        last = len(table.events) - 1
+        await gm.wait_for(protocol.Event, lambda m: m.index == last)
+        seen = [m for m in gm.inbox if isinstance(m, protocol.Event)]
+        late = await TableClient.connect(http, bridge.url)
+        await late.join(token_of(table, "alice"), last_event=-1)
+        caught_up = [await late.wait_for(protocol.Event) for _ in range(len(table.events))]
+        assert [(e.index, e.kind, e.data) for e in caught_up] == [
+            (e.index, e.kind, e.data) for e in seen
+        ]
+        await late.send(protocol.Resync, after=5)
+        again = [await late.wait_for(protocol.Event) for _ in range(len(table.events) - 6)]
+        assert [e.index for e in again] == list(range(6, len(table.events)))
+        await late.close()
+        await gm.close()

@@ -24,6 +24,8 @@ SENDERS = ("gm", "alice", "bob", "spectator-1", "nobody", "carol")
 
 def matrix_scene() -> protocol.SceneSpec:
     body = scene_body()
+    for token in body["tokens"]:
+        token["stats"] = {**token["stats"], "end": 20, "stun": 20, "rec": 4}
     body["tokens"].append(
         {
             "id": "scout", "name": "Scout", "owner": "bob", "side": "heroes", "x": 0, "y": 0,
@@ -119,6 +121,7 @@ def cases(issued_token: str, prompt: str) -> list[Case]:
             GM_ONLY,
             ("gm",),
         ),
+        Case(protocol.SetVitals, {"token": "hero", "end": 0, "stun": 0}, GM_ONLY, ("gm",)),
         Case(
             protocol.TakeAction,
             {"token": "hero", "action": "drop_item", "detail": "torch"},

@@ -48,6 +48,7 @@ from protocol.actions import (
     Ready,
     SetCondition,
     SetDoor,
+    SetVitals,
     TakeAction,
     TakeDelayed,
 )
@@ -223,6 +224,9 @@ CLIENT_MESSAGES: st.SearchStrategy[ClientMessage] = st.one_of(
         area=st.lists(CELL, max_size=5).map(tuple),
     ),
     st.builds(Abort, seq=SEQ, token=IDS, maneuver=MANEUVERS),
+    st.builds(
+        SetVitals, seq=SEQ, token=IDS, end=st.integers(0, 10**6), stun=st.integers(-(10**6), 10**6)
+    ),
     st.builds(
         SetCondition, seq=SEQ, token=IDS, condition=st.sampled_from(CONDITIONS), on=st.booleans()
     ),

@@ -1,0 +1,166 @@
+"""A whole Hero supplement fight through the bridge (issue 4's golden session).
+
+Surprise Phase with a Delay, Combat Reflexes, a withdraw from a creature with 2 m reach,
+an Abort, a Ready triggered by movement, END and STUN set by the GM, and a Post-Turn
+Recovery into Turn 2.  Played
+by a GM and two players over real WebSockets; ``python -m tests.scenario_hero`` records
+it to ``tests/recordings/hero_full_fight.jsonl``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+from aiohttp.test_utils import TestServer
+
+import protocol
+from tests.wsclient import TableClient
+from vtt_bridge import Config, create_app
+from vtt_bridge.app import HUB
+
+SEED = 20261130
+DODGE = protocol.ManeuverSpec(name="dodge", dcv=3)
+
+
+def _token(tid: str, owner: str, side: str, x: int, y: int, **stats: Any) -> dict[str, Any]:
+    reach = stats.pop("reach", 1.0)
+    movement = stats.pop("movement", 6.0)
+    base = {"ocv": 5, "dcv": 5, "end": 30, "stun": 30, "rec": 5}
+    return {
+        "id": tid, "name": tid.title(), "owner": owner, "side": side, "x": x, "y": y,
+        "size": 1, "reach": reach, "movement": movement, "stats": {**base, **stats},
+    }  # fmt: skip
+
+
+def fight_scene() -> protocol.SceneSpec:
+    """A 16x16 1 m grid: the wolf between the heroes, the giant far off."""
+    return protocol.SceneSpec.from_wire(
+        {
+            "grid": {"kind": "square", "cell_size": 1, "unit": "m", "width": 16, "height": 16},
+            "tokens": [
+                _token("hero", "alice", "heroes", 4, 4, init=14, ocv=6),
+                _token("elf", "bob", "heroes", 4, 6, init=12, movement=8.0),
+                _token("wolf", "gm", "monsters", 5, 5, init=11, combat_reflexes=True),
+                _token("giant", "gm", "monsters", 12, 12, init=10, reach=2.0, rec=8),
+            ],
+        }
+    )
+
+
+async def act(client: TableClient, message: type[Any], **body: Any) -> protocol.Ack:
+    """Send a command that must be accepted."""
+    seq = await client.send(message, **body)
+    reply = await client.reply_to(seq)
+    assert isinstance(reply, protocol.Ack), reply
+    return reply
+
+
+async def answer(client: TableClient, gm: TableClient, **extra: Any) -> protocol.Prompt:
+    """Accept the next prompt ``client`` receives; after a hit, the GM lets the move go on."""
+    prompt: protocol.Prompt = await client.wait_for(protocol.Prompt)
+    await act(client, protocol.AnswerPrompt, prompt=prompt.prompt, accept=True, rolls=None, **extra)
+    if prompt.kind == "attack_of_opportunity":
+        roll = await gm.event("attack_rolled")
+        if roll.data["hit"]:
+            ask = await gm.wait_for(protocol.Prompt, lambda p: p.kind == "continue_after_hit")
+            await act(gm, protocol.AnswerPrompt, prompt=ask.prompt, accept=True, rolls=None)
+    return prompt
+
+
+async def play_full_fight(gm: TableClient, alice: TableClient, bob: TableClient) -> None:
+    """The fight, step by step (see the module docstring)."""
+    await act(gm, protocol.LoadScene, scene=fight_scene())
+    await act(
+        gm,
+        protocol.StartCombat,
+        ruleset="hero-supplement",
+        aware=("hero", "elf", "giant"),
+        seed=SEED,
+    )
+    # Surprise Phase: the wolf is unaware.  The elf delays to just before the giant.
+    await act(alice, protocol.TakeAction, token="hero", action="draw_focus", detail="sword")
+    await act(alice, protocol.EndPhase, token="hero")
+    await act(bob, protocol.Delay, token="elf", before="giant")
+    await act(bob, protocol.TakeAction, token="elf", action="draw_focus", detail="bow")
+    await act(bob, protocol.EndPhase, token="elf")
+    await act(gm, protocol.Move, token="giant", path=((11, 11), (10, 10), (9, 9)))
+    await act(gm, protocol.EndPhase, token="giant")
+    # Turn 1, Phase 1: hero and elf both leave the wolf's reach: Combat Reflexes.
+    await act(alice, protocol.Move, token="hero", path=((3, 3),))
+    await answer(gm, gm, maneuver=protocol.ManeuverSpec(name="bite", ocv=1))
+    await act(alice, protocol.EndPhase, token="hero")
+    await act(gm, protocol.EndPhase, token="wolf")
+    await act(bob, protocol.Move, token="elf", path=((3, 7), (2, 8)))
+    await answer(gm, gm)
+    await act(bob, protocol.EndPhase, token="elf")
+    await act(
+        gm, protocol.Move, token="giant", path=((8, 8), (7, 7), (6, 6), (6, 5), (6, 4), (5, 3))
+    )
+    await act(gm, protocol.EndPhase, token="giant")
+    # Phase 2: the hero withdraws away from the giant's 2 m reach: that provokes.
+    await act(alice, protocol.Move, token="hero", path=((2, 2), (1, 1)), mode="withdraw")
+    await answer(gm, gm)
+    await act(alice, protocol.EndPhase, token="hero")
+    # During the wolf's action the elf aborts to a dodge, giving up this Phase's action.
+    await act(bob, protocol.Abort, token="elf", maneuver=DODGE)
+    await act(gm, protocol.EndPhase, token="wolf")
+    await act(gm, protocol.EndPhase, token="giant")
+    # Phase 3: the hero readies an attack on anyone stepping next to it.
+    await act(alice, protocol.Ready, token="hero", action="attack", area=((3, 1), (3, 2), (3, 3)))
+    await act(alice, protocol.EndPhase, token="hero")
+    await act(gm, protocol.EndPhase, token="wolf")
+    await act(bob, protocol.EndPhase, token="elf")
+    await act(gm, protocol.Move, token="giant", path=((4, 2), (3, 2)))
+    await answer(alice, gm)
+    await act(alice, protocol.Attack, token="hero", target="giant", ranged=True, range=5.0)
+    await act(alice, protocol.EndPhase, token="hero")
+    await act(gm, protocol.EndPhase, token="giant")
+    # The GM records what the hits cost (damage is the table's), then Phase 4 and the
+    # Post-Turn Recovery: REC back to END and STUN.
+    await act(gm, protocol.SetVitals, token="hero", end=22, stun=18)
+    await act(gm, protocol.SetVitals, token="elf", end=28, stun=27)
+    for client, who in ((gm, "wolf"), (bob, "elf"), (alice, "hero"), (gm, "giant"), (gm, "wolf")):
+        await act(client, protocol.EndPhase, token=who)
+
+
+async def run_fight(record_to: Path | None = None) -> list[protocol.Event]:
+    """Play the fight on a fresh server; return the events the GM saw, in order."""
+    with tempfile.TemporaryDirectory() as tmp:
+        config = Config(database=Path(tmp) / "db.sqlite3", demo=True, record_dir=Path(tmp) / "rec")
+        app = create_app(config)
+        async with TestServer(app) as server, aiohttp.ClientSession() as http:
+            table = app[HUB].table_by_name("demo")
+            assert table is not None
+            tokens = {g.participant: g.token for g in table.tokens.values()}
+            url = str(server.make_url("/ws"))
+            gm = await TableClient.connect(http, url)
+            alice = await TableClient.connect(http, url, binary=True)
+            bob = await TableClient.connect(http, url)
+            await gm.join(tokens["gm"])
+            await alice.join(tokens["alice"])
+            await bob.join(tokens["bob"])
+            await play_full_fight(gm, alice, bob)
+            while True:  # drain what the GM has not read yet
+                try:
+                    await asyncio.wait_for(gm.next(), 0.3)
+                except TimeoutError:
+                    break
+            for client in (gm, alice, bob):
+                await client.close()
+            await asyncio.sleep(0.05)
+        if record_to is not None:
+            (recording,) = (Path(tmp) / "rec").glob("*.jsonl")
+            shutil.copy(recording, record_to)
+    return [m for m in gm.inbox if isinstance(m, protocol.Event)]
+
+
+if __name__ == "__main__":
+    out = Path(sys.argv[1] if len(sys.argv) > 1 else "tests/recordings/hero_full_fight.jsonl")
+    asyncio.run(run_fight(out))
+    print(f"recorded {out}")
