@@ -28,7 +28,7 @@ from engine.commands import (
     TakeAction,
     TakeDelayed,
 )
-from engine.encounter import Encounter, Options, replay_commands
+from engine.encounter import Encounter, replay_commands
 from engine.errors import REJECTION_CODES, CommandRejected, EngineError, UnsupportedRuleset
 from engine.events import Event, event_data
 from engine.model import (
@@ -40,6 +40,8 @@ from engine.model import (
     TerrainSpec,
     WallSpec,
 )
+from engine.options import Options
+from engine.options import options as options_for
 from engine.rulesets import Ruleset, find_ruleset, ruleset_names
 from engine.serial import canonical_json, from_plain, state_hash, to_plain
 
@@ -85,6 +87,7 @@ __all__ = [
     "event_data",
     "find_ruleset",
     "from_plain",
+    "options_for",
     "replay_commands",
     "ruleset_names",
     "state_hash",

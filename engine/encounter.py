@@ -10,34 +10,14 @@ doing (python-chess's ``is_legal`` beside ``push``): :meth:`Encounter.options` a
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
-from engine.checks import (
-    acting_limited,
-    combat_and_ruleset,
-    controlled_token,
-    require_no_prompts,
-    require_turn,
-)
 from engine.commands import GM, Command
-from engine.errors import CommandRejected
 from engine.events import Event
 from engine.handlers import HANDLERS
 from engine.model import EncounterState
+from engine.options import Options, options
 from engine.serial import state_hash
 from engine.spatial import SpatialCache
-
-
-@dataclass(frozen=True, slots=True)
-class Options:
-    """What a combatant may do right now, for the VTT to offer (and nothing else)."""
-
-    token: str
-    can_act: bool
-    reason: str | None
-    movement_left: float
-    can_end_phase: bool
-    open_prompts: tuple[str, ...]
 
 
 class Encounter:
@@ -64,25 +44,8 @@ class Encounter:
         return events
 
     def options(self, token_id: str, actor: str = GM) -> Options:
-        """What ``actor`` may do with ``token_id`` now."""
-        state = self._state
-        try:
-            token = controlled_token(state, actor, token_id)
-            combat, ruleset = combat_and_ruleset(state)
-            require_turn(combat, token)
-            require_no_prompts(combat)
-        except CommandRejected as refusal:
-            prompts = prompts_for(state, actor)
-            return Options(token_id, False, refusal.message, 0.0, False, prompts)
-        left = ruleset.movement_left(token, combat.current_usage, acting_limited(combat))
-        return Options(token_id, True, None, left, True, ())
-
-
-def prompts_for(state: EncounterState, actor: str) -> tuple[str, ...]:
-    """The open prompts ``actor`` may answer."""
-    if state.combat is None:
-        return ()
-    return tuple(p.id for p in state.combat.prompts if actor in (p.controller, GM))
+        """What ``actor`` may do with ``token_id`` now (see :mod:`engine.options`)."""
+        return options(self._state, token_id, actor)
 
 
 def replay_commands(commands: Sequence[Command]) -> Encounter:

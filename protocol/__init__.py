@@ -61,6 +61,7 @@ from protocol.messages import (
     Resync,
     StartCombat,
 )
+from protocol.queries import AskOptions, Options
 from protocol.scene import (
     DIAGONAL_RULES,
     GRID_KINDS,
@@ -107,6 +108,7 @@ __all__ = [
     "Abort",
     "Ack",
     "AnswerPrompt",
+    "AskOptions",
     "Attack",
     "ClientMessage",
     "ConfigureTable",
@@ -121,6 +123,7 @@ __all__ = [
     "ManeuverSpec",
     "Message",
     "Move",
+    "Options",
     "Ping",
     "Pong",
     "Prompt",

@@ -30,6 +30,7 @@ from protocol.actions import (
 )
 from protocol.admin import ConfigureTable, IssueToken, RevokeToken
 from protocol.errors import ProtocolError
+from protocol.queries import AskOptions
 from protocol.scene import MAX_TOKENS, SceneSpec
 from protocol.validate import (
     INT_MAX,
@@ -362,6 +363,7 @@ ClientMessage: TypeAlias = (
     | Abort
     | SetCondition
     | SetVitals
+    | AskOptions
 )
 
 #: Wire ``type`` -> class, for every client message.
@@ -371,5 +373,6 @@ CLIENT_MESSAGE_TYPES: Final[Mapping[str, type[ClientMessage]]] = {
         *(Join, LoadScene, StartCombat, Move, AnswerPrompt, EndPhase, Resync, Ping),
         *(IssueToken, RevokeToken, ConfigureTable),
         *ACTION_MESSAGES,
+        AskOptions,
     )
 }

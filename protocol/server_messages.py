@@ -20,6 +20,7 @@ from typing import Any, ClassVar, Final, TypeAlias
 from protocol.admin import TokenIssued, TokenRevoked
 from protocol.errors import ProtocolError
 from protocol.messages import check_seq
+from protocol.queries import Options
 from protocol.validate import (
     MAX_DEPTH,
     SEQ_MAX,
@@ -329,7 +330,16 @@ class Pong:
 
 #: Any server -> client message.
 ServerMessage: TypeAlias = (
-    Welcome | Ack | ErrorMessage | Event | Prompt | State | Pong | TokenIssued | TokenRevoked
+    Welcome
+    | Ack
+    | ErrorMessage
+    | Event
+    | Prompt
+    | State
+    | Pong
+    | TokenIssued
+    | TokenRevoked
+    | Options
 )
 
 #: Wire ``type`` -> class, for every server message.
@@ -338,5 +348,6 @@ SERVER_MESSAGE_TYPES: Final[Mapping[str, type[ServerMessage]]] = {
     for cls in (
         *(Welcome, Ack, ErrorMessage, Event, Prompt, State, Pong),
         *(TokenIssued, TokenRevoked),
+        Options,
     )
 }

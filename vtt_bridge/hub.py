@@ -267,12 +267,34 @@ class Hub:
             session.send(protocol.Pong(seq=session.next_seq()), now_ms)
         elif isinstance(message, protocol.Resync):
             await self._catch_up(session, message.after, now_ms)
+        elif isinstance(message, protocol.AskOptions):
+            self._answer_options(session, message, now_ms)
         elif rule.kind == "admin":
             await self._admin(session, message, now_ms)
         elif rule.kind == "command":
             await self._command(session, message, now_ms)
         else:  # a row whose kind nobody handles: refuse, never ignore
             self._error(session, message.seq, "not_permitted", "not handled", None, now_ms)
+
+    def _answer_options(self, session: Session, message: protocol.AskOptions, now_ms: int) -> None:
+        """What may this token do now: asked of the committed state, changing nothing."""
+        table = session.table
+        assert table is not None
+        found = engine.options_for(table.committed, message.token, session.participant)
+        session.send(
+            protocol.Options(
+                seq=session.next_seq(),
+                ref=message.seq,
+                token=found.token,
+                can_act=found.can_act,
+                reason=found.reason,
+                movement_left=found.movement_left,
+                available=found.available,
+                refused=found.refused,
+                prompts=found.open_prompts,
+            ),
+            now_ms,
+        )
 
     async def expire(self, table_id: str, prompt_id: str, now_ms: int) -> None:
         """A prompt's deadline passed: it counts as declined, unless already answered."""

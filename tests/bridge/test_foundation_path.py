@@ -225,3 +225,29 @@ async def test_bad_frames_and_join_rules(tmp_path: Path) -> None:
         health = await http.get(server.make_url("/healthz"))
         assert (await health.json())["ok"] is True
         await asyncio.sleep(0)
+
+
+async def test_a_client_asks_what_a_token_may_do(tmp_path: Path) -> None:
+    app = create_app(Config(database=tmp_path / "db.sqlite3", demo=True))
+    async with TestServer(app) as server, aiohttp.ClientSession() as http:
+        tokens = demo_tokens(app)
+        url = str(server.make_url("/ws"))
+        gm = await TableClient.connect(http, url)
+        alice = await TableClient.connect(http, url, binary=True)
+        await gm.join(tokens["gm"])
+        await alice.join(tokens["alice"])
+        await gm.send(protocol.LoadScene, scene=scene_spec())
+        await gm.send(protocol.StartCombat, ruleset="hero-supplement", aware=None, seed=None)
+        await alice.event("combatant_acts")
+        table = app[HUB].table_by_name("demo")
+        assert table is not None
+        before = table.encounter.state_hash()
+        seq = await alice.send(protocol.AskOptions, token="hero")
+        answer = await alice.wait_for(protocol.Options, lambda m: m.ref == seq)
+        assert answer.can_act and answer.movement_left == 12.0
+        assert {"attack", "combat", "step", "withdraw", "end_phase"} <= set(answer.available)
+        assert dict(answer.refused)["hampered"]
+        seq = await alice.send(protocol.AskOptions, token="ogre")
+        other = await alice.wait_for(protocol.Options, lambda m: m.ref == seq)
+        assert not other.can_act and other.reason == "'alice' does not control token 'ogre'"
+        assert table.encounter.state_hash() == before  # asking changes nothing

@@ -329,3 +329,20 @@ def test_post_turn_recovery_after_phase_4_only_for_the_eligible() -> None:
         ]
     assert recovered == [Recovered("hero", 1, (20, 26), (12, 18))]  # after Phase 4 only
     assert encounter.state.combat is not None and encounter.state.combat.turn == 2
+
+
+def test_options_list_every_action_with_the_rule_that_forbids_it() -> None:
+    encounter = adjacent_pair()
+    options = encounter.options("hero", "alice")
+    assert {"attack", "combat", "step", "withdraw", "delay", "ready", "end_phase"} <= set(
+        options.available
+    )
+    assert dict(options.refused)["hampered"].endswith("for those who cannot")
+    encounter.apply(Attack("alice", "hero", "ogre", rolls=(1, 1, 1)))
+    options = encounter.options("hero", "alice")
+    assert "attack" not in options.available
+    assert dict(options.refused)["attack"] == "one attack action a Phase"
+    assert "delay" not in options.available and "ready" not in options.available
+    waiting = encounter.options("ogre", "gm")
+    assert not waiting.can_act and waiting.available == ("abort",)
+    assert encounter.options("ogre", "alice").reason == "'alice' does not control token 'ogre'"

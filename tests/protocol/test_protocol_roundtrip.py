@@ -54,6 +54,7 @@ from protocol.actions import (
 )
 from protocol.admin import ConfigureTable, IssueToken, RevokeToken, TokenIssued, TokenRevoked
 from protocol.features import DOOR_STATES, TERRAIN_KINDS, TerrainSpec, WallSpec
+from protocol.queries import AskOptions, Options
 from protocol.scene import DIAGONAL_RULES, GRID_KINDS, HEX_OFFSETS
 
 SEQ = st.integers(0, 2**53 - 1)
@@ -224,6 +225,7 @@ CLIENT_MESSAGES: st.SearchStrategy[ClientMessage] = st.one_of(
         area=st.lists(CELL, max_size=5).map(tuple),
     ),
     st.builds(Abort, seq=SEQ, token=IDS, maneuver=MANEUVERS),
+    st.builds(AskOptions, seq=SEQ, token=IDS),
     st.builds(
         SetVitals, seq=SEQ, token=IDS, end=st.integers(0, 10**6), stun=st.integers(-(10**6), 10**6)
     ),
@@ -285,6 +287,18 @@ SERVER_MESSAGES: st.SearchStrategy[ServerMessage] = st.one_of(
         role=st.sampled_from(["player", "spectator"]),
     ),
     st.builds(TokenRevoked, seq=SEQ, ref=SEQ, token=text(1, 128)),
+    st.builds(
+        Options,
+        seq=SEQ,
+        ref=SEQ,
+        token=IDS,
+        can_act=st.booleans(),
+        reason=nullable(text(0, 100)),
+        movement_left=st.floats(0, 1e6),
+        available=st.lists(text(1, 64), max_size=5).map(tuple),
+        refused=st.lists(st.tuples(text(1, 64), text(0, 100)), max_size=5).map(tuple),
+        prompts=st.lists(text(1, 16), max_size=3).map(tuple),
+    ),
 )
 
 
@@ -313,9 +327,11 @@ def test_every_message_type_has_a_strategy() -> None:
     client_names = {
         c.__name__
         for c in (Join, LoadScene, StartCombat, Move, AnswerPrompt, EndPhase, Resync, Ping)
-    } | {c.__name__ for c in (IssueToken, RevokeToken, ConfigureTable, *ACTION_MESSAGES)}
+    } | {
+        c.__name__ for c in (IssueToken, RevokeToken, ConfigureTable, *ACTION_MESSAGES, AskOptions)
+    }
     server_names = {c.__name__ for c in (Welcome, Ack, ErrorMessage, Event, Prompt, State, Pong)}
-    server_names |= {c.__name__ for c in (TokenIssued, TokenRevoked)}
+    server_names |= {c.__name__ for c in (TokenIssued, TokenRevoked, Options)}
     assert {c.__name__ for c in CLIENT_MESSAGE_TYPES.values()} == client_names
     assert {c.__name__ for c in SERVER_MESSAGE_TYPES.values()} == server_names
 

@@ -1,0 +1,153 @@
+"""What may this combatant do now?  Asked without changing anything (python-chess's
+``legal_moves`` beside ``push``), so a VTT can offer only what the rules allow.
+
+Each action is checked with the same ruleset hooks the handlers use, and an action that
+is not available comes with the rule that forbids it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.checks import (
+    acting_limited,
+    combat_and_ruleset,
+    controlled_token,
+    require_no_prompts,
+    scene_of,
+)
+from engine.combat_state import ATTACK, FULL, Combat, PhaseUsage
+from engine.commands import GM, MOVE_MODES
+from engine.errors import CommandRejected
+from engine.model import Combatant, EncounterState
+from engine.rulesets import Ruleset
+
+ACTIONS = (
+    "attack",
+    *MOVE_MODES,
+    "full_phase",
+    "delay",
+    "ready",
+    "take_delayed",
+    "abort",
+    "end_phase",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """What ``token`` may do now: ``available`` actions, ``refused`` ones with the reason,
+    ``movement_left`` of ordinary movement, and the prompts ``open_prompts`` waiting on the
+    asker.  ``can_act`` is whether it is this token's action at all (else ``reason``)."""
+
+    token: str
+    can_act: bool
+    reason: str | None
+    movement_left: float
+    available: tuple[str, ...]
+    refused: tuple[tuple[str, str], ...]
+    open_prompts: tuple[str, ...]
+
+
+def options(state: EncounterState, token_id: str, actor: str = GM) -> Options:
+    """What ``actor`` may do with ``token_id`` now."""
+    prompts = _prompts_for(state, actor)
+    try:
+        token = controlled_token(state, actor, token_id)
+        combat, ruleset = combat_and_ruleset(state)
+    except CommandRejected as refusal:
+        return Options(token_id, False, refusal.message, 0.0, (), (), prompts)
+    verdicts: dict[str, str | None] = {}
+    acting = combat.actor == token.id
+    if not acting:
+        verdicts["abort"] = _abort_refusal(state, token)
+        hold = combat.hold(token.id)
+        verdicts["take_delayed"] = (
+            None
+            if hold is not None
+            and hold.kind == "delay"
+            and combat.usage == PhaseUsage()
+            and combat.pending_move is None
+            and not combat.prompts
+            else "no delayed action to take now"
+        )
+        reason = f"it is {combat.actor!r}'s action (Turn {combat.turn}, Phase {combat.phase})"
+        return _result(token_id, False, reason, 0.0, verdicts, prompts)
+    try:
+        require_no_prompts(combat)
+    except CommandRejected as refusal:
+        return _result(token_id, False, refusal.message, 0.0, verdicts, prompts)
+    usage, limited = combat.current_usage, acting_limited(combat)
+    verdicts["attack"] = ruleset.refusal(token, usage, ATTACK, limited)
+    verdicts["full_phase"] = ruleset.refusal(token, usage, FULL, limited)
+    cell = scene_of(state).grid.cell_size
+    for mode in MOVE_MODES:
+        verdicts[mode] = _movement_refusal(ruleset, combat, token, usage, mode, cell, limited)
+    fresh = combat.interjection is None and combat.usage == PhaseUsage()
+    verdicts["delay"] = (
+        None if fresh else "delaying takes no action on one's INIT: something was done"
+    )
+    verdicts["ready"] = (
+        "a readied action cannot ready another"
+        if combat.interjection is not None
+        else ruleset.refusal(token, combat.usage, ATTACK, limited)
+    )
+    verdicts["end_phase"] = None if combat.pending_move is None else "a move is under way"
+    left = ruleset.movement_left(token, usage, limited)
+    return _result(token_id, True, None, left, verdicts, prompts)
+
+
+def _movement_refusal(
+    ruleset: Ruleset,
+    combat: Combat,
+    token: Combatant,
+    usage: PhaseUsage,
+    mode: str,
+    cell: float,
+    limited: bool,
+) -> str | None:
+    try:
+        slot, _ = ruleset.plan_movement(
+            combat,
+            token,
+            usage,
+            mode,
+            cost=min(cell, 1.0) if mode in ("step", "crawl", "hampered") else 0.0,
+            steps=1,
+            cell_size=cell,
+            limited=limited,
+        )
+    except CommandRejected as refusal:
+        return refusal.message
+    if mode == "combat" and ruleset.movement_left(token, usage, limited) <= 0:
+        return "no combat movement left this Phase"
+    return ruleset.refusal(token, usage, slot, limited) if slot else None
+
+
+def _abort_refusal(state: EncounterState, token: Combatant) -> str | None:
+    combat = state.combat
+    assert combat is not None
+    if combat.has(token.id, "cannot_act") or (combat.surprise and token.id not in combat.aware):
+        return f"{token.id!r} cannot act now"
+    if (token.id, combat.turn, combat.phase) in combat.abort_locks:
+        return "no abort until after your INIT this Phase"
+    return None
+
+
+def _result(
+    token_id: str,
+    can_act: bool,
+    reason: str | None,
+    left: float,
+    verdicts: dict[str, str | None],
+    prompts: tuple[str, ...],
+) -> Options:
+    available = tuple(a for a in ACTIONS if a in verdicts and verdicts[a] is None)
+    refused = tuple((a, r) for a in ACTIONS if (r := verdicts.get(a)) is not None)
+    return Options(token_id, can_act, reason, left, available, refused, prompts)
+
+
+def _prompts_for(state: EncounterState, actor: str) -> tuple[str, ...]:
+    if state.combat is None:
+        return ()
+    return tuple(p.id for p in state.combat.prompts if actor in (p.controller, GM))
