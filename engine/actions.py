@@ -12,10 +12,10 @@ from typing import Any
 from engine.checks import (
     Result,
     acting_limited,
+    acting_token,
     combat_and_ruleset,
     controlled_token,
     require_no_prompts,
-    require_turn,
     scene_of,
 )
 from engine.combat_state import ATTACK, MOVE, Hold, Interjection, PhaseUsage, Vitals
@@ -56,10 +56,7 @@ NOT_STARTABLE = ("noncombat", "withdraw", "attack")
 
 def attack(state: Any, command: Attack, spatial: SpatialCache) -> Result:
     """An attack action: melee within reach, or ranged in line of sight and range."""
-    token = controlled_token(state, command.actor, command.token)
-    combat, ruleset = combat_and_ruleset(state)
-    require_no_prompts(combat)
-    require_turn(combat, token)
+    token, combat, ruleset = acting_token(state, command.actor, command.token)
     scene = scene_of(state)
     target = scene.token(command.target)
     if target is None or target.id == token.id:
@@ -105,10 +102,7 @@ def attack(state: Any, command: Attack, spatial: SpatialCache) -> Result:
 def take_action(state: Any, command: TakeAction, spatial: SpatialCache) -> Result:
     """A named action: draw or stow a focus, stand up, drop an item or prone, start or
     complete a full-phase action, a full-phase action, or defend with a manoeuvre."""
-    token = controlled_token(state, command.actor, command.token)
-    combat, ruleset = combat_and_ruleset(state)
-    require_no_prompts(combat)
-    require_turn(combat, token)
+    token, combat, ruleset = acting_token(state, command.actor, command.token)
     slot = ruleset.free_action_slot(token, command.action)
     usage = combat.current_usage
     if slot is not None:
@@ -159,10 +153,7 @@ def take_action(state: Any, command: TakeAction, spatial: SpatialCache) -> Resul
 
 def delay(state: Any, command: Delay, spatial: SpatialCache) -> Result:
     """Take no action on one's INIT and wait, maybe to just before someone."""
-    token = controlled_token(state, command.actor, command.token)
-    combat, ruleset = combat_and_ruleset(state)
-    require_no_prompts(combat)
-    require_turn(combat, token)
+    token, combat, ruleset = acting_token(state, command.actor, command.token)
     if combat.interjection is not None:
         raise CommandRejected("illegal_action", "a readied action cannot be delayed")
     if combat.usage != PhaseUsage():
@@ -215,10 +206,7 @@ def take_delayed(state: Any, command: TakeDelayed, spatial: SpatialCache) -> Res
 
 def ready(state: Any, command: Ready, spatial: SpatialCache) -> Result:
     """Ready an attack, move or free action against a trigger; readying is an attack action."""
-    token = controlled_token(state, command.actor, command.token)
-    combat, ruleset = combat_and_ruleset(state)
-    require_no_prompts(combat)
-    require_turn(combat, token)
+    token, combat, ruleset = acting_token(state, command.actor, command.token)
     scene = scene_of(state)
     if combat.interjection is not None:
         raise CommandRejected("illegal_action", "a readied action cannot ready another")

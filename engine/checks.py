@@ -55,6 +55,18 @@ def require_no_prompts(combat: Combat) -> None:
         raise CommandRejected("prompt_pending", f"waiting for prompt answers: {waiting}")
 
 
+def acting_token(
+    state: EncounterState, actor: str, token_id: str
+) -> tuple[Combatant, Combat, Ruleset]:
+    """The token ``actor`` acts with now, its combat and ruleset: ``actor`` controls it,
+    it is its action, and no prompt waits (every combat action's common checks)."""
+    token = controlled_token(state, actor, token_id)
+    combat, ruleset = combat_and_ruleset(state)
+    require_no_prompts(combat)
+    require_turn(combat, token)
+    return token, combat, ruleset
+
+
 def acting_limited(combat: Combat) -> bool:
     """Whether the one acting now may take only one action (limited Phase, or a readied
     action firing out of turn)."""

@@ -17,6 +17,7 @@ from engine import actions
 from engine.checks import (
     Result,
     acting_limited,
+    acting_token,
     combat_and_ruleset,
     controlled_token,
     require_no_prompts,
@@ -226,10 +227,7 @@ def expire_prompt(state: EncounterState, command: ExpirePrompt, spatial: Spatial
 
 def end_phase(state: EncounterState, command: EndPhase, spatial: SpatialCache) -> Result:
     """The acting combatant is done: a readied action ends, or initiative passes on."""
-    token = controlled_token(state, command.actor, command.token)
-    combat, ruleset = combat_and_ruleset(state)
-    require_no_prompts(combat)
-    require_turn(combat, token)
+    token, combat, ruleset = acting_token(state, command.actor, command.token)
     if combat.pending_move is not None:
         raise CommandRejected("illegal_action", "a move is still under way")
     interjection = combat.interjection

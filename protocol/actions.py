@@ -12,7 +12,6 @@ from typing import Any, ClassVar
 from protocol.errors import ProtocolError
 from protocol.features import check_feature_id
 from protocol.validate import (
-    SEQ_MAX,
     at,
     check_bool,
     check_choice,
@@ -20,15 +19,12 @@ from protocol.validate import (
     check_id,
     check_int,
     check_keys,
+    check_seq,
     check_str,
     check_tuple,
     index_segment,
     show,
 )
-
-
-def _check_seq(value: object) -> int:
-    return check_int(value, "seq", lo=0, hi=SEQ_MAX)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -41,7 +37,7 @@ class SetDoor:
     open: bool
 
     def __post_init__(self) -> None:
-        _check_seq(self.seq)
+        check_seq(self.seq)
         check_feature_id(self.wall, "wall")
         check_bool(self.open, "open")
 
@@ -134,7 +130,7 @@ class Attack:
     rolls: tuple[int, ...] | None = None
 
     def __post_init__(self) -> None:
-        _check_seq(self.seq)
+        check_seq(self.seq)
         check_id(self.token, "token")
         check_id(self.target, "target")
         check_bool(self.ranged, "ranged")
@@ -185,7 +181,7 @@ class TakeAction:
     maneuver: ManeuverSpec | None = None
 
     def __post_init__(self) -> None:
-        _check_seq(self.seq)
+        check_seq(self.seq)
         check_id(self.token, "token")
         check_str(self.action, "action", min_len=1, max_len=64)
         if self.detail is not None:
@@ -219,7 +215,7 @@ class Delay:
     before: str | None = None
 
     def __post_init__(self) -> None:
-        _check_seq(self.seq)
+        check_seq(self.seq)
         check_id(self.token, "token")
         _optional_id(self.before, "before")
 
@@ -242,7 +238,7 @@ class TakeDelayed:
     token: str
 
     def __post_init__(self) -> None:
-        _check_seq(self.seq)
+        check_seq(self.seq)
         check_id(self.token, "token")
 
     @classmethod
@@ -268,7 +264,7 @@ class Ready:
     area: tuple[tuple[int, int], ...] = ()
 
     def __post_init__(self) -> None:
-        _check_seq(self.seq)
+        check_seq(self.seq)
         check_id(self.token, "token")
         check_choice(self.action, "action", HOLD_ACTIONS)
         _optional_id(self.trigger_by, "trigger_by")
@@ -303,7 +299,7 @@ class Abort:
     maneuver: ManeuverSpec
 
     def __post_init__(self) -> None:
-        _check_seq(self.seq)
+        check_seq(self.seq)
         check_id(self.token, "token")
         if not isinstance(self.maneuver, ManeuverSpec):
             raise ProtocolError(
@@ -334,7 +330,7 @@ class SetCondition:
     on: bool
 
     def __post_init__(self) -> None:
-        _check_seq(self.seq)
+        check_seq(self.seq)
         check_id(self.token, "token")
         check_choice(self.condition, "condition", CONDITIONS)
         check_bool(self.on, "on")
@@ -360,7 +356,7 @@ class SetVitals:
     stun: int
 
     def __post_init__(self) -> None:
-        _check_seq(self.seq)
+        check_seq(self.seq)
         check_id(self.token, "token")
         check_int(self.end, "end", lo=0, hi=1_000_000)
         check_int(self.stun, "stun", lo=-1_000_000, hi=1_000_000)

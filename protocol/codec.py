@@ -28,7 +28,7 @@ from typing import Any, Final, TypeAlias
 import msgpack
 
 from protocol.errors import ProtocolError
-from protocol.messages import CLIENT_MESSAGE_TYPES, ClientMessage, check_seq
+from protocol.messages import CLIENT_MESSAGE_TYPES, ClientMessage
 from protocol.server_messages import SERVER_MESSAGE_TYPES, ServerMessage
 from protocol.validate import (
     MAX_ARRAY_LEN,
@@ -37,6 +37,7 @@ from protocol.validate import (
     SEQ_MAX,
     Rejected,
     at,
+    check_seq,
     json_safe,
     key_segment,
     show,

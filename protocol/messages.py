@@ -41,6 +41,7 @@ from protocol.validate import (
     check_id,
     check_int,
     check_keys,
+    check_seq,
     check_str,
     check_tuple,
     index_segment,
@@ -67,11 +68,6 @@ MAX_ROLLS: Final = 100
 def _set(obj: object, name: str, value: object) -> None:
     # Frozen dataclasses normalise their own fields (list -> tuple) here.
     object.__setattr__(obj, name, value)
-
-
-def check_seq(value: object) -> int:
-    """An envelope ``seq``: an int in ``0..2**53-1``."""
-    return check_int(value, "seq", lo=0, hi=SEQ_MAX)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -18,6 +18,7 @@ from protocol.validate import (
     check_id,
     check_int,
     check_keys,
+    check_seq,
     check_str,
     check_tuple,
     index_segment,
@@ -25,10 +26,6 @@ from protocol.validate import (
 )
 
 MAX_LISTED = 64
-
-
-def _check_seq(value: object) -> int:
-    return check_int(value, "seq", lo=0, hi=SEQ_MAX)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -40,7 +37,7 @@ class AskOptions:
     token: str
 
     def __post_init__(self) -> None:
-        _check_seq(self.seq)
+        check_seq(self.seq)
         check_id(self.token, "token")
 
     @classmethod
@@ -71,7 +68,7 @@ class Options:
     prompts: tuple[str, ...]
 
     def __post_init__(self) -> None:
-        _check_seq(self.seq)
+        check_seq(self.seq)
         check_int(self.ref, "ref", lo=0, hi=SEQ_MAX)
         check_id(self.token, "token")
         check_bool(self.can_act, "can_act")

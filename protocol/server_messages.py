@@ -19,7 +19,6 @@ from typing import Any, ClassVar, Final, TypeAlias
 
 from protocol.admin import TokenIssued, TokenRevoked
 from protocol.errors import ProtocolError
-from protocol.messages import check_seq
 from protocol.queries import Options
 from protocol.validate import (
     MAX_DEPTH,
@@ -30,6 +29,7 @@ from protocol.validate import (
     check_int,
     check_keys,
     check_map,
+    check_seq,
     check_str,
     check_tuple,
     json_safe,

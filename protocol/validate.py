@@ -104,6 +104,11 @@ def _valid_unicode(text: str) -> bool:
     return True
 
 
+def check_seq(value: object) -> int:
+    """An envelope ``seq``: an int in ``0..2**53-1``."""
+    return check_int(value, "seq", lo=0, hi=SEQ_MAX)
+
+
 def check_str(value: object, path: str, *, min_len: int = 0, max_len: int) -> str:
     """A ``str`` of ``min_len..max_len`` characters, valid Unicode."""
     if not isinstance(value, str):

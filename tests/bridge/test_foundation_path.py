@@ -11,9 +11,13 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import aiohttp
+from aiohttp import web
 from aiohttp.test_utils import TestServer
 
 import protocol
@@ -27,6 +31,28 @@ from vtt_bridge.recording import replay
 def demo_tokens(app: object) -> dict[str, str]:
     table = app[HUB].table_by_name("demo")  # type: ignore[index]
     return {g.participant: g.token for g in table.tokens.values()}
+
+
+@contextlib.asynccontextmanager
+async def fight_started(
+    tmp_path: Path, **settings: Any
+) -> AsyncIterator[tuple[web.Application, TableClient, TableClient]]:
+    """A server with the foundation scene loaded and combat started; the hero is up.
+
+    Yields the app, the GM's client and Alice's (binary) client.
+    """
+    app = create_app(Config(database=tmp_path / "db.sqlite3", demo=True, **settings))
+    async with TestServer(app) as server, aiohttp.ClientSession() as http:
+        tokens = demo_tokens(app)
+        url = str(server.make_url("/ws"))
+        gm = await TableClient.connect(http, url)
+        alice = await TableClient.connect(http, url, binary=True)
+        await gm.join(tokens["gm"])
+        await alice.join(tokens["alice"])
+        await gm.send(protocol.LoadScene, scene=scene_spec())
+        await gm.send(protocol.StartCombat, ruleset="hero-supplement", aware=None, seed=None)
+        await alice.event("combatant_acts")
+        yield app, gm, alice
 
 
 async def test_move_prompt_attack_restart(tmp_path: Path) -> None:
@@ -150,17 +176,7 @@ async def test_move_prompt_attack_restart(tmp_path: Path) -> None:
 
 
 async def test_the_gm_stops_a_mover_that_cannot_go_on(tmp_path: Path) -> None:
-    app = create_app(Config(database=tmp_path / "db.sqlite3", demo=True))
-    async with TestServer(app) as server, aiohttp.ClientSession() as http:
-        tokens = demo_tokens(app)
-        url = str(server.make_url("/ws"))
-        gm = await TableClient.connect(http, url)
-        alice = await TableClient.connect(http, url)
-        await gm.join(tokens["gm"])
-        await alice.join(tokens["alice"])
-        await gm.send(protocol.LoadScene, scene=scene_spec())
-        await gm.send(protocol.StartCombat, ruleset="hero-supplement", aware=None, seed=None)
-        await alice.event("combatant_acts")
+    async with fight_started(tmp_path) as (_, gm, alice):
         await alice.send(protocol.Move, token="hero", path=((3, 5), (2, 5)))
         prompt = await gm.wait_for(protocol.Prompt)
         await gm.send(protocol.AnswerPrompt, prompt=prompt.prompt, accept=True, rolls=(6, 6, 6))
@@ -171,18 +187,7 @@ async def test_the_gm_stops_a_mover_that_cannot_go_on(tmp_path: Path) -> None:
 
 
 async def test_unanswered_prompt_expires_as_declined(tmp_path: Path) -> None:
-    config = Config(database=tmp_path / "db.sqlite3", demo=True, prompt_timeout=0.2)
-    app = create_app(config)
-    async with TestServer(app) as server, aiohttp.ClientSession() as http:
-        tokens = demo_tokens(app)
-        url = str(server.make_url("/ws"))
-        gm = await TableClient.connect(http, url)
-        alice = await TableClient.connect(http, url)
-        await gm.join(tokens["gm"])
-        await alice.join(tokens["alice"])
-        await gm.send(protocol.LoadScene, scene=scene_spec())
-        await gm.send(protocol.StartCombat, ruleset="hero-supplement", aware=None, seed=None)
-        await alice.event("combatant_acts")
+    async with fight_started(tmp_path, prompt_timeout=0.2) as (_, gm, alice):
         await alice.send(protocol.Move, token="hero", path=((3, 5), (2, 5)))
         prompt = await gm.wait_for(protocol.Prompt)
         closed = await alice.event("prompt_closed")
@@ -228,17 +233,7 @@ async def test_bad_frames_and_join_rules(tmp_path: Path) -> None:
 
 
 async def test_a_client_asks_what_a_token_may_do(tmp_path: Path) -> None:
-    app = create_app(Config(database=tmp_path / "db.sqlite3", demo=True))
-    async with TestServer(app) as server, aiohttp.ClientSession() as http:
-        tokens = demo_tokens(app)
-        url = str(server.make_url("/ws"))
-        gm = await TableClient.connect(http, url)
-        alice = await TableClient.connect(http, url, binary=True)
-        await gm.join(tokens["gm"])
-        await alice.join(tokens["alice"])
-        await gm.send(protocol.LoadScene, scene=scene_spec())
-        await gm.send(protocol.StartCombat, ruleset="hero-supplement", aware=None, seed=None)
-        await alice.event("combatant_acts")
+    async with fight_started(tmp_path) as (app, _, alice):
         table = app[HUB].table_by_name("demo")
         assert table is not None
         before = table.encounter.state_hash()

@@ -334,3 +334,25 @@ def test_a_character_who_cannot_act_is_skipped_and_keeps_init() -> None:
     encounter.apply(EndPhase("bob", "elf"))
     encounter.apply(EndPhase("alice", "hero"))
     assert actor(encounter) == "ogre" and order(encounter) == ("hero", "ogre", "elf")
+
+
+def test_a_readied_action_taken_next_phase_before_its_init_replaces_the_regular_action() -> None:
+    # The elf readies against the hero's action; the hero acts first in the next Phase.
+    encounter = fight(
+        token("hero", 1, 1, owner="alice", init=15), token("elf", 9, 1, owner="bob", init=5)
+    )
+    encounter.apply(EndPhase("alice", "hero"))
+    encounter.apply(Ready("bob", "elf", "move", trigger_by="hero"))
+    (prompt,) = prompts(encounter.apply(EndPhase("bob", "elf")))  # Phase 2: the hero is up
+    encounter.apply(AnswerPrompt("bob", prompt.prompt, True))
+    assert order(encounter) == ("elf", "hero") and actor(encounter) == "elf"
+    encounter.apply(EndPhase("bob", "elf"))
+    assert actor(encounter) == "hero"
+    events = encounter.apply(EndPhase("alice", "hero"))
+    assert "phase_started" in kinds(events)  # the elf had no second, regular action
+
+
+def test_position_shift_makes_standing_up_free() -> None:
+    encounter = fight(token("hero", 1, 1, owner="alice", init=15, extra={"position_shift": True}))
+    encounter.apply(TakeAction("alice", "hero", "drop_prone"))
+    assert encounter.apply(TakeAction("alice", "hero", "stand_up"))[0].slot is None  # type: ignore[attr-defined]
