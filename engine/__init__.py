@@ -20,6 +20,7 @@ from engine.commands import (
     ExpirePrompt,
     LoadScene,
     Move,
+    MovePoints,
     Ready,
     SetCondition,
     SetDoor,
@@ -38,6 +39,7 @@ from engine.model import (
     GridSpec,
     Scene,
     TerrainSpec,
+    VttSpec,
     WallSpec,
 )
 from engine.options import Options
@@ -70,6 +72,7 @@ __all__ = [
     "LoadScene",
     "Maneuver",
     "Move",
+    "MovePoints",
     "Options",
     "Ready",
     "Ruleset",
@@ -82,6 +85,7 @@ __all__ = [
     "TakeDelayed",
     "TerrainSpec",
     "UnsupportedRuleset",
+    "VttSpec",
     "WallSpec",
     "canonical_json",
     "event_data",

@@ -12,7 +12,7 @@ from typing import ClassVar
 
 from engine.combat_state import Maneuver
 from engine.model import Scene
-from geometry import Cell
+from geometry import Cell, Point
 
 GM = "gm"
 SYSTEM = "system"
@@ -58,6 +58,19 @@ class Move:
     actor: str
     token: str
     path: tuple[Cell, ...]
+    mode: str = "combat"
+    attack: str | None = None
+    maneuver: Maneuver | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class MovePoints:
+    """A ``Move`` given as waypoints in the VTT's own pixels (the scene's ``grid.vtt``)."""
+
+    kind: ClassVar[str] = "move_points"
+    actor: str
+    token: str
+    points: tuple[Point, ...]
     mode: str = "combat"
     attack: str | None = None
     maneuver: Maneuver | None = None
@@ -210,6 +223,7 @@ Command = (
     LoadScene
     | StartCombat
     | Move
+    | MovePoints
     | AnswerPrompt
     | ExpirePrompt
     | EndPhase
@@ -230,6 +244,7 @@ COMMAND_TYPES: dict[str, type[Command]] = {
         LoadScene,
         StartCombat,
         Move,
+        MovePoints,
         AnswerPrompt,
         ExpirePrompt,
         EndPhase,

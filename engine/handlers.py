@@ -37,6 +37,7 @@ from engine.commands import (
     ExpirePrompt,
     LoadScene,
     Move,
+    MovePoints,
     Ready,
     SetCondition,
     SetDoor,
@@ -65,6 +66,8 @@ from engine.scene_checks import check_scene
 from engine.spatial import SpatialCache
 from engine.tray import DiceTray
 from engine.turns import advance, begin
+from geometry import trace_waypoints
+from geometry.vtt_coords import FoundryScene, OwlbearScene
 
 Handler = Callable[[EncounterState, Any, SpatialCache], Result]
 
@@ -186,6 +189,35 @@ def move(state: EncounterState, command: Move, spatial: SpatialCache) -> Result:
     return state, [MoveStarted(token.id, token.cell, tuple(command.path)), *events]
 
 
+def move_points(state: EncounterState, command: MovePoints, spatial: SpatialCache) -> Result:
+    """A move given in the VTT's pixels: snap each waypoint to a cell, walk the straight
+    line between them, then move as usual."""
+    token = controlled_token(state, command.actor, command.token)
+    scene = scene_of(state)
+    vtt = scene.grid.vtt
+    if vtt is None:
+        raise CommandRejected("illegal_move", "this scene declares no VTT coordinates (grid.vtt)")
+    if vtt.kind == "foundry":
+        foundry = FoundryScene(vtt.grid_size, scene.grid.cell_size, vtt.scene_x, vtt.scene_y)
+        cells = [foundry.token_origin(x, y) for x, y in command.points]
+    else:
+        owlbear = OwlbearScene(vtt.grid_size, scene.grid.cell_size)
+        cells = [owlbear.item_origin(x, y, token.size) for x, y in command.points]
+    waypoints = [token.cell]
+    for cell in cells:
+        if cell != waypoints[-1]:  # points that snap to the same cell make one waypoint
+            waypoints.append(cell)
+    if len(waypoints) < 2:
+        raise CommandRejected(
+            "illegal_move", f"the points do not take {token.id!r} off {token.cell}"
+        )
+    path = trace_waypoints(spatial.index(scene).grid, waypoints)[1:]
+    as_move = Move(
+        command.actor, token.id, tuple(path), command.mode, command.attack, command.maneuver
+    )
+    return move(state, as_move, spatial)
+
+
 def answer_prompt(state: EncounterState, command: AnswerPrompt, spatial: SpatialCache) -> Result:
     """Answer an open prompt; what an answer means depends on the prompt's kind."""
     combat, ruleset = combat_and_ruleset(state)
@@ -261,6 +293,7 @@ HANDLERS: dict[type, Handler] = {
     LoadScene: load_scene,
     StartCombat: start_combat,
     Move: move,
+    MovePoints: move_points,
     AnswerPrompt: answer_prompt,
     ExpirePrompt: expire_prompt,
     EndPhase: end_phase,

@@ -56,6 +56,7 @@ __all__ = [
     "StatValue",
     "TerrainSpec",
     "Vitals",
+    "VttSpec",
     "WallSpec",
 ]
 
@@ -66,6 +67,17 @@ DIAGONALS = {
     "euclidean": DiagonalRule.EUCLIDEAN,
     "none": DiagonalRule.NONE,
 }
+
+
+@dataclass(frozen=True, slots=True)
+class VttSpec:
+    """The client VTT's pixel conventions for this grid (``foundry`` or ``owlbear``):
+    ``grid_size`` pixels per cell (Owlbear: dpi) and Foundry's scene padding."""
+
+    kind: str
+    grid_size: float
+    scene_x: float = 0.0
+    scene_y: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +96,7 @@ class GridSpec:
     kind: str = "square"
     diagonal: str = "one"
     offset: str = "odd"
+    vtt: VttSpec | None = None
 
     def build(self) -> Grid:
         """The geometry grid this spec describes."""

@@ -17,6 +17,7 @@ from protocol.actions import (
     Attack,
     Delay,
     ManeuverSpec,
+    MovePoints,
     Ready,
     SetCondition,
     SetDoor,
@@ -48,7 +49,7 @@ from protocol.codec import (
     to_wire,
 )
 from protocol.errors import ERROR_CODES, ProtocolError
-from protocol.features import DOOR_STATES, TERRAIN_KINDS, TerrainSpec, WallSpec
+from protocol.features import DOOR_STATES, TERRAIN_KINDS, TerrainSpec, VttSpec, WallSpec
 from protocol.messages import (
     CLIENT_MESSAGE_TYPES,
     AnswerPrompt,
@@ -123,6 +124,7 @@ __all__ = [
     "ManeuverSpec",
     "Message",
     "Move",
+    "MovePoints",
     "Options",
     "Ping",
     "Pong",
@@ -145,6 +147,7 @@ __all__ = [
     "TokenIssued",
     "TokenRevoked",
     "TokenSpec",
+    "VttSpec",
     "WallSpec",
     "Welcome",
     "client_from_wire",

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from protocol.errors import ProtocolError
-from protocol.features import check_feature_id
+from protocol.features import check_feature_id, check_point
 from protocol.validate import (
     at,
     check_bool,
@@ -371,7 +371,52 @@ class SetVitals:
         return {"token": self.token, "end": self.end, "stun": self.stun}
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MovePoints:
+    """Move ``token`` through waypoints given in the VTT's own pixels (the scene's
+    ``grid.vtt``): Foundry token-document ``x``/``y``, or Owlbear item centres.  The
+    server snaps each to a cell and walks the straight line between; then it is a
+    ``move`` like any other (``mode``, ``attack``, ``maneuver``)."""
+
+    TYPE: ClassVar[str] = "move_points"
+    seq: int
+    token: str
+    points: tuple[tuple[float, float], ...]
+    mode: str = "combat"
+    attack: str | None = None
+    maneuver: ManeuverSpec | None = None
+
+    def __post_init__(self) -> None:
+        check_seq(self.seq)
+        check_id(self.token, "token")
+        points = check_tuple(self.points, "points", min_items=1, max_items=MAX_AREA)
+        object.__setattr__(
+            self, "points", tuple(check_point(p, f"points[{i}]") for i, p in enumerate(points))
+        )
+        check_choice(self.mode, "mode", MOVE_MODES)
+        _optional_id(self.attack, "attack")
+        check_maneuver(self.maneuver, "maneuver")
+
+    @classmethod
+    def from_body(cls, body: object, *, seq: int) -> MovePoints:
+        """Read the wire body."""
+        obj = dict(check_keys(body, ("token", "points"), ("mode", "attack", "maneuver")))
+        obj["maneuver"] = read_maneuver(obj.get("maneuver"), "maneuver")
+        return cls(seq=seq, **obj)
+
+    def to_body(self) -> dict[str, Any]:
+        """The wire body."""
+        return {
+            "token": self.token,
+            "points": [list(p) for p in self.points],
+            "mode": self.mode,
+            "attack": self.attack,
+            "maneuver": _wire(self.maneuver),
+        }
+
+
 ACTION_MESSAGES = (
+    MovePoints,
     SetDoor,
     Attack,
     TakeAction,

@@ -138,6 +138,58 @@ class TerrainSpec:
         return {"kind": self.kind, "polygon": [list(p) for p in self.polygon]}
 
 
+VTT_KINDS: Final[frozenset[str]] = frozenset({"foundry", "owlbear"})
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class VttSpec:
+    """How the client's VTT places things on this grid, so it can send its own pixels.
+
+    ``foundry``: ``grid_size`` pixels per cell (the scene's ``grid.size``), and the scene
+    padding ``scene_x``/``scene_y`` (``canvas.dimensions.sceneX/Y``); a token position is
+    its document's top-left ``x``/``y``.  ``owlbear``: ``grid_size`` is the grid's dpi,
+    no padding; a position is the item's centre.
+    """
+
+    kind: str
+    grid_size: float
+    scene_x: float = 0.0
+    scene_y: float = 0.0
+
+    def __post_init__(self) -> None:
+        check_choice(self.kind, "kind", VTT_KINDS)
+        for name in ("grid_size", "scene_x", "scene_y"):
+            value = getattr(self, name)
+            if (
+                isinstance(value, bool)
+                or not isinstance(value, int | float)
+                or value != value
+                or value in (float("inf"), float("-inf"))
+            ):
+                raise ProtocolError(
+                    "bad_type", f"expected a finite number, got {show(value)}", path=name
+                )
+            _set(self, name, float(value))
+        if not self.grid_size > 0:
+            raise ProtocolError(
+                "bad_value", f"grid_size must be positive, got {self.grid_size!r}", path="grid_size"
+            )
+
+    @classmethod
+    def from_wire(cls, value: object) -> VttSpec:
+        """Read a vtt map."""
+        return cls(**check_keys(value, ("kind", "grid_size"), ("scene_x", "scene_y")))
+
+    def to_wire(self) -> dict[str, Any]:
+        """The spec as a JSON-safe map."""
+        return {
+            "kind": self.kind,
+            "grid_size": self.grid_size,
+            "scene_x": self.scene_x,
+            "scene_y": self.scene_y,
+        }
+
+
 def read_list(value: object, name: str, limit: int, reader: Any) -> tuple[Any, ...]:
     """Read the list ``name`` of features with ``reader``, paths ``name[i]...``."""
     items = []

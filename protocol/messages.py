@@ -19,6 +19,7 @@ from protocol.actions import (
     Attack,
     Delay,
     ManeuverSpec,
+    MovePoints,
     Ready,
     SetCondition,
     SetDoor,
@@ -359,6 +360,7 @@ ClientMessage: TypeAlias = (
     | Abort
     | SetCondition
     | SetVitals
+    | MovePoints
     | AskOptions
 )
 

@@ -15,6 +15,7 @@ from protocol.features import (
     MAX_TERRAIN,
     MAX_WALLS,
     TerrainSpec,
+    VttSpec,
     WallSpec,
     read_list,
 )
@@ -69,11 +70,21 @@ class GridSpec:
     height: int
     diagonal: str = "one"
     offset: str = "odd"
+    vtt: VttSpec | None = None
 
     def __post_init__(self) -> None:
         check_choice(self.kind, "kind", GRID_KINDS)
         check_choice(self.diagonal, "diagonal", DIAGONAL_RULES)
         check_choice(self.offset, "offset", HEX_OFFSETS)
+        if self.vtt is not None:
+            if not isinstance(self.vtt, VttSpec):
+                raise ProtocolError(
+                    "bad_type", f"expected a VttSpec, got {show(self.vtt)}", path="vtt"
+                )
+            if self.kind != "square":
+                raise ProtocolError(
+                    "bad_value", "VTT pixel coordinates are for square grids", path="vtt"
+                )
         _set(self, "cell_size", check_float(self.cell_size, "cell_size", minimum=0, exclusive=True))
         check_str(self.unit, "unit", min_len=1, max_len=16)
         check_int(self.width, "width", lo=1, hi=MAX_GRID_CELLS)
@@ -82,9 +93,16 @@ class GridSpec:
     @classmethod
     def from_wire(cls, value: object) -> GridSpec:
         """Read a grid map; errors carry paths relative to it."""
-        obj = check_keys(
-            value, ("kind", "cell_size", "unit", "width", "height"), ("diagonal", "offset")
+        obj = dict(
+            check_keys(
+                value,
+                ("kind", "cell_size", "unit", "width", "height"),
+                ("diagonal", "offset", "vtt"),
+            )
         )
+        if obj.get("vtt") is not None:
+            with at("vtt"):
+                obj["vtt"] = VttSpec.from_wire(obj["vtt"])
         return cls(**obj)
 
     def to_wire(self) -> dict[str, Any]:
@@ -97,6 +115,7 @@ class GridSpec:
             "height": self.height,
             "diagonal": self.diagonal,
             "offset": self.offset,
+            "vtt": None if self.vtt is None else self.vtt.to_wire(),
         }
 
 

@@ -64,6 +64,7 @@ PERMISSIONS: Final[dict[type[protocol.ClientMessage], Rule]] = {
     protocol.LoadScene: Rule(GM_ONLY, "command", "gm_only, combat_active, bad_scene"),
     protocol.StartCombat: Rule(GM_ONLY, "command", "gm_only, combat_active, no_scene"),
     protocol.Move: Rule(ACTORS, "command", "not_your_token, not_your_turn, over_budget"),
+    protocol.MovePoints: Rule(ACTORS, "command", "not_your_token, illegal_move, not_your_turn"),
     protocol.AnswerPrompt: Rule(
         ACTORS, "command", "unknown_prompt, not_your_prompt, bad_rolls (+ dice policy)"
     ),

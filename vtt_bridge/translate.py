@@ -25,6 +25,11 @@ def scene_from_spec(spec: protocol.SceneSpec) -> engine.Scene:
             kind=grid.kind,
             diagonal=grid.diagonal,
             offset=grid.offset,
+            vtt=None
+            if grid.vtt is None
+            else engine.VttSpec(
+                grid.vtt.kind, grid.vtt.grid_size, grid.vtt.scene_x, grid.vtt.scene_y
+            ),
         ),
         walls=tuple(
             engine.WallSpec(w.id, w.a, w.b, w.blocks_move, w.blocks_sight, w.door)
@@ -58,6 +63,8 @@ def to_command(message: protocol.ClientMessage, *, actor: str, seed: int) -> Com
             return engine.StartCombat(actor, ruleset, seed if chosen is None else chosen, aware)
         case protocol.Move(token=token, path=path, mode=mode, attack=target, maneuver=m):
             return engine.Move(actor, token, tuple(path), mode, target, maneuver(m))
+        case protocol.MovePoints(token=token, points=points, mode=mode, attack=target, maneuver=m):
+            return engine.MovePoints(actor, token, tuple(points), mode, target, maneuver(m))
         case protocol.AnswerPrompt(prompt=prompt, accept=accept, rolls=rolls, maneuver=m):
             return engine.AnswerPrompt(actor, prompt, accept, rolls, maneuver(m))
         case protocol.Attack() as a:
@@ -114,6 +121,7 @@ COMMAND_MESSAGES = (
     protocol.Abort,
     protocol.SetCondition,
     protocol.SetVitals,
+    protocol.MovePoints,
 )
 
 

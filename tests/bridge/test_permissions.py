@@ -26,6 +26,7 @@ def matrix_scene() -> protocol.SceneSpec:
     body = scene_body()
     for token in body["tokens"]:
         token["stats"] = {**token["stats"], "end": 20, "stun": 20, "rec": 4}
+    body["grid"]["vtt"] = {"kind": "foundry", "grid_size": 100}
     body["tokens"].append(
         {
             "id": "scout", "name": "Scout", "owner": "bob", "side": "heroes", "x": 0, "y": 0,
@@ -85,6 +86,12 @@ def cases(issued_token: str, prompt: str) -> list[Case]:
             },
             ("alice", "gm"),
         ),
+        Case(
+            protocol.MovePoints,
+            {"token": "hero", "points": ((400.0, 500.0),)},  # Foundry pixels of (4, 5)
+            {**NOT_A_MEMBER, "bob": {"not_your_token"}, "carol": {"no_scene"}},
+            ("alice", "gm"),
+        ),
         Case(protocol.SetDoor, {"wall": "door1", "open": True}, GM_ONLY, ("gm",)),
         Case(protocol.IssueToken, {"participant": "dave", "role": "player"}, GM_ONLY, ("gm",)),
         Case(
@@ -100,7 +107,7 @@ def cases(issued_token: str, prompt: str) -> list[Case]:
         # In combat: the hero acts first; its move provokes the GM's ogre.
         Case(
             protocol.Move,
-            {"token": "hero", "path": ((4, 7), (4, 8))},
+            {"token": "hero", "path": ((4, 6), (4, 7))},
             {**NOT_A_MEMBER, "bob": {"not_your_token"}, "carol": {"no_scene"}},
             ("alice", "gm"),
         ),

@@ -45,6 +45,7 @@ from protocol.actions import (
     Attack,
     Delay,
     ManeuverSpec,
+    MovePoints,
     Ready,
     SetCondition,
     SetDoor,
@@ -53,7 +54,7 @@ from protocol.actions import (
     TakeDelayed,
 )
 from protocol.admin import ConfigureTable, IssueToken, RevokeToken, TokenIssued, TokenRevoked
-from protocol.features import DOOR_STATES, TERRAIN_KINDS, TerrainSpec, WallSpec
+from protocol.features import DOOR_STATES, TERRAIN_KINDS, TerrainSpec, VttSpec, WallSpec
 from protocol.queries import AskOptions, Options
 from protocol.scene import DIAGONAL_RULES, GRID_KINDS, HEX_OFFSETS
 
@@ -87,14 +88,16 @@ STAT_VALUE = st.booleans() | INT64 | FLOAT | text(max_size=256)
 
 @st.composite
 def scenes(draw: st.DrawFn) -> SceneSpec:
+    kind = draw(st.sampled_from(sorted(GRID_KINDS)))
     grid = GridSpec(
-        kind=draw(st.sampled_from(sorted(GRID_KINDS))),
+        kind=kind,
         cell_size=draw(st.floats(min_value=1e-9, max_value=1e9) | st.integers(1, 100)),
         unit=draw(text(1, 16)),
         width=draw(st.integers(1, 10_000)),
         height=draw(st.integers(1, 10_000)),
         diagonal=draw(st.sampled_from(sorted(DIAGONAL_RULES))),
         offset=draw(st.sampled_from(sorted(HEX_OFFSETS))),
+        vtt=draw(nullable(VTTS)) if kind == "square" else None,
     )
     right, bottom = grid.width * grid.cell_size, grid.height * grid.cell_size
     point = st.tuples(st.floats(0, right), st.floats(0, bottom))
@@ -144,6 +147,13 @@ def scenes(draw: st.DrawFn) -> SceneSpec:
 
 
 CELL = st.tuples(INT64, INT64)
+VTTS = st.builds(
+    VttSpec,
+    kind=st.sampled_from(["foundry", "owlbear"]),
+    grid_size=st.floats(1e-3, 1e4),
+    scene_x=st.floats(-1e4, 1e4),
+    scene_y=st.floats(-1e4, 1e4),
+)
 MANEUVERS = st.builds(
     ManeuverSpec, name=text(1, 64), ocv=st.integers(-50, 50), dcv=st.integers(-50, 50)
 )
@@ -226,6 +236,17 @@ CLIENT_MESSAGES: st.SearchStrategy[ClientMessage] = st.one_of(
     ),
     st.builds(Abort, seq=SEQ, token=IDS, maneuver=MANEUVERS),
     st.builds(AskOptions, seq=SEQ, token=IDS),
+    st.builds(
+        MovePoints,
+        seq=SEQ,
+        token=IDS,
+        points=st.lists(
+            st.tuples(st.floats(-1e6, 1e6), st.floats(-1e6, 1e6)), min_size=1, max_size=5
+        ).map(tuple),
+        mode=st.sampled_from(MOVE_MODES),
+        attack=nullable(IDS),
+        maneuver=nullable(MANEUVERS),
+    ),
     st.builds(
         SetVitals, seq=SEQ, token=IDS, end=st.integers(0, 10**6), stun=st.integers(-(10**6), 10**6)
     ),

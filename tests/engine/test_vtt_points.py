@@ -1,0 +1,84 @@
+"""Moves given in the VTT's own pixels: Foundry token-document x/y, Owlbear item centres."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import (
+    CommandRejected,
+    Encounter,
+    GridSpec,
+    LoadScene,
+    MovePoints,
+    Scene,
+    StartCombat,
+    VttSpec,
+)
+from engine.events import MoveCompleted, MoveStarted
+from tests.engine.helpers import token
+
+
+def encounter_with(vtt: VttSpec | None, size: int = 1) -> Encounter:
+    encounter = Encounter()
+    grid = GridSpec(20, 20, cell_size=5.0, unit="ft", vtt=vtt)
+    hero = token("hero", 2, 2, owner="alice", init=9, movement=40.0, size=size)
+    encounter.apply(LoadScene("gm", Scene(grid, (hero, token("ogre", 18, 18, init=1)))))
+    encounter.apply(StartCombat("gm", "hero-supplement", 1))
+    return encounter
+
+
+@pytest.mark.parametrize(
+    ("vtt", "points", "size", "path"),
+    [
+        # Foundry, 100 px cells, 250 px padding: x = 250 + 100 * column (top-left corner).
+        (VttSpec("foundry", 100, 250, 250), ((650.0, 450.0),), 1, ((3, 2), (4, 2))),
+        # A drop a little off the grid lines snaps to the nearest cell.
+        (VttSpec("foundry", 100, 250, 250), ((560.0, 538.0),), 1, ((3, 3),)),
+        # Waypoints: a ruler with a bend; each leg is walked in a straight line.
+        (
+            VttSpec("foundry", 100),
+            ((200.0, 500.0), (400.0, 500.0)),
+            1,
+            ((2, 3), (2, 4), (2, 5), (3, 5), (4, 5)),
+        ),
+        # Owlbear, 150 dpi: an item's position is its centre, (column + 0.5) * 150.
+        (VttSpec("owlbear", 150), ((675.0, 375.0),), 1, ((3, 2), (4, 2))),
+        # A 2x2 Owlbear item's centre is on the corner between its four cells.
+        (VttSpec("owlbear", 150), ((750.0, 450.0),), 2, ((3, 2), (4, 2))),
+    ],
+)
+def test_points_become_the_path_a_move_takes(
+    vtt: VttSpec,
+    points: tuple[tuple[float, float], ...],
+    size: int,
+    path: tuple[tuple[int, int], ...],
+) -> None:
+    encounter = encounter_with(vtt, size)
+    events = encounter.apply(MovePoints("alice", "hero", points))
+    started = events[0]
+    assert isinstance(started, MoveStarted) and started.path == path
+    assert isinstance(events[-1], MoveCompleted) and events[-1].at == path[-1]
+
+
+def test_a_scene_without_vtt_coordinates_refuses_points() -> None:
+    encounter = encounter_with(None)
+    with pytest.raises(CommandRejected) as refusal:
+        encounter.apply(MovePoints("alice", "hero", ((650.0, 450.0),)))
+    assert refusal.value.code == "illegal_move" and "grid.vtt" in refusal.value.message
+
+
+def test_points_that_stay_on_the_same_cell_are_refused() -> None:
+    encounter = encounter_with(VttSpec("foundry", 100))
+    with pytest.raises(CommandRejected) as refusal:
+        encounter.apply(MovePoints("alice", "hero", ((210.0, 190.0),)))
+    assert refusal.value.code == "illegal_move"
+
+
+def test_points_obey_the_same_rules_as_cells() -> None:
+    encounter = encounter_with(VttSpec("foundry", 100))
+    with pytest.raises(CommandRejected) as refusal:
+        encounter.apply(MovePoints("bob", "hero", ((300.0, 300.0),)))
+    assert refusal.value.code == "not_your_token"
+    with pytest.raises(CommandRejected) as refusal:  # 20 squares of 5 ft: 100 ft > 80 ft
+        encounter.apply(MovePoints("alice", "hero", ((200.0, 1900.0),)))
+    assert refusal.value.code == "over_budget"
