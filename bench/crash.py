@@ -46,6 +46,7 @@ NAMED_POINTS = ("before_commit", "after_commit", "after_ack", "mid_snapshot")
 TABLES = 2
 PLAYERS = 3
 SNAPSHOT_EVERY = 20
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def free_port() -> int:
@@ -171,7 +172,9 @@ async def one_round(campaign: Campaign, rng: random.Random, point: str | None) -
     if point is not None:
         command += ["--crash-at", f"{point}:{rng.randint(1, 8)}"]
     with log_path.open("wb") as log:
-        proc = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
+        # The server runs the same tree as this script, whatever the working directory.
+        env = {**os.environ, "PYTHONPATH": str(ROOT)}
+        proc = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT, env=env)
     try:
         try:
             await wait_up(port, proc)
@@ -246,7 +249,10 @@ def check(campaign: Campaign) -> dict[str, Any]:
         snapshots = 0
         for table_id, table in hub.tables.items():
             assert table.encounter.state_hash() == hub.full_replay_hash(table_id), table_id
-            snapshots += table.snapshot_position > 0
+            stored = hub.store.latest_snapshot(table_id)
+            if stored is not None:  # it was used, not skipped as unreadable
+                assert table.snapshot_position == stored.position, (table_id, stored.position)
+                snapshots += 1
     finally:
         hub.close()
     return {"acked": len(campaign.acked), "logged": sum(logged.values()), "snapshots": snapshots}

@@ -73,7 +73,7 @@ def _walkable(
 ) -> tuple[str | None, MoveResolution | None]:
     index = spatial.index(scene)
     try:
-        resolution = index.resolve_move(mover.id, path)
+        resolution = index.resolve_move(mover.id, path, crossings=False)
     except GeometryError as exc:
         return str(exc), None
     if resolution.blocked_step is not None:

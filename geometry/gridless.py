@@ -3,8 +3,17 @@
 A token is a disc (:class:`Disc`) of ``radius`` around its centre; its reach area is the
 disc grown by its reach.  A path is a list of waypoints joined by straight segments; its
 cost is each segment's length, or with terrain each piece's length times that terrain's
-multiplier (:meth:`geometry.terrain.TerrainMap.segment_cost`).  A segment is blocked by a
-movement-blocking wall under the rule of :mod:`geometry.walls` (the centre line).
+multiplier (:meth:`geometry.terrain.TerrainMap.segment_cost`).
+
+Walls block a disc by its width (:func:`disc_blocked`): a disc of radius ``r`` moving from
+``p`` to ``q`` is blocked when a wall blocking in the mode asked comes closer than ``r``
+to the segment ``p``-``q``, so a token of diameter ``d`` cannot pass a gap narrower than
+``d`` nor brush past a wall's end closer than ``r``.  Exactly ``r`` away (a gap exactly
+``d`` wide, a corner just touched) is not blocked; distances are compared with a
+tolerance of 1e-9 units.  A wall the disc already overlaps at ``p`` (a token placed
+clipping a wall) blocks only when the centre line meets it under the rule of
+:mod:`geometry.walls`, so the token can step away.  With radius 0 this is exactly
+:meth:`WallSet.segment_blocked`.
 
 Crossings use the footprint swept along the path: the disc overlaps an area exactly when
 its centre lies inside the area grown by ``radius``, so the enter and leave points are
@@ -83,22 +92,54 @@ class Disc:
         return shape
 
 
+_TOLERANCE = 1e-9
+
+
+def disc_blocked(
+    walls: WallSet, p: Point, q: Point, radius: float, mode: BlockMode = BlockMode.MOVE
+) -> bool:
+    """Whether walls block a disc of ``radius`` moving straight from ``p`` to ``q`` (above)."""
+    if radius < 0 or not math.isfinite(radius):
+        raise GeometryError(f"disc radius must be a finite number >= 0, got {radius!r}")
+    if radius == 0 or not len(walls):
+        return walls.segment_blocked(p, q, mode)
+    sweep = LineString([p, q]) if p != q else ShapelyPoint(p)
+    near = walls.tree.query(sweep, predicate="dwithin", distance=radius)
+    near = near[walls.mask(mode)[near]]
+    if not len(near):
+        return False
+    geoms = walls.geoms[near]
+    close = shapely.distance(sweep, geoms) < radius - _TOLERANCE
+    if not bool(close.any()):
+        return False
+    clipping = shapely.distance(ShapelyPoint(p), geoms) < radius - _TOLERANCE
+    if bool((close & ~clipping).any()):
+        return True
+    # Only walls the disc starts on: the centre-line rule decides.
+    return walls.segment_blocked(p, q, mode)
+
+
 def path_cost(
     scene: GridlessScene,
     waypoints: Sequence[Point],
     *,
     walls: WallSet | None = None,
     terrain: TerrainMap | None = None,
+    radius: float = 0.0,
 ) -> float:
-    """Validate a waypoint path and return its cost; raises on a wall or leaving the scene."""
+    """Validate a waypoint path and return its cost; raises on a wall or leaving the scene.
+
+    ``radius`` is the moving token's: walls block it by its width (:func:`disc_blocked`).
+    """
     if len(waypoints) < 2:
         raise GeometryError("a path needs a start point and at least one more waypoint")
     for p in waypoints:
         scene.require(p)
     total = 0.0
     for i, (p, q) in enumerate(pairwise(waypoints)):
-        if walls is not None and walls.segment_blocked(p, q, BlockMode.MOVE):
-            raise GeometryError(f"segment {i} from {p} to {q} is blocked by a wall")
+        if walls is not None and disc_blocked(walls, p, q, radius):
+            width = f" for a token of radius {radius}" if radius else ""
+            raise GeometryError(f"segment {i} from {p} to {q} is blocked by a wall{width}")
         total += terrain.segment_cost(p, q) if terrain is not None else math.dist(p, q)
     return total
 

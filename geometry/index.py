@@ -24,6 +24,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
+from geometry.coverage import NO_COVER, Coverage
 from geometry.errors import GeometryError
 from geometry.grid import Grid
 from geometry.path import AreaExit, Crossing, CrossingKind, translate
@@ -85,9 +86,8 @@ class ThreatIndex:
         self.blocker = StepBlocker(grid, self.walls, BlockMode.MOVE)
         self._tokens: dict[str, Token] = {}
         self._areas: dict[str, frozenset[Cell]] = {}
-        self._by_cell: dict[Cell, frozenset[str]] = {}
+        self._cover = Coverage(grid)
         self._occupant: dict[Cell, str] = {}
-        self._empty: frozenset[str] = frozenset()
 
     # -- tokens and areas -------------------------------------------------------------------
 
@@ -144,7 +144,7 @@ class ThreatIndex:
 
     def areas_at(self, cell: Cell) -> frozenset[str]:
         """The ids of every area covering ``cell``."""
-        return frozenset(self._by_cell.get(cell, self._empty))
+        return self._cover.at(cell)[1]
 
     def occupant(self, cell: Cell) -> str | None:
         """The token standing on ``cell``, if any."""
@@ -187,28 +187,24 @@ class ThreatIndex:
 
     def _index_area(self, area_id: str, cells: frozenset[Cell]) -> None:
         self._areas[area_id] = cells
-        by_cell = self._by_cell
-        for c in cells:
-            by_cell[c] = by_cell.get(c, self._empty) | {area_id}
+        self._cover.add(area_id, cells)
 
     def _unindex_area(self, area_id: str) -> None:
-        by_cell = self._by_cell
-        for c in self._areas.pop(area_id):
-            ids = by_cell[c] - {area_id}
-            if ids:
-                by_cell[c] = ids
-            else:
-                del by_cell[c]
+        self._cover.remove(area_id, self._areas.pop(area_id))
 
     # -- resolving a move -------------------------------------------------------------------
 
-    def resolve_move(self, token_id: str, path: Sequence[Cell]) -> MoveResolution:
+    def resolve_move(
+        self, token_id: str, path: Sequence[Cell], *, crossings: bool = True
+    ) -> MoveResolution:
         """Cost, wall check, and every area crossing and first exit of moving along ``path``.
 
         ``path[0]`` must be the token's current origin; each later entry is one legal step
         on.  The token's own threatened area is ignored.  Raises :class:`GeometryError` for
         an off-grid position or a non-adjacent step; walls and occupied end cells are
-        reported, not raised, so the engine can explain a refusal.
+        reported, not raised, so the engine can explain a refusal.  ``crossings=False``
+        leaves ``crossings`` empty and builds only the exits, which is all a move's
+        attacks of opportunity need.
         """
         tok = self.token(token_id)
         if len(path) < 2:
@@ -221,30 +217,29 @@ class ThreatIndex:
             for c in path:
                 if not grid.contains(c):
                     raise GeometryError(f"cell {c} is off the {grid.width}x{grid.height} grid")
-            feet = [frozenset((c,)) for c in (path[0], path[-1])]
-            ins = [self._by_cell.get(c, self._empty) for c in path]
-            outs = ins[:-1]
-        else:
-            feet = [grid.footprint(p, size) for p in path]
-            for p, f in zip(path, feet, strict=True):
-                for c in f:
-                    if not grid.contains(c):
-                        raise GeometryError(f"position {p} puts cell {c} off the grid")
-            ins = [self._ids_under(f) for f in feet]
-            outs = [self._ids_under(f - g) for f, g in pairwise(feet)]
-        cost, blocked_step = self._cost_and_walls(path, feet if size > 1 else None)
-        if size == 1:
-            points = None
-        else:
-            centres = [grid.footprint_center(p, size) for p in path]
-            points = [((p[0] + q[0]) / 2, (p[1] + q[1]) / 2) for p, q in pairwise(centres)]
-        found, exits = self._events(token_id, path, ins, outs, points, feet if size > 1 else None)
+            cost, blocked_step = self._cost_and_walls(path, None)
+            found, exits = self._cover.scan(token_id, path, crossings=crossings)
+            last = self._occupant.get(path[-1], token_id)
+            return MoveResolution(cost, blocked_step, last != token_id, found, exits)
+        feet = [grid.footprint(p, size) for p in path]
+        for p, f in zip(path, feet, strict=True):
+            for c in f:
+                if not grid.contains(c):
+                    raise GeometryError(f"position {p} puts cell {c} off the grid")
+        cost, blocked_step = self._cost_and_walls(path, feet)
+        ins = [self._ids_under(f) for f in feet]
+        outs = [self._ids_under(f - g) for f, g in pairwise(feet)]
+        centres = [grid.footprint_center(p, size) for p in path]
+        points = [((p[0] + q[0]) / 2, (p[1] + q[1]) / 2) for p, q in pairwise(centres)]
+        found, exits = self._large_events(token_id, ins, outs, points, feet)
+        if not crossings:
+            found = ()
         end_occupied = any(self._occupant.get(c, token_id) != token_id for c in feet[-1])
-        return MoveResolution(cost, blocked_step, end_occupied, tuple(found), tuple(exits))
+        return MoveResolution(cost, blocked_step, end_occupied, found, exits)
 
     def _ids_under(self, cells: frozenset[Cell]) -> frozenset[str]:
-        get, empty = self._by_cell.get, self._empty
-        return frozenset().union(*(get(c, empty) for c in cells))
+        get = self._cover.cells.get
+        return frozenset().union(*(get(c, NO_COVER)[1] for c in cells))
 
     def _cost_and_walls(
         self, path: Sequence[Cell], feet: list[frozenset[Cell]] | None
@@ -313,49 +308,35 @@ class ThreatIndex:
             a = b
         return cost, blocked_step
 
-    def _events(
+    def _large_events(
         self,
         token_id: str,
-        path: Sequence[Cell],
         ins: list[frozenset[str]],
         outs: list[frozenset[str]],
-        points: list[Point] | None,
-        feet: list[frozenset[Cell]] | None,
-    ) -> tuple[list[Crossing], list[AreaExit]]:
-        # ins[i]: areas under the footprint at position i; outs[i]: areas of the cells the
-        # footprint steps off at step i.  Work is proportional to the events found.
+        points: list[Point],
+        feet: list[frozenset[Cell]],
+    ) -> tuple[tuple[Crossing, ...], tuple[AreaExit, ...]]:
+        # A footprint of several cells.  ins[i]: areas under the footprint at position i;
+        # outs[i]: areas of the cells the footprint steps off at step i.
         found: list[Crossing] = []
         exits: list[AreaExit] = []
         append_found, append_exit = found.append, exits.append
         exited = {token_id}
         new = tuple.__new__
-        grid = self.grid
-        half = grid.cell_size / 2 if isinstance(grid, SquareGrid) else 0.0
         prev = ins[0]
-        for i in range(len(path) - 1):
+        for i in range(len(ins) - 1):
             now = ins[i + 1]
             off = outs[i]
             if not off and not now and not prev:
                 continue
-            a, b = path[i], path[i + 1]
-            if points is not None:
-                point = points[i]
-            elif half:
-                # Midpoint of two square centres, without two method calls.
-                point = ((a[0] + b[0] + 1) * half, (a[1] + b[1] + 1) * half)
-            else:
-                pa, pb = grid.center(a), grid.center(b)
-                point = ((pa[0] + pb[0]) / 2, (pa[1] + pb[1]) / 2)
+            point = points[i]
             if off:
                 fresh = off - exited
                 if fresh:
                     exited |= fresh
                     for area_id in sorted(fresh) if len(fresh) > 1 else fresh:
-                        if feet is None:
-                            cell = a
-                        else:
-                            cell = min((feet[i] - feet[i + 1]) & self._areas[area_id])
-                        append_exit(AreaExit(area_id, i, cell, point))
+                        cell = min((feet[i] - feet[i + 1]) & self._areas[area_id])
+                        append_exit(new(AreaExit, (area_id, i, cell, point)))
             if now != prev:
                 left = prev - now
                 if left:
@@ -368,4 +349,4 @@ class ThreatIndex:
                         if area_id != token_id:
                             append_found(new(Crossing, (area_id, _ENTER, i, point)))
             prev = now
-        return found, exits
+        return tuple(found), tuple(exits)

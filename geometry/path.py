@@ -21,7 +21,6 @@ footprint (the top-left cell of a square token, the anchor hex of a hex token).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from enum import Enum
 from itertools import pairwise
 from typing import NamedTuple
@@ -38,12 +37,14 @@ from geometry.terrain import TerrainMap
 from geometry.walls import BlockMode, WallSet
 
 
-@dataclass(frozen=True, slots=True)
-class AreaExit:
+class AreaExit(NamedTuple):
     """The first step at which a path moves out of a cell of the area ``area_id``.
 
     ``step`` is the index of the step (0 = from ``path[0]`` to ``path[1]``), ``cell`` the
     cell being left and ``point`` where the path's centre line crosses out of it.
+
+    A named tuple, like :class:`Crossing`: read its fields by name; a busy move reports
+    many of these and a tuple is several times cheaper to build than a frozen dataclass.
     """
 
     area_id: str

@@ -9,7 +9,10 @@ Owlbear Rodeo: an item's ``position`` is the pixel position of its centre (the d
 image anchor); the grid has ``dpi`` pixels per cell and a scale of ``cell_size`` units
 per cell; there is no padding.
 
-Cells are the ones of :class:`~geometry.square.SquareGrid`; points are in distance units
+Hex grids: :class:`FoundryHexScene` (``grid.type`` 2-5) and :class:`OwlbearHexScene`,
+whose docstrings give the pixel of a hex centre exactly.
+
+Square cells are the ones of :class:`~geometry.square.SquareGrid`; points are in distance units
 with the grid's top-left corner at the origin, as everywhere in :mod:`geometry`.
 Converting a cell to pixels and back always gives the cell; pixels snapped to the grid
 convert to a cell and back exactly; other pixels round to the nearest cell.
@@ -21,6 +24,7 @@ import math
 from dataclasses import dataclass
 
 from geometry.errors import GeometryError
+from geometry.hexgrid import HexGrid, HexOrientation, HexParity
 from geometry.square import Cell, Point
 
 
@@ -109,3 +113,161 @@ class OwlbearScene:
         """A point in distance units as pixels."""
         k = self.dpi / self.cell_size
         return (point[0] * k, point[1] * k)
+
+
+# -- hex grids --------------------------------------------------------------------------
+
+_FOUNDRY_HEX_TYPES: dict[int, tuple[HexOrientation, HexParity]] = {
+    2: (HexOrientation.POINTY, HexParity.ODD),  # hexOddR: odd rows pushed right
+    3: (HexOrientation.POINTY, HexParity.EVEN),  # hexEvenR
+    4: (HexOrientation.FLAT, HexParity.ODD),  # hexOddQ: odd columns pushed down
+    5: (HexOrientation.FLAT, HexParity.EVEN),  # hexEvenQ
+}
+
+
+@dataclass(frozen=True, slots=True)
+class FoundryHexScene:
+    """A Foundry VTT hex grid (``grid.type`` 2-5), as Foundry v12 ``HexagonalGrid`` lays it out.
+
+    ``grid_size`` is Foundry's ``grid.size``: the pixels between the centres of two
+    adjacent hexes, which is the hex's width for rows (pointy-top, types 2 and 3) and its
+    height for columns (flat-top, types 4 and 5); the other extent is ``grid_size * 2 /
+    sqrt(3)``.  ``grid_distance`` is the scene units per hex, so the matching
+    :class:`HexGrid` has ``cell_size = grid_distance``.
+
+    Foundry's offset ``{i: row, j: column}`` is our cell ``(column, row)``, counted from
+    the canvas origin (padding included).  The centre pixel of ``(j, i)``
+    (``HexagonalGrid.getCenterPoint``), with ``p`` = 0.5 on the pushed rows (columns)
+    and 0 on the others:
+
+    * rows: ``x = (j + p) * size``, ``y = (0.75 * i + 0.5) * size * 2 / sqrt(3)``;
+    * columns: ``x = (0.75 * j + 0.5) * size * 2 / sqrt(3)``, ``y = (i + p) * size``.
+
+    A token document's ``x``/``y`` is the top-left of its bounding box: the centre minus
+    half the hex's width and height.
+    """
+
+    grid_type: int
+    grid_size: float
+    grid_distance: float
+
+    def __post_init__(self) -> None:
+        if self.grid_type not in _FOUNDRY_HEX_TYPES:
+            raise GeometryError(
+                f"Foundry grid.type {self.grid_type!r} is not a hex grid (2, 3, 4 or 5)"
+            )
+        _positive("grid_size", self.grid_size)
+        _positive("grid_distance", self.grid_distance)
+
+    @property
+    def orientation(self) -> HexOrientation:
+        """Pointy-top for rows (types 2, 3), flat-top for columns (4, 5)."""
+        return _FOUNDRY_HEX_TYPES[self.grid_type][0]
+
+    @property
+    def parity(self) -> HexParity:
+        """Which rows (columns) are pushed by half a hex."""
+        return _FOUNDRY_HEX_TYPES[self.grid_type][1]
+
+    def grid(self, width: int, height: int, unit: str = "m") -> HexGrid:
+        """The :class:`HexGrid` of ``width`` x ``height`` hexes matching this scene."""
+        return HexGrid(width, height, self.grid_distance, unit, self.orientation, self.parity)
+
+    def _extent(self) -> tuple[float, float]:
+        long = self.grid_size * 2 / math.sqrt(3)
+        if self.orientation is HexOrientation.POINTY:
+            return (self.grid_size, long)
+        return (long, self.grid_size)
+
+    def center_px(self, cell: Cell) -> tuple[float, float]:
+        """The canvas pixels of the centre of hex ``cell`` (Foundry's formula, above)."""
+        j, i = cell
+        size, long = self.grid_size, self.grid_size * 2 / math.sqrt(3)
+        even = self.parity is HexParity.EVEN
+        if self.orientation is HexOrientation.POINTY:
+            push = 0.5 if (i % 2 == 0) == even else 0.0
+            return ((j + push) * size, (0.75 * i + 0.5) * long)
+        push = 0.5 if (j % 2 == 0) == even else 0.0
+        return ((0.75 * j + 0.5) * long, (i + push) * size)
+
+    def to_point(self, x: float, y: float) -> Point:
+        """Canvas pixels as a point of :meth:`grid` (distance units)."""
+        k = self.grid_distance / self.grid_size
+        half = self.grid_distance / 2
+        if self.orientation is HexOrientation.POINTY:
+            return (x * k + half, y * k)
+        return (x * k, y * k + half)
+
+    def from_point(self, point: Point) -> tuple[float, float]:
+        """A point of :meth:`grid` as canvas pixels."""
+        k = self.grid_size / self.grid_distance
+        half = self.grid_distance / 2
+        if self.orientation is HexOrientation.POINTY:
+            return ((point[0] - half) * k, point[1] * k)
+        return (point[0] * k, (point[1] - half) * k)
+
+    def cell_at_px(self, x: float, y: float) -> Cell:
+        """The hex containing canvas pixel ``x``/``y`` (the true hexagon, not its box)."""
+        return self.grid(1, 1).cell_at(self.to_point(x, y))
+
+    def token_xy(self, cell: Cell) -> tuple[float, float]:
+        """The ``x``/``y`` of a one-hex token document standing on ``cell``."""
+        (cx, cy), (w, h) = self.center_px(cell), self._extent()
+        return (cx - w / 2, cy - h / 2)
+
+    def token_cell(self, x: float, y: float) -> Cell:
+        """The hex of a one-hex token document at ``x``/``y``."""
+        w, h = self._extent()
+        return self.cell_at_px(x + w / 2, y + h / 2)
+
+
+@dataclass(frozen=True, slots=True)
+class OwlbearHexScene:
+    """An Owlbear Rodeo hex grid: ``HEX_VERTICAL`` (pointy-top) or ``HEX_HORIZONTAL`` (flat).
+
+    The convention implemented (Owlbear's SDK does not number hexes, so this one is ours):
+    ``dpi`` is the pixels between the centres of two adjacent hexes, an item's
+    ``position`` is its centre, the hex centred on pixel (0, 0) is cell (0, 0), and cells
+    are odd-offset (:attr:`HexParity.ODD`) ``(column, row)`` as in :class:`HexGrid`.  The
+    centre of ``(col, row)`` in pixels, with ``p`` = 0.5 on odd rows (columns), else 0:
+
+    * pointy-top: ``x = (col + p) * dpi``, ``y = row * dpi * sqrt(3) / 2``;
+    * flat-top: ``x = col * dpi * sqrt(3) / 2``, ``y = (row + p) * dpi``.
+    """
+
+    dpi: float = 150.0
+    cell_size: float = 5.0
+    flat: bool = False
+
+    def __post_init__(self) -> None:
+        _positive("dpi", self.dpi)
+        _positive("cell_size", self.cell_size)
+
+    def grid(self, width: int, height: int, unit: str = "ft") -> HexGrid:
+        """The :class:`HexGrid` matching this scene (cells from (0, 0))."""
+        orientation = HexOrientation.FLAT if self.flat else HexOrientation.POINTY
+        return HexGrid(width, height, self.cell_size, unit, orientation, HexParity.ODD)
+
+    def item_position(self, cell: Cell) -> tuple[float, float]:
+        """The centre pixels of a one-hex item on ``cell``."""
+        col, row = cell
+        step = self.dpi * math.sqrt(3) / 2
+        if self.flat:
+            return (col * step, (row + 0.5 * (col % 2)) * self.dpi)
+        return ((col + 0.5 * (row % 2)) * self.dpi, row * step)
+
+    def to_point(self, x: float, y: float) -> Point:
+        """Pixels as a point of :meth:`grid` (distance units)."""
+        k = self.cell_size / self.dpi
+        ox, oy = self.grid(1, 1).center((0, 0))
+        return (x * k + ox, y * k + oy)
+
+    def from_point(self, point: Point) -> tuple[float, float]:
+        """A point of :meth:`grid` as pixels."""
+        k = self.dpi / self.cell_size
+        ox, oy = self.grid(1, 1).center((0, 0))
+        return ((point[0] - ox) * k, (point[1] - oy) * k)
+
+    def item_cell(self, x: float, y: float) -> Cell:
+        """The hex containing the item centre ``x``/``y``."""
+        return self.grid(1, 1).cell_at(self.to_point(x, y))

@@ -192,10 +192,8 @@ class Hub:
 
     def _rebuild(self, table: Table, rows: list[LogRow], snapshot: Snapshot | None) -> None:
         start = 0
-        if snapshot is not None and snapshot.position <= len(rows):
-            state = engine.from_plain(EncounterState, snapshot.state)
-            if engine.state_hash(state) != snapshot.hash:
-                raise StartupError(f"table {table.id}: snapshot {snapshot.position} is corrupt")
+        state = self._snapshot_state(table, snapshot) if snapshot is not None else None
+        if snapshot is not None and state is not None and snapshot.position <= len(rows):
             table.encounter = Encounter(state)
             start = table.snapshot_position = snapshot.position
         for expected, log_row in enumerate(rows):
@@ -228,6 +226,23 @@ class Hub:
         table.deadlines = {p: d for p, d in table.deadlines.items() if p in open_prompts}
         for prompt, deadline in table.deadlines.items():
             self._on_deadline(table.id, prompt, deadline)
+
+    @staticmethod
+    def _snapshot_state(table: Table, snapshot: Snapshot) -> EncounterState | None:
+        """The snapshot's state, or None (replay the whole log instead) if it does not
+        rebuild to the hash it was stored with: written by another engine version, say."""
+        try:
+            state = engine.from_plain(EncounterState, snapshot.state)
+        except (TypeError, ValueError, KeyError):
+            state = None
+        if state is None or engine.state_hash(state) != snapshot.hash:
+            log.warning(
+                "table %s: snapshot %d does not rebuild to its hash; replaying the whole log",
+                table.id,
+                snapshot.position,
+            )
+            return None
+        return state
 
     def full_replay_hash(self, table_id: str) -> str:
         """The state hash of replaying a table's whole log from nothing (no snapshot)."""
@@ -621,17 +636,25 @@ class Hub:
         state, position, events = table.committed, table.positions, len(table.events)
         table.snapshot_position = position
 
-        def write() -> None:
+        def write() -> bool:
             plain = engine.to_plain(state)
-            snapshot = Snapshot(position, events, plain, engine.state_hash(state))
-            self.store.write_snapshot(table.id, snapshot)
+            digest = engine.state_hash(state)
+            # Only a snapshot that rebuilds exactly is worth keeping.
+            if engine.state_hash(engine.from_plain(EncounterState, plain)) != digest:
+                return False
+            self.store.write_snapshot(table.id, Snapshot(position, events, plain, digest))
+            return True
 
         try:
-            await self._in_db(write)
+            written = await self._in_db(write)
         except Exception:
             log.exception("snapshot of table %s at %d failed", table.id, position)
-        else:
+            written = False
+        if written:
             self.metrics.count("snapshots")
+        else:
+            log.error("table %s: state at %d does not round-trip; no snapshot", table.id, position)
+            self.metrics.count("snapshots_skipped")
 
     def _broadcast(
         self, table: Table, first: int, events: list[dict[str, Any]], now_ms: int

@@ -214,3 +214,28 @@ async def test_catch_up_reads_events_older_than_memory_from_the_log(tmp_path: Pa
         assert [e.index for e in again] == list(range(6, len(table.events)))
         await late.close()
         await gm.close()
+
+
+async def test_a_snapshot_that_does_not_rebuild_is_ignored(tmp_path: Path) -> None:
+    config = Config(database=tmp_path / "db.sqlite3", snapshot_every=3)
+    async with TestServer(create_app(config)) as server, aiohttp.ClientSession() as http:
+        bridge = Bridge(server, http, config)
+        table = bridge.table("t", ["alice"])
+        gm = await bridge.member(table, "gm")
+        seq = await gm.send(protocol.LoadScene, scene=crowd_scene(["alice"]))
+        assert isinstance(await gm.reply_to(seq), protocol.Ack)
+        for step in range(4):
+            seq = await gm.send(protocol.Move, token="t-alice", path=((0, 1 + step % 2),))
+            assert isinstance(await gm.reply_to(seq), protocol.Ack)
+        state_hash = table.encounter.state_hash()
+        await gm.close()
+    db = sqlite3.connect(config.database)
+    assert db.execute("SELECT count(*) FROM snapshots").fetchone()[0] == 1
+    db.execute("UPDATE snapshots SET hash = 'not-the-hash'")  # e.g. another engine version's
+    db.commit()
+    db.close()
+    app = create_app(config)
+    async with TestServer(app):
+        table2 = app[HUB].tables[table.id]
+        assert table2.snapshot_position == 0  # replayed from the start instead
+        assert table2.encounter.state_hash() == state_hash
