@@ -59,15 +59,15 @@ from engine.events import (
     SceneLoaded,
     TokenPlaced,
 )
-from engine.model import EncounterState, Prompt
+from engine.model import EncounterState, Prompt, Scene, VttSpec
 from engine.movement import begin_move, continue_move, resolve_path, withdraw_exempt
 from engine.rulesets import Ruleset, find_ruleset
 from engine.scene_checks import check_scene
 from engine.spatial import SpatialCache
 from engine.tray import DiceTray
 from engine.turns import advance, begin
-from geometry import trace_waypoints
-from geometry.vtt_coords import FoundryScene, OwlbearScene
+from geometry import Cell, trace_waypoints
+from geometry.vtt_coords import FoundryHexScene, FoundryScene, OwlbearHexScene, OwlbearScene
 
 Handler = Callable[[EncounterState, Any, SpatialCache], Result]
 
@@ -197,12 +197,7 @@ def move_points(state: EncounterState, command: MovePoints, spatial: SpatialCach
     vtt = scene.grid.vtt
     if vtt is None:
         raise CommandRejected("illegal_move", "this scene declares no VTT coordinates (grid.vtt)")
-    if vtt.kind == "foundry":
-        foundry = FoundryScene(vtt.grid_size, scene.grid.cell_size, vtt.scene_x, vtt.scene_y)
-        cells = [foundry.token_origin(x, y) for x, y in command.points]
-    else:
-        owlbear = OwlbearScene(vtt.grid_size, scene.grid.cell_size)
-        cells = [owlbear.item_origin(x, y, token.size) for x, y in command.points]
+    cells = [to_cell(scene, vtt, token.size, x, y) for x, y in command.points]
     waypoints = [token.cell]
     for cell in cells:
         if cell != waypoints[-1]:  # points that snap to the same cell make one waypoint
@@ -216,6 +211,33 @@ def move_points(state: EncounterState, command: MovePoints, spatial: SpatialCach
         command.actor, token.id, tuple(path), command.mode, command.attack, command.maneuver
     )
     return move(state, as_move, spatial)
+
+
+FOUNDRY_HEX_TYPES = {
+    ("hex_pointy", "odd"): 2,
+    ("hex_pointy", "even"): 3,
+    ("hex_flat", "odd"): 4,
+    ("hex_flat", "even"): 5,
+}
+
+
+def to_cell(scene: Scene, vtt: VttSpec, size: int, x: float, y: float) -> Cell:
+    """The cell a VTT places a ``size``-cell token on at pixel ``x``/``y``."""
+    grid = scene.grid
+    if grid.kind == "square":
+        if vtt.kind == "foundry":
+            return FoundryScene(
+                vtt.grid_size, grid.cell_size, vtt.scene_x, vtt.scene_y
+            ).token_origin(x, y)
+        return OwlbearScene(vtt.grid_size, grid.cell_size).item_origin(x, y, size)
+    if size != 1:
+        raise CommandRejected("illegal_move", "pixel moves on hex grids are for one-hex tokens")
+    if vtt.kind == "foundry":
+        hexes = FoundryHexScene(
+            FOUNDRY_HEX_TYPES[grid.kind, grid.offset], vtt.grid_size, grid.cell_size
+        )
+        return hexes.token_cell(x, y)
+    return OwlbearHexScene(vtt.grid_size, grid.cell_size, grid.kind == "hex_flat").item_cell(x, y)
 
 
 def answer_prompt(state: EncounterState, command: AnswerPrompt, spatial: SpatialCache) -> Result:

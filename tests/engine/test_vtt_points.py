@@ -82,3 +82,39 @@ def test_points_obey_the_same_rules_as_cells() -> None:
     with pytest.raises(CommandRejected) as refusal:  # 20 squares of 5 ft: 100 ft > 80 ft
         encounter.apply(MovePoints("alice", "hero", ((200.0, 1900.0),)))
     assert refusal.value.code == "over_budget"
+
+
+@pytest.mark.parametrize(
+    ("kind", "offset", "vtt"),
+    [
+        ("hex_pointy", "odd", VttSpec("foundry", 100)),  # Foundry grid.type 2 (hexOddR)
+        ("hex_pointy", "even", VttSpec("foundry", 100)),  # type 3 (hexEvenR)
+        ("hex_flat", "odd", VttSpec("foundry", 100)),  # type 4 (hexOddQ)
+        ("hex_flat", "even", VttSpec("foundry", 100)),  # type 5 (hexEvenQ)
+        ("hex_pointy", "odd", VttSpec("owlbear", 150)),  # Owlbear HEX_VERTICAL
+        ("hex_flat", "odd", VttSpec("owlbear", 150)),  # Owlbear HEX_HORIZONTAL
+    ],
+)
+def test_points_on_hex_grids_land_where_the_vtt_drew_the_token(
+    kind: str, offset: str, vtt: VttSpec
+) -> None:
+    from geometry.vtt_coords import FoundryHexScene, OwlbearHexScene
+
+    encounter = Encounter()
+    grid = GridSpec(20, 20, cell_size=5.0, unit="ft", kind=kind, offset=offset, vtt=vtt)
+    hero = token("hero", 4, 4, owner="alice", init=9, movement=40.0)
+    encounter.apply(LoadScene("gm", Scene(grid, (hero, token("ogre", 18, 18, init=1)))))
+    encounter.apply(StartCombat("gm", "hero-supplement", 1))
+    target = (7, 6)
+    if vtt.kind == "foundry":
+        types = {
+            ("hex_pointy", "odd"): 2,
+            ("hex_pointy", "even"): 3,
+            ("hex_flat", "odd"): 4,
+            ("hex_flat", "even"): 5,
+        }
+        x, y = FoundryHexScene(types[kind, offset], 100, 5.0).token_xy(target)
+    else:
+        x, y = OwlbearHexScene(150, 5.0, kind == "hex_flat").item_position(target)
+    events = encounter.apply(MovePoints("alice", "hero", ((x + 3.0, y - 2.0),)))  # a sloppy drop
+    assert isinstance(events[-1], MoveCompleted) and events[-1].at == target
