@@ -233,9 +233,16 @@ async def wait_healthy(port: int, proc: subprocess.Popen[bytes]) -> None:
     raise RuntimeError("server did not come up")
 
 
+ROOT = Path(__file__).resolve().parent.parent
+
+
 def start(args: list[str], log: Path) -> subprocess.Popen[bytes]:
+    """A server process running this same tree."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
     with log.open("wb") as out:
-        return subprocess.Popen([sys.executable, *args], stdout=out, stderr=subprocess.STDOUT)
+        return subprocess.Popen(
+            [sys.executable, *args], stdout=out, stderr=subprocess.STDOUT, cwd=ROOT, env=env
+        )
 
 
 def stop(proc: subprocess.Popen[bytes]) -> None:
@@ -309,6 +316,10 @@ async def measure(options: argparse.Namespace) -> dict[str, Any]:
                 await held[0].close()
             if options.soak:
                 result |= await soak(url, tables, bridge.pid, options.soak)
+        except Exception:
+            log = (Path(tmp) / "bridge.log").read_text(errors="replace")
+            print("bridge log (last lines):\n" + "\n".join(log.splitlines()[-20:]), file=sys.stderr)
+            raise
         finally:
             stop(bridge)
 

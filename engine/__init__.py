@@ -42,7 +42,7 @@ from engine.model import (
     VttSpec,
     WallSpec,
 )
-from engine.options import Options
+from engine.options import Options, PathPlan
 from engine.options import options as options_for
 from engine.rulesets import Ruleset, find_ruleset, ruleset_names
 from engine.serial import canonical_json, from_plain, state_hash, to_plain
@@ -74,6 +74,7 @@ __all__ = [
     "Move",
     "MovePoints",
     "Options",
+    "PathPlan",
     "Ready",
     "Ruleset",
     "Scene",

@@ -15,9 +15,10 @@ from engine.commands import GM, Command
 from engine.events import Event
 from engine.handlers import HANDLERS
 from engine.model import EncounterState
-from engine.options import Options, options
+from engine.options import Options, PathPlan, options, plan_path
 from engine.serial import state_hash
 from engine.spatial import SpatialCache
+from geometry import Cell
 
 
 class Encounter:
@@ -46,6 +47,13 @@ class Encounter:
     def options(self, token_id: str, actor: str = GM) -> Options:
         """What ``actor`` may do with ``token_id`` now (see :mod:`engine.options`)."""
         return options(self._state, token_id, actor)
+
+    def plan_path(
+        self, token_id: str, goal: Cell, actor: str = GM, state: EncounterState | None = None
+    ) -> PathPlan:
+        """The cheapest path for ``token_id`` to ``goal`` now (or in ``state``, such as the
+        bridge's committed one), within what it may still move.  Changes nothing."""
+        return plan_path(state or self._state, self._spatial, token_id, goal, actor)
 
 
 def replay_commands(commands: Sequence[Command]) -> Encounter:

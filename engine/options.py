@@ -7,6 +7,7 @@ is not available comes with the rule that forbids it.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from engine.checks import (
@@ -20,7 +21,10 @@ from engine.combat_state import ATTACK, FULL, Combat, PhaseUsage
 from engine.commands import GM, MOVE_MODES
 from engine.errors import CommandRejected
 from engine.model import Combatant, EncounterState
-from engine.rulesets import Ruleset
+from engine.rulesets import Ruleset, find_ruleset
+from engine.spatial import SpatialCache
+from geometry import Cell, GeometryError
+from geometry.search import cheapest_path
 
 ACTIONS = (
     "attack",
@@ -151,3 +155,65 @@ def _prompts_for(state: EncounterState, actor: str) -> tuple[str, ...]:
     if state.combat is None:
         return ()
     return tuple(p.id for p in state.combat.prompts if actor in (p.controller, GM))
+
+
+@dataclass(frozen=True, slots=True)
+class PathPlan:
+    """The cheapest way for ``token`` to reach ``goal``: ``path`` (cells after its current
+    one) and ``cost``, around walls, terrain and enemies, ending on a free cell.
+    ``budget`` is the movement it has left now (None: no limit, e.g. outside combat or
+    not its action); ``reason`` says why there is no path when ``path`` is empty."""
+
+    token: str
+    goal: Cell
+    path: tuple[Cell, ...]
+    cost: float
+    budget: float | None
+    reason: str | None
+
+
+def plan_path(
+    state: EncounterState, spatial: SpatialCache, token_id: str, goal: Cell, actor: str = GM
+) -> PathPlan:
+    """The cheapest path for ``token_id`` to ``goal`` within what it may still move."""
+    try:
+        token = controlled_token(state, actor, token_id)
+    except CommandRejected as refusal:
+        return PathPlan(token_id, goal, (), 0.0, None, refusal.message)
+    scene = scene_of(state)
+    index = spatial.index(scene)
+    grid = index.grid
+    budget: float | None = None
+    combat = state.combat
+    if combat is not None and combat.actor == token.id:
+        ruleset = find_ruleset(combat.ruleset)
+        budget = ruleset.movement_left(token, combat.current_usage, acting_limited(combat))
+    enemies: set[Cell] = set()
+    others: set[Cell] = set()
+    for other in scene.tokens:
+        if other.id != token.id:
+            cells = grid.footprint(other.cell, other.size)
+            others |= cells
+            if other.side != token.side:
+                enemies |= cells
+    try:
+        found = cheapest_path(
+            grid,
+            token.cell,
+            goal,
+            budget=math.inf if budget is None else budget,
+            walls=index.blocker,
+            terrain=index.terrain,
+            size=token.size,
+            impassable=frozenset(enemies),
+            occupied=frozenset(others),
+        )
+    except GeometryError as exc:
+        return PathPlan(token_id, goal, (), 0.0, budget, str(exc))
+    if found is None:
+        reason = "no open path" + (
+            "" if budget is None else f" within {budget:g} {scene.grid.unit}"
+        )
+        return PathPlan(token_id, goal, (), 0.0, budget, reason)
+    path, cost = found
+    return PathPlan(token_id, goal, tuple(path[1:]), cost, budget, None)

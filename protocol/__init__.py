@@ -62,7 +62,7 @@ from protocol.messages import (
     Resync,
     StartCombat,
 )
-from protocol.queries import AskOptions, Options
+from protocol.queries import AskOptions, AskPath, Options, PathPlan
 from protocol.scene import (
     DIAGONAL_RULES,
     GRID_KINDS,
@@ -110,6 +110,7 @@ __all__ = [
     "Ack",
     "AnswerPrompt",
     "AskOptions",
+    "AskPath",
     "Attack",
     "ClientMessage",
     "ConfigureTable",
@@ -126,6 +127,7 @@ __all__ = [
     "Move",
     "MovePoints",
     "Options",
+    "PathPlan",
     "Ping",
     "Pong",
     "Prompt",

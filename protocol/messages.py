@@ -31,7 +31,7 @@ from protocol.actions import (
 )
 from protocol.admin import ConfigureTable, IssueToken, RevokeToken
 from protocol.errors import ProtocolError
-from protocol.queries import AskOptions
+from protocol.queries import AskOptions, AskPath
 from protocol.scene import MAX_TOKENS, SceneSpec
 from protocol.validate import (
     INT_MAX,
@@ -362,6 +362,7 @@ ClientMessage: TypeAlias = (
     | SetVitals
     | MovePoints
     | AskOptions
+    | AskPath
 )
 
 #: Wire ``type`` -> class, for every client message.
@@ -372,5 +373,6 @@ CLIENT_MESSAGE_TYPES: Final[Mapping[str, type[ClientMessage]]] = {
         *(IssueToken, RevokeToken, ConfigureTable),
         *ACTION_MESSAGES,
         AskOptions,
+        AskPath,
     )
 }

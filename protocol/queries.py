@@ -127,3 +127,83 @@ class Options:
             "refused": [list(pair) for pair in self.refused],
             "prompts": list(self.prompts),
         }
+
+
+def _cell(value: object, path: str) -> tuple[int, int]:
+    pair = check_tuple(value, path, min_items=2, max_items=2)
+    return (check_int(pair[0], f"{path}[0]"), check_int(pair[1], f"{path}[1]"))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AskPath:
+    """Ask for the cheapest path for ``token`` to cell ``to``; answered with ``path_plan``."""
+
+    TYPE: ClassVar[str] = "ask_path"
+    seq: int
+    token: str
+    to: tuple[int, int]
+
+    def __post_init__(self) -> None:
+        check_seq(self.seq)
+        check_id(self.token, "token")
+        object.__setattr__(self, "to", _cell(self.to, "to"))
+
+    @classmethod
+    def from_body(cls, body: object, *, seq: int) -> AskPath:
+        """Read the wire body."""
+        return cls(seq=seq, **check_keys(body, ("token", "to")))
+
+    def to_body(self) -> dict[str, Any]:
+        """The wire body."""
+        return {"token": self.token, "to": list(self.to)}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PathPlan:
+    """The answer to ``ask_path`` ``ref``: the cheapest ``path`` (cells after the token's
+    own, empty when there is none, then ``reason`` says why) and its ``cost``, within
+    ``budget`` (the movement the token has left now; null: no limit)."""
+
+    TYPE: ClassVar[str] = "path_plan"
+    seq: int
+    ref: int
+    token: str
+    to: tuple[int, int]
+    path: tuple[tuple[int, int], ...]
+    cost: float
+    budget: float | None
+    reason: str | None
+
+    def __post_init__(self) -> None:
+        check_seq(self.seq)
+        check_int(self.ref, "ref", lo=0, hi=SEQ_MAX)
+        check_id(self.token, "token")
+        object.__setattr__(self, "to", _cell(self.to, "to"))
+        cells = check_tuple(self.path, "path", max_items=100_000)
+        object.__setattr__(
+            self, "path", tuple(_cell(c, f"path{index_segment(i)}") for i, c in enumerate(cells))
+        )
+        object.__setattr__(self, "cost", check_float(self.cost, "cost", minimum=0))
+        if self.budget is not None:
+            object.__setattr__(self, "budget", check_float(self.budget, "budget", minimum=0))
+        if self.reason is not None:
+            check_str(self.reason, "reason", max_len=1024)
+
+    @classmethod
+    def from_body(cls, body: object, *, seq: int) -> PathPlan:
+        """Read the wire body."""
+        return cls(
+            seq=seq, **check_keys(body, ("ref", "token", "to", "path", "cost", "budget", "reason"))
+        )
+
+    def to_body(self) -> dict[str, Any]:
+        """The wire body."""
+        return {
+            "ref": self.ref,
+            "token": self.token,
+            "to": list(self.to),
+            "path": [list(c) for c in self.path],
+            "cost": self.cost,
+            "budget": self.budget,
+            "reason": self.reason,
+        }

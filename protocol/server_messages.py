@@ -19,7 +19,7 @@ from typing import Any, ClassVar, Final, TypeAlias
 
 from protocol.admin import TokenIssued, TokenRevoked
 from protocol.errors import ProtocolError
-from protocol.queries import Options
+from protocol.queries import Options, PathPlan
 from protocol.validate import (
     MAX_DEPTH,
     SEQ_MAX,
@@ -340,6 +340,7 @@ ServerMessage: TypeAlias = (
     | TokenIssued
     | TokenRevoked
     | Options
+    | PathPlan
 )
 
 #: Wire ``type`` -> class, for every server message.
@@ -349,5 +350,6 @@ SERVER_MESSAGE_TYPES: Final[Mapping[str, type[ServerMessage]]] = {
         *(Welcome, Ack, ErrorMessage, Event, Prompt, State, Pong),
         *(TokenIssued, TokenRevoked),
         Options,
+        PathPlan,
     )
 }

@@ -284,6 +284,8 @@ class Hub:
             await self._catch_up(session, message.after, now_ms)
         elif isinstance(message, protocol.AskOptions):
             self._answer_options(session, message, now_ms)
+        elif isinstance(message, protocol.AskPath):
+            self._answer_path(session, message, now_ms)
         elif rule.kind == "admin":
             await self._admin(session, message, now_ms)
         elif rule.kind == "command":
@@ -307,6 +309,27 @@ class Hub:
                 available=found.available,
                 refused=found.refused,
                 prompts=found.open_prompts,
+            ),
+            now_ms,
+        )
+
+    def _answer_path(self, session: Session, message: protocol.AskPath, now_ms: int) -> None:
+        """The cheapest path to a cell, planned on the committed state, changing nothing."""
+        table = session.table
+        assert table is not None
+        plan = table.encounter.plan_path(
+            message.token, message.to, session.participant, state=table.committed
+        )
+        session.send(
+            protocol.PathPlan(
+                seq=session.next_seq(),
+                ref=message.seq,
+                token=plan.token,
+                to=plan.goal,
+                path=plan.path,
+                cost=plan.cost,
+                budget=plan.budget,
+                reason=plan.reason,
             ),
             now_ms,
         )

@@ -61,6 +61,7 @@ PERMISSIONS: Final[dict[type[protocol.ClientMessage], Rule]] = {
     protocol.Ping: Rule(JOINED, "session"),
     protocol.Resync: Rule(JOINED, "session"),
     protocol.AskOptions: Rule(JOINED, "session"),
+    protocol.AskPath: Rule(JOINED, "session"),
     protocol.LoadScene: Rule(GM_ONLY, "command", "gm_only, combat_active, bad_scene"),
     protocol.StartCombat: Rule(GM_ONLY, "command", "gm_only, combat_active, no_scene"),
     protocol.Move: Rule(ACTORS, "command", "not_your_token, not_your_turn, over_budget"),

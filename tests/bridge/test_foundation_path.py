@@ -246,3 +246,17 @@ async def test_a_client_asks_what_a_token_may_do(tmp_path: Path) -> None:
         other = await alice.wait_for(protocol.Options, lambda m: m.ref == seq)
         assert not other.can_act and other.reason == "'alice' does not control token 'ogre'"
         assert table.encounter.state_hash() == before  # asking changes nothing
+
+
+async def test_a_client_asks_for_the_cheapest_path(tmp_path: Path) -> None:
+    async with fight_started(tmp_path) as (app, _, alice):
+        table = app[HUB].table_by_name("demo")
+        assert table is not None
+        before = table.encounter.state_hash()
+        seq = await alice.send(protocol.AskPath, token="hero", to=(1, 5))
+        plan = await alice.wait_for(protocol.PathPlan, lambda m: m.ref == seq)
+        assert plan.path == ((3, 5), (2, 5), (1, 5)) and plan.cost == 3.0 and plan.budget == 12.0
+        seq = await alice.send(protocol.AskPath, token="hero", to=(5, 5))  # the ogre's cell
+        blocked = await alice.wait_for(protocol.PathPlan, lambda m: m.ref == seq)
+        assert blocked.path == () and blocked.reason is not None
+        assert table.encounter.state_hash() == before

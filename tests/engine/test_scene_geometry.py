@@ -193,3 +193,32 @@ def test_the_cache_survives_two_tokens_trading_places() -> None:
     swapped = scene.with_token(a.moved_to((2, 1))).with_token(b.moved_to((1, 1)))
     index = cache.index(swapped)
     assert index.occupant((2, 1)) == "a" and index.occupant((1, 1)) == "b"
+
+
+def test_the_cheapest_path_goes_around_walls_and_enemies_within_the_budget() -> None:
+    # A wall along x = 5 from y = 0 to 8 and an enemy at (3, 9): the way round is south.
+    wall = WallSpec("w1", (5.0, 0.0), (5.0, 8.0))
+    hero = token("hero", 3, 4, owner="alice", init=9, movement=6.0)
+    encounter = encounter_on(
+        Scene(GridSpec(12, 12), (hero, token("ogre", 4, 9, init=1)), walls=(wall,))
+    )
+    before = encounter.state
+    plan = encounter.plan_path("hero", (7, 4), "alice")
+    assert plan.reason is None and plan.budget == 12.0
+    assert plan.path[-1] == (7, 4) and all(cell != (4, 9) for cell in plan.path)
+    assert plan.cost == len(plan.path)  # every step one square, diagonals too
+    events = encounter.apply(Move("alice", "hero", plan.path))  # the plan is a legal move
+    if kinds(events)[-1] == "prompt_opened":  # it passes the ogre's reach: let it go
+        events = encounter.apply(AnswerPrompt("gm", "p1", False))
+    assert isinstance(events[-1], MoveCompleted) and events[-1].at == (7, 4)
+    assert encounter.state != before
+    short = encounter_on(
+        Scene(
+            GridSpec(12, 12),
+            (token("hero", 3, 4, owner="alice", init=9, movement=2.0),),
+            walls=(wall,),
+        )
+    )
+    plan = short.plan_path("hero", (7, 4), "alice")
+    assert plan.path == () and plan.reason == "no open path within 4 m"
+    assert short.plan_path("hero", (7, 4), "bob").reason == "'bob' does not control token 'hero'"

@@ -55,7 +55,7 @@ from protocol.actions import (
 )
 from protocol.admin import ConfigureTable, IssueToken, RevokeToken, TokenIssued, TokenRevoked
 from protocol.features import DOOR_STATES, TERRAIN_KINDS, TerrainSpec, VttSpec, WallSpec
-from protocol.queries import AskOptions, Options
+from protocol.queries import AskOptions, AskPath, Options, PathPlan
 from protocol.scene import DIAGONAL_RULES, GRID_KINDS, HEX_OFFSETS
 
 SEQ = st.integers(0, 2**53 - 1)
@@ -236,6 +236,7 @@ CLIENT_MESSAGES: st.SearchStrategy[ClientMessage] = st.one_of(
     ),
     st.builds(Abort, seq=SEQ, token=IDS, maneuver=MANEUVERS),
     st.builds(AskOptions, seq=SEQ, token=IDS),
+    st.builds(AskPath, seq=SEQ, token=IDS, to=CELL),
     st.builds(
         MovePoints,
         seq=SEQ,
@@ -309,6 +310,17 @@ SERVER_MESSAGES: st.SearchStrategy[ServerMessage] = st.one_of(
     ),
     st.builds(TokenRevoked, seq=SEQ, ref=SEQ, token=text(1, 128)),
     st.builds(
+        PathPlan,
+        seq=SEQ,
+        ref=SEQ,
+        token=IDS,
+        to=CELL,
+        path=st.lists(CELL, max_size=5).map(tuple),
+        cost=st.floats(0, 1e6),
+        budget=nullable(st.floats(0, 1e6)),
+        reason=nullable(text(0, 100)),
+    ),
+    st.builds(
         Options,
         seq=SEQ,
         ref=SEQ,
@@ -349,10 +361,11 @@ def test_every_message_type_has_a_strategy() -> None:
         c.__name__
         for c in (Join, LoadScene, StartCombat, Move, AnswerPrompt, EndPhase, Resync, Ping)
     } | {
-        c.__name__ for c in (IssueToken, RevokeToken, ConfigureTable, *ACTION_MESSAGES, AskOptions)
+        c.__name__
+        for c in (IssueToken, RevokeToken, ConfigureTable, *ACTION_MESSAGES, AskOptions, AskPath)
     }
     server_names = {c.__name__ for c in (Welcome, Ack, ErrorMessage, Event, Prompt, State, Pong)}
-    server_names |= {c.__name__ for c in (TokenIssued, TokenRevoked, Options)}
+    server_names |= {c.__name__ for c in (TokenIssued, TokenRevoked, Options, PathPlan)}
     assert {c.__name__ for c in CLIENT_MESSAGE_TYPES.values()} == client_names
     assert {c.__name__ for c in SERVER_MESSAGE_TYPES.values()} == server_names
 
