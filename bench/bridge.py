@@ -165,7 +165,7 @@ async def drive(
         members: list[tuple[aiohttp.ClientWebSocketResponse, str, int]] = []
         for tokens in tables:
             gm = await http.ws_connect(url, max_msg_size=0, compress=0)
-            await gm.send_bytes(frame("join", 1, {"token": tokens["gm"], "last_event": -1}))
+            await gm.send_bytes(frame("join", 1, {"token": tokens["gm"], "last_event": None}))
             await until(gm, "welcome")
             if setup:
                 await gm.send_bytes(frame("load_scene", 2, {"scene": scene()}))
@@ -173,7 +173,7 @@ async def drive(
             members.append((gm, "t-gm", 2 * PLAYERS))
             for i in range(PLAYERS):
                 ws = await http.ws_connect(url, max_msg_size=0, compress=0)
-                body = {"token": tokens[f"p{i}"], "last_event": -1}
+                body = {"token": tokens[f"p{i}"], "last_event": None}
                 await ws.send_bytes(frame("join", 1, body))
                 await until(ws, "welcome")
                 members.append((ws, f"t-p{i}", 2 * i))
@@ -185,7 +185,7 @@ async def drive(
             seq = 10
             while True:
                 seq += 1
-                path = [[x, 1 + seq % 2]]
+                path = [[x, 1 + (seq + 1) % 2]]  # y = 1, 2, 1, ... from the start row 0
                 sent = time.perf_counter()
                 if sent >= stop_at:
                     return
@@ -212,7 +212,7 @@ async def hold_idle(url: str, tables: list[dict[str, str]], count: int) -> list[
     held: list[Any] = [http]
     for token in tokens[:count]:
         ws = await http.ws_connect(url, max_msg_size=0, compress=0)
-        await ws.send_bytes(frame("join", 1, {"token": token, "last_event": -1}))
+        await ws.send_bytes(frame("join", 1, {"token": token, "last_event": None}))
         await until(ws, "welcome")
         held.append(ws)
     return held

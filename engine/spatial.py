@@ -46,19 +46,6 @@ def build_index(scene: Scene) -> ThreatIndex:
     return index
 
 
-def _static_key(scene: Scene) -> object:
-    # Everything but token positions and door states: if this matches, the index can be
-    # updated in place.
-    return (
-        scene.grid,
-        scene.terrain,
-        tuple(
-            (w.id, w.a, w.b, w.blocks_move, w.blocks_sight, w.door == "none") for w in scene.walls
-        ),
-        tuple((t.id, t.size, t.reach) for t in scene.tokens),
-    )
-
-
 class SpatialCache:
     """The index of the most recent scene, updated incrementally (see the module docstring)."""
 
@@ -71,16 +58,16 @@ class SpatialCache:
         last, index = self._scene, self._index
         if last is scene and index is not None:
             return index
-        if last is None or index is None or _static_key(last) != _static_key(scene):
+        if last is None or index is None or not _same_static(last, scene):
             index = build_index(scene)
         else:
             for old, new in zip(last.walls, scene.walls, strict=True):
-                if old.door != new.door:
+                if old is not new and old.door != new.door:
                     index.set_door(new.id, new.door == "open")
             moved = [
                 new
                 for old, new in zip(last.tokens, scene.tokens, strict=True)
-                if old.cell != new.cell
+                if old is not new and old.cell != new.cell
             ]
             # Lift every moved token before putting any down: two tokens trading places
             # must not collide half-way through the update.
@@ -90,3 +77,27 @@ class SpatialCache:
                 index.add_token(token.id, token.cell, size=token.size, reach=token.reach)
         self._scene, self._index = scene, index
         return index
+
+
+def _same_static(last: Scene, scene: Scene) -> bool:
+    # Successive states share the grid, wall and terrain tuples and every unmoved token
+    # (``dataclasses.replace`` keeps references), so identity answers almost every time
+    # and the full comparison runs only when something was really rebuilt.
+    if last.grid is not scene.grid and last.grid != scene.grid:
+        return False
+    if last.terrain is not scene.terrain and last.terrain != scene.terrain:
+        return False
+    if last.walls is not scene.walls and _walls_key(last) != _walls_key(scene):
+        return False
+    if len(last.tokens) != len(scene.tokens):
+        return False
+    return all(
+        old is new or (old.id, old.size, old.reach) == (new.id, new.size, new.reach)
+        for old, new in zip(last.tokens, scene.tokens, strict=True)
+    )
+
+
+def _walls_key(scene: Scene) -> object:
+    return tuple(
+        (w.id, w.a, w.b, w.blocks_move, w.blocks_sight, w.door == "none") for w in scene.walls
+    )

@@ -67,7 +67,8 @@ class Outbound:
         self._ws = ws
         self._transport = transport
         self._on_drop = on_drop
-        self.session = Session(conn, self.deliver, self.kick, self.deliver_shared)
+        self.session = Session(conn, self.deliver, self.kick, self.deliver_shared, self.room)
+        self._limit = config.outbound_queue
         self._queue: asyncio.Queue[object] = asyncio.Queue(config.outbound_queue)
         self.dropped = False
         self.busy_since: float | None = None
@@ -95,6 +96,11 @@ class Outbound:
             self._queue.put_nowait((shared, seq))
         except asyncio.QueueFull:
             self.drop(WSCloseCode.TRY_AGAIN_LATER, "too slow", "outbound queue full")
+
+    async def room(self) -> None:
+        """Wait until the queue is at most half full (or the client is gone)."""
+        while self._queue.qsize() > self._limit // 2 and not self.dropped:
+            await asyncio.sleep(0.005)
 
     def drop(self, code: int, reason: str, why: str) -> None:
         """Stop sending to this client now and close it; the handshake may take a while."""

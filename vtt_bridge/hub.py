@@ -46,6 +46,8 @@ from vtt_bridge.translate import (
 
 SERVER_NAME = "vtt-bridge/0.1.0"
 DEFAULT_PROMPT_TIMEOUT = 30.0
+#: Events sent to a catching-up connection before waiting for room in its queue.
+CATCH_UP_CHUNK = 64
 #: Participant ids a GM may not hand to a player: they carry the GM's and the server's
 #: own authority in the engine.
 RESERVED_PARTICIPANTS = frozenset({engine.GM, SYSTEM})
@@ -412,25 +414,33 @@ class Hub:
     async def _catch_up(self, session: Session, after: int, now_ms: int) -> None:
         """Send every event after index ``after``, then the prompts waiting for this member.
 
-        Events older than the table keeps in memory are read from the log first; the
-        rest are sent without yielding, so nothing is committed in between."""
+        In chunks, each sent once the connection's queue has room (a long catch-up must
+        not overflow it); events older than the table keeps in memory are read from the
+        log.  The last chunk is sent without yielding before the caller makes the session
+        a member, so it misses nothing and gets nothing twice."""
         table = session.table
         assert table is not None
-        start = max(after + 1, 0)
-        older: list[dict[str, Any]] = []
-        while start + len(older) < table.events.base:
-            older += await self._in_db(
-                self.store.events_between, table.id, start + len(older), table.events.base
-            )
-        recent = table.events.since(start + len(older))
-        assert recent is not None
-        for index, event in enumerate([*older, *recent], start=start):
-            session.send(
-                protocol.Event(
-                    seq=session.next_seq(), index=index, kind=event["kind"], data=event["data"]
-                ),
-                now_ms,
-            )
+        index = max(after + 1, 0)
+        while index < len(table.events) and not session.left:
+            await session.room()
+            if index < table.events.base:
+                end = min(table.events.base, index + CATCH_UP_CHUNK)
+                chunk = await self._in_db(self.store.events_between, table.id, index, end)
+            else:
+                recent = table.events.since(index)
+                assert recent is not None
+                chunk = recent[:CATCH_UP_CHUNK]
+            for offset, event in enumerate(chunk):
+                session.send(
+                    protocol.Event(
+                        seq=session.next_seq(),
+                        index=index + offset,
+                        kind=event["kind"],
+                        data=event["data"],
+                    ),
+                    now_ms,
+                )
+            index += len(chunk)
         self._resend_prompts(session, now_ms)
 
     def _resend_prompts(self, session: Session, now_ms: int) -> None:

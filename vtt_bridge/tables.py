@@ -6,6 +6,7 @@ import asyncio
 import base64
 import hashlib
 from collections import OrderedDict
+from collections.abc import Awaitable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -44,11 +45,13 @@ class Session:
         deliver: DeliverFn,
         kick: KickFn | None = None,
         deliver_shared: SharedFn | None = None,
+        room: RoomFn | None = None,
     ) -> None:
         self.conn = conn
         self._deliver = deliver
         self._kick = kick
         self._deliver_shared = deliver_shared
+        self._room = room
         self.binary = False
         self.table: Table | None = None
         self.participant = ""
@@ -59,6 +62,11 @@ class Session:
         #: if it gave one (stable across reconnects), else this connection alone.
         self.client = ""
         self._out_seq = 0
+
+    async def room(self) -> None:
+        """Wait until the outbound queue can take a chunk of catch-up (replay: at once)."""
+        if self._room is not None:
+            await self._room()
 
     def kick(self, code: int, reason: str) -> None:
         """Close the connection (its join token was revoked); replay has nothing to close."""
@@ -85,6 +93,13 @@ class Session:
             self._deliver_shared(shared, seq)
         else:
             self._deliver(shared.numbered(seq))
+
+
+class RoomFn(Protocol):
+    """Waits until a connection's outbound queue has room for a chunk."""
+
+    def __call__(self) -> Awaitable[None]:
+        """Wait."""
 
 
 class SharedFn(Protocol):

@@ -188,7 +188,8 @@ async def test_shutdown_answers_in_flight_then_goes_away(tmp_path: Path) -> None
 
 
 async def test_catch_up_reads_events_older_than_memory_from_the_log(tmp_path: Path) -> None:
-    config = Config(database=tmp_path / "db.sqlite3")
+    # An outbound queue smaller than the catch-up: it is paced, not overflowed.
+    config = Config(database=tmp_path / "db.sqlite3", outbound_queue=16)
     async with TestServer(create_app(config)) as server, aiohttp.ClientSession() as http:
         bridge = Bridge(server, http, config)
         table = bridge.table("t", ["alice"])
