@@ -55,12 +55,12 @@ from engine.events import (
     MoveStarted,
     MoveStopped,
     PromptClosed,
-    PromptOpened,
     SceneLoaded,
     TokenPlaced,
 )
 from engine.model import EncounterState, Prompt, Scene, VttSpec
 from engine.movement import begin_move, continue_move, resolve_path, withdraw_exempt
+from engine.prompts import open_prompt
 from engine.rulesets import Ruleset, find_ruleset
 from engine.scene_checks import check_scene
 from engine.spatial import SpatialCache
@@ -365,19 +365,8 @@ def _opportunity_attack(
         combat = combat.with_maneuver(attacker.id, command.maneuver)
     state = replace(state, combat=combat, draws=tray.draws)
     if roll.hit and combat.pending_move is not None:
-        ask = Prompt(
-            f"p{state.next_prompt}",
-            "continue_after_hit",
-            GM,
-            attacker.id,
-            target.id,
-            prompt.at,
-            prompt.exit_point,
-        )
-        combat = replace(combat, prompts=(*combat.prompts, ask))
-        state = replace(state, combat=combat, next_prompt=state.next_prompt + 1)
-        opened = PromptOpened(
-            ask.id, ask.kind, ask.controller, ask.attacker, ask.target, ask.at, ask.exit_point
+        state, opened = open_prompt(
+            state, "continue_after_hit", GM, attacker.id, target.id, prompt.at, prompt.exit_point
         )
         return state, [*events, opened]
     return _resume(state, ruleset, spatial, tray, events)

@@ -25,10 +25,11 @@ import math
 from dataclasses import dataclass, replace
 from typing import Any
 
-from engine.combat_state import ATTACK, PendingMove, Prompt
+from engine.combat_state import ATTACK, PendingMove
 from engine.errors import CommandRejected
-from engine.events import AttackRolled, MoveCompleted, MoveInterrupted, MoveStopped, PromptOpened
+from engine.events import AttackRolled, MoveCompleted, MoveInterrupted, MoveStopped
 from engine.model import Combatant, EncounterState, Scene
+from engine.prompts import open_prompt
 from engine.rulesets.base import Ruleset
 from engine.spatial import SpatialCache
 from engine.tray import DiceTray
@@ -255,26 +256,13 @@ def _pause(
     who = scene.token(stop.who)
     assert who is not None
     kind = "attack_of_opportunity" if stop.kind == "aoo" else "readied_action"
-    prompt = Prompt(
-        f"p{state.next_prompt}", kind, who.owner, who.id, mover.id, stop.cell, stop.point
-    )
     moved_on = replace(pending, step=pending.step + stop.step, asked=(*pending.asked, who.id))
-    paused = replace(combat, prompts=(*combat.prompts, prompt), pending_move=moved_on)
     state = replace(
         state,
         scene=scene.with_token(mover.moved_to(stop.cell)),
-        combat=paused,
-        next_prompt=state.next_prompt + 1,
+        combat=replace(combat, pending_move=moved_on),
     )
-    opened = PromptOpened(
-        prompt.id,
-        prompt.kind,
-        prompt.controller,
-        prompt.attacker,
-        prompt.target,
-        prompt.at,
-        prompt.exit_point,
-    )
+    state, opened = open_prompt(state, kind, who.owner, who.id, mover.id, stop.cell, stop.point)
     return state, [MoveInterrupted(mover.id, stop.cell, stop.point, who.id), opened]
 
 

@@ -38,7 +38,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from engine.combat_state import Combat, PhaseUsage, Prompt
+from engine.combat_state import Combat, PhaseUsage
 from engine.events import (
     CombatantActs,
     CombatantDone,
@@ -47,10 +47,10 @@ from engine.events import (
     HoldLapsed,
     InitiativeOrder,
     PhaseStarted,
-    PromptOpened,
     Recovered,
 )
 from engine.model import EncounterState, Scene
+from engine.prompts import open_prompt
 from engine.rulesets.base import Ruleset
 
 TRANSITIONS: tuple[tuple[str, str, str], ...] = (
@@ -194,37 +194,17 @@ def _start_acting(state: EncounterState, ruleset: Ruleset, index: int) -> Result
     assert token is not None, f"combatant {cid!r} left the scene mid-combat"
     movement = ruleset.movement_left(token, combat.usage, limited(combat))
     events.append(CombatantActs(cid, combat.turn, combat.phase, limited(combat), movement))
+    state = replace(state, combat=combat)
     # A readied action triggered by this combatant's action fires just before it.
-    next_prompt = state.next_prompt
-    for ready in [
-        h for h in combat.holds if h.kind == "ready" and h.trigger_by == cid and not h.area
-    ]:
+    readied = [h for h in combat.holds if h.kind == "ready" and h.trigger_by == cid and not h.area]
+    for ready in readied:
         holder = scene.token(ready.combatant)
-        if holder is None:
-            continue
-        prompt = Prompt(
-            f"p{next_prompt}",
-            "readied_action",
-            holder.owner,
-            holder.id,
-            cid,
-            token.cell,
-            (0.0, 0.0),
-        )
-        next_prompt += 1
-        combat = replace(combat, prompts=(*combat.prompts, prompt))
-        events.append(
-            PromptOpened(
-                prompt.id,
-                prompt.kind,
-                prompt.controller,
-                prompt.attacker,
-                prompt.target,
-                prompt.at,
-                prompt.exit_point,
+        if holder is not None:
+            state, opened = open_prompt(
+                state, "readied_action", holder.owner, holder.id, cid, token.cell, (0.0, 0.0)
             )
-        )
-    return replace(state, combat=combat, next_prompt=next_prompt), events
+            events.append(opened)
+    return state, events
 
 
 def _post_turn(state: EncounterState, ruleset: Ruleset) -> Result:

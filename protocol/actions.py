@@ -11,6 +11,7 @@ from typing import Any, ClassVar
 
 from protocol.errors import ProtocolError
 from protocol.features import check_feature_id, check_point
+from protocol.token_message import TokenMessage
 from protocol.validate import (
     at,
     check_bool,
@@ -230,25 +231,10 @@ class Delay:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class TakeDelayed:
+class TakeDelayed(TokenMessage):
     """``token`` takes its delayed action now, before whoever is up and has not acted."""
 
     TYPE: ClassVar[str] = "take_delayed"
-    seq: int
-    token: str
-
-    def __post_init__(self) -> None:
-        check_seq(self.seq)
-        check_id(self.token, "token")
-
-    @classmethod
-    def from_body(cls, body: object, *, seq: int) -> TakeDelayed:
-        """Read the wire body."""
-        return cls(seq=seq, **check_keys(body, ("token",)))
-
-    def to_body(self) -> dict[str, Any]:
-        """The wire body."""
-        return {"token": self.token}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -33,6 +33,7 @@ from protocol.admin import ConfigureTable, IssueToken, RevokeToken
 from protocol.errors import ProtocolError
 from protocol.queries import AskOptions, AskPath
 from protocol.scene import MAX_TOKENS, SceneSpec
+from protocol.token_message import TokenMessage
 from protocol.validate import (
     INT_MAX,
     SEQ_MAX,
@@ -272,26 +273,10 @@ class AnswerPrompt:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class EndPhase:
+class EndPhase(TokenMessage):
     """``token`` is done with its current phase (turn segment)."""
 
     TYPE: ClassVar[str] = "end_phase"
-    seq: int
-    token: str
-
-    def __post_init__(self) -> None:
-        check_seq(self.seq)
-        check_id(self.token, "token")
-
-    @classmethod
-    def from_body(cls, body: object, *, seq: int) -> EndPhase:
-        """Read the wire body."""
-        obj = check_keys(body, ("token",))
-        return cls(seq=seq, **obj)
-
-    def to_body(self) -> dict[str, Any]:
-        """The wire body."""
-        return {"token": self.token}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from protocol.errors import ProtocolError
+from protocol.token_message import TokenMessage
 from protocol.validate import (
     SEQ_MAX,
     check_bool,
@@ -29,25 +30,10 @@ MAX_LISTED = 64
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class AskOptions:
+class AskOptions(TokenMessage):
     """Ask what ``token`` may do now; answered with ``options`` (``ref`` = this seq)."""
 
     TYPE: ClassVar[str] = "ask_options"
-    seq: int
-    token: str
-
-    def __post_init__(self) -> None:
-        check_seq(self.seq)
-        check_id(self.token, "token")
-
-    @classmethod
-    def from_body(cls, body: object, *, seq: int) -> AskOptions:
-        """Read the wire body."""
-        return cls(seq=seq, **check_keys(body, ("token",)))
-
-    def to_body(self) -> dict[str, Any]:
-        """The wire body."""
-        return {"token": self.token}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -2,7 +2,17 @@
 
 from __future__ import annotations
 
-from engine import Combatant, Encounter, GridSpec, LoadScene, Scene, StartCombat
+import pytest
+
+from engine import (
+    Combatant,
+    CommandRejected,
+    Encounter,
+    GridSpec,
+    LoadScene,
+    Scene,
+    StartCombat,
+)
 
 
 def token(
@@ -48,6 +58,16 @@ def fight(
     encounter.apply(LoadScene("gm", Scene(GridSpec(size, size), tuple(tokens))))
     encounter.apply(StartCombat("gm", "hero-supplement", seed, aware))
     return encounter
+
+
+def refused(encounter: Encounter, command: object, code: str) -> str:
+    """Apply ``command``, expecting a ``code`` refusal that leaves the state unchanged."""
+    before = encounter.state
+    with pytest.raises(CommandRejected) as refusal:
+        encounter.apply(command)  # type: ignore[arg-type]
+    assert refusal.value.code == code, refusal.value.message
+    assert encounter.state == before
+    return refusal.value.message
 
 
 def kinds(events: list[object]) -> list[str]:

@@ -11,7 +11,6 @@ import pytest
 from engine import (
     AnswerPrompt,
     Attack,
-    CommandRejected,
     EndPhase,
     Maneuver,
     Move,
@@ -20,16 +19,7 @@ from engine import (
 )
 from engine.events import AttackRolled, MoveCompleted, Recovered
 from engine.rulesets.hero import combine
-from tests.engine.helpers import fight, kinds, token
-
-
-def refused(encounter, command, code: str) -> str:  # type: ignore[no-untyped-def]
-    before = encounter.state
-    with pytest.raises(CommandRejected) as refusal:
-        encounter.apply(command)
-    assert refusal.value.code == code, refusal.value.message
-    assert encounter.state == before
-    return refusal.value.message
+from tests.engine.helpers import fight, kinds, refused, token
 
 
 def hero_vs_far_ogre(**hero: object):  # type: ignore[no-untyped-def]

@@ -3,13 +3,10 @@
 
 from __future__ import annotations
 
-import pytest
-
 from engine import (
     Abort,
     AnswerPrompt,
     Attack,
-    CommandRejected,
     Delay,
     EndPhase,
     ExpirePrompt,
@@ -27,18 +24,9 @@ from engine.events import (
     MoveStopped,
     PromptOpened,
 )
-from tests.engine.helpers import fight, kinds, token
+from tests.engine.helpers import fight, kinds, refused, token
 
 DODGE = Maneuver("dodge", 0, 3)
-
-
-def refused(encounter, command, code: str) -> str:  # type: ignore[no-untyped-def]
-    before = encounter.state
-    with pytest.raises(CommandRejected) as refusal:
-        encounter.apply(command)
-    assert refusal.value.code == code, refusal.value.message
-    assert encounter.state == before
-    return refusal.value.message
 
 
 def order(encounter) -> tuple[str, ...]:  # type: ignore[no-untyped-def]

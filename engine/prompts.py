@@ -1,0 +1,28 @@
+"""Opening a prompt: the one place prompt ids are numbered and prompts announced."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from engine.combat_state import Prompt
+from engine.events import PromptOpened
+from engine.model import EncounterState
+from geometry import Cell, Point
+
+
+def open_prompt(
+    state: EncounterState,
+    kind: str,
+    controller: str,
+    attacker: str,
+    target: str,
+    at: Cell,
+    point: Point,
+) -> tuple[EncounterState, PromptOpened]:
+    """``state`` with a new prompt ``p<n>`` waiting on ``controller``, and its event."""
+    combat = state.combat
+    assert combat is not None
+    prompt = Prompt(f"p{state.next_prompt}", kind, controller, attacker, target, at, point)
+    combat = replace(combat, prompts=(*combat.prompts, prompt))
+    event = PromptOpened(prompt.id, kind, controller, attacker, target, at, point)
+    return replace(state, combat=combat, next_prompt=state.next_prompt + 1), event
