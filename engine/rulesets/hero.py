@@ -61,15 +61,16 @@ Statistics: ``ocv``, ``dcv``, ``init`` (integers, required); optional ``rec``, `
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from typing import ClassVar
 
-from engine.combat_state import ATTACK, FULL, MOVE, Combat, Maneuver, PhaseUsage, Vitals
+from engine.combat_state import Combat, Maneuver, PhaseUsage, Vitals
 from engine.errors import CommandRejected
 from engine.events import AttackRolled
 from engine.model import Combatant
+from engine.rulesets import hero_budget as budget
 from engine.rulesets.base import register
+from engine.rulesets.hero_budget import flag
 from engine.tray import DiceTray
 
 SURPRISED_DCV = -3
@@ -78,8 +79,6 @@ ATTACK_ROLL_BASE = 10
 REQUIRED_INT_STATS = ("ocv", "dcv", "init")
 OPTIONAL_INT_STATS = ("rec", "end", "stun")
 FLAGS = ("combat_reflexes", "fast_draw", "position_shift")
-STEP_METRES = 1.0
-EPSILON = 1e-9
 
 
 def int_stat(combatant: Combatant, name: str, default: int = 0) -> int:
@@ -87,11 +86,6 @@ def int_stat(combatant: Combatant, name: str, default: int = 0) -> int:
     value = combatant.stat(name, default)
     assert isinstance(value, int) and not isinstance(value, bool)
     return value
-
-
-def flag(combatant: Combatant, name: str) -> bool:
-    """Whether the boolean statistic ``name`` is set."""
-    return combatant.stat(name, False) is True
 
 
 def combine(maneuvers: Sequence[Maneuver]) -> tuple[int, int]:
@@ -161,45 +155,17 @@ class HeroSupplement:
             return None
         return Vitals(combatant.id, int_stat(combatant, "end"), int_stat(combatant, "stun"))
 
-    # -- the Phase budget -----------------------------------------------------------------
-
-    def slots_used(self, combatant: Combatant, usage: PhaseUsage) -> tuple[int, int, bool]:
-        """(move actions, attack actions, full-phase?) spent so far."""
-        movement_actions = 0
-        if usage.movement == "combat" and usage.moved > EPSILON and combatant.movement > 0:
-            movement_actions = math.ceil(usage.moved / combatant.movement - EPSILON)
-        moves = usage.actions.count(MOVE) + movement_actions
-        return moves, usage.actions.count(ATTACK), FULL in usage.actions
+    # -- the Phase budget (engine/rulesets/hero_budget.py) --------------------------------
 
     def refusal(
         self, combatant: Combatant, usage: PhaseUsage, action: str, limited: bool
     ) -> str | None:
         """Why ``combatant`` cannot take an ``action`` (attack/move/full) now, or None."""
-        moves, attacks, full = self.slots_used(combatant, usage)
-        if full:
-            return "a full-phase action has taken the whole Phase"
-        if action == FULL:
-            if limited:
-                return "a limited Phase allows no full-phase action"
-            if moves or attacks:
-                return "a full-phase action needs the whole Phase"
-            return None
-        cap = 1 if limited else 2
-        if moves + attacks >= cap:
-            return (
-                "no actions left this Phase" if not limited else "a limited Phase allows one action"
-            )
-        if action == ATTACK and attacks:
-            return "one attack action a Phase"
-        return None
+        return budget.refusal(combatant, usage, action, limited)
 
     def movement_left(self, combatant: Combatant, usage: PhaseUsage, limited: bool) -> float:
         """Combat movement still open: one length per move action the Phase has left."""
-        if usage.movement not in (None, "combat") or FULL in usage.actions:
-            return 0.0
-        cap = 1 if limited else 2
-        other = usage.actions.count(MOVE) + usage.actions.count(ATTACK)
-        return max(0.0, combatant.movement * (cap - other) - usage.moved)
+        return budget.movement_left(combatant, usage, limited)
 
     def plan_movement(
         self,
@@ -213,98 +179,18 @@ class HeroSupplement:
         cell_size: float,
         limited: bool,
     ) -> tuple[str | None, str]:
-        """Check a move of ``mode``; return (the action slot it takes, or None) and the
-        movement kind to record.  Raises ``CommandRejected`` with the rule it breaks."""
-        prone = combat.has(mover.id, "prone")
-        if prone and mode != "crawl":
-            raise _over(f"{mover.id!r} is prone: stand up first, or crawl 1 m")
-        if usage.movement == "step":
-            raise _over("the free 1 m step was taken this Phase: no other movement")
-        one_metre = max(STEP_METRES, cell_size)
-        if mode == "combat":
-            if usage.movement not in (None, "combat"):
-                raise _over(f"already moved this Phase by {usage.movement}")
-            left = self.movement_left(mover, usage, limited)
-            if cost > left + EPSILON:
-                raise _over(f"the move costs {cost:g} m, only {left:g} m of combat movement left")
-            return None, "combat"
-        if mode == "step":
-            if usage.movement is not None or usage.moved > 0:
-                raise _over("the 1 m step needs a Phase with no other movement")
-            if mover.movement <= STEP_METRES:
-                raise _over(
-                    f"{mover.id!r} has {mover.movement:g} m of movement: 1 m takes a move action"
-                )
-            if combat.has(mover.id, "darkness"):
-                raise _over("no free 1 m step in darkness")
-            if steps != 1 or cost > one_metre + EPSILON:
-                raise _over(
-                    f"the free step is one 1 m step on open ground (this one costs {cost:g} m)"
-                )
-            return None, "step"
-        if mode == "crawl":
-            if usage.movement not in (None, "crawl"):
-                raise _over(f"already moved this Phase by {usage.movement}")
-            if steps != 1 or cost > one_metre + EPSILON:
-                raise _over("crawling covers 1 m")
-            return MOVE, "crawl"
-        if mode == "withdraw":
-            if usage.movement is not None:
-                raise _over(f"already moved this Phase by {usage.movement}")
-            slot = MOVE if limited else FULL  # restricted withdraw in a limited Phase
-            limit = mover.movement if limited else 2 * mover.movement
-            if cost > limit + EPSILON:
-                raise _over(f"a withdraw covers up to {limit:g} m, this one costs {cost:g} m")
-            return slot, "withdraw"
-        if mode == "noncombat":
-            if usage.movement is not None:
-                raise _over(f"already moved this Phase by {usage.movement}")
-            stat = mover.stat("noncombat")
-            limit = (
-                float(stat)
-                if isinstance(stat, int | float) and not isinstance(stat, bool)
-                else 2 * mover.movement
-            )
-            if cost > limit + EPSILON:
-                raise _over(
-                    f"noncombat movement covers up to {limit:g} m, this move costs {cost:g} m"
-                )
-            return FULL, "noncombat"
-        if mode == "hampered":
-            if usage.movement is not None:
-                raise _over(f"already moved this Phase by {usage.movement}")
-            if steps != 1:
-                raise _over("the hampered move is a single 1 m move")
-            if mover.movement >= STEP_METRES and cost <= self.movement_left(mover, usage, limited):
-                raise _over(
-                    f"{mover.id!r} can move 1 m normally; the hampered move is for those who cannot"
-                )
-            return FULL, "hampered"
-        raise _over(f"unknown movement mode {mode!r}")
+        """Check a move of ``mode``: the action slot it takes and the movement kind."""
+        return budget.plan_movement(
+            combat, mover, usage, mode, cost=cost, steps=steps, cell_size=cell_size, limited=limited
+        )
 
     def provokes(self, mode: str) -> bool:
         """Whether moving this way provokes at all (the 1 m step never does)."""
         return mode != "step"
 
     def free_action_slot(self, combatant: Combatant, kind: str) -> str | None:
-        """The slot a named non-attack action takes (None: free), per *Move Actions* and
-        *Free Actions*; raises for an unknown kind."""
-        slots = {
-            "draw_focus": None if flag(combatant, "fast_draw") else MOVE,
-            "stow_focus": None if flag(combatant, "fast_draw") else MOVE,
-            "stand_up": None if flag(combatant, "position_shift") else MOVE,
-            "drop_item": None,
-            "drop_prone": None,
-            "start_full_phase": MOVE,
-            "complete_full_phase": MOVE,
-            "full_phase": FULL,
-            "defend": ATTACK,
-        }
-        if kind not in slots:
-            raise CommandRejected(
-                "illegal_action", f"unknown action {kind!r}; one of {sorted(slots)}"
-            )
-        return slots[kind]
+        """The slot a named non-attack action takes (None: free)."""
+        return budget.action_slot(combatant, kind)
 
     # -- attacks ----------------------------------------------------------------------------
 
@@ -404,10 +290,6 @@ class HeroSupplement:
             min(int_stat(combatant, "end"), vitals.end + rec),
             min(int_stat(combatant, "stun"), vitals.stun + rec),
         )
-
-
-def _over(reason: str) -> CommandRejected:
-    return CommandRejected("over_budget", reason)
 
 
 def _break_ties(tied: list[str], tray: DiceTray, purpose: str) -> list[str]:
