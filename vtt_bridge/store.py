@@ -3,8 +3,8 @@
 Acknowledged means committed.  The database runs in WAL mode with ``synchronous=FULL``
 so a commit survives power loss; each accepted command is one row, written and committed
 before its sender hears back.  Calls are blocking: the bridge runs them on one dedicated
-worker thread (see :class:`vtt_bridge.hub.Hub`) so the event loop never waits on a disk
-flush, and a single writer needs no locking beyond SQLite's own.
+worker thread (see :class:`vtt_bridge.committer.Committer`) so the event loop never
+waits on a disk flush, and a single writer needs no locking beyond SQLite's own.
 """
 
 from __future__ import annotations

@@ -1,0 +1,234 @@
+"""Group commit: the one writer that commits applied commands to the log, then answers.
+
+A command is applied to its table's encounter under the table lock and queued for the
+log; the lock is released at once, so the next command (from anyone, at any table) is
+checked against the applied state while the commit is in flight.  One writer task takes
+everything queued at the moment it becomes free and commits it in one transaction; then,
+in queue order, each command is acknowledged and broadcast.  A refusal is queued the same
+way, so it is never sent before the acknowledgement of a command it was judged after.
+If a commit fails, every command of the affected tables still in flight is refused
+(``internal``) and the tables go back to their committed state: acknowledged still means
+committed.
+
+The committer also owns the hub's one database thread (:meth:`Committer.in_db`): the
+store calls made while serving run there, so the event loop never waits on a disk flush.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+import engine
+from engine import Encounter, EncounterState
+from vtt_bridge.loading import DeadlineFn
+from vtt_bridge.metrics import Metrics
+from vtt_bridge.replies import ack_reply, broadcast, send_ack, send_error
+from vtt_bridge.store import LogRow, Snapshot, Store
+from vtt_bridge.tables import Session, Table
+
+log = logging.getLogger("vtt_bridge")
+T = TypeVar("T")
+#: Called at named points of the request cycle (``after_commit``, ``after_ack``); a
+#: crash test's hook kills the process there and returns True.
+CrashFn = Callable[[str], bool]
+
+
+@dataclass
+class Pending:
+    """A command applied to its table and waiting for its commit (or a queued refusal)."""
+
+    table: Table
+    generation: int
+    sender: Session | None
+    ref: int | None
+    client: str
+    now_ms: int
+    row: LogRow | None = None
+    state: EncounterState | None = None
+    opened: dict[str, int] = field(default_factory=dict)
+    closed: set[str] = field(default_factory=set)
+    refusal: tuple[str, str, str | None] | None = None
+    done: asyncio.Future[None] | None = None
+
+
+class Committer:
+    """The commit queue, its writer task and the database thread of one hub.
+
+    After a commit it acknowledges and broadcasts, arms each opened prompt's deadline
+    through ``on_deadline``, and snapshots a table every ``snapshot_every`` commands
+    (0: never).
+    """
+
+    def __init__(
+        self,
+        store: Store,
+        metrics: Metrics,
+        *,
+        on_deadline: DeadlineFn,
+        crash: CrashFn,
+        snapshot_every: int,
+    ) -> None:
+        self.store = store
+        self.metrics = metrics
+        self.snapshot_every = snapshot_every
+        self._on_deadline = on_deadline
+        self._crash = crash
+        self._db = ThreadPoolExecutor(max_workers=1, thread_name_prefix="vtt-db")
+        self._queue: asyncio.Queue[Pending] | None = None
+        self._writer: asyncio.Task[None] | None = None
+        self._inflight: dict[tuple[str, str, int], asyncio.Future[None]] = {}
+
+    def close(self) -> None:
+        """Stop the writer and the database worker."""
+        if self._writer is not None:
+            self._writer.cancel()
+        self._db.shutdown(wait=True)
+
+    async def drain(self) -> None:
+        """Wait until every queued command is committed, acknowledged and broadcast."""
+        if self._queue is not None:
+            await self._queue.join()
+
+    async def in_db(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run ``fn(*args)`` (a blocking store call) on the database thread."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._db, fn, *args)
+
+    def in_flight(self, table_id: str, client: str, ref: int) -> asyncio.Future[None] | None:
+        """The commit ``client``'s command ``ref`` at the table waits for, if still queued."""
+        return self._inflight.get((table_id, client, ref))
+
+    async def submit(self, pending: Pending, *, wait: bool = True) -> None:
+        """Queue ``pending`` for the writer; with ``wait``, until it is answered."""
+        loop = asyncio.get_running_loop()
+        pending.done = loop.create_future()
+        if pending.sender is not None and pending.ref is not None:
+            key = (pending.table.id, pending.client, pending.ref)
+            self._inflight[key] = pending.done
+        if self._queue is None:
+            self._queue = asyncio.Queue()
+        if self._writer is None or self._writer.done():
+            self._writer = loop.create_task(self._write_loop())
+        self._queue.put_nowait(pending)
+        if wait:
+            await self.wait(pending)
+
+    async def wait(self, pending: Pending) -> None:
+        """Wait until a submitted ``pending`` is committed and answered, or refused."""
+        assert pending.done is not None
+        try:
+            await asyncio.shield(pending.done)
+        finally:
+            if pending.sender is not None and pending.ref is not None:
+                self._inflight.pop((pending.table.id, pending.client, pending.ref), None)
+
+    async def _write_loop(self) -> None:
+        queue = self._queue
+        assert queue is not None
+        while True:
+            batch = [await queue.get()]
+            while not queue.empty():
+                batch.append(queue.get_nowait())
+            try:
+                await self._write_batch(batch)
+            except Exception:  # never let the writer die: every waiter must hear back
+                log.exception("writer failed on a batch of %d", len(batch))
+            finally:
+                for pending in batch:
+                    if pending.done is not None and not pending.done.done():
+                        pending.done.set_result(None)
+                    queue.task_done()
+
+    async def _write_batch(self, batch: list[Pending]) -> None:
+        live = [p for p in batch if p.generation == p.table.generation]
+        rows = [(p.table.id, p.row) for p in live if p.row is not None]
+        if rows:
+            try:
+                ms = await self.in_db(self.store.append_many, rows)
+            except Exception:
+                log.exception("commit of %d commands failed; they are refused", len(rows))
+                for table in {p.table.id: p.table for p in live}.values():
+                    self._reset(table)
+                live = []
+            else:
+                self.metrics.commit(len(rows), ms)
+                if self._crash("after_commit"):
+                    return
+        for pending in batch:
+            if pending not in live:
+                self._reply_error(pending, "internal", "the command could not be stored", None)
+            elif pending.row is None:
+                assert pending.refusal is not None
+                self._reply_error(pending, *pending.refusal)
+            else:
+                self._committed(pending)
+        for table in {p.table.id: p.table for p in live if p.row is not None}.values():
+            if self.snapshot_every and table.positions - table.snapshot_position >= (
+                self.snapshot_every
+            ):
+                await self._snapshot(table)
+
+    @staticmethod
+    def _reset(table: Table) -> None:
+        """Forget everything applied to ``table`` but not committed."""
+        table.generation += 1
+        table.encounter = Encounter(table.committed)
+        table.next_position, table.next_event = table.positions, len(table.events)
+
+    def _reply_error(self, pending: Pending, code: str, message: str, path: str | None) -> None:
+        if pending.sender is None or pending.ref is None:
+            self.metrics.refused(code)
+            return
+        pending.table.remember(pending.client, pending.ref, ("error", code, message, path))
+        send_error(self.metrics, pending.sender, pending.ref, code, message, path, pending.now_ms)
+
+    def _committed(self, pending: Pending) -> None:
+        """A command's row is committed: update the committed view, ack, broadcast."""
+        table, row, now_ms = pending.table, pending.row, pending.now_ms
+        assert row is not None and pending.state is not None
+        table.committed = pending.state
+        table.events.extend(row.events)
+        table.positions += 1
+        table.deadlines = {
+            p: d for p, d in table.deadlines.items() if p not in pending.closed
+        } | pending.opened
+        self.metrics.count("commands_committed")
+        self.metrics.count("prompts_opened", len(pending.opened))
+        if pending.sender is not None and pending.ref is not None:
+            reply = ack_reply(row.first_event, len(row.events))
+            table.remember(pending.client, pending.ref, reply)
+            send_ack(pending.sender, pending.ref, reply, now_ms)
+            if self._crash("after_ack"):
+                return
+        broadcast(table, row.first_event, row.events, now_ms)
+        for prompt_id, deadline in pending.opened.items():
+            self._on_deadline(table.id, prompt_id, deadline)
+
+    async def _snapshot(self, table: Table) -> None:
+        state, position, events = table.committed, table.positions, len(table.events)
+        table.snapshot_position = position
+
+        def write() -> bool:
+            plain = engine.to_plain(state)
+            digest = engine.state_hash(state)
+            # Only a snapshot that rebuilds exactly is worth keeping.
+            if engine.state_hash(engine.from_plain(EncounterState, plain)) != digest:
+                return False
+            self.store.write_snapshot(table.id, Snapshot(position, events, plain, digest))
+            return True
+
+        try:
+            written = await self.in_db(write)
+        except Exception:
+            log.exception("snapshot of table %s at %d failed", table.id, position)
+            written = False
+        if written:
+            self.metrics.count("snapshots")
+        else:
+            log.error("table %s: state at %d does not round-trip; no snapshot", table.id, position)
+            self.metrics.count("snapshots_skipped")

@@ -1,0 +1,55 @@
+"""Questions a member asks of the committed state, answered without changing anything.
+
+Asking and doing are separate: ``ask_options`` and ``ask_path`` are answered at once
+from the committed state (what members have been told) and change nothing, so they wait
+for neither the table lock nor the commit queue.
+"""
+
+from __future__ import annotations
+
+import engine
+import protocol
+from vtt_bridge.tables import Session
+
+
+def answer_options(session: Session, message: protocol.AskOptions, now_ms: int) -> None:
+    """What may this token do now: asked of the committed state, changing nothing."""
+    table = session.table
+    assert table is not None
+    found = engine.options_for(table.committed, message.token, session.participant)
+    session.send(
+        protocol.Options(
+            seq=session.next_seq(),
+            ref=message.seq,
+            token=found.token,
+            can_act=found.can_act,
+            reason=found.reason,
+            movement_left=found.movement_left,
+            available=found.available,
+            refused=found.refused,
+            prompts=found.open_prompts,
+        ),
+        now_ms,
+    )
+
+
+def answer_path(session: Session, message: protocol.AskPath, now_ms: int) -> None:
+    """The cheapest path to a cell, planned on the committed state, changing nothing."""
+    table = session.table
+    assert table is not None
+    plan = table.encounter.plan_path(
+        message.token, message.to, session.participant, state=table.committed
+    )
+    session.send(
+        protocol.PathPlan(
+            seq=session.next_seq(),
+            ref=message.seq,
+            token=plan.token,
+            to=plan.goal,
+            path=plan.path,
+            cost=plan.cost,
+            budget=plan.budget,
+            reason=plan.reason,
+        ),
+        now_ms,
+    )

@@ -1,0 +1,86 @@
+"""What the hub sends members about commands: acknowledgements, refusals, prompts, events.
+
+Plain functions over a session or a table; the hub's request cycle and the group-commit
+writer (:mod:`vtt_bridge.committer`) both answer through them, so an acknowledgement
+from memory (a retransmission) and one after a commit are the same message.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import engine
+import protocol
+from vtt_bridge.fanout import Shared
+from vtt_bridge.metrics import Metrics
+from vtt_bridge.tables import Reply, Session, Table
+
+
+def ack_reply(first: int, count: int) -> Reply:
+    """The reply kept for a committed command whose ``count`` events start at ``first``."""
+    if count == 0:
+        return ("ack", None, None)
+    return ("ack", first, first + count - 1)
+
+
+def send_ack(session: Session, ref: int, reply: Reply, now_ms: int) -> None:
+    """Acknowledge ``session``'s command ``ref`` with an ``ack`` reply (see :func:`ack_reply`)."""
+    session.send(
+        protocol.Ack(seq=session.next_seq(), ref=ref, first_event=reply[1], last_event=reply[2]),
+        now_ms,
+    )
+
+
+def send_error(
+    metrics: Metrics,
+    session: Session,
+    ref: int | None,
+    code: str,
+    message: str,
+    path: str | None,
+    now_ms: int,
+) -> None:
+    """Refuse ``session``'s message ``ref`` with ``code``, counting the refusal."""
+    metrics.refused(code)
+    session.send(
+        protocol.ErrorMessage(
+            seq=session.next_seq(), ref=ref, code=code, message=message, path=path
+        ),
+        now_ms,
+    )
+
+
+def prompt_message(
+    session: Session, prompt: engine.model.Prompt, deadline_ms: int
+) -> protocol.Prompt:
+    """The ``prompt`` message telling ``session`` (the prompt's controller) to answer."""
+    return protocol.Prompt(
+        seq=session.next_seq(),
+        prompt=prompt.id,
+        kind=prompt.kind,
+        attacker=prompt.attacker,
+        target=prompt.target,
+        at=prompt.at,
+        exit_point=prompt.exit_point,
+        deadline_ms=deadline_ms,
+    )
+
+
+def broadcast(table: Table, first: int, events: list[dict[str, Any]], now_ms: int) -> None:
+    """Send committed ``events`` (numbered from ``first``) to every member of ``table``,
+    and each prompt they opened to its controller."""
+    # Each event is built (and its data checked) once, then renumbered per member.
+    built = [
+        Shared(protocol.Event(seq=0, index=first + offset, kind=event["kind"], data=event["data"]))
+        for offset, event in enumerate(events)
+    ]
+    opened = {e["data"]["prompt"] for e in events if e["kind"] == "prompt_opened"}
+    combat = table.committed.combat
+    prompts = [p for p in combat.prompts if p.id in opened] if combat else []
+    for session in list(table.sessions):
+        for event in built:
+            session.send_shared(event, now_ms)
+        for prompt in prompts:
+            if session.participant == prompt.controller:
+                deadline = table.deadlines[prompt.id]
+                session.send(prompt_message(session, prompt, deadline), now_ms)
