@@ -34,9 +34,7 @@ def slots_used(combatant: Combatant, usage: PhaseUsage) -> tuple[int, int, bool]
     return moves, usage.actions.count(ATTACK), FULL in usage.actions
 
 
-def refusal(
-    combatant: Combatant, usage: PhaseUsage, action: str, limited: bool
-) -> str | None:
+def refusal(combatant: Combatant, usage: PhaseUsage, action: str, limited: bool) -> str | None:
     """Why ``combatant`` cannot take an ``action`` (attack/move/full) now, or None."""
     moves, attacks, full = slots_used(combatant, usage)
     if full:
