@@ -46,7 +46,7 @@ from engine.events import (
 from engine.movement import in_reach
 from engine.spatial import SpatialCache
 from engine.tray import DiceTray
-from engine.turns import advance, eligible, limited, reorder
+from engine.turns import able, advance, eligible, limited, reorder, start_acting
 from geometry import BlockMode
 
 # "You can't use this action to start or complete a non-combat move, to withdraw from
@@ -133,6 +133,8 @@ def take_action(state: Any, command: TakeAction, spatial: SpatialCache) -> Resul
     detail = command.detail
     if slot is not None:
         usage = replace(usage, actions=(*usage.actions, slot))
+    else:
+        usage = replace(usage, free=usage.free + 1)
     combat = combat.with_usage(usage)
     if name == "stand_up":
         combat = combat.with_condition(token.id, "prone", False)
@@ -192,16 +194,18 @@ def take_delayed(state: Any, command: TakeDelayed, spatial: SpatialCache) -> Res
         raise CommandRejected(
             "illegal_action", "a delayed action cannot interrupt: wait until the next action starts"
         )
+    if not able(combat, token.id):
+        raise CommandRejected("illegal_action", f"{token.id!r} cannot act now")
     current = combat.regular_actor
     combat = reorder(combat.without_hold(token.id), token.id, current)
-    combat = replace(combat, acting=combat.order.index(token.id), usage=PhaseUsage())
-    movement = ruleset.movement_left(token, combat.usage, limited(combat))
     events: list[Any] = [
         DelayTaken(token.id, current),
         InitiativeOrder(combat.order, combat.scores),
-        CombatantActs(token.id, combat.turn, combat.phase, limited(combat), movement),
     ]
-    return replace(state, combat=combat), events
+    state, started = start_acting(
+        replace(state, combat=combat), ruleset, combat.order.index(token.id)
+    )
+    return state, events + started
 
 
 def ready(state: Any, command: Ready, spatial: SpatialCache) -> Result:
@@ -235,10 +239,7 @@ def ready(state: Any, command: Ready, spatial: SpatialCache) -> Result:
         token.id, "ready", (combat.turn, combat.phase), action=command.action,
         trigger_by=command.trigger_by, area=area, moved=usage.movement is not None,
     )  # fmt: skip
-    combat = combat.without_hold(token.id)
-    combat = replace(
-        combat, holds=(*combat.holds, hold), usage=replace(usage, actions=(*usage.actions, ATTACK))
-    )
+    combat = replace(combat.with_hold(hold), usage=replace(usage, actions=(*usage.actions, ATTACK)))
     return replace(state, combat=combat), [
         HoldDeclared(token.id, "ready", None, command.action, command.trigger_by, area)
     ]
@@ -250,6 +251,13 @@ def fire_ready(state: Any, ruleset: Any, holder_id: str, trigger: str) -> Result
     combat = state.combat
     hold = combat.hold(holder_id)
     assert hold is not None
+    if combat.interjection is not None:
+        raise CommandRejected(
+            "illegal_action",
+            f"{combat.interjection.combatant!r}'s readied action is under way: answer after it",
+        )
+    if not able(combat, holder_id):
+        raise CommandRejected("illegal_action", f"{holder_id!r} cannot act now")
     combat = reorder(combat.without_hold(holder_id), holder_id, trigger)
     # The 1 m step comes with a readied action only if the holder did not otherwise move.
     usage = PhaseUsage(movement="combat" if hold.moved else None)

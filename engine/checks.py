@@ -48,10 +48,11 @@ def require_turn(combat: Combat, token: Combatant) -> None:
         )
 
 
-def require_no_prompts(combat: Combat) -> None:
-    """Refuse while a prompt waits for an answer."""
-    if combat.prompts:
-        waiting = ", ".join(f"{p.id} ({p.controller})" for p in combat.prompts)
+def require_no_prompts(combat: Combat, ignore: str | None = None) -> None:
+    """Refuse while a prompt (other than of kind ``ignore``) waits for an answer."""
+    blocking = [p for p in combat.prompts if p.kind != ignore]
+    if blocking:
+        waiting = ", ".join(f"{p.id} ({p.controller})" for p in blocking)
         raise CommandRejected("prompt_pending", f"waiting for prompt answers: {waiting}")
 
 
@@ -62,7 +63,10 @@ def acting_token(
     it is its action, and no prompt waits (every combat action's common checks)."""
     token = controlled_token(state, actor, token_id)
     combat, ruleset = combat_and_ruleset(state)
-    require_no_prompts(combat)
+    # Someone taking a readied action need not wait for other readied actions' prompts
+    # (they are asked in turn once it is done); anything else waits for every prompt.
+    interjecting = combat.interjection is not None and combat.actor == token.id
+    require_no_prompts(combat, ignore="readied_action" if interjecting else None)
     require_turn(combat, token)
     return token, combat, ruleset
 

@@ -33,7 +33,8 @@ class PhaseUsage:
     it needs whole lengths of combat movement; ``movement`` names the kind of movement
     used (``combat``, ``step``, ``withdraw``, ``noncombat``, ``crawl``, ``hampered``);
     ``maneuvers`` lists every manoeuvre used this Phase (for attacks of opportunity);
-    ``attacked`` the targets attacked.
+    ``attacked`` the targets attacked; ``free`` counts free actions (so even a Phase of
+    only free actions has begun, and a delayed action can no longer interrupt it).
     """
 
     moved: float = 0.0
@@ -42,6 +43,7 @@ class PhaseUsage:
     maneuvers: tuple[Maneuver, ...] = ()
     attacked: tuple[str, ...] = ()
     full_phase_started: str | None = None
+    free: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,8 +68,9 @@ class Prompt:
 @dataclass(frozen=True, slots=True)
 class PendingMove:
     """A move under way: its whole path (start first), the step it has reached, what it
-    cost, how it moves (``mode``), who has been asked already, and an attack it makes as
-    part of the action (``attack``: the target)."""
+    cost, how it moves (``mode``), who has been asked already (``aoo:<id>`` for an attack
+    of opportunity, ``ready:<id>`` for a readied action: separate opportunities), and an
+    attack it makes as part of the action (``attack``: the target)."""
 
     token: str
     path: tuple[Cell, ...]
@@ -192,6 +195,13 @@ class Combat:
     def hold(self, combatant: str) -> Hold | None:
         """``combatant``'s delayed or readied action, if it holds one."""
         return next((h for h in self.holds if h.combatant == combatant), None)
+
+    def with_hold(self, hold: Hold) -> Combat:
+        """This combat with ``hold`` replacing whatever its combatant held."""
+        return replace(
+            self.without_hold(hold.combatant),
+            holds=(*self.without_hold(hold.combatant).holds, hold),
+        )
 
     def without_hold(self, combatant: str) -> Combat:
         """This combat with ``combatant``'s hold dropped."""

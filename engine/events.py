@@ -216,11 +216,12 @@ class HoldLapsed:
 
 @dataclass(frozen=True, slots=True)
 class DelayTaken:
-    """``combatant`` takes its delayed action now, just before ``before``: its INIT moves."""
+    """``combatant`` takes its delayed action now, just before ``before`` (None: at the end
+    of the Phase, after everyone else): its INIT moves there."""
 
     kind: ClassVar[str] = "delay_taken"
     combatant: str
-    before: str
+    before: str | None
 
 
 @dataclass(frozen=True, slots=True)

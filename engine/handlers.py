@@ -66,7 +66,7 @@ from engine.scene_checks import check_scene
 from engine.spatial import SpatialCache
 from engine.tray import DiceTray
 from engine.turns import advance, begin
-from geometry import Cell, trace_waypoints
+from geometry import Cell, threatened_cells, trace_waypoints
 from geometry.vtt_coords import FoundryHexScene, FoundryScene, OwlbearHexScene, OwlbearScene
 
 Handler = Callable[[EncounterState, Any, SpatialCache], Result]
@@ -171,6 +171,14 @@ def move(state: EncounterState, command: Move, spatial: SpatialCache) -> Result:
         reason = ruleset.refusal(token, moved_usage, ATTACK, acting_limited(combat))
         if reason:
             raise CommandRejected("over_budget", f"no attack after this move: {reason}")
+        # The target gives up its attack of opportunity only if it really is attacked:
+        # it must be within reach of where the move ends.
+        index = spatial.index(scene)
+        reach = threatened_cells(index.grid, path[-1], token.size, token.reach, walls=index.walls)
+        if not reach & index.grid.footprint(target.cell, target.size):
+            raise CommandRejected(
+                "out_of_reach", f"{target.id!r} would not be within reach where the move ends"
+            )
     exempt = withdraw_exempt(state, spatial, ruleset, token) if kind == "withdraw" else ()
     pending = PendingMove(
         token=token.id,
@@ -178,12 +186,21 @@ def move(state: EncounterState, command: Move, spatial: SpatialCache) -> Result:
         step=0,
         cost=resolution.cost,
         mode=kind,
-        asked=usage.attacked,  # "unless the enemy attacks you as part of their action"
+        # "unless the enemy attacks you as part of their action"
+        asked=tuple(f"aoo:{target}" for target in usage.attacked),
         exempt=exempt,
         attack=command.attack,
         maneuver=command.maneuver,
     )
-    state = replace(state, combat=combat.with_usage(moved_usage))
+    combat = combat.with_usage(moved_usage)
+    hold = combat.hold(token.id)
+    if hold is not None and hold.kind == "ready" and not hold.moved and combat.interjection is None:
+        # Moving after readying rules out the readied action's free 1 m step.
+        combat = replace(
+            combat.without_hold(token.id),
+            holds=(*combat.without_hold(token.id).holds, replace(hold, moved=True)),
+        )
+    state = replace(state, combat=combat)
     tray = DiceTray(state.seed, state.draws, command.actor)
     state, events = begin_move(state, ruleset, spatial, pending, tray)
     return state, [MoveStarted(token.id, token.cell, tuple(command.path)), *events]
@@ -384,6 +401,9 @@ def _resume(
     assert combat is not None
     if combat.prompts or combat.pending_move is None:
         return state, events
+    if combat.has(combat.pending_move.token, "cannot_act"):
+        # "the other character continues ... assuming they are still capable of doing so"
+        return _stop_move(state, events, "it can no longer act")
     state, more = continue_move(state, ruleset, spatial, tray)
     return state, events + more
 

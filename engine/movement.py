@@ -194,7 +194,7 @@ def _stops(
         starting = pending.step == 0
         for exit_ in resolution.exits:
             who = exit_.area_id
-            if who in pending.asked or who == pending.attack:
+            if f"aoo:{who}" in pending.asked or who == pending.attack:
                 continue
             if who in pending.exempt and starting:
                 # Not threatened by it where the withdraw begins; moving past it provokes.
@@ -206,7 +206,7 @@ def _stops(
                 stops.append(Stop("aoo", who, exit_.step, exit_.cell, exit_.point))
     if combat.interjection is None:
         for hold in combat.holds:
-            if hold.kind != "ready" or not hold.area or hold.combatant in pending.asked:
+            if hold.kind != "ready" or not hold.area or f"ready:{hold.combatant}" in pending.asked:
                 continue
             if hold.combatant == mover.id or hold.trigger_by not in (None, mover.id):
                 continue
@@ -256,7 +256,8 @@ def _pause(
     who = scene.token(stop.who)
     assert who is not None
     kind = "attack_of_opportunity" if stop.kind == "aoo" else "readied_action"
-    moved_on = replace(pending, step=pending.step + stop.step, asked=(*pending.asked, who.id))
+    asked = (*pending.asked, f"{stop.kind}:{who.id}")
+    moved_on = replace(pending, step=pending.step + stop.step, asked=asked)
     state = replace(
         state,
         scene=scene.with_token(mover.moved_to(stop.cell)),

@@ -23,8 +23,12 @@ from engine.errors import CommandRejected
 from engine.model import Combatant, EncounterState
 from engine.rulesets import Ruleset, find_ruleset
 from engine.spatial import SpatialCache
+from engine.turns import able
 from geometry import Cell, GeometryError
 from geometry.search import cheapest_path
+
+#: The most cells a path search may expand: a query must never hold up the server.
+MAX_EXPANSIONS = 20_000
 
 ACTIONS = (
     "attack",
@@ -71,8 +75,10 @@ def options(state: EncounterState, token_id: str, actor: str = GM) -> Options:
             if hold is not None
             and hold.kind == "delay"
             and combat.usage == PhaseUsage()
+            and combat.interjection is None
             and combat.pending_move is None
             and not combat.prompts
+            and able(combat, token.id)
             else "no delayed action to take now"
         )
         reason = f"it is {combat.actor!r}'s action (Turn {combat.turn}, Phase {combat.phase})"
@@ -97,6 +103,13 @@ def options(state: EncounterState, token_id: str, actor: str = GM) -> Options:
         else ruleset.refusal(token, combat.usage, ATTACK, limited)
     )
     verdicts["end_phase"] = None if combat.pending_move is None else "a move is under way"
+    if combat.interjection is not None:
+        allowed = combat.interjection.allowed or "attack"
+        only = f"the readied action is a {allowed} action"
+        keep = {"attack": {"attack"}, "move": set(MOVE_MODES), "free": set()}[allowed] | {"step"}
+        for action in ("attack", *MOVE_MODES, "full_phase"):
+            if action not in keep and verdicts.get(action) is None:
+                verdicts[action] = only
     left = ruleset.movement_left(token, usage, limited)
     return _result(token_id, True, None, left, verdicts, prompts)
 
@@ -185,9 +198,14 @@ def plan_path(
     grid = index.grid
     budget: float | None = None
     combat = state.combat
-    if combat is not None and combat.actor == token.id:
+    if combat is not None:
+        # On its action: what it has left; otherwise a whole Phase's worth.  Either way
+        # the search is bounded by how far the token could go, never the whole map.
         ruleset = find_ruleset(combat.ruleset)
-        budget = ruleset.movement_left(token, combat.current_usage, acting_limited(combat))
+        if combat.actor == token.id:
+            budget = ruleset.movement_left(token, combat.current_usage, acting_limited(combat))
+        else:
+            budget = ruleset.movement_left(token, PhaseUsage(), False)
     enemies: set[Cell] = set()
     others: set[Cell] = set()
     for other in scene.tokens:
@@ -207,6 +225,7 @@ def plan_path(
             size=token.size,
             impassable=frozenset(enemies),
             occupied=frozenset(others),
+            max_expansions=MAX_EXPANSIONS,
         )
     except GeometryError as exc:
         return PathPlan(token_id, goal, (), 0.0, budget, str(exc))

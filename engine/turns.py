@@ -39,6 +39,7 @@ from dataclasses import replace
 from typing import Any
 
 from engine.combat_state import Combat, PhaseUsage
+from engine.errors import CommandRejected
 from engine.events import (
     CombatantActs,
     CombatantDone,
@@ -116,11 +117,16 @@ def advance(state: EncounterState, ruleset: Ruleset) -> Result:
     combat = state.combat
     assert combat is not None
     events: list[Any] = [CombatantDone(combat.actor, combat.turn, combat.phase)]
-    state, more = _next_from(state, ruleset, combat.acting + 1)
+    state, more = _next_from(state, ruleset, combat.acting + 1, opened=0)
     return state, events + more
 
 
-def _next_from(state: EncounterState, ruleset: Ruleset, index: int) -> Result:
+def able(combat: Combat, cid: str) -> bool:
+    """Whether ``cid`` can act at all now (in this Phase, and not unable to act)."""
+    return eligible(combat, cid) and not combat.has(cid, "cannot_act")
+
+
+def _next_from(state: EncounterState, ruleset: Ruleset, index: int, *, opened: int) -> Result:
     combat = state.combat
     assert combat is not None
     events: list[Any] = []
@@ -129,26 +135,63 @@ def _next_from(state: EncounterState, ruleset: Ruleset, index: int) -> Result:
         if not eligible(combat, cid):
             index += 1
             continue
-        if combat.forfeited(cid) or combat.has(cid, "cannot_act"):
-            reason = "aborted" if combat.forfeited(cid) else "cannot act"
-            events.append(CombatantSkipped(cid, combat.turn, combat.phase, reason))
-            combat = _reached(combat, cid)
-            index += 1
-            continue
-        delayer = next((h for h in combat.holds if h.kind == "delay" and h.before == cid), None)
-        if delayer is not None and delayer.combatant != cid:
+        # A delay "just before" someone fires when their place in the order comes,
+        # whether or not they can act themselves.
+        delayer = next(
+            (
+                h
+                for h in combat.holds
+                if h.kind == "delay" and h.before == cid and h.combatant != cid
+                and able(combat, h.combatant)
+            ),
+            None,
+        )  # fmt: skip
+        if delayer is not None:
             combat = reorder(
                 replace(combat.without_hold(delayer.combatant), acting=index),
                 delayer.combatant,
                 cid,
             )
-            index = combat.order.index(delayer.combatant)
             events += [
                 DelayTaken(delayer.combatant, cid),
                 InitiativeOrder(combat.order, combat.scores),
             ]
-        state, more = _start_acting(replace(state, combat=combat), ruleset, index)
+            index = combat.order.index(delayer.combatant)
+            state, more = start_acting(replace(state, combat=combat), ruleset, index)
+            return state, events + more
+        if combat.forfeited(cid) or combat.has(cid, "cannot_act"):
+            reason = "aborted" if combat.forfeited(cid) else "cannot act"
+            events.append(CombatantSkipped(cid, combat.turn, combat.phase, reason))
+            combat, lapsed = _reached(combat, cid)
+            events += lapsed
+            index += 1
+            continue
+        state, more = start_acting(replace(state, combat=combat), ruleset, index)
         return state, events + more
+    # The order is done.  A delay taken this Phase and still waiting ("wait until some
+    # time later and act then") gets its last chance now, at the end of the sequence.
+    waiting = next(
+        (
+            h
+            for h in combat.holds
+            if h.kind == "delay" and h.before is None
+            and h.declared == (combat.turn, combat.phase) and able(combat, h.combatant)
+        ),
+        None,
+    )  # fmt: skip
+    if waiting is not None:
+        combat = _to_end(combat.without_hold(waiting.combatant), waiting.combatant)
+        events += [
+            DelayTaken(waiting.combatant, None),
+            InitiativeOrder(combat.order, combat.scores),
+        ]
+        state, more = start_acting(replace(state, combat=combat), ruleset, len(combat.order) - 1)
+        return state, events + more
+    if opened:
+        raise CommandRejected(
+            "illegal_action",
+            "nobody could act in the whole next Phase: clear a cannot_act condition first",
+        )
     state = replace(state, combat=combat)
     if combat.phase == 0:
         turn, phase = 1, 1
@@ -158,37 +201,55 @@ def _next_from(state: EncounterState, ruleset: Ruleset, index: int) -> Result:
         state, recovered = _post_turn(state, ruleset)
         events += recovered
         turn, phase = combat.turn + 1, 1
-    state, more = _open_phase(state, ruleset, turn=turn, phase=phase)
+    state, more = _open_phase(state, ruleset, turn=turn, phase=phase, opened=opened + 1)
     return state, events + more
 
 
-def _open_phase(state: EncounterState, ruleset: Ruleset, *, turn: int, phase: int) -> Result:
+def _to_end(combat: Combat, who: str) -> Combat:
+    """``who`` now acts last, with the last combatant's INIT score."""
+    current = combat.order[combat.acting]
+    order = (*(c for c in combat.order if c != who), who)
+    scores = dict(combat.scores)
+    scores[who] = scores[order[-2]] if len(order) > 1 else scores[who]
+    return replace(
+        combat,
+        order=order,
+        acting=order.index(current),
+        scores=tuple((cid, scores[cid]) for cid in order),
+    )
+
+
+def _open_phase(
+    state: EncounterState, ruleset: Ruleset, *, turn: int, phase: int, opened: int = 0
+) -> Result:
     combat = state.combat
     assert combat is not None
-    opened = replace(combat, turn=turn, phase=phase, opportunity_attacks=(), phase_maneuvers=())
-    state = replace(state, combat=opened)
+    fresh = replace(combat, turn=turn, phase=phase, opportunity_attacks=(), phase_maneuvers=())
+    state = replace(state, combat=fresh)
     events: list[Any] = [PhaseStarted(turn, phase, surprise=phase == 0)]
-    state, more = _next_from(state, ruleset, 0)
+    state, more = _next_from(state, ruleset, 0, opened=opened)
     return state, events + more
 
 
-def _reached(combat: Combat, cid: str) -> Combat:
-    """``cid``'s INIT came up this Phase: its defence ends, an abort lock on it lifts."""
+def _reached(combat: Combat, cid: str) -> tuple[Combat, list[Any]]:
+    """``cid``'s INIT came up this Phase (whether or not it acts): its defence ends, an
+    abort lock on it lifts, and a delay or ready from an earlier Phase lapses ("if you
+    come to your next action and have not yet performed" it)."""
     locks = tuple(lock for lock in combat.abort_locks if lock != (cid, combat.turn, combat.phase))
-    return replace(combat.with_defense(cid, None), abort_locks=locks)
+    combat = replace(combat.with_defense(cid, None), abort_locks=locks)
+    hold = combat.hold(cid)
+    if hold is not None and hold.declared != (combat.turn, combat.phase):
+        return combat.without_hold(cid), [HoldLapsed(cid, hold.kind)]
+    return combat, []
 
 
-def _start_acting(state: EncounterState, ruleset: Ruleset, index: int) -> Result:
+def start_acting(state: EncounterState, ruleset: Ruleset, index: int) -> Result:
+    """The combatant at ``index`` acts now: its INIT has come (or it took a delayed action)."""
     combat = state.combat
     scene = state.scene
     assert combat is not None and isinstance(scene, Scene)
     cid = combat.order[index]
-    events: list[Any] = []
-    combat = _reached(combat, cid)
-    hold = combat.hold(cid)
-    if hold is not None and hold.declared != (combat.turn, combat.phase):
-        combat = combat.without_hold(cid)
-        events.append(HoldLapsed(cid, hold.kind))
+    combat, events = _reached(combat, cid)
     combat = replace(combat, acting=index, usage=PhaseUsage(), interjection=None)
     token = scene.token(cid)
     assert token is not None, f"combatant {cid!r} left the scene mid-combat"
@@ -199,7 +260,7 @@ def _start_acting(state: EncounterState, ruleset: Ruleset, index: int) -> Result
     readied = [h for h in combat.holds if h.kind == "ready" and h.trigger_by == cid and not h.area]
     for ready in readied:
         holder = scene.token(ready.combatant)
-        if holder is not None:
+        if holder is not None and able(combat, holder.id):
             state, opened = open_prompt(
                 state, "readied_action", holder.owner, holder.id, cid, token.cell, (0.0, 0.0)
             )

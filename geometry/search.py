@@ -70,8 +70,12 @@ def cheapest_path(
     size: int = 1,
     impassable: frozenset[tuple[int, int]] = frozenset(),
     occupied: frozenset[tuple[int, int]] = frozenset(),
+    max_expansions: int | None = None,
 ) -> tuple[list[tuple[int, int]], float] | None:
-    """The cheapest path (positions, ``start`` first) and its cost, or None beyond ``budget``."""
+    """The cheapest path (positions, ``start`` first) and its cost, or None beyond ``budget``.
+
+    ``max_expansions`` caps the positions the search may expand (then it gives up with
+    None), so a caller answering untrusted queries bounds the work of each."""
     for cell in grid.footprint(start, size) | grid.footprint(goal, size):
         grid.require(cell)
     if grid.footprint(goal, size) & (occupied | impassable):
@@ -83,7 +87,11 @@ def cheapest_path(
     counter = 0
     heapq.heappush(open_heap, (grid.heuristic(start, goal), 0.0, counter, (start, 0)))
     eps = 1e-9
+    expanded = 0
     while open_heap:
+        expanded += 1
+        if max_expansions is not None and expanded > max_expansions:
+            return None
         _, g, _, state = heapq.heappop(open_heap)
         if g > best.get(state, math.inf) + eps:
             continue

@@ -12,9 +12,11 @@ from typing import Any, ClassVar, Final
 
 from protocol.errors import ProtocolError
 from protocol.validate import (
+    MAX_MAGNITUDE,
     at,
     check_bool,
     check_choice,
+    check_float,
     check_keys,
     check_str,
     check_tuple,
@@ -41,23 +43,11 @@ def _set(obj: object, name: str, value: object) -> None:
 
 
 def check_point(value: object, path: str) -> Point:
-    """An ``[x, y]`` pair of finite numbers (ints become floats)."""
+    """An ``[x, y]`` pair of finite numbers within ``MAX_MAGNITUDE`` (ints become floats)."""
     pair = check_tuple(value, path, min_items=2, max_items=2)
-    out = []
-    for i, coordinate in enumerate(pair):
-        if isinstance(coordinate, bool) or not isinstance(coordinate, int | float):
-            raise ProtocolError(
-                "bad_type", f"expected a number, got {show(coordinate)}", path=f"{path}[{i}]"
-            )
-        number = float(coordinate)
-        if number != number or number in (float("inf"), float("-inf")):
-            raise ProtocolError(
-                "non_finite",
-                f"expected a finite number, got {show(coordinate)}",
-                path=f"{path}[{i}]",
-            )
-        out.append(number)
-    return (out[0], out[1])
+    x = check_float(pair[0], f"{path}[0]", minimum=-MAX_MAGNITUDE)
+    y = check_float(pair[1], f"{path}[1]", minimum=-MAX_MAGNITUDE)
+    return (x, y)
 
 
 def check_feature_id(value: object, path: str) -> str:

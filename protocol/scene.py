@@ -20,6 +20,7 @@ from protocol.features import (
     read_list,
 )
 from protocol.validate import (
+    MAX_MAGNITUDE,
     at,
     check_choice,
     check_float,
@@ -49,6 +50,8 @@ MAX_TOKENS: Final = 2000
 #: Most stats on one token (the msgpack map limit).
 MAX_STATS: Final = 1024
 MAX_GRID_CELLS: Final = 10_000
+#: Most cells in one grid: every query and index is bounded by it.
+MAX_GRID_AREA: Final = 1_000_000
 
 #: A stat value: flags, counters, modifiers and short labels.
 StatValue: TypeAlias = bool | int | float | str
@@ -89,6 +92,12 @@ class GridSpec:
         check_str(self.unit, "unit", min_len=1, max_len=16)
         check_int(self.width, "width", lo=1, hi=MAX_GRID_CELLS)
         check_int(self.height, "height", lo=1, hi=MAX_GRID_CELLS)
+        if self.width * self.height > MAX_GRID_AREA:
+            raise ProtocolError(
+                "bad_value",
+                f"a {self.width}x{self.height} grid has more than {MAX_GRID_AREA:,} cells",
+                path="height",
+            )
 
     @classmethod
     def from_wire(cls, value: object) -> GridSpec:
@@ -150,7 +159,7 @@ def _check_stat_value(value: object, path: str) -> StatValue:
     if isinstance(value, int):
         return check_int(value, path)
     if isinstance(value, float):
-        return check_float(value, path, minimum=float("-inf"))
+        return check_float(value, path, minimum=-MAX_MAGNITUDE)
     if isinstance(value, str):
         return check_str(value, path, max_len=256)
     raise ProtocolError(

@@ -146,8 +146,21 @@ def check_int(value: object, path: str, *, lo: int = INT_MIN, hi: int = INT_MAX)
     return int(value)
 
 
-def check_float(value: object, path: str, *, minimum: float, exclusive: bool = False) -> float:
-    """A finite number ``>= minimum`` (``> minimum`` if ``exclusive``); ints become floats."""
+#: The largest distance, size or pixel coordinate a message may carry.  Generous for any
+#: map, and far enough from overflow that doubling or summing one stays finite.
+MAX_MAGNITUDE: Final = 1e9
+
+
+def check_float(
+    value: object,
+    path: str,
+    *,
+    minimum: float,
+    exclusive: bool = False,
+    maximum: float = MAX_MAGNITUDE,
+) -> float:
+    """A finite number ``>= minimum`` (``> minimum`` if ``exclusive``) and ``<= maximum``;
+    ints become floats."""
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise _bad_type(path, "a number", value)
     if isinstance(value, int) and not INT_MIN <= value <= INT_MAX:
@@ -159,6 +172,10 @@ def check_float(value: object, path: str, *, minimum: float, exclusive: bool = F
         relation = ">" if exclusive else ">="
         raise ProtocolError(
             "bad_value", f"expected a number {relation} {minimum}, got {show(value)}", path=path
+        )
+    if number > maximum:
+        raise ProtocolError(
+            "bad_value", f"expected a number <= {maximum:g}, got {show(value)}", path=path
         )
     return number
 

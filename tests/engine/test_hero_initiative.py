@@ -19,6 +19,7 @@ from engine import (
 )
 from engine.events import (
     CombatantSkipped,
+    DelayTaken,
     HoldLapsed,
     MoveCompleted,
     MoveStopped,
@@ -167,21 +168,34 @@ def test_a_delayed_action_waits_and_cannot_interrupt() -> None:
 
 def test_a_delay_is_lost_when_the_next_action_comes() -> None:
     encounter = fight(*three())  # type: ignore[arg-type]
-    encounter.apply(Delay("alice", "hero"))
-    encounter.apply(EndPhase("gm", "ogre"))
-    events = encounter.apply(EndPhase("bob", "elf"))  # the Phase ends, the hero is up again
+    encounter.apply(Delay("alice", "hero", before="elf"))
+    encounter.apply(SetCondition("gm", "hero", "cannot_act", True))
+    encounter.apply(EndPhase("gm", "ogre"))  # the elf's place comes; the hero cannot act
+    assert actor(encounter) == "elf"
+    encounter.apply(SetCondition("gm", "hero", "cannot_act", False))
+    events = encounter.apply(EndPhase("bob", "elf"))  # Phase 2: the hero's own INIT comes
     assert HoldLapsed("hero", "delay") in events
     assert actor(encounter) == "hero" and order(encounter) == ("hero", "ogre", "elf")
+
+
+def test_a_delay_with_no_place_named_gets_the_end_of_the_phase() -> None:
+    encounter = fight(*three())  # type: ignore[arg-type]
+    encounter.apply(Delay("alice", "hero"))
+    encounter.apply(EndPhase("gm", "ogre"))
+    events = encounter.apply(EndPhase("bob", "elf"))
+    assert DelayTaken("hero", None) in events
+    assert actor(encounter) == "hero" and order(encounter) == ("ogre", "elf", "hero")
+    events = encounter.apply(EndPhase("alice", "hero"))
+    assert "phase_started" in kinds(events) and actor(encounter) == "ogre"
 
 
 def test_a_delayed_action_taken_next_phase_raises_init_and_costs_the_regular_action() -> None:
     encounter = fight(*three())  # type: ignore[arg-type]
     encounter.apply(EndPhase("alice", "hero"))
-    encounter.apply(Delay("gm", "ogre"))
+    encounter.apply(Delay("gm", "ogre", before="hero"))  # the hero's next place: Phase 2
     encounter.apply(EndPhase("bob", "elf"))
-    # Phase 2: the hero is up first and has not acted; the ogre takes its delayed action.
-    encounter.apply(TakeDelayed("gm", "ogre"))
-    assert order(encounter) == ("ogre", "hero", "elf")
+    # Phase 2: the ogre acts just before the hero, taking its delayed action.
+    assert actor(encounter) == "ogre" and order(encounter) == ("ogre", "hero", "elf")
     encounter.apply(EndPhase("gm", "ogre"))
     encounter.apply(EndPhase("alice", "hero"))
     assert actor(encounter) == "elf"  # no second, regular action for the ogre this Phase

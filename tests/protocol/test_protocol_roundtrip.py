@@ -83,7 +83,7 @@ JSON_SAFE = st.recursive(
 )
 JSON_MAP = st.dictionaries(text(max_size=8), JSON_SAFE, max_size=5)
 
-STAT_VALUE = st.booleans() | INT64 | FLOAT | text(max_size=256)
+STAT_VALUE = st.booleans() | INT64 | st.floats(-1e9, 1e9) | text(max_size=256)
 
 
 @st.composite
@@ -91,10 +91,10 @@ def scenes(draw: st.DrawFn) -> SceneSpec:
     kind = draw(st.sampled_from(sorted(GRID_KINDS)))
     grid = GridSpec(
         kind=kind,
-        cell_size=draw(st.floats(min_value=1e-9, max_value=1e9) | st.integers(1, 100)),
+        cell_size=draw(st.floats(min_value=1e-9, max_value=1e4) | st.integers(1, 100)),
         unit=draw(text(1, 16)),
-        width=draw(st.integers(1, 10_000)),
-        height=draw(st.integers(1, 10_000)),
+        width=(width := draw(st.integers(1, 10_000))),
+        height=draw(st.integers(1, 1_000_000 // width)),  # at most a million cells
         diagonal=draw(st.sampled_from(sorted(DIAGONAL_RULES))),
         offset=draw(st.sampled_from(sorted(HEX_OFFSETS))),
         vtt=draw(nullable(VTTS)) if kind == "square" else None,
@@ -133,8 +133,8 @@ def scenes(draw: st.DrawFn) -> SceneSpec:
         x=st.integers(0, grid.width - 1),
         y=st.integers(0, grid.height - 1),
         size=st.integers(1, 16),
-        reach=st.floats(min_value=0, allow_infinity=False),
-        movement=st.integers(0, 100) | st.floats(min_value=0, allow_infinity=False),
+        reach=st.floats(min_value=0, max_value=1e9),
+        movement=st.integers(0, 100) | st.floats(min_value=0, max_value=1e9),
         stats=st.dictionaries(text(1, 64), STAT_VALUE, max_size=4),
     )
     tokens = draw(st.lists(token, max_size=5, unique_by=lambda t: t.id))
@@ -295,7 +295,7 @@ SERVER_MESSAGES: st.SearchStrategy[ServerMessage] = st.one_of(
         attacker=IDS,
         target=IDS,
         at=CELL,
-        exit_point=st.tuples(FLOAT, FLOAT),
+        exit_point=st.tuples(st.floats(-1e9, 1e9), st.floats(-1e9, 1e9)),
         deadline_ms=st.integers(0, 2**53 - 1),
     ),
     st.builds(State, seq=SEQ, last_event=st.integers(-1, 2**53 - 1), state=JSON_MAP),
