@@ -219,11 +219,13 @@ async def _hub_context(app: web.Application) -> AsyncIterator[None]:
         delay = max(0.0, (deadline_ms - config.clock()) / 1000)
 
         def fire() -> None:
+            app[TIMERS].discard(timer)
             task = loop.create_task(app[HUB].expire(table_id, prompt_id, config.clock()))
             app[TASKS].add(task)
             task.add_done_callback(app[TASKS].discard)
 
-        app[TIMERS].add(loop.call_later(delay, fire))
+        timer = loop.call_later(delay, fire)
+        app[TIMERS].add(timer)
 
     crash = crash_hook(config.crash_at)
     store = Store(config.database, synchronous=config.synchronous, crash_hook=crash)
@@ -253,6 +255,7 @@ async def _hub_context(app: web.Application) -> AsyncIterator[None]:
         watchdog.cancel()
         for timer in app[TIMERS]:
             timer.cancel()
+        app[TIMERS].clear()
         tasks: set[asyncio.Task[None]] = app[TASKS]
         for task in list(tasks):
             task.cancel()

@@ -14,7 +14,6 @@ import asyncio
 import json
 import logging
 import os
-import secrets
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -28,6 +27,7 @@ from vtt_bridge.config import Config
 from vtt_bridge.hub import RESERVED_PARTICIPANTS, Hub
 from vtt_bridge.recording import RecordingError, replay
 from vtt_bridge.store import JoinToken, Store
+from vtt_bridge.tables import new_join_token
 
 ENV_PREFIX = "VTT_BRIDGE_"
 
@@ -229,7 +229,7 @@ def _issue_token(args: argparse.Namespace) -> int:
         if args.participant in RESERVED_PARTICIPANTS:
             print(f"ERROR participant id {args.participant!r} is reserved", file=sys.stderr)
             return 1
-        grant = JoinToken(secrets.token_urlsafe(18), found[0].id, args.participant, args.role)
+        grant = JoinToken(new_join_token(), found[0].id, args.participant, args.role)
         store.add_token(grant)
         print(f"  {grant.role:9} {grant.participant:12} join token {grant.token}")
     finally:

@@ -5,7 +5,9 @@ log; the lock is released at once, so the next command (from anyone, at any tabl
 checked against the applied state while the commit is in flight.  One writer task takes
 everything queued at the moment it becomes free and commits it in one transaction; then,
 in queue order, each command is acknowledged and broadcast.  A refusal is queued the same
-way, so it is never sent before the acknowledgement of a command it was judged after.
+way, so it is never sent before the acknowledgement of a command it was judged after;
+so is a member's answer that changes nothing (a query, ``ping``, a join's welcome) while
+commands of its table are waiting (:meth:`Committer.in_order`).
 If a commit fails, every command of the affected tables still in flight is refused
 (``internal``) and the tables go back to their committed state: acknowledged still means
 committed.
@@ -54,6 +56,11 @@ class Pending:
     closed: set[str] = field(default_factory=set)
     refusal: tuple[str, str, str | None] | None = None
     done: asyncio.Future[None] | None = None
+    #: A session message (a query, ``ping``, a join's answer) run at this place in the
+    #: queue: after every command of the table submitted before it is answered.
+    action: Callable[[], None] | None = None
+    #: The code it was refused with, once answered (None: accepted, or an action).
+    refused_code: str | None = None
 
 
 class Committer:
@@ -81,7 +88,7 @@ class Committer:
         self._db = ThreadPoolExecutor(max_workers=1, thread_name_prefix="vtt-db")
         self._queue: asyncio.Queue[Pending] | None = None
         self._writer: asyncio.Task[None] | None = None
-        self._inflight: dict[tuple[str, str, int], asyncio.Future[None]] = {}
+        self._inflight: dict[tuple[str, str, str, int], asyncio.Future[None]] = {}
 
     def close(self) -> None:
         """Stop the writer and the database worker."""
@@ -99,17 +106,31 @@ class Committer:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._db, fn, *args)
 
-    def in_flight(self, table_id: str, client: str, ref: int) -> asyncio.Future[None] | None:
+    def in_flight(
+        self, table_id: str, participant: str, client: str, ref: int
+    ) -> asyncio.Future[None] | None:
         """The commit ``client``'s command ``ref`` at the table waits for, if still queued."""
-        return self._inflight.get((table_id, client, ref))
+        return self._inflight.get((table_id, participant, client, ref))
+
+    async def in_order(self, table: Table, action: Callable[[], None], now_ms: int) -> None:
+        """Run ``action`` (it sends a session its answer) once every command of ``table``
+        submitted so far is answered: at once when none is waiting, else at its place
+        in the queue.  So a member is answered in the order a replay answers it."""
+        if table.unanswered == 0:
+            action()
+            return
+        pending = Pending(table, table.generation, None, None, "", now_ms)
+        pending.action = action
+        await self.submit(pending)
 
     async def submit(self, pending: Pending, *, wait: bool = True) -> None:
         """Queue ``pending`` for the writer; with ``wait``, until it is answered."""
         loop = asyncio.get_running_loop()
         pending.done = loop.create_future()
         if pending.sender is not None and pending.ref is not None:
-            key = (pending.table.id, pending.client, pending.ref)
+            key = (pending.table.id, pending.sender.participant, pending.client, pending.ref)
             self._inflight[key] = pending.done
+        pending.table.unanswered += 1
         if self._queue is None:
             self._queue = asyncio.Queue()
         if self._writer is None or self._writer.done():
@@ -125,7 +146,8 @@ class Committer:
             await asyncio.shield(pending.done)
         finally:
             if pending.sender is not None and pending.ref is not None:
-                self._inflight.pop((pending.table.id, pending.client, pending.ref), None)
+                key = (pending.table.id, pending.sender.participant, pending.client, pending.ref)
+                self._inflight.pop(key, None)
 
     async def _write_loop(self) -> None:
         queue = self._queue
@@ -140,6 +162,7 @@ class Committer:
                 log.exception("writer failed on a batch of %d", len(batch))
             finally:
                 for pending in batch:
+                    pending.table.unanswered -= 1
                     if pending.done is not None and not pending.done.done():
                         pending.done.set_result(None)
                     queue.task_done()
@@ -151,16 +174,19 @@ class Committer:
             try:
                 ms = await self.in_db(self.store.append_many, rows)
             except Exception:
-                log.exception("commit of %d commands failed; they are refused", len(rows))
-                for table in {p.table.id: p.table for p in live}.values():
-                    self._reset(table)
-                live = []
+                log.exception("commit of %d commands failed; each table tries alone", len(rows))
+                live = await self._commit_tables_apart(live)
             else:
                 self.metrics.commit(len(rows), ms)
                 if self._crash("after_commit"):
                     return
         for pending in batch:
-            if pending not in live:
+            if pending.action is not None:
+                try:
+                    pending.action()
+                except Exception:
+                    log.exception("answering a session message failed")
+            elif pending not in live:
                 self._reply_error(pending, "internal", "the command could not be stored", None)
             elif pending.row is None:
                 assert pending.refusal is not None
@@ -173,6 +199,24 @@ class Committer:
             ):
                 await self._snapshot(table)
 
+    async def _commit_tables_apart(self, live: list[Pending]) -> list[Pending]:
+        """After a failed batch, commit each table's rows in a transaction of its own, so
+        one table's bad row refuses that table's commands and nobody else's."""
+        kept: list[Pending] = []
+        for table in {p.table.id: p.table for p in live}.values():
+            mine = [p for p in live if p.table is table]
+            rows = [(table.id, p.row) for p in mine if p.row is not None]
+            try:
+                if rows:
+                    ms = await self.in_db(self.store.append_many, rows)
+                    self.metrics.commit(len(rows), ms)
+            except Exception:
+                log.exception("commit failed for table %s; its commands are refused", table.id)
+                self._reset(table)
+                continue
+            kept += mine
+        return [p for p in live if p in kept]
+
     @staticmethod
     def _reset(table: Table) -> None:
         """Forget everything applied to ``table`` but not committed."""
@@ -181,10 +225,13 @@ class Committer:
         table.next_position, table.next_event = table.positions, len(table.events)
 
     def _reply_error(self, pending: Pending, code: str, message: str, path: str | None) -> None:
+        pending.refused_code = code
         if pending.sender is None or pending.ref is None:
             self.metrics.refused(code)
             return
-        pending.table.remember(pending.client, pending.ref, ("error", code, message, path))
+        pending.table.remember(
+            pending.sender.participant, pending.client, pending.ref, ("error", code, message, path)
+        )
         send_error(self.metrics, pending.sender, pending.ref, code, message, path, pending.now_ms)
 
     def _committed(self, pending: Pending) -> None:
@@ -201,7 +248,7 @@ class Committer:
         self.metrics.count("prompts_opened", len(pending.opened))
         if pending.sender is not None and pending.ref is not None:
             reply = ack_reply(row.first_event, len(row.events))
-            table.remember(pending.client, pending.ref, reply)
+            table.remember(pending.sender.participant, pending.client, pending.ref, reply)
             send_ack(pending.sender, pending.ref, reply, now_ms)
             if self._crash("after_ack"):
                 return

@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import secrets
+from collections.abc import Callable
 from typing import Any
 
 import engine
@@ -32,7 +33,7 @@ from vtt_bridge.membership import CATCH_UP_CHUNK, SERVER_NAME
 from vtt_bridge.metrics import Metrics
 from vtt_bridge.replies import send_ack, send_error
 from vtt_bridge.store import JoinToken, LogRow, Store, TableRow
-from vtt_bridge.tables import Session, Table
+from vtt_bridge.tables import Session, Table, new_join_token
 from vtt_bridge.translate import command_to_plain, event_to_plain, to_command
 
 __all__ = [
@@ -47,6 +48,8 @@ __all__ = [
 ]
 
 DEFAULT_PROMPT_TIMEOUT = 30.0
+#: When a prompt's expiry could not be stored, it is tried again this much later.
+EXPIRE_RETRY_MS = 1000
 
 
 class Hub:
@@ -119,10 +122,10 @@ class Hub:
             now_ms,
             dice,
         )
-        tokens = [JoinToken(secrets.token_urlsafe(18), table_id, engine.GM, "gm")]
-        tokens += [JoinToken(secrets.token_urlsafe(18), table_id, p, "player") for p in players]
+        tokens = [JoinToken(new_join_token(), table_id, engine.GM, "gm")]
+        tokens += [JoinToken(new_join_token(), table_id, p, "player") for p in players]
         tokens += [
-            JoinToken(secrets.token_urlsafe(18), table_id, f"spectator-{i + 1}", "spectator")
+            JoinToken(new_join_token(), table_id, f"spectator-{i + 1}", "spectator")
             for i in range(spectators)
         ]
         self.store.create_table(row, tokens)
@@ -178,9 +181,15 @@ class Hub:
             if session.table is not None and session.table.recorder is not None:
                 session.table.recorder.frame_in(session.conn, frame, now_ms)
             self.metrics.refused(exc.code)
-            session.send(
-                protocol.ErrorMessage.from_protocol_error(exc, seq=session.next_seq()), now_ms
-            )
+            error = exc
+
+            def refuse() -> None:
+                session.send(
+                    protocol.ErrorMessage.from_protocol_error(error, seq=session.next_seq()),
+                    now_ms,
+                )
+
+            await self._answer(session, refuse, now_ms)
             return
         table = session.table
         if table is None:
@@ -189,13 +198,12 @@ class Hub:
             table.recorder.frame_in(session.conn, frame, now_ms)
         refused = permissions.refusal(session.role, message)
         if refused is not None:
-            send_error(
-                self.metrics,
+            ref, why = message.seq, refused
+            await self._answer(
                 session,
-                message.seq,
-                refused.code,
-                refused.message,
-                refused.path,
+                lambda: send_error(
+                    self.metrics, session, ref, why.code, why.message, why.path, now_ms
+                ),
                 now_ms,
             )
             return
@@ -204,13 +212,19 @@ class Hub:
         if isinstance(message, protocol.Join):
             await membership.join(self, session, message, frame, now_ms)
         elif isinstance(message, protocol.Ping):
-            session.send(protocol.Pong(seq=session.next_seq()), now_ms)
+            await self._answer(
+                session, lambda: session.send(protocol.Pong(seq=session.next_seq()), now_ms), now_ms
+            )
         elif isinstance(message, protocol.Resync):
-            await membership.catch_up(self, session, message.after, now_ms)
+            await membership.resync(self, session, message.after, now_ms)
         elif isinstance(message, protocol.AskOptions):
-            queries.answer_options(session, message, now_ms)
+            ask = message
+            await self._answer(
+                session, lambda: queries.answer_options(session, ask, now_ms), now_ms
+            )
         elif isinstance(message, protocol.AskPath):
-            queries.answer_path(session, message, now_ms)
+            plan = message
+            await self._answer(session, lambda: queries.answer_path(session, plan, now_ms), now_ms)
         elif rule.kind == "admin":
             await admin.handle(self, session, message, now_ms)
         elif rule.kind == "command":
@@ -220,23 +234,36 @@ class Hub:
                 self.metrics, session, message.seq, "not_permitted", "not handled", None, now_ms
             )
 
+    async def _answer(self, session: Session, action: Callable[[], None], now_ms: int) -> None:
+        """Send a reply that changes nothing: to a member, only once every command of its
+        table submitted before it is answered (the order a replay answers in)."""
+        if session.table is None:
+            action()
+        else:
+            await self.committer.in_order(session.table, action, now_ms)
+
     async def expire(self, table_id: str, prompt_id: str, now_ms: int) -> None:
-        """A prompt's deadline passed: it counts as declined, unless already answered."""
+        """A prompt's deadline passed: it counts as declined, unless already answered.
+
+        If the expiry cannot be stored (``internal``), it is tried again
+        :data:`EXPIRE_RETRY_MS` later, so an unanswered prompt always ends declined."""
         table = self.tables.get(table_id)
         if table is None or prompt_id not in table.deadlines:
             return
         if table.recorder is not None:
             table.recorder.expired(prompt_id, now_ms)
         self.metrics.count("prompts_expired")
-        await self._apply(table, None, None, "", ExpirePrompt(SYSTEM, prompt_id), now_ms)
+        pending = await self._apply(table, None, None, "", ExpirePrompt(SYSTEM, prompt_id), now_ms)
+        if pending.refused_code == "internal" and prompt_id in table.deadlines:
+            self._on_deadline(table.id, prompt_id, now_ms + EXPIRE_RETRY_MS)
 
     def leave(self, session: Session, now_ms: int) -> None:
         """The connection closed: stop sending it anything."""
         membership.leave(session, now_ms)
 
-    async def revoke(self, table: Table, token: str, now_ms: int) -> None:
+    async def revoke(self, table: Table, token: str, now_ms: int) -> bool:
         """Revoke a join token and close every connection that joined with it."""
-        await admin.revoke(self, table, token, now_ms)
+        return await admin.revoke(self, table, token, now_ms)
 
     # -- commands --------------------------------------------------------------------------
 
@@ -275,11 +302,11 @@ class Hub:
         """Answer a command this client already sent from memory; True if it was one."""
         table = session.table
         assert table is not None
-        inflight = self.committer.in_flight(table.id, session.client, ref)
+        inflight = self.committer.in_flight(table.id, session.participant, session.client, ref)
         if inflight is not None:
             with contextlib.suppress(Exception):
                 await asyncio.shield(inflight)
-        reply = table.reply_to(session.client, ref)
+        reply = table.reply_to(session.participant, session.client, ref)
         if reply is None:
             return False
         self.metrics.count("retransmits")
@@ -310,7 +337,7 @@ class Hub:
         client: str,
         command: engine.Command,
         now_ms: int,
-    ) -> None:
+    ) -> Pending:
         """Apply ``command`` to the table at once, then wait for its commit and answer."""
         pending = Pending(table, table.generation, sender, ref, client, now_ms)
         async with table.lock:
@@ -332,6 +359,7 @@ class Hub:
                 meta: dict[str, Any] = {"deadlines": pending.opened, "t": now_ms}
                 if sender is not None and ref is not None and not client.startswith("conn:"):
                     meta["client"], meta["ref"] = client, ref
+                    meta["participant"] = sender.participant
                 pending.row = LogRow(
                     table.next_position, table.next_event, command_to_plain(command), plain, meta
                 )
@@ -340,3 +368,4 @@ class Hub:
                 table.next_event += len(plain)
             await self.committer.submit(pending, wait=False)
         await self.committer.wait(pending)
+        return pending

@@ -62,7 +62,12 @@ def rebuild(
         table.deadlines.update(log_row.meta.get("deadlines", {}))
         client, ref = log_row.meta.get("client"), log_row.meta.get("ref")
         if isinstance(client, str) and isinstance(ref, int):
-            table.remember(client, ref, ack_reply(log_row.first_event, len(log_row.events)))
+            # Older logs name no participant: it is the client key's first part.
+            participant = log_row.meta.get("participant")
+            if not isinstance(participant, str):
+                participant = client.split("/", 1)[0]
+            reply = ack_reply(log_row.first_event, len(log_row.events))
+            table.remember(participant, client, ref, reply)
     table.committed = table.encounter.state
     table.next_position, table.next_event = table.positions, len(table.events)
     combat = table.encounter.state.combat

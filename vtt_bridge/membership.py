@@ -7,9 +7,12 @@ and gets nothing twice.
 
 from __future__ import annotations
 
+import logging
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import protocol
+from engine.model import Prompt
 from vtt_bridge.replies import prompt_message, send_error
 from vtt_bridge.tables import Session
 from vtt_bridge.translate import public_state
@@ -17,6 +20,7 @@ from vtt_bridge.translate import public_state
 if TYPE_CHECKING:
     from vtt_bridge.hub import Hub
 
+log = logging.getLogger("vtt_bridge")
 #: The server name a ``welcome`` carries.
 SERVER_NAME = "vtt-bridge/0.1.0"
 #: Events sent to a catching-up connection before waiting for room in its queue.
@@ -26,16 +30,20 @@ CATCH_UP_CHUNK = 64
 async def join(
     hub: Hub, session: Session, message: protocol.Join, frame: str | bytes, now_ms: int
 ) -> None:
-    """Admit ``session`` to the table its join token opens, or refuse it (``bad_token``)."""
-    table = hub.by_token.get(message.token)
-    if table is None:
-        # A token issued with ``vtt-bridge issue-token`` while the server runs.
+    """Admit ``session`` to the table its join token opens, or refuse it (``bad_token``).
+
+    The token is looked up in the database on every join, so a token revoked with
+    ``vtt-bridge revoke-token`` while the server runs no longer joins, and one issued
+    with ``vtt-bridge issue-token`` does."""
+    try:
         grant = await hub.committer.in_db(hub.store.join_token, message.token)
-        table = None if grant is None or grant.revoked else hub.tables.get(grant.table_id)
-        if table is not None and grant is not None:
-            table.tokens[grant.token] = grant
-            hub.by_token[grant.token] = table
-    if table is None:
+    except Exception:
+        log.exception("join: the join token could not be read")
+        send_error(hub.metrics, session, message.seq, "internal", "try again", None, now_ms)
+        return
+    table = None if grant is None or grant.revoked else hub.tables.get(grant.table_id)
+    if table is None or grant is None:
+        forget_token(hub, message.token)
         send_error(
             hub.metrics,
             session,
@@ -46,7 +54,8 @@ async def join(
             now_ms,
         )
         return
-    grant = table.tokens[message.token]
+    table.tokens[grant.token] = grant
+    hub.by_token[grant.token] = table
     session.table, session.participant, session.role = table, grant.participant, grant.role
     session.token = grant.token
     session.client = (
@@ -56,83 +65,147 @@ async def join(
     )
     hub.metrics.count("joins")
     if table.recorder is not None:
-        table.recorder.frame_in(session.conn, frame, now_ms)
-    session.send(
-        protocol.Welcome(
-            seq=session.next_seq(),
-            table=table.id,
-            participant=grant.participant,
-            role=grant.role,
-            protocol=protocol.PROTOCOL_VERSION,
-            server=SERVER_NAME,
-        ),
-        now_ms,
+        # What it was answered before joining is not recorded: replay starts its
+        # seq counter where the live connection's stood.
+        table.recorder.frame_in(session.conn, frame, now_ms, out_seq=session.out_seq)
+    welcome = protocol.Welcome(
+        seq=0,
+        table=table.id,
+        participant=grant.participant,
+        role=grant.role,
+        protocol=protocol.PROTOCOL_VERSION,
+        server=SERVER_NAME,
     )
-    if message.last_event is None:
-        state = public_state(table.committed)
-        session.send(
-            protocol.State(seq=session.next_seq(), last_event=table.last_event(), state=state),
-            now_ms,
-        )
-        resend_prompts(session, now_ms)
-    else:
-        await catch_up(hub, session, message.last_event, now_ms)
-    # A member from here on: broadcasts reach it after what it was just sent.
-    if not session.left:
-        table.sessions.append(session)
+    held: list[tuple[int, list[tuple[Prompt, int | None]]]] = []
+
+    def answer() -> None:
+        # After every command submitted before the join is answered, as in a replay.
+        session.send(replace(welcome, seq=session.next_seq()), now_ms)
+        if message.last_event is None:
+            state = public_state(table.committed)
+            session.send(
+                protocol.State(seq=session.next_seq(), last_event=table.last_event(), state=state),
+                now_ms,
+            )
+            resend_prompts(session, now_ms)
+        else:
+            held.append(_hold(session))
+        # A member from here on: broadcasts reach it after what it was just sent.
+        if not session.left:
+            table.sessions.append(session)
+
+    await hub.committer.in_order(table, answer, now_ms)
+    if held and message.last_event is not None:
+        await _catch_up(hub, session, message.last_event, *held[0], now_ms)
+
+
+def forget_token(hub: Hub, token: str) -> None:
+    """A join token the database does not admit: drop it from memory too."""
+    table = hub.by_token.pop(token, None)
+    if table is not None and token in table.tokens:
+        table.tokens[token] = replace(table.tokens[token], revoked=True)
 
 
 def leave(session: Session, now_ms: int) -> None:
     """The connection closed: stop sending it anything."""
+    if session.left:
+        return
     session.left = True
+    session.held = None
     table = session.table
-    if table is not None and session in table.sessions:
+    if table is None:
+        return
+    if session in table.sessions:
         table.sessions.remove(session)
-        if table.recorder is not None:
-            table.recorder.left(session.conn, now_ms)
+    if table.recorder is not None:
+        table.recorder.left(session.conn, now_ms)
 
 
-async def catch_up(hub: Hub, session: Session, after: int, now_ms: int) -> None:
-    """Send every event after index ``after``, then the prompts waiting for this member.
+async def resync(hub: Hub, session: Session, after: int, now_ms: int) -> None:
+    """Send every event after index ``after`` and the prompts waiting for this member,
+    as they stand once every command submitted before the request is answered."""
+    table = session.table
+    assert table is not None
+    held: list[tuple[int, list[tuple[Prompt, int | None]]]] = []
+    await hub.committer.in_order(table, lambda: held.append(_hold(session)), now_ms)
+    await _catch_up(hub, session, after, *held[0], now_ms)
+
+
+def _hold(session: Session) -> tuple[int, list[tuple[Prompt, int | None]]]:
+    """Start catching ``session`` up on the table as it stands now: from here on its
+    broadcasts are held until it has caught up.  The events to send end at the
+    returned index; the prompts to send after them are returned too."""
+    table = session.table
+    assert table is not None
+    if session.held is None:
+        session.held = []
+    return len(table.events), open_prompts(session)
+
+
+async def _catch_up(
+    hub: Hub,
+    session: Session,
+    after: int,
+    end: int,
+    prompts: list[tuple[Prompt, int | None]],
+    now_ms: int,
+) -> None:
+    """Send the events after index ``after`` up to ``end``, then ``prompts``, then the
+    broadcasts held meanwhile, in order.
 
     In chunks, each sent once the connection's queue has room (a long catch-up must
     not overflow it); events older than the table keeps in memory are read from the
-    log.  The last chunk is sent without yielding before the caller makes the session
-    a member, so it misses nothing and gets nothing twice."""
+    log."""
     table = session.table
     assert table is not None
     index = max(after + 1, 0)
-    while index < len(table.events) and not session.left:
-        await session.room()
-        if index < table.events.base:
-            end = min(table.events.base, index + CATCH_UP_CHUNK)
-            chunk = await hub.committer.in_db(hub.store.events_between, table.id, index, end)
-        else:
-            recent = table.events.since(index)
-            assert recent is not None
-            chunk = recent[:CATCH_UP_CHUNK]
-        for offset, event in enumerate(chunk):
-            session.send(
-                protocol.Event(
-                    seq=session.next_seq(),
-                    index=index + offset,
-                    kind=event["kind"],
-                    data=event["data"],
-                ),
-                now_ms,
-            )
-        index += len(chunk)
-    resend_prompts(session, now_ms)
+    try:
+        while index < end and not session.left:
+            await session.room()
+            if index < table.events.base:
+                stop = min(table.events.base, index + CATCH_UP_CHUNK, end)
+                chunk = await hub.committer.in_db(hub.store.events_between, table.id, index, stop)
+            else:
+                recent = table.events.since(index)
+                assert recent is not None
+                chunk = recent[: min(CATCH_UP_CHUNK, end - index)]
+            for offset, event in enumerate(chunk):
+                session.send(
+                    protocol.Event(
+                        seq=session.next_seq(),
+                        index=index + offset,
+                        kind=event["kind"],
+                        data=event["data"],
+                    ),
+                    now_ms,
+                )
+            index += len(chunk)
+        for prompt, deadline in prompts:
+            session.send(prompt_message(session, prompt, _or(deadline, now_ms)), now_ms)
+    finally:
+        held, session.held = session.held or [], None
+        if not session.left:
+            for deliver in held:
+                deliver()
+
+
+def open_prompts(session: Session) -> list[tuple[Prompt, int | None]]:
+    """Every open prompt ``session`` controls, with its deadline."""
+    table = session.table
+    assert table is not None
+    combat = table.committed.combat
+    return [
+        (prompt, table.deadlines.get(prompt.id))
+        for prompt in (combat.prompts if combat else ())
+        if session.participant == prompt.controller
+    ]
 
 
 def resend_prompts(session: Session, now_ms: int) -> None:
     """Send ``session`` every open prompt it controls, with its deadline."""
-    table = session.table
-    assert table is not None
-    combat = table.committed.combat
-    for prompt in combat.prompts if combat else ():
-        if session.participant == prompt.controller:
-            session.send(
-                prompt_message(session, prompt, table.deadlines.get(prompt.id, now_ms)),
-                now_ms,
-            )
+    for prompt, deadline in open_prompts(session):
+        session.send(prompt_message(session, prompt, _or(deadline, now_ms)), now_ms)
+
+
+def _or(deadline: int | None, now_ms: int) -> int:
+    return now_ms if deadline is None else deadline

@@ -1,8 +1,9 @@
 """Questions a member asks of the committed state, answered without changing anything.
 
-Asking and doing are separate: ``ask_options`` and ``ask_path`` are answered at once
-from the committed state (what members have been told) and change nothing, so they wait
-for neither the table lock nor the commit queue.
+Asking and doing are separate: ``ask_options`` and ``ask_path`` are answered from the
+committed state (what members have been told) and change nothing.  The hub answers them
+once every command of the table submitted before them is answered (at once when none
+is waiting), so a member hears them in the order a replay produces.
 """
 
 from __future__ import annotations

@@ -2,7 +2,8 @@
 
 A recording is JSON Lines.  The first line is a header with everything needed to
 rebuild the table as it stood when recording began (settings, join tokens, the log so
-far); then, in order, every frame a member sent (``in``, verbatim), every message the
+far); then, in order, every frame a member sent (``in``, verbatim; a join's also
+carries ``out_seq``, the connection's outbound seq before it), every message the
 bridge sent each member (``out``), prompt deadlines passing (``expire``) and
 connections closing (``close``), each with the bridge's clock reading ``t``.
 
@@ -52,19 +53,19 @@ class FileRecorder:
             }
         )
 
-    def frame_in(self, conn: str, frame: str | bytes, now_ms: int) -> None:
-        """A frame a member sent, exactly as it arrived."""
+    def frame_in(
+        self, conn: str, frame: str | bytes, now_ms: int, out_seq: int | None = None
+    ) -> None:
+        """A frame a member sent, exactly as it arrived; a join also carries
+        ``out_seq``, the seq of the last message the connection was sent before it."""
+        record: dict[str, Any] = {"record": "in", "t": now_ms, "conn": conn}
         if isinstance(frame, bytes):
-            self._write(
-                {
-                    "record": "in",
-                    "t": now_ms,
-                    "conn": conn,
-                    "binary": base64.b64encode(frame).decode(),
-                }
-            )
+            record["binary"] = base64.b64encode(frame).decode()
         else:
-            self._write({"record": "in", "t": now_ms, "conn": conn, "text": frame})
+            record["text"] = frame
+        if out_seq is not None:
+            record["out_seq"] = out_seq
+        self._write(record)
 
     def frame_out(self, conn: str, message: protocol.ServerMessage, now_ms: int) -> None:
         """A message the bridge sent a member."""
@@ -147,6 +148,8 @@ async def replay(path: Path) -> ReplayResult:
                 frame: str | bytes = (
                     base64.b64decode(record["binary"]) if "binary" in record else record["text"]
                 )
+                if "out_seq" in record:  # a join: carry on from the live connection's seq
+                    sessions[conn].start_seq(record["out_seq"])
                 await hub.receive(sessions[conn], frame, now)
             elif kind == "out":
                 expected.setdefault(record["conn"], []).append(record["message"])

@@ -77,10 +77,17 @@ def broadcast(table: Table, first: int, events: list[dict[str, Any]], now_ms: in
     opened = {e["data"]["prompt"] for e in events if e["kind"] == "prompt_opened"}
     combat = table.committed.combat
     prompts = [p for p in combat.prompts if p.id in opened] if combat else []
+    deadlines = {p.id: table.deadlines[p.id] for p in prompts}
     for session in list(table.sessions):
-        for event in built:
-            session.send_shared(event, now_ms)
-        for prompt in prompts:
-            if session.participant == prompt.controller:
-                deadline = table.deadlines[prompt.id]
-                session.send(prompt_message(session, prompt, deadline), now_ms)
+
+        def deliver(session: Session = session) -> None:
+            for event in built:
+                session.send_shared(event, now_ms)
+            for prompt in prompts:
+                if session.participant == prompt.controller:
+                    session.send(prompt_message(session, prompt, deadlines[prompt.id]), now_ms)
+
+        if session.held is not None:  # catching up: sent once it has caught up
+            session.held.append(deliver)
+        else:
+            deliver()

@@ -5,8 +5,9 @@ from __future__ import annotations
 import asyncio
 import base64
 import hashlib
+import secrets
 from collections import OrderedDict
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -19,8 +20,11 @@ from vtt_bridge.store import JoinToken, TableRow
 class Recorder(Protocol):
     """Where a table's traffic goes when it is being recorded (see ``vtt_bridge.recording``)."""
 
-    def frame_in(self, conn: str, frame: str | bytes, now_ms: int) -> None:
-        """A frame a member sent."""
+    def frame_in(
+        self, conn: str, frame: str | bytes, now_ms: int, out_seq: int | None = None
+    ) -> None:
+        """A frame a member sent; a join carries ``out_seq``, the connection's outbound
+        seq before it (what it was answered before joining)."""
 
     def frame_out(self, conn: str, message: protocol.ServerMessage, now_ms: int) -> None:
         """A message the bridge sent a member."""
@@ -61,6 +65,8 @@ class Session:
         #: Whose retransmissions this connection's commands are: the join's ``client`` id
         #: if it gave one (stable across reconnects), else this connection alone.
         self.client = ""
+        #: While catching up: broadcasts to send once caught up, in order (None: none held).
+        self.held: list[Callable[[], None]] | None = None
         self._out_seq = 0
 
     async def room(self) -> None:
@@ -72,6 +78,16 @@ class Session:
         """Close the connection (its join token was revoked); replay has nothing to close."""
         if self._kick is not None:
             self._kick(code, reason)
+
+    def start_seq(self, base: int) -> None:
+        """Continue numbering after ``base`` (replay: what the live connection had sent
+        before it joined, which the recording does not hold)."""
+        self._out_seq = base
+
+    @property
+    def out_seq(self) -> int:
+        """The seq of the last message sent to this connection (0: none yet)."""
+        return self._out_seq
 
     def next_seq(self) -> int:
         """The seq number for the next outbound message."""
@@ -160,8 +176,36 @@ class EventLog:
 Reply = tuple[Any, ...]
 #: Replies remembered per client for retransmission (older ones are forgotten).
 REPLIES_KEPT = 1024
-#: Clients per table whose replies are kept.
+#: Clients per participant whose replies are kept.
 CLIENTS_KEPT = 256
+
+
+class ReplyStore:
+    """Remembered replies of one kind, per participant, per client, per command seq.
+
+    Bounded per client (:data:`REPLIES_KEPT`) and per participant (:data:`CLIENTS_KEPT`
+    clients, the least recently heard from go first), so no participant's clients can
+    push out another participant's replies."""
+
+    def __init__(self) -> None:
+        self._by_participant: dict[str, OrderedDict[str, OrderedDict[int, Reply]]] = {}
+
+    def put(self, participant: str, client: str, ref: int, reply: Reply) -> None:
+        """Keep ``reply`` to ``client``'s command ``ref``."""
+        clients = self._by_participant.setdefault(participant, OrderedDict())
+        kept = clients.pop(client, None) or OrderedDict()
+        clients[client] = kept
+        kept[ref] = reply
+        while len(kept) > REPLIES_KEPT:
+            kept.popitem(last=False)
+        while len(clients) > CLIENTS_KEPT:
+            clients.popitem(last=False)
+
+    def get(self, participant: str, client: str, ref: int) -> Reply | None:
+        """The reply kept for ``client``'s command ``ref``, if any."""
+        clients = self._by_participant.get(participant)
+        kept = None if clients is None else clients.get(client)
+        return None if kept is None else kept.get(ref)
 
 
 @dataclass
@@ -186,32 +230,31 @@ class Table:
     generation: int = 0
     deadlines: dict[str, int] = field(default_factory=dict)
     sessions: list[Session] = field(default_factory=list)
+    #: Commands and session messages submitted to the committer and not yet answered.
+    unanswered: int = 0
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     recorder: Recorder | None = None
-    replies: dict[str, OrderedDict[int, Reply]] = field(default_factory=dict)
+    acks: ReplyStore = field(default_factory=ReplyStore)
+    refusals: ReplyStore = field(default_factory=ReplyStore)
     snapshot_position: int = 0
 
-    def remember(self, client: str, ref: int, reply: Reply) -> None:
-        """Keep ``reply`` to ``client``'s command ``ref`` for a retransmission.
+    def remember(self, participant: str, client: str, ref: int, reply: Reply) -> None:
+        """Keep ``reply`` to ``participant``'s ``client``'s command ``ref`` for a
+        retransmission.
 
         Only clients that named themselves (``join.client``) can retransmit; a
-        connection's own key (``conn:...``) is not kept.  At most
-        :data:`CLIENTS_KEPT` clients per table, the least recently heard from go first.
+        connection's own key (``conn:...``) is not kept.  Acknowledgements and
+        refusals are kept apart, so refusals never push out an acknowledgement.
         """
         if client.startswith("conn:"):
             return
-        kept = self.replies.pop(client, None) or OrderedDict()
-        self.replies[client] = kept
-        kept[ref] = reply
-        while len(kept) > REPLIES_KEPT:
-            kept.popitem(last=False)
-        while len(self.replies) > CLIENTS_KEPT:
-            del self.replies[next(iter(self.replies))]
+        store = self.acks if reply[0] == "ack" else self.refusals
+        store.put(participant, client, ref, reply)
 
-    def reply_to(self, client: str, ref: int) -> Reply | None:
-        """The reply already given to ``client``'s command ``ref``, if any."""
-        kept = self.replies.get(client)
-        return None if kept is None else kept.get(ref)
+    def reply_to(self, participant: str, client: str, ref: int) -> Reply | None:
+        """The reply already given to ``participant``'s ``client``'s command ``ref``."""
+        found = self.acks.get(participant, client, ref)
+        return found if found is not None else self.refusals.get(participant, client, ref)
 
     @property
     def id(self) -> str:
@@ -234,10 +277,24 @@ class Table:
         anyone without the seed, which never leaves the server.
         """
         key = self.row.seed.to_bytes(8, "big")
-        message = f"join:{len(self.tokens)}:{role}:{participant}".encode()
-        digest = hashlib.blake2b(message, key=key, digest_size=18).digest()
-        return base64.urlsafe_b64encode(digest).decode()
+        count = len(self.tokens)
+        while True:
+            message = f"join:{count}:{role}:{participant}".encode()
+            digest = hashlib.blake2b(message, key=key, digest_size=18).digest()
+            value = base64.urlsafe_b64encode(digest).decode()
+            if value not in self.tokens and not value.startswith("-"):
+                return value
+            count += 1
 
     def last_event(self) -> int:
         """The index of the newest event, -1 when there is none."""
         return len(self.events) - 1
+
+
+def new_join_token() -> str:
+    """A random join token; never one starting with ``-``, which a command line would
+    take for an option (``vtt-bridge revoke-token -abc...``)."""
+    while True:
+        token = secrets.token_urlsafe(18)
+        if not token.startswith("-"):
+            return token
