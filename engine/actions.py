@@ -46,7 +46,7 @@ from engine.events import (
 from engine.movement import in_reach
 from engine.spatial import SpatialCache
 from engine.tray import DiceTray
-from engine.turns import able, advance, eligible, limited, reorder, start_acting
+from engine.turns import able, advance, eligible, limited, next_phase, reorder, start_acting
 from geometry import BlockMode
 
 # "You can't use this action to start or complete a non-combat move, to withdraw from
@@ -295,7 +295,7 @@ def abort(state: Any, command: Abort, spatial: SpatialCache) -> Result:
         )
     acted = combat.order.index(token.id) <= combat.acting
     if acted:
-        turn, phase = _next_phase(combat.turn, combat.phase, ruleset.phases_per_turn)
+        turn, phase = next_phase(combat.turn, combat.phase, ruleset.phases_per_turn)
     else:
         turn, phase = combat.turn, combat.phase
     if (token.id, turn, phase) in combat.forfeits:
@@ -362,11 +362,3 @@ def _require_interjection_allows(combat: Any, slot: str) -> None:
         raise CommandRejected(
             "illegal_action", f"the readied action is a {interjection.allowed} action, nothing else"
         )
-
-
-def _next_phase(turn: int, phase: int, per_turn: int) -> tuple[int, int]:
-    if phase == 0:
-        return 1, 1
-    if phase < per_turn:
-        return turn, phase + 1
-    return turn + 1, 1

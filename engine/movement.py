@@ -286,7 +286,7 @@ def _arrive(
     events: list[Any] = [MoveCompleted(mover.id, arrived.cell, pending.cost, left)]
     if pending.attack is not None:
         target = scene.token(pending.attack)
-        if target is not None and _in_reach(spatial, scene, arrived, target):
+        if target is not None and in_reach(spatial, scene, arrived, target):
             extra = (pending.maneuver,) if pending.maneuver else ()
             maneuvers = (*combat.maneuvers_of(arrived.id), *extra)
             roll: AttackRolled = ruleset.attack_roll(
@@ -311,9 +311,5 @@ def _arrive(
 
 def in_reach(spatial: SpatialCache, scene: Scene, attacker: Combatant, target: Combatant) -> bool:
     """Whether ``target`` stands in a square ``attacker`` threatens (melee reach)."""
-    return _in_reach(spatial, scene, attacker, target)
-
-
-def _in_reach(spatial: SpatialCache, scene: Scene, attacker: Combatant, target: Combatant) -> bool:
     index = spatial.index(scene)
     return bool(index.threatened(attacker.id) & index.grid.footprint(target.cell, target.size))

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from engine.errors import CommandRejected
 from engine.model import GRID_KINDS, Scene
-from geometry import GeometryError
+from geometry import GeometryError, TerrainKind
 
-TERRAIN_KINDS = ("difficult", "water", "climbable", "gap", "impassable")
+# Every kind geometry prices, but "normal", which a region need not state.
+TERRAIN_KINDS = tuple(k.value for k in TerrainKind if k is not TerrainKind.NORMAL)
 
 
 def check_scene(scene: Scene) -> None:

@@ -121,6 +121,16 @@ def advance(state: EncounterState, ruleset: Ruleset) -> Result:
     return state, events + more
 
 
+def next_phase(turn: int, phase: int, per_turn: int) -> tuple[int, int]:
+    """The (turn, phase) after ``phase``: the Surprise Phase leads to Turn 1 Phase 1, the
+    last Phase of a Turn to the next Turn's first."""
+    if phase == 0:
+        return 1, 1
+    if phase < per_turn:
+        return turn, phase + 1
+    return turn + 1, 1
+
+
 def able(combat: Combat, cid: str) -> bool:
     """Whether ``cid`` can act at all now (in this Phase, and not unable to act)."""
     return eligible(combat, cid) and not combat.has(cid, "cannot_act")
@@ -193,14 +203,10 @@ def _next_from(state: EncounterState, ruleset: Ruleset, index: int, *, opened: i
             "nobody could act in the whole next Phase: clear a cannot_act condition first",
         )
     state = replace(state, combat=combat)
-    if combat.phase == 0:
-        turn, phase = 1, 1
-    elif combat.phase < ruleset.phases_per_turn:
-        turn, phase = combat.turn, combat.phase + 1
-    else:
+    turn, phase = next_phase(combat.turn, combat.phase, ruleset.phases_per_turn)
+    if turn > combat.turn:  # the last Phase of a Turn is done: Post-Turn first
         state, recovered = _post_turn(state, ruleset)
         events += recovered
-        turn, phase = combat.turn + 1, 1
     state, more = _open_phase(state, ruleset, turn=turn, phase=phase, opened=opened + 1)
     return state, events + more
 

@@ -114,6 +114,31 @@ def _optional_id(value: object, path: str) -> str | None:
     return None if value is None else check_id(value, path)
 
 
+#: The optional fields ``move`` and ``move_points`` share.
+MOVE_OPTIONS = ("mode", "attack", "maneuver")
+
+
+def check_move_options(mode: object, attack: object, maneuver: object) -> None:
+    """Check the fields a move may add to its path: its mode, an attack, its manoeuvre."""
+    check_choice(mode, "mode", MOVE_MODES)
+    _optional_id(attack, "attack")
+    check_maneuver(maneuver, "maneuver")
+
+
+def read_move_body(body: object, path_field: str) -> dict[str, Any]:
+    """A move body's fields: ``token``, the path under ``path_field``, and the options."""
+    obj = dict(check_keys(body, ("token", path_field), MOVE_OPTIONS))
+    obj["maneuver"] = read_maneuver(obj.get("maneuver"), "maneuver")
+    return obj
+
+
+def move_options_wire(
+    mode: str, attack: str | None, maneuver: ManeuverSpec | None
+) -> dict[str, Any]:
+    """The move options as wire fields."""
+    return {"mode": mode, "attack": attack, "maneuver": _wire(maneuver)}
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Attack:
     """``token`` makes an attack action against ``target``: melee (within reach), or
@@ -379,25 +404,19 @@ class MovePoints:
         object.__setattr__(
             self, "points", tuple(check_point(p, f"points[{i}]") for i, p in enumerate(points))
         )
-        check_choice(self.mode, "mode", MOVE_MODES)
-        _optional_id(self.attack, "attack")
-        check_maneuver(self.maneuver, "maneuver")
+        check_move_options(self.mode, self.attack, self.maneuver)
 
     @classmethod
     def from_body(cls, body: object, *, seq: int) -> MovePoints:
         """Read the wire body."""
-        obj = dict(check_keys(body, ("token", "points"), ("mode", "attack", "maneuver")))
-        obj["maneuver"] = read_maneuver(obj.get("maneuver"), "maneuver")
-        return cls(seq=seq, **obj)
+        return cls(seq=seq, **read_move_body(body, "points"))
 
     def to_body(self) -> dict[str, Any]:
         """The wire body."""
         return {
             "token": self.token,
             "points": [list(p) for p in self.points],
-            "mode": self.mode,
-            "attack": self.attack,
-            "maneuver": _wire(self.maneuver),
+            **move_options_wire(self.mode, self.attack, self.maneuver),
         }
 
 

@@ -14,7 +14,6 @@ from typing import Any, ClassVar, Final, TypeAlias
 
 from protocol.actions import (
     ACTION_MESSAGES,
-    MOVE_MODES,
     Abort,
     Attack,
     Delay,
@@ -27,7 +26,10 @@ from protocol.actions import (
     TakeAction,
     TakeDelayed,
     check_maneuver,
+    check_move_options,
+    move_options_wire,
     read_maneuver,
+    read_move_body,
 )
 from protocol.admin import ConfigureTable, IssueToken, RevokeToken
 from protocol.errors import ProtocolError
@@ -39,7 +41,6 @@ from protocol.validate import (
     SEQ_MAX,
     at,
     check_bool,
-    check_choice,
     check_id,
     check_int,
     check_keys,
@@ -208,26 +209,19 @@ class Move:
         check_seq(self.seq)
         check_id(self.token, "token")
         _set(self, "path", _check_path(self.path))
-        check_choice(self.mode, "mode", MOVE_MODES)
-        if self.attack is not None:
-            check_id(self.attack, "attack")
-        check_maneuver(self.maneuver, "maneuver")
+        check_move_options(self.mode, self.attack, self.maneuver)
 
     @classmethod
     def from_body(cls, body: object, *, seq: int) -> Move:
         """Read the wire body."""
-        obj = dict(check_keys(body, ("token", "path"), ("mode", "attack", "maneuver")))
-        obj["maneuver"] = read_maneuver(obj.get("maneuver"), "maneuver")
-        return cls(seq=seq, **obj)
+        return cls(seq=seq, **read_move_body(body, "path"))
 
     def to_body(self) -> dict[str, Any]:
         """The wire body."""
         return {
             "token": self.token,
             "path": [[x, y] for x, y in self.path],
-            "mode": self.mode,
-            "attack": self.attack,
-            "maneuver": None if self.maneuver is None else self.maneuver.to_wire(),
+            **move_options_wire(self.mode, self.attack, self.maneuver),
         }
 
 
