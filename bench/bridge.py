@@ -36,6 +36,7 @@ import msgpack
 from bench._stats import percentile
 
 TABLES = 10
+EXTRA = os.environ.get("BENCH_EXTRA", "").split()
 PLAYERS = 4
 
 
@@ -150,14 +151,21 @@ async def until(ws: aiohttp.ClientWebSocketResponse, kind: str, ref: int | None 
         if message.type != aiohttp.WSMsgType.BINARY:
             raise ConnectionError(f"connection ended: {message.type} {message.data!r}")
         decoded = msgpack.unpackb(message.data)
-        if decoded["type"] == "error" and (ref is None or decoded["body"]["ref"] == ref):
-            return decoded
-        if decoded["type"] == kind and (ref is None or decoded["body"].get("ref") == ref):
-            return decoded
+        # A batch frame (clients joined with ``batch``) is an array of envelopes.
+        for envelope in decoded if isinstance(decoded, list) else [decoded]:
+            wanted = envelope["type"] in (kind, "error")
+            if wanted and (ref is None or envelope["body"].get("ref") == ref):
+                return envelope
 
 
 async def drive(
-    url: str, tables: list[dict[str, str]], warmup: float, duration: float, *, setup: bool
+    url: str,
+    tables: list[dict[str, str]],
+    warmup: float,
+    duration: float,
+    *,
+    setup: bool,
+    batch: bool = True,
 ) -> Run:
     """50 clients, each moving its token as fast as it is acknowledged."""
     run = Run()
@@ -165,7 +173,8 @@ async def drive(
         members: list[tuple[aiohttp.ClientWebSocketResponse, str, int]] = []
         for tokens in tables:
             gm = await http.ws_connect(url, max_msg_size=0, compress=0)
-            await gm.send_bytes(frame("join", 1, {"token": tokens["gm"], "last_event": None}))
+            join = {"token": tokens["gm"], "last_event": None, "batch": batch}
+            await gm.send_bytes(frame("join", 1, join))
             await until(gm, "welcome")
             if setup:
                 await gm.send_bytes(frame("load_scene", 2, {"scene": scene()}))
@@ -173,7 +182,7 @@ async def drive(
             members.append((gm, "t-gm", 2 * PLAYERS))
             for i in range(PLAYERS):
                 ws = await http.ws_connect(url, max_msg_size=0, compress=0)
-                body = {"token": tokens[f"p{i}"], "last_event": None}
+                body = {"token": tokens[f"p{i}"], "last_event": None, "batch": batch}
                 await ws.send_bytes(frame("join", 1, body))
                 await until(ws, "welcome")
                 members.append((ws, f"t-p{i}", 2 * i))
@@ -260,6 +269,7 @@ async def measure(options: argparse.Namespace) -> dict[str, Any]:
         "clients": TABLES * (PLAYERS + 1),
         "synchronous": options.synchronous,
         "seconds": options.seconds,
+        "batch": options.batch,
     }
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "bench.sqlite3"
@@ -283,14 +293,16 @@ async def measure(options: argparse.Namespace) -> dict[str, Any]:
         serve = [
             "-m", "vtt_bridge", "serve", "--db", str(db), "--port", str(port),
             "--synchronous", options.synchronous, "--rate-limit", "1e9",
-            "--rate-burst", "1000000000", "--log-format", "json",
+            "--rate-burst", "1000000000", "--log-format", "json", *EXTRA,
         ]  # fmt: skip
         bridge = start(serve, Path(tmp) / "bridge.log")
         try:
             await wait_healthy(port, bridge)
             url = f"ws://127.0.0.1:{port}/ws"
             cpu_before, wall_before = cpu_seconds(bridge.pid), time.perf_counter()
-            bridge_run = await drive(url, tables, options.warmup, options.seconds, setup=True)
+            bridge_run = await drive(
+                url, tables, options.warmup, options.seconds, setup=True, batch=options.batch
+            )
             cpu = cpu_seconds(bridge.pid) - cpu_before
             result["bridge_cpu_pct"] = round(100 * cpu / (time.perf_counter() - wall_before), 1)
             result["rss_mb"] = round(rss_mb(bridge.pid), 1)
@@ -402,6 +414,12 @@ def main() -> int:
     parser.add_argument("--synchronous", default="FULL")
     parser.add_argument("--idle", type=int, default=0, help="also hold N idle connections")
     parser.add_argument("--soak", type=float, default=0.0, help="also soak for N seconds")
+    parser.add_argument(
+        "--no-batch",
+        dest="batch",
+        action="store_false",
+        help="clients join without batch: one message per frame",
+    )
     parser.add_argument("--serve-echo", type=int, default=None, help=argparse.SUPPRESS)
     options = parser.parse_args()
     if options.serve_echo is not None:

@@ -102,7 +102,8 @@ async def setup(db: Path) -> Campaign:
 
     async def load(table_id: str, spec: protocol.SceneSpec) -> None:
         command = LoadScene(GM, scene_from_spec(spec))
-        await hub._apply(hub.tables[table_id], None, None, "", command, 0)  # as the server
+        pending = hub._apply(hub.tables[table_id], None, None, "", command, 0)  # as the server
+        await hub.committer.wait(pending)
 
     try:
         for t in range(TABLES):

@@ -82,30 +82,30 @@ def _walkable(
         return f"a wall blocks {a} -> {b}", None
     if math.isinf(resolution.cost):
         return "the path crosses impassable terrain", None
-    problem = blocking_problem(index.grid, scene, mover, path)
+    problem = blocking_problem(index, scene, mover, path)
     return problem, None if problem else resolution
 
 
 def blocking_problem(
-    grid: Grid, scene: Scene, mover: Combatant, path: tuple[Cell, ...]
+    index: ThreatIndex, scene: Scene, mover: Combatant, path: tuple[Cell, ...]
 ) -> str | None:
     """Why ``path`` cannot be walked past other tokens, or None.
 
     A mover passes through allies but not enemies, and never ends on another token.
+    ``index`` must describe ``scene``: its occupancy says who stands where.
     """
-    occupied: dict[Cell, Combatant] = {}
-    for token in scene.tokens:
-        if token.id != mover.id:
-            for cell in grid.footprint(token.cell, token.size):
-                occupied[cell] = token
-    for index, origin in enumerate(path[1:], start=1):
+    grid = index.grid
+    last = len(path) - 1
+    for step, origin in enumerate(path[1:], start=1):
         for cell in grid.footprint(origin, mover.size):
-            other = occupied.get(cell)
-            if other is None:
+            other_id = index.occupant(cell)
+            if other_id is None or other_id == mover.id:
                 continue
+            other = scene.token(other_id)
+            assert other is not None  # the index holds exactly the scene's tokens
             if other.side != mover.side:
                 return f"cell {cell} is occupied by enemy {other.id!r}"
-            if index == len(path) - 1:
+            if step == last:
                 return f"the move ends on {cell}, occupied by {other.id!r}"
     return None
 

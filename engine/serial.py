@@ -19,13 +19,32 @@ T = TypeVar("T")
 
 def to_plain(value: Any) -> Any:
     """A JSON-safe copy of ``value``: dataclasses become dicts, tuples become lists."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: to_plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    kind = type(value)
+    if kind is str or kind is int or kind is float or kind is bool or value is None:
+        return value
+    names = _FIELD_NAMES.get(kind, _UNKNOWN)
+    if names is _UNKNOWN:
+        names = _FIELD_NAMES[kind] = _field_names(kind)
+    if names is not None:
+        return {name: to_plain(getattr(value, name)) for name in names}
     if isinstance(value, (tuple, list)):
         return [to_plain(v) for v in value]
     if isinstance(value, dict):
         return {str(k): to_plain(v) for k, v in value.items()}
     return value
+
+
+# Field names per class (None: not a dataclass), looked up once: ``to_plain`` runs over
+# every command and event the bridge logs, and ``dataclasses.fields`` per node was most
+# of its cost.
+_FIELD_NAMES: dict[type, tuple[str, ...] | None] = {}
+_UNKNOWN: tuple[str, ...] = ("<unknown>",)
+
+
+def _field_names(kind: type) -> tuple[str, ...] | None:
+    if not dataclasses.is_dataclass(kind):
+        return None
+    return tuple(f.name for f in dataclasses.fields(kind))
 
 
 def canonical_json(value: Any) -> str:

@@ -69,12 +69,15 @@ class SpatialCache:
                 for old, new in zip(last.tokens, scene.tokens, strict=True)
                 if old is not new and old.cell != new.cell
             ]
-            # Lift every moved token before putting any down: two tokens trading places
-            # must not collide half-way through the update.
-            for token in moved:
-                index.remove_token(token.id)
-            for token in moved:
-                index.add_token(token.id, token.cell, size=token.size, reach=token.reach)
+            if len(moved) == 1:  # every move: re-index only what its threat changed
+                index.move_token(moved[0].id, moved[0].cell)
+            else:
+                # Lift every moved token before putting any down: two tokens trading
+                # places must not collide half-way through the update.
+                for token in moved:
+                    index.remove_token(token.id)
+                for token in moved:
+                    index.add_token(token.id, token.cell, size=token.size, reach=token.reach)
         self._scene, self._index = scene, index
         return index
 

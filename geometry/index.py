@@ -105,14 +105,25 @@ class ThreatIndex:
         self._place(Token(token_id, origin, size, reach))
 
     def move_token(self, token_id: str, origin: Cell) -> None:
-        """Move a token; only its own threatened cells are recomputed."""
+        """Move a token; only its own threatened cells are recomputed, and only the
+        cells its threat leaves or enters are re-indexed (a step keeps most of them)."""
         old = self.token(token_id)
-        self._unplace(old)
-        try:
-            self._place(Token(token_id, origin, old.size, old.reach))
-        except GeometryError:
-            self._place(old)
-            raise
+        cells = self.grid.footprint(origin, old.size)
+        for c in cells:
+            self.grid.require(c)
+            other = self._occupant.get(c)
+            if other is not None and other != token_id:
+                raise GeometryError(f"token {token_id!r} at {origin} overlaps {other!r}")
+        for c in self.grid.footprint(old.origin, old.size):
+            del self._occupant[c]
+        for c in cells:
+            self._occupant[c] = token_id
+        moved = Token(token_id, origin, old.size, old.reach)
+        self._tokens[token_id] = moved
+        before, after = self._areas[token_id], self._threat_of(moved)
+        self._cover.remove(token_id, before - after)
+        self._cover.add(token_id, after - before)
+        self._areas[token_id] = after
 
     def remove_token(self, token_id: str) -> None:
         """Take a token off the map."""

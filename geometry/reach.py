@@ -20,6 +20,7 @@ on a 1 m grid threatens the eight neighbours, and a creature never threatens its
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -83,24 +84,21 @@ def reach_pairs(grid: Grid, origin: Cell, size: int, reach: float) -> dict[Cell,
     """For each cell satisfying rules 1-2, the footprint cells it is within reach of."""
     if reach < 0:
         raise GeometryError(f"reach must not be negative, got {reach!r}")
+    if isinstance(grid, SquareGrid):
+        if size < 1:
+            raise GeometryError(f"token size must be at least 1 cell, got {size}")
+        x0, y0 = origin
+        width, height = grid.width, grid.height
+        return {
+            (x0 + dx, y0 + dy): [(x0 + fx, y0 + fy) for fx, fy in near]
+            for dx, dy, near in _square_pairs(grid.diagonal, grid.cell_size, size, reach)
+            if 0 <= x0 + dx < width and 0 <= y0 + dy < height
+        }
     own = grid.footprint(origin, size)
     limit = reach + grid.cell_size / 2
     k = _max_steps(grid, reach)
     out: dict[Cell, list[Cell]] = {}
     if k == 0:
-        return out
-    if isinstance(grid, SquareGrid):
-        x0, y0 = origin
-        x1, y1 = x0 + size - 1, y0 + size - 1
-        for x in range(max(0, x0 - k), min(grid.width, x1 + k + 1)):
-            for y in range(max(0, y0 - k), min(grid.height, y1 + k + 1)):
-                if x0 <= x <= x1 and y0 <= y <= y1:
-                    continue
-                # Distance to the nearest footprint cell, from the gap on each axis.
-                gx = x0 - x if x < x0 else (x - x1 if x > x1 else 0)
-                gy = y0 - y if y < y0 else (y - y1 if y > y1 else 0)
-                if grid.offset_distance(gx, gy) < limit:
-                    out[(x, y)] = [f for f in own if grid.distance(f, (x, y)) < limit]
         return out
     seen = set(own)
     frontier = list(own)
@@ -119,6 +117,49 @@ def reach_pairs(grid: Grid, origin: Cell, size: int, reach: float) -> dict[Cell,
     return out
 
 
+# Rules 1-2 on a square grid depend only on the offset from the token's origin, so each
+# (diagonal rule, cell size, token size, reach) is worked out once, on an unbounded grid,
+# and only translated and clipped per token: placing a token is the hot path of every
+# move (``ThreatIndex`` re-places the mover).
+
+
+@functools.lru_cache(maxsize=512)
+def _square_pairs(
+    diagonal: DiagonalRule, cell_size: float, size: int, reach: float
+) -> tuple[tuple[int, int, tuple[Cell, ...]], ...]:
+    """``(dx, dy, footprint offsets within reach)`` per cell offset a token reaches."""
+    unbounded = SquareGrid(1, 1, cell_size, diagonal=diagonal)
+    limit = reach + cell_size / 2
+    k = _max_steps(unbounded, reach)
+    own = [(fx, fy) for fx in range(size) for fy in range(size)]
+    out: list[tuple[int, int, tuple[Cell, ...]]] = []
+    if k == 0:
+        return ()
+    last = size - 1
+    for x in range(-k, last + k + 1):
+        for y in range(-k, last + k + 1):
+            if 0 <= x <= last and 0 <= y <= last:
+                continue
+            # Distance to the nearest footprint cell, from the gap on each axis.
+            gx = -x if x < 0 else (x - last if x > last else 0)
+            gy = -y if y < 0 else (y - last if y > last else 0)
+            if unbounded.offset_distance(gx, gy) < limit:
+                near = tuple(f for f in own if unbounded.distance(f, (x, y)) < limit)
+                out.append((x, y, near))
+    return tuple(out)
+
+
+@functools.lru_cache(maxsize=512)
+def _square_reach(
+    diagonal: DiagonalRule, cell_size: float, size: int, reach: float
+) -> tuple[tuple[tuple[int, int], ...], int]:
+    """The cell offsets a token reaches (rules 1-2), and how far they extend past it."""
+    pairs = _square_pairs(diagonal, cell_size, size, reach)
+    return tuple((dx, dy) for dx, dy, _ in pairs), _max_steps(
+        SquareGrid(1, 1, cell_size, diagonal=diagonal), reach
+    )
+
+
 def threatened_cells(
     grid: Grid,
     origin: Cell,
@@ -128,6 +169,23 @@ def threatened_cells(
     walls: WallSet | None = None,
 ) -> frozenset[Cell]:
     """Every on-grid cell a token threatens (see the module docstring for the rule)."""
+    if isinstance(grid, SquareGrid) and (walls is None or not len(walls)):
+        if reach < 0:
+            raise GeometryError(f"reach must not be negative, got {reach!r}")
+        if size < 1:
+            raise GeometryError(f"token size must be at least 1 cell, got {size}")
+        offsets, k = _square_reach(grid.diagonal, grid.cell_size, size, reach)
+        x0, y0 = origin
+        width, height = grid.width, grid.height
+        if x0 - k >= 0 and y0 - k >= 0 and x0 + size + k <= width and y0 + size + k <= height:
+            return frozenset([(x0 + dx, y0 + dy) for dx, dy in offsets])  # nothing to clip
+        return frozenset(
+            [
+                (x0 + dx, y0 + dy)
+                for dx, dy in offsets
+                if 0 <= x0 + dx < width and 0 <= y0 + dy < height
+            ]
+        )
     pairs = reach_pairs(grid, origin, size, reach)
     if walls is None or not len(walls) or not pairs:
         return frozenset(pairs)

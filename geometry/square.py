@@ -199,6 +199,8 @@ class SquareGrid:
         if size < 1:
             raise GeometryError(f"token size must be at least 1 cell, got {size}")
         ox, oy = origin
+        if size == 1:  # almost every token: skip the generator
+            return frozenset(((ox, oy),))
         return frozenset((ox + dx, oy + dy) for dx in range(size) for dy in range(size))
 
     def footprint_center(self, origin: Cell, size: int) -> Point:

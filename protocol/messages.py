@@ -38,6 +38,7 @@ from protocol.scene import MAX_TOKENS, SceneSpec
 from protocol.token_message import TokenMessage
 from protocol.validate import (
     INT_MAX,
+    INT_MIN,
     SEQ_MAX,
     at,
     check_bool,
@@ -79,13 +80,15 @@ class Join:
     client already holds (-1 for none) so the server can send just the rest; ``None``
     asks for the full state. ``client`` (optional) is a stable id the client keeps across
     reconnects: a command it retransmits with the same ``seq`` gets its original result
-    and is not applied twice."""
+    and is not applied twice.  ``batch`` (optional) lets the server put several messages
+    in one frame, an array of envelopes (see :func:`protocol.decode_server_frame`)."""
 
     TYPE: ClassVar[str] = "join"
     seq: int
     token: str
     last_event: int | None = None
     client: str | None = None
+    batch: bool = False
 
     def __post_init__(self) -> None:
         check_seq(self.seq)
@@ -94,11 +97,12 @@ class Join:
             check_int(self.last_event, "last_event", lo=-1, hi=SEQ_MAX)
         if self.client is not None:
             check_str(self.client, "client", min_len=1, max_len=64)
+        check_bool(self.batch, "batch")
 
     @classmethod
     def from_body(cls, body: object, *, seq: int) -> Join:
         """Read the wire body."""
-        obj = check_keys(body, ("token", "last_event"), optional=("client",))
+        obj = check_keys(body, ("token", "last_event"), optional=("client", "batch"))
         return cls(seq=seq, **obj)
 
     def to_body(self) -> dict[str, Any]:
@@ -106,6 +110,8 @@ class Join:
         body: dict[str, Any] = {"token": self.token, "last_event": self.last_event}
         if self.client is not None:
             body["client"] = self.client
+        if self.batch:
+            body["batch"] = True
         return body
 
 
@@ -184,6 +190,14 @@ class StartCombat:
 def _check_path(value: object) -> tuple[tuple[int, int], ...]:
     cells: list[tuple[int, int]] = []
     for i, item in enumerate(check_tuple(value, "path", min_items=1, max_items=MAX_PATH)):
+        # Every move carries a path: a well-formed cell is taken without building the
+        # error paths; anything else gets the full check and its exact error.
+        if type(item) in (list, tuple) and len(item) == 2:
+            x, y = item
+            ints = type(x) is int and type(y) is int
+            if ints and INT_MIN <= x <= INT_MAX and INT_MIN <= y <= INT_MAX:
+                cells.append((x, y))
+                continue
         where = f"path{index_segment(i)}"
         cell = check_tuple(item, where, min_items=2, max_items=2)
         x = check_int(cell[0], f"{where}[0]")

@@ -223,7 +223,7 @@ def check_keys(
 
     ``optional`` keys may also appear, or be left out: they are the fields added to a
     message after version 1 shipped, so older clients' frames stay valid."""
-    obj = check_map(value, "")
+    obj = value if type(value) is dict else check_map(value, "")
     for key in obj:
         if key not in names and key not in optional:
             segment = key_segment(key) if isinstance(key, str) else f"[{show(key)}]"
@@ -261,12 +261,73 @@ def json_safe(value: object, path: str, *, max_depth: int = MAX_DEPTH) -> Any:
 
 def _copy(value: object, budget: int) -> Any:
     # Recursion is bounded by ``budget`` (at most MAX_DEPTH frames), so no RecursionError.
-    # This runs once per node of every event a server sends, so paths are built only
-    # when an error propagates (``except`` below) rather than with ``at`` per node.
-    if value is None or isinstance(value, bool | str):
-        if isinstance(value, str) and not _valid_unicode(value):
+    # This runs over every inbound frame and every event a server sends, so the exact
+    # built-in types (all a parser produces) are dispatched on ``type()`` first; anything
+    # else (subclasses, other mappings, markers, bytes) takes the general path.  Paths
+    # are built only when an error propagates (``except`` below), never per node.
+    kind = type(value)
+    if kind is str:
+        if not (value.isascii() or _valid_unicode(value)):  # type: ignore[attr-defined, arg-type]
             raise ProtocolError("bad_value", f"string is not valid Unicode: {show(value)}")
         return value
+    if kind is int:
+        if not INT_MIN <= value <= INT_MAX:  # type: ignore[operator]
+            raise ProtocolError("bad_value", f"integer out of range |i| < 2**63: {show(value)}")
+        return value
+    if kind is dict:
+        return _copy_map(value, budget)  # type: ignore[arg-type]
+    if kind is list:
+        return _copy_list(value, budget)  # type: ignore[arg-type]
+    if value is None or kind is bool:
+        return value
+    if kind is float:
+        if not math.isfinite(value):  # type: ignore[arg-type]
+            raise ProtocolError("non_finite", f"expected a finite number, got {show(value)}")
+        return value
+    return _copy_other(value, budget)
+
+
+def _copy_list(value: list[Any] | tuple[Any, ...], budget: int) -> list[Any]:
+    if budget <= 0:
+        raise ProtocolError("too_deep", "nesting too deep")
+    if len(value) > MAX_ARRAY_LEN:
+        raise ProtocolError("too_large", f"list of {len(value)} items > {MAX_ARRAY_LEN}")
+    out: list[Any] = []
+    for i, item in enumerate(value):
+        try:
+            out.append(_copy(item, budget - 1))
+        except ProtocolError as exc:
+            exc.prefix(index_segment(i))
+            raise
+    return out
+
+
+def _copy_map(value: Mapping[Any, Any], budget: int) -> dict[str, Any]:
+    if budget <= 0:
+        raise ProtocolError("too_deep", "nesting too deep")
+    if len(value) > MAX_MAP_LEN:
+        raise ProtocolError("too_large", f"map of {len(value)} keys > {MAX_MAP_LEN}")
+    copy: dict[str, Any] = {}
+    for key, item in value.items():
+        if not isinstance(key, str):
+            raise ProtocolError("bad_type", f"map keys must be strings, got {show(key)}")
+        if not _valid_unicode(key):
+            raise ProtocolError("bad_value", f"key is not valid Unicode: {show(key)}")
+        try:
+            copy[key] = _copy(item, budget - 1)
+        except ProtocolError as exc:
+            exc.prefix(key_segment(key))
+            raise
+    return copy
+
+
+def _copy_other(value: object, budget: int) -> Any:
+    # Everything but the exact built-in JSON types: subclasses (an ``IntEnum``, a
+    # ``str`` subclass) are copied as their base value, markers and bytes refused.
+    if isinstance(value, bool | str):
+        if isinstance(value, str) and not _valid_unicode(value):
+            raise ProtocolError("bad_value", f"string is not valid Unicode: {show(value)}")
+        return value if isinstance(value, bool) else str(value)
     if isinstance(value, int):
         if not INT_MIN <= value <= INT_MAX:
             raise ProtocolError("bad_value", f"integer out of range |i| < 2**63: {show(value)}")
@@ -274,39 +335,15 @@ def _copy(value: object, budget: int) -> Any:
     if isinstance(value, float):
         if not math.isfinite(value):
             raise ProtocolError("non_finite", f"expected a finite number, got {show(value)}")
-        return value
+        return float(value)
     if isinstance(value, Rejected):
         raise ProtocolError(
             value.code, value.detail, path="" if value.key is None else key_segment(value.key)
         )
-    if isinstance(value, list | tuple | Mapping) and budget <= 0:
-        raise ProtocolError("too_deep", "nesting too deep")
     if isinstance(value, list | tuple):
-        if len(value) > MAX_ARRAY_LEN:
-            raise ProtocolError("too_large", f"list of {len(value)} items > {MAX_ARRAY_LEN}")
-        out: list[Any] = []
-        for i, item in enumerate(value):
-            try:
-                out.append(_copy(item, budget - 1))
-            except ProtocolError as exc:
-                exc.prefix(index_segment(i))
-                raise
-        return out
+        return _copy_list(value, budget)
     if isinstance(value, Mapping):
-        if len(value) > MAX_MAP_LEN:
-            raise ProtocolError("too_large", f"map of {len(value)} keys > {MAX_MAP_LEN}")
-        copy: dict[str, Any] = {}
-        for key, item in value.items():
-            if not isinstance(key, str):
-                raise ProtocolError("bad_type", f"map keys must be strings, got {show(key)}")
-            if not _valid_unicode(key):
-                raise ProtocolError("bad_value", f"key is not valid Unicode: {show(key)}")
-            try:
-                copy[key] = _copy(item, budget - 1)
-            except ProtocolError as exc:
-                exc.prefix(key_segment(key))
-                raise
-        return copy
+        return _copy_map(value, budget)
     if isinstance(value, bytes | bytearray | memoryview):
         raise ProtocolError("bad_type", f"binary values are not allowed, got {show(value)}")
     raise ProtocolError("bad_type", f"expected a JSON value, got {show(value)}")

@@ -1,8 +1,9 @@
 """Group commit: the one writer that commits applied commands to the log, then answers.
 
-A command is applied to its table's encounter under the table lock and queued for the
-log; the lock is released at once, so the next command (from anyone, at any table) is
-checked against the applied state while the commit is in flight.  One writer task takes
+A command is applied to its table's encounter and queued for the log in one synchronous
+step (so the queue order is the order of application, with no lock), and the next
+command (from anyone, at any table) is checked against the applied state while the
+commit is in flight; the sender's connection goes on reading meanwhile.  One writer task takes
 everything queued at the moment it becomes free and commits it in one transaction; then,
 in queue order, each command is acknowledged and broadcast.  A refusal is queued the same
 way, so it is never sent before the acknowledgement of a command it was judged after;
@@ -40,9 +41,12 @@ T = TypeVar("T")
 CrashFn = Callable[[str], bool]
 
 
-@dataclass
+@dataclass(eq=False)
 class Pending:
-    """A command applied to its table and waiting for its commit (or a queued refusal)."""
+    """A command applied to its table and waiting for its commit (or a queued refusal).
+
+    Compared by identity (``eq=False``): the writer asks ``pending in live`` per command
+    of a batch, and field-by-field equality made that quadratic in real work."""
 
     table: Table
     generation: int
@@ -61,6 +65,11 @@ class Pending:
     action: Callable[[], None] | None = None
     #: The code it was refused with, once answered (None: accepted, or an action).
     refused_code: str | None = None
+
+
+def _inflight_key(pending: Pending) -> tuple[str, str, str, int]:
+    assert pending.sender is not None and pending.ref is not None
+    return (pending.table.id, pending.sender.participant, pending.client, pending.ref)
 
 
 class Committer:
@@ -123,31 +132,28 @@ class Committer:
         pending.action = action
         await self.submit(pending)
 
-    async def submit(self, pending: Pending, *, wait: bool = True) -> None:
-        """Queue ``pending`` for the writer; with ``wait``, until it is answered."""
+    async def submit(self, pending: Pending) -> None:
+        """Queue ``pending`` for the writer and wait until it is answered."""
+        self.enqueue(pending)
+        await self.wait(pending)
+
+    def enqueue(self, pending: Pending) -> None:
+        """Queue ``pending`` for the writer (it is answered in queue order)."""
         loop = asyncio.get_running_loop()
         pending.done = loop.create_future()
         if pending.sender is not None and pending.ref is not None:
-            key = (pending.table.id, pending.sender.participant, pending.client, pending.ref)
-            self._inflight[key] = pending.done
+            self._inflight[_inflight_key(pending)] = pending.done
         pending.table.unanswered += 1
         if self._queue is None:
             self._queue = asyncio.Queue()
         if self._writer is None or self._writer.done():
             self._writer = loop.create_task(self._write_loop())
         self._queue.put_nowait(pending)
-        if wait:
-            await self.wait(pending)
 
     async def wait(self, pending: Pending) -> None:
-        """Wait until a submitted ``pending`` is committed and answered, or refused."""
+        """Wait until a queued ``pending`` is committed and answered, or refused."""
         assert pending.done is not None
-        try:
-            await asyncio.shield(pending.done)
-        finally:
-            if pending.sender is not None and pending.ref is not None:
-                key = (pending.table.id, pending.sender.participant, pending.client, pending.ref)
-                self._inflight.pop(key, None)
+        await asyncio.shield(pending.done)
 
     async def _write_loop(self) -> None:
         queue = self._queue
@@ -163,6 +169,8 @@ class Committer:
             finally:
                 for pending in batch:
                     pending.table.unanswered -= 1
+                    if pending.sender is not None and pending.ref is not None:
+                        self._inflight.pop(_inflight_key(pending), None)
                     if pending.done is not None and not pending.done.done():
                         pending.done.set_result(None)
                     queue.task_done()
@@ -241,11 +249,12 @@ class Committer:
         table.committed = pending.state
         table.events.extend(row.events)
         table.positions += 1
-        table.deadlines = {
-            p: d for p, d in table.deadlines.items() if p not in pending.closed
-        } | pending.opened
+        if pending.closed or pending.opened:
+            table.deadlines = {
+                p: d for p, d in table.deadlines.items() if p not in pending.closed
+            } | pending.opened
+            self.metrics.count("prompts_opened", len(pending.opened))
         self.metrics.count("commands_committed")
-        self.metrics.count("prompts_opened", len(pending.opened))
         if pending.sender is not None and pending.ref is not None:
             reply = ack_reply(row.first_event, len(row.events))
             table.remember(pending.sender.participant, pending.client, pending.ref, reply)

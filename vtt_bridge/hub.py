@@ -6,8 +6,8 @@ the encounter, commit to the log, acknowledge, broadcast.  It knows nothing of
 WebSockets: the server hands it frames and a clock reading, and so does replay, which
 is how a recorded session replays exactly.
 
-Commands are committed by group commit (:mod:`vtt_bridge.committer`): applied at once
-under the table lock, queued for the log, and acknowledged only once committed.  The
+Commands are committed by group commit (:mod:`vtt_bridge.committer`): applied at once,
+queued for the log, and acknowledged only once committed.  The
 rest of the cycle lives beside this module: :mod:`vtt_bridge.membership` (join, catch up,
 leave), :mod:`vtt_bridge.queries` (questions answered without changing anything),
 :mod:`vtt_bridge.admin` (join tokens and table settings), :mod:`vtt_bridge.replies`
@@ -253,7 +253,8 @@ class Hub:
         if table.recorder is not None:
             table.recorder.expired(prompt_id, now_ms)
         self.metrics.count("prompts_expired")
-        pending = await self._apply(table, None, None, "", ExpirePrompt(SYSTEM, prompt_id), now_ms)
+        pending = self._apply(table, None, None, "", ExpirePrompt(SYSTEM, prompt_id), now_ms)
+        await self.committer.wait(pending)
         if pending.refused_code == "internal" and prompt_id in table.deadlines:
             self._on_deadline(table.id, prompt_id, now_ms + EXPIRE_RETRY_MS)
 
@@ -290,13 +291,15 @@ class Hub:
             await self._refuse_in_order(table, session, message.seq, refused, now_ms)
             return
         try:
-            command = to_command(message, actor=session.participant, seed=table.combat_seed())
+            command = to_command(message, actor=session.participant, seed=table.combat_seed)
         except TypeError:
             refusal = permissions.Refusal("not_permitted", f"{message.TYPE!r} is not a command")
             await self._refuse_in_order(table, session, message.seq, refusal, now_ms)
             return
         self.metrics.count("commands")
-        await self._apply(table, session, message.seq, session.client, command, now_ms)
+        # Not waited for: the writer acknowledges it once committed, in queue order,
+        # and the connection goes on reading (group commit wants commands in flight).
+        self._apply(table, session, message.seq, session.client, command, now_ms)
 
     async def _retransmitted(self, session: Session, ref: int, now_ms: int) -> bool:
         """Answer a command this client already sent from memory; True if it was one."""
@@ -329,7 +332,7 @@ class Hub:
         pending.refusal = (refusal.code, refusal.message, refusal.path)
         await self.committer.submit(pending)
 
-    async def _apply(
+    def _apply(
         self,
         table: Table,
         sender: Session | None,
@@ -338,34 +341,36 @@ class Hub:
         command: engine.Command,
         now_ms: int,
     ) -> Pending:
-        """Apply ``command`` to the table at once, then wait for its commit and answer."""
+        """Apply ``command`` to the table at once and queue it for its commit and answer
+        (:meth:`Committer.wait` waits for that).
+
+        Synchronous on purpose: nothing else runs on the event loop between applying a
+        command and queueing it, so the queue order is the order commands were applied
+        in, with no lock."""
         pending = Pending(table, table.generation, sender, ref, client, now_ms)
-        async with table.lock:
-            pending.generation = table.generation
-            try:
-                events = table.encounter.apply(command)
-            except CommandRejected as exc:
-                pending.refusal = (exc.code, exc.message, None)
-            else:
-                plain = [event_to_plain(e) for e in events]
-                pending.opened = {
-                    e.prompt: now_ms + int(table.row.prompt_timeout * 1000)
-                    for e in events
-                    if isinstance(e, engine.events.PromptOpened)
-                }
-                pending.closed = {
-                    e.prompt for e in events if isinstance(e, engine.events.PromptClosed)
-                }
-                meta: dict[str, Any] = {"deadlines": pending.opened, "t": now_ms}
-                if sender is not None and ref is not None and not client.startswith("conn:"):
-                    meta["client"], meta["ref"] = client, ref
-                    meta["participant"] = sender.participant
-                pending.row = LogRow(
-                    table.next_position, table.next_event, command_to_plain(command), plain, meta
-                )
-                pending.state = table.encounter.state
-                table.next_position += 1
-                table.next_event += len(plain)
-            await self.committer.submit(pending, wait=False)
-        await self.committer.wait(pending)
+        try:
+            events = table.encounter.apply(command)
+        except CommandRejected as exc:
+            pending.refusal = (exc.code, exc.message, None)
+        else:
+            plain = [event_to_plain(e) for e in events]
+            opened: dict[str, int] = {}
+            closed: set[str] = set()
+            for event in events:
+                if isinstance(event, engine.events.PromptOpened):
+                    opened[event.prompt] = now_ms + int(table.row.prompt_timeout * 1000)
+                elif isinstance(event, engine.events.PromptClosed):
+                    closed.add(event.prompt)
+            pending.opened, pending.closed = opened, closed
+            meta: dict[str, Any] = {"deadlines": opened, "t": now_ms}
+            if sender is not None and ref is not None and not client.startswith("conn:"):
+                meta["client"], meta["ref"] = client, ref
+                meta["participant"] = sender.participant
+            pending.row = LogRow(
+                table.next_position, table.next_event, command_to_plain(command), plain, meta
+            )
+            pending.state = table.encounter.state
+            table.next_position += 1
+            table.next_event += len(plain)
+        self.committer.enqueue(pending)
         return pending

@@ -58,6 +58,7 @@ async def join(
     hub.by_token[grant.token] = table
     session.table, session.participant, session.role = table, grant.participant, grant.role
     session.token = grant.token
+    session.batch = message.batch
     session.client = (
         f"{grant.participant}/{message.client}"
         if message.client is not None

@@ -10,13 +10,21 @@ from collections import Counter, deque
 from typing import Any
 
 LATENCY_WINDOW = 4096
+#: The counters ``/metrics`` always lists, zero until something counts them (the README
+#: documents each), so a scraper sees the same keys from the first request on.
+COUNTERS = (
+    "connections", "joins", "commands", "commands_committed", "refusals",
+    "prompts_opened", "prompts_expired", "retransmits", "rate_limited", "join_timeouts",
+    "origin_refused", "tokens_issued", "tokens_revoked", "snapshots", "commit_batches",
+    "commit_rows",
+)  # fmt: skip
 
 
 class Metrics:
     """Connections, commands, refusals, prompts, retransmissions and commit latency."""
 
     def __init__(self) -> None:
-        self.counts: Counter[str] = Counter()
+        self.counts: Counter[str] = Counter(dict.fromkeys(COUNTERS, 0))
         self.refusals: Counter[str] = Counter()
         self.connections_open = 0
         self._commit_ms: deque[float] = deque(maxlen=LATENCY_WINDOW)

@@ -151,6 +151,9 @@ async def replay(path: Path) -> ReplayResult:
                 if "out_seq" in record:  # a join: carry on from the live connection's seq
                     sessions[conn].start_seq(record["out_seq"])
                 await hub.receive(sessions[conn], frame, now)
+                # The live bridge answers in queue order whatever the commit timing,
+                # so each frame's answers are complete before the next record.
+                await hub.drain()
             elif kind == "out":
                 expected.setdefault(record["conn"], []).append(record["message"])
             elif kind == "expire":

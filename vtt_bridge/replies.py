@@ -7,6 +7,7 @@ from memory (a retransmission) and one after a commit are the same message.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import engine
@@ -74,20 +75,23 @@ def broadcast(table: Table, first: int, events: list[dict[str, Any]], now_ms: in
         Shared(protocol.Event(seq=0, index=first + offset, kind=event["kind"], data=event["data"]))
         for offset, event in enumerate(events)
     ]
+    prompts: list[engine.model.Prompt] = []
+    deadlines: dict[str, int] = {}
     opened = {e["data"]["prompt"] for e in events if e["kind"] == "prompt_opened"}
     combat = table.committed.combat
-    prompts = [p for p in combat.prompts if p.id in opened] if combat else []
-    deadlines = {p.id: table.deadlines[p.id] for p in prompts}
+    if opened and combat is not None:
+        prompts = [p for p in combat.prompts if p.id in opened]
+        deadlines = {p.id: table.deadlines[p.id] for p in prompts}
+
+    def deliver(session: Session) -> None:
+        for event in built:
+            session.send_shared(event, now_ms)
+        for prompt in prompts:
+            if session.participant == prompt.controller:
+                session.send(prompt_message(session, prompt, deadlines[prompt.id]), now_ms)
+
     for session in list(table.sessions):
-
-        def deliver(session: Session = session) -> None:
-            for event in built:
-                session.send_shared(event, now_ms)
-            for prompt in prompts:
-                if session.participant == prompt.controller:
-                    session.send(prompt_message(session, prompt, deadlines[prompt.id]), now_ms)
-
         if session.held is not None:  # catching up: sent once it has caught up
-            session.held.append(deliver)
+            session.held.append(functools.partial(deliver, session))
         else:
-            deliver()
+            deliver(session)

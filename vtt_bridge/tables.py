@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import base64
 import hashlib
 import secrets
@@ -57,6 +56,8 @@ class Session:
         self._deliver_shared = deliver_shared
         self._room = room
         self.binary = False
+        #: The client joined with ``batch``: several messages may share one frame.
+        self.batch = False
         self.table: Table | None = None
         self.participant = ""
         self.role = ""
@@ -232,7 +233,6 @@ class Table:
     sessions: list[Session] = field(default_factory=list)
     #: Commands and session messages submitted to the committer and not yet answered.
     unanswered: int = 0
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     recorder: Recorder | None = None
     acks: ReplyStore = field(default_factory=ReplyStore)
     refusals: ReplyStore = field(default_factory=ReplyStore)

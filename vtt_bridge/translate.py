@@ -6,6 +6,7 @@ message's payload can name someone else.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import engine
@@ -54,13 +55,16 @@ def scene_from_spec(spec: protocol.SceneSpec) -> engine.Scene:
     )
 
 
-def to_command(message: protocol.ClientMessage, *, actor: str, seed: int) -> Command:
-    """The engine command for a client message (``seed`` is used by ``start_combat``)."""
+def to_command(
+    message: protocol.ClientMessage, *, actor: str, seed: Callable[[], int]
+) -> Command:
+    """The engine command for a client message.  ``seed()`` gives a ``start_combat``
+    that names none its dice seed; it is called only then (it costs a hash)."""
     match message:
         case protocol.LoadScene(scene=scene):
             return engine.LoadScene(actor, scene_from_spec(scene))
         case protocol.StartCombat(ruleset=ruleset, aware=aware, seed=chosen):
-            return engine.StartCombat(actor, ruleset, seed if chosen is None else chosen, aware)
+            return engine.StartCombat(actor, ruleset, seed() if chosen is None else chosen, aware)
         case protocol.Move(token=token, path=path, mode=mode, attack=target, maneuver=m):
             return engine.Move(actor, token, tuple(path), mode, target, maneuver(m))
         case protocol.MovePoints(token=token, points=points, mode=mode, attack=target, maneuver=m):

@@ -82,21 +82,29 @@ def test_resolve_move_agrees_with_the_plain_functions(
 def test_move_token_matches_a_rebuild(seed: int) -> None:
     grid = SquareGrid(14, 14)
     index, rng = random_scene(seed, grid)
-    for _ in range(20):
+    for _ in range(40):
         tid = f"t{rng.randrange(12)}"
         tok = index.token(tid)
-        target = (rng.randrange(grid.width - 2), rng.randrange(grid.height - 2))
+        # Half steps (the move path, which re-indexes only what changed), half jumps.
+        x, y = tok.origin
+        step = (x + rng.choice([-1, 0, 1]), y + rng.choice([-1, 0, 1]))
+        jump = (rng.randrange(grid.width - 2), rng.randrange(grid.height - 2))
+        target = step if rng.random() < 0.5 else jump
         try:
             index.move_token(tid, target)
         except GeometryError:
             assert index.token(tid) == tok  # a refused move leaves the token where it was
             continue
+    fresh = ThreatIndex(grid, index.walls)
     for i in range(12):
         tok = index.token(f"t{i}")
         expected = threatened_cells(grid, tok.origin, tok.size, tok.reach, walls=index.walls)
         assert index.threatened(tok.token_id) == expected
-        for c in expected:
-            assert tok.token_id in index.areas_at(c)
+        fresh.add_token(tok.token_id, tok.origin, size=tok.size, reach=tok.reach)
+    # Nothing stale anywhere: every cell's areas and occupant are what a rebuild has.
+    for cell in ((x, y) for x in range(grid.width) for y in range(grid.height)):
+        assert index.areas_at(cell) == fresh.areas_at(cell)
+        assert index.occupant(cell) == fresh.occupant(cell)
 
 
 def test_door_toggle_updates_steps_and_threats() -> None:

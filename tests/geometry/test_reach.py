@@ -19,7 +19,7 @@ from geometry import (
     reach_area,
     threatened_cells,
 )
-from geometry.reach import footprint_polygon
+from geometry.reach import footprint_polygon, reach_pairs
 
 Cell = tuple[int, int]
 
@@ -55,6 +55,40 @@ def test_default_rule_matches_the_original_implementation(
     grid = SquareGrid(12, 12, cell_size)
     r = reach * cell_size
     assert threatened_cells(grid, (x, y), size, r) == original_rule(grid, (x, y), size, r)
+
+
+def written_rule(grid: SquareGrid, origin: Cell, size: int, reach: float) -> dict[Cell, set[Cell]]:
+    """Rules 1-2 of ``geometry.reach`` cell by cell over the whole grid: each reached
+    cell and the footprint cells it is within reach of."""
+    own = footprint_cells(origin, size)
+    out: dict[Cell, set[Cell]] = {}
+    for x in range(grid.width):
+        for y in range(grid.height):
+            near = {f for f in own if grid.distance(f, (x, y)) - grid.cell_size / 2 < reach}
+            if (x, y) not in own and near:
+                out[(x, y)] = near
+    return out
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    rule=st.sampled_from(list(DiagonalRule)),
+    x=st.integers(0, 9),
+    y=st.integers(0, 9),
+    size=st.integers(1, 3),
+    reach=st.floats(0, 4),
+    cell_size=st.sampled_from([1.0, 2.0, 1.5]),
+)
+def test_cached_offsets_match_the_written_rule_everywhere(
+    rule: DiagonalRule, x: int, y: int, size: int, reach: float, cell_size: float
+) -> None:
+    # Square grids work reach out once per (rule, cell size, size, reach) as offsets and
+    # translate them; near an edge they are clipped.  Both must equal the rule itself.
+    grid = SquareGrid(10, 10, cell_size, diagonal=rule)
+    expected = written_rule(grid, (x, y), size, reach * cell_size)
+    assert threatened_cells(grid, (x, y), size, reach * cell_size) == frozenset(expected)
+    pairs = reach_pairs(grid, (x, y), size, reach * cell_size)
+    assert {c: set(near) for c, near in pairs.items()} == expected
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,31 @@
+"""The hand-written copies on the move path must equal ``dataclasses.replace``."""
+
+from __future__ import annotations
+
+from dataclasses import fields, replace
+
+from engine.model import Combatant, GridSpec, Scene, TerrainSpec, WallSpec
+
+
+def test_moved_to_copies_every_field() -> None:
+    token = Combatant(
+        "t", "Tess", "p1", "heroes", 1, 2, size=2, reach=2.0, movement=6.0, stats=(("ocv", 5),)
+    )
+    # A new field must be added to Combatant.moved_to too; this list makes that visible.
+    names = ["id", "name", "owner", "side", "x", "y", "size", "reach", "movement", "stats"]
+    assert [f.name for f in fields(Combatant)] == names
+    assert token.moved_to((7, 8)) == replace(token, x=7, y=8)
+
+
+def test_with_token_copies_every_field() -> None:
+    a = Combatant("a", "A", "gm", "x", 0, 0)
+    b = Combatant("b", "B", "gm", "y", 3, 3)
+    scene = Scene(
+        GridSpec(width=10, height=10),
+        (a, b),
+        (WallSpec("w", (0.0, 5.0), (5.0, 5.0)),),
+        (TerrainSpec("water", ((0.0, 0.0), (1.0, 0.0), (1.0, 1.0))),),
+    )
+    assert [f.name for f in fields(Scene)] == ["grid", "tokens", "walls", "terrain"]
+    moved = a.moved_to((1, 1))
+    assert scene.with_token(moved) == replace(scene, tokens=(moved, b))
