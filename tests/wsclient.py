@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections import deque
 from collections.abc import Callable
 from typing import Any
 
@@ -21,6 +22,9 @@ class TableClient:
         self.binary = binary
         self.seq = 0
         self.inbox: list[protocol.ServerMessage] = []
+        #: How many messages each frame held (a batch frame holds several).
+        self.frame_sizes: list[int] = []
+        self._unread: deque[protocol.ServerMessage] = deque()
 
     @classmethod
     async def connect(
@@ -47,12 +51,15 @@ class TableClient:
             await self.ws.send_str(frame)
 
     async def next(self) -> protocol.ServerMessage:
-        """The next message from the server."""
-        msg = await asyncio.wait_for(self.ws.receive(), TIMEOUT)
-        if msg.type == aiohttp.WSMsgType.TEXT or msg.type == aiohttp.WSMsgType.BINARY:
-            decoded = protocol.decode_server(msg.data)
-        else:
-            raise ConnectionError(f"connection ended: {msg.type} {msg.data!r}")
+        """The next message from the server (batch frames are read one message at a time)."""
+        if not self._unread:
+            msg = await asyncio.wait_for(self.ws.receive(), TIMEOUT)
+            if msg.type != aiohttp.WSMsgType.TEXT and msg.type != aiohttp.WSMsgType.BINARY:
+                raise ConnectionError(f"connection ended: {msg.type} {msg.data!r}")
+            messages = protocol.decode_server_frame(msg.data)
+            self.frame_sizes.append(len(messages))
+            self._unread.extend(messages)
+        decoded = self._unread.popleft()
         self.inbox.append(decoded)
         return decoded
 

@@ -1,12 +1,13 @@
 """Table administration over the socket: a GM issues and revokes join tokens and changes
-the table's settings.  Who may send these is the permission table's business
+the table's settings; tokens revoked in the database by ``vtt-bridge revoke-token`` are
+closed here too.  Who may send these is the permission table's business
 (:mod:`vtt_bridge.permissions`); this module only carries them out.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -18,6 +19,7 @@ from vtt_bridge.store import JoinToken
 from vtt_bridge.tables import Session, Table
 
 if TYPE_CHECKING:
+    from vtt_bridge.committer import Pending
     from vtt_bridge.hub import Hub
 
 #: Participant ids a GM may not hand to a player: they carry the GM's and the server's
@@ -27,116 +29,137 @@ log = logging.getLogger("vtt_bridge")
 
 
 async def handle(hub: Hub, session: Session, message: protocol.ClientMessage, now_ms: int) -> None:
-    """Carry out an admin message from ``session`` at its table, and answer it."""
+    """Carry out an admin message from ``session`` at its table, and answer it.
+
+    Like a command, the change is made in memory as the message arrives (the database
+    write is then awaited, and undone in memory if it fails), and the answer takes the
+    place in the table's answer order the message had when it arrived: after every
+    command received before it, before every one received after.  A replay, which
+    handles one frame at a time, answers the same."""
     table = session.table
     assert table is not None
+    place = hub.committer.hold_place(table, now_ms)
+    try:
+        await _carry_out(hub, session, table, message, now_ms, place)
+    finally:  # never leave the place empty: every later answer would wait for it
+        hub.committer.fill(place, lambda: None)
+        await hub.committer.wait(place)
+
+
+async def _carry_out(
+    hub: Hub,
+    session: Session,
+    table: Table,
+    message: protocol.ClientMessage,
+    now_ms: int,
+    place: Pending,
+) -> None:
+    ref = message.seq
+
+    async def answer(reply: Callable[[], None]) -> None:
+        hub.committer.fill(place, reply)
+
+    def refuse(code: str, text: str, path: str | None) -> Callable[[], None]:
+        return lambda: send_error(hub.metrics, session, ref, code, text, path, now_ms)
+
+    not_stored = refuse("internal", "the change could not be stored", None)
     if isinstance(message, protocol.IssueToken):
         if message.participant in RESERVED_PARTICIPANTS:
-            send_error(
-                hub.metrics,
-                session,
-                message.seq,
-                "bad_value",
-                f"participant id {message.participant!r} is reserved",
-                "body.participant",
-                now_ms,
-            )
+            reserved = f"participant id {message.participant!r} is reserved"
+            await answer(refuse("bad_value", reserved, "body.participant"))
             return
         # Derived and reserved with no await in between, so two GMs issuing at once
         # get two different tokens.
         value = table.issue_token_value(message.participant, message.role)
         grant = JoinToken(value, table.id, message.participant, message.role)
         table.tokens[value] = grant
-        if not await _stored(hub, session, message.seq, now_ms, hub.store.add_token, grant):
+        if not await _stored(hub, hub.store.add_token, grant):
             if table.tokens.get(value) is grant:
                 del table.tokens[value]
+            await answer(not_stored)
             return
-        hub.by_token[value] = table
+        hub.by_token[value] = table  # only now: a join reads the token from the database
         hub.metrics.count("tokens_issued")
-        session.send(
-            protocol.TokenIssued(
-                seq=session.next_seq(),
-                ref=message.seq,
-                token=value,
-                participant=grant.participant,
-                role=grant.role,
-            ),
-            now_ms,
+        issued = protocol.TokenIssued(
+            seq=0, ref=ref, token=value, participant=grant.participant, role=grant.role
         )
+        await answer(lambda: session.send(replace(issued, seq=session.next_seq()), now_ms))
     elif isinstance(message, protocol.RevokeToken):
         found = table.tokens.get(message.token)
         if found is None or found.revoked or found.role == "gm":
-            send_error(
-                hub.metrics,
-                session,
-                message.seq,
-                "unknown_join_token",
-                "this table has no such player or spectator token",
-                "body.token",
-                now_ms,
-            )
+            unknown = "this table has no such player or spectator token"
+            await answer(refuse("unknown_join_token", unknown, "body.token"))
             return
-        if not await revoke(hub, table, found.token, now_ms, session, message.seq):
+        if not await revoke(hub, table, found.token, now_ms):
+            await answer(not_stored)
             return
-        session.send(
-            protocol.TokenRevoked(seq=session.next_seq(), ref=message.seq, token=found.token),
-            now_ms,
-        )
+        revoked = protocol.TokenRevoked(seq=0, ref=ref, token=found.token)
+        await answer(lambda: session.send(replace(revoked, seq=session.next_seq()), now_ms))
     elif isinstance(message, protocol.ConfigureTable):
-        row = table.row
+        before = row = table.row
         if message.dice is not None:
             row = replace(row, dice=message.dice)
         if message.prompt_timeout_ms is not None:
             row = replace(row, prompt_timeout=message.prompt_timeout_ms / 1000)
-        if not await _stored(hub, session, message.seq, now_ms, hub.store.update_table, row):
+        table.row = row  # commands received from here on are judged by the new settings
+        if not await _stored(hub, hub.store.update_table, row):
+            if table.row is row:
+                table.row = before
+            await answer(not_stored)
             return
-        table.row = row
-        session.send(protocol.Ack(seq=session.next_seq(), ref=message.seq), now_ms)
+        await answer(lambda: session.send(protocol.Ack(seq=session.next_seq(), ref=ref), now_ms))
     else:
-        send_error(hub.metrics, session, message.seq, "not_permitted", "not handled", None, now_ms)
+        await answer(refuse("not_permitted", "not handled", None))
 
 
-async def _stored(
-    hub: Hub, session: Session | None, ref: int, now_ms: int, fn: Callable[..., None], *args: Any
-) -> bool:
-    """Run a store call on the database thread; if it fails, answer ``internal``."""
+async def _stored(hub: Hub, fn: Callable[..., None], *args: Any) -> bool:
+    """Run a store call on the database thread; False (logged) if it failed."""
     try:
         await hub.committer.in_db(fn, *args)
     except Exception:
         log.exception("admin: %s failed", getattr(fn, "__name__", fn))
-        if session is not None:
-            send_error(
-                hub.metrics,
-                session,
-                ref,
-                "internal",
-                "the change could not be stored",
-                None,
-                now_ms,
-            )
-        else:
-            hub.metrics.refused("internal")
         return False
     return True
 
 
-async def revoke(
-    hub: Hub,
-    table: Table,
-    token: str,
-    now_ms: int,
-    session: Session | None = None,
-    ref: int = 0,
-) -> bool:
+async def revoke(hub: Hub, table: Table, token: str, now_ms: int) -> bool:
     """Revoke a join token and close every connection that joined with it (catching-up
-    ones included).  False (``session`` is answered ``internal``) if it could not be
-    stored."""
-    if not await _stored(hub, session, ref, now_ms, hub.store.revoke_token, token):
+    ones included).  False, changing nothing, if it could not be stored."""
+    if not await _stored(hub, hub.store.revoke_token, token):
         return False
-    table.tokens[token] = replace(table.tokens[token], revoked=True)
+    close_revoked(hub, table, token, now_ms)
+    return True
+
+
+def close_revoked(hub: Hub, table: Table, token: str, now_ms: int) -> None:
+    """The in-memory half of a revocation the database already holds: the token no
+    longer admits to ``table``, and its connections are closed (1008).
+
+    Safe to repeat: a protocol revocation and the poll for revocations made elsewhere
+    may both see the same token, and it is counted once."""
+    grant = table.tokens.get(token)
+    if grant is not None and not grant.revoked:
+        table.tokens[token] = replace(grant, revoked=True)
+        hub.metrics.count("tokens_revoked")
     hub.by_token.pop(token, None)
-    hub.metrics.count("tokens_revoked")
     for member in [s for s in table.sessions if s.token == token]:
         hub.leave(member, now_ms)
         member.kick(1008, "join token revoked")
-    return True
+
+
+def sync_revocations(hub: Hub, revoked: Iterable[str], now_ms: int) -> int:
+    """Make memory agree with the database's ``revoked`` tokens (revoked by another
+    process, ``vtt-bridge revoke-token``): each one a table still admits or still has
+    connections joined with is closed as :func:`revoke` closes it.  Returns how many.
+
+    Connections count, not just tokens held valid: whatever marked a token revoked in
+    memory, no connection joined with it may stay."""
+    dead = set(revoked)
+    closed = 0
+    for table in hub.tables.values():
+        held = {t for t, grant in table.tokens.items() if not grant.revoked}
+        held.update(s.token for s in table.sessions)
+        for token in sorted(held & dead):
+            close_revoked(hub, table, token, now_ms)
+            closed += 1
+    return closed

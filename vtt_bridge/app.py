@@ -261,11 +261,14 @@ async def _hub_context(app: web.Application) -> AsyncIterator[None]:
             table.recorder = FileRecorder(path, table, hub.store.log(table.id), now)
             app[RECORDERS].append(table.recorder)
     watchdog = loop.create_task(_watchdog(app))
+    poller = loop.create_task(_poll_revocations(app)) if config.revocation_poll > 0 else None
     log.info("hub ready", extra={"tables": len(hub.tables), "database": str(config.database)})
     try:
         yield
     finally:
         watchdog.cancel()
+        if poller is not None:
+            poller.cancel()
         for timer in app[TIMERS]:
             timer.cancel()
         app[TIMERS].clear()
@@ -291,6 +294,20 @@ async def _watchdog(app: web.Application) -> None:
         for outbound in list(live):
             if not outbound.dropped and outbound.stalled(now, config.stall_timeout):
                 outbound.abort()
+
+
+async def _poll_revocations(app: web.Application) -> None:
+    """Every ``revocation_poll`` s, close the connections of join tokens revoked in the
+    database by another process (:meth:`Hub.apply_revocations`)."""
+    config = app[CONFIG]
+    hub = app[HUB]
+    while True:
+        await asyncio.sleep(config.revocation_poll)
+        try:
+            await hub.apply_revocations(config.clock())
+        except Exception:
+            # A locked or unreadable database now need not be one at the next poll.
+            log.exception("revocation poll failed")
 
 
 async def _shutdown(app: web.Application) -> None:

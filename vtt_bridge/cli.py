@@ -3,8 +3,9 @@
 
 Every ``serve`` option is a flag and an environment variable (``--rate-limit`` and
 ``VTT_BRIDGE_RATE_LIMIT``); the flag wins.  A token revoked here while the server runs
-stops new joins at once (the server reads tokens from the database on join); connections
-already joined with it stay until they reconnect: revoke over the protocol to close them.
+stops new joins at once (the server reads tokens from the database on join), and the
+server closes the connections already joined with it (1008) within ``--revocation-poll``
+seconds, as a revocation over the protocol does at once.
 """
 
 from __future__ import annotations
@@ -64,6 +65,7 @@ SERVE_OPTIONS: list[tuple[str, str, Callable[[str], Any], str]] = [
     ("rate-burst", "rate_burst", int, "burst allowed above the rate (close 1008)"),
     ("stall-timeout", "stall_timeout", float, "seconds a send may stall (then abort)"),
     ("snapshot-every", "snapshot_every", int, "snapshot each table every N commands"),
+    ("revocation-poll", "revocation_poll", float, "seconds between revoke-token checks (0: never)"),
     ("synchronous", "synchronous", str, "SQLite synchronous: FULL (default), EXTRA, NORMAL"),
     ("crash-at", "crash_at", str, "fault injection for crash tests: POINT[:N]"),
     ("log-format", "log_format", str, "text or json"),

@@ -63,6 +63,9 @@ class Pending:
     #: A session message (a query, ``ping``, a join's answer) run at this place in the
     #: queue: after every command of the table submitted before it is answered.
     action: Callable[[], None] | None = None
+    #: A place held for an answer not known yet (:meth:`Committer.hold_place`): the
+    #: writer waits for it here before answering anything queued after it.
+    ready: asyncio.Future[None] | None = None
     #: The code it was refused with, once answered (None: accepted, or an action).
     refused_code: str | None = None
 
@@ -120,6 +123,23 @@ class Committer:
     ) -> asyncio.Future[None] | None:
         """The commit ``client``'s command ``ref`` at the table waits for, if still queued."""
         return self._inflight.get((table_id, participant, client, ref))
+
+    def hold_place(self, table: Table, now_ms: int) -> Pending:
+        """Hold the next place in ``table``'s answer order for an answer that needs an
+        await first (an admin message's database write); :meth:`fill` gives it.  Its
+        holder must fill it, or every later answer of the server waits."""
+        pending = Pending(table, table.generation, None, None, "", now_ms)
+        pending.ready = asyncio.get_running_loop().create_future()
+        self.enqueue(pending)
+        return pending
+
+    @staticmethod
+    def fill(place: Pending, action: Callable[[], None]) -> None:
+        """Give a held place its answer (sent at once if the writer is waiting for it)."""
+        assert place.ready is not None
+        if not place.ready.done():
+            place.action = action
+            place.ready.set_result(None)
 
     async def in_order(self, table: Table, action: Callable[[], None], now_ms: int) -> None:
         """Run ``action`` (it sends a session its answer) once every command of ``table``
@@ -189,6 +209,8 @@ class Committer:
                 if self._crash("after_commit"):
                     return
         for pending in batch:
+            if pending.ready is not None:
+                await pending.ready  # a held place: its answer comes from its holder
             if pending.action is not None:
                 try:
                     pending.action()

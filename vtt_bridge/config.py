@@ -42,6 +42,9 @@ class Config:
     stall_timeout: float = 10.0
     #: A snapshot of each table every this many commands (0: never).
     snapshot_every: int = 500
+    #: Seconds between checks for join tokens revoked in the database by another
+    #: process (``vtt-bridge revoke-token``), whose connections are then closed (0: never).
+    revocation_poll: float = 1.0
     #: SQLite ``synchronous`` setting; FULL makes an acknowledgement survive power loss.
     synchronous: str = "FULL"
     #: On start-up, also replay each table's whole log and check the state hash.

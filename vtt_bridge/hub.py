@@ -76,6 +76,8 @@ class Hub:
         self._on_deadline = on_deadline or (lambda table, prompt, deadline: None)
         self.metrics = Metrics()
         self.closing = False
+        #: The database's ``data_version`` when revocations were last read from it.
+        self._revocations_read_at: int | None = None
         self.committer = Committer(
             store,
             self.metrics,
@@ -264,7 +266,24 @@ class Hub:
 
     async def revoke(self, table: Table, token: str, now_ms: int) -> bool:
         """Revoke a join token and close every connection that joined with it."""
-        return await admin.revoke(self, table, token, now_ms)
+        if await admin.revoke(self, table, token, now_ms):
+            return True
+        self.metrics.refused("internal")
+        return False
+
+    async def apply_revocations(self, now_ms: int) -> int:
+        """Close every connection whose join token another process revoked in the
+        database (``vtt-bridge revoke-token``); returns how many tokens that was.
+
+        Cheap while nothing else writes to the database: one ``PRAGMA data_version``
+        on the database thread, and the revoked tokens are read only when it moved."""
+        version = await self.committer.in_db(self.store.data_version)
+        if version == self._revocations_read_at:
+            return 0
+        revoked = await self.committer.in_db(self.store.revoked_tokens)
+        # Recorded only once read: a failed read is tried again at the next poll.
+        self._revocations_read_at = version
+        return admin.sync_revocations(self, revoked, now_ms)
 
     # -- commands --------------------------------------------------------------------------
 

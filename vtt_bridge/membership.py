@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 import protocol
 from engine.model import Prompt
+from vtt_bridge import admin
 from vtt_bridge.replies import prompt_message, send_error
 from vtt_bridge.tables import Session
 from vtt_bridge.translate import public_state
@@ -43,7 +44,7 @@ async def join(
         return
     table = None if grant is None or grant.revoked else hub.tables.get(grant.table_id)
     if table is None or grant is None:
-        forget_token(hub, message.token)
+        forget_token(hub, message.token, now_ms)
         send_error(
             hub.metrics,
             session,
@@ -100,11 +101,12 @@ async def join(
         await _catch_up(hub, session, message.last_event, *held[0], now_ms)
 
 
-def forget_token(hub: Hub, token: str) -> None:
-    """A join token the database does not admit: drop it from memory too."""
-    table = hub.by_token.pop(token, None)
-    if table is not None and token in table.tokens:
-        table.tokens[token] = replace(table.tokens[token], revoked=True)
+def forget_token(hub: Hub, token: str, now_ms: int) -> None:
+    """A join token the database does not admit (revoked by another process): drop it
+    from memory too, and close the connections already joined with it."""
+    table = hub.by_token.get(token)
+    if table is not None:
+        admin.close_revoked(hub, table, token, now_ms)
 
 
 def leave(session: Session, now_ms: int) -> None:

@@ -195,6 +195,16 @@ class Store:
         ).fetchone()
         return None if r is None else JoinToken(r[0], r[1], r[2], r[3], bool(r[4]))
 
+    def revoked_tokens(self) -> list[str]:
+        """Every revoked join token."""
+        return [r[0] for r in self._db.execute("SELECT token FROM join_tokens WHERE revoked = 1")]
+
+    def data_version(self) -> int:
+        """A number that changes whenever another connection (another process, such as
+        ``vtt-bridge revoke-token``) commits to the database, and only then (SQLite's
+        ``PRAGMA data_version``): a check that costs no read of any table."""
+        return int(self._db.execute("PRAGMA data_version").fetchone()[0])
+
     def append(self, table_id: str, row: LogRow) -> None:
         """Commit one accepted command; raises if ``position`` is not the next one."""
         self.append_many([(table_id, row)])

@@ -55,9 +55,7 @@ def scene_from_spec(spec: protocol.SceneSpec) -> engine.Scene:
     )
 
 
-def to_command(
-    message: protocol.ClientMessage, *, actor: str, seed: Callable[[], int]
-) -> Command:
+def to_command(message: protocol.ClientMessage, *, actor: str, seed: Callable[[], int]) -> Command:
     """The engine command for a client message.  ``seed()`` gives a ``start_combat``
     that names none its dice seed; it is called only then (it costs a hash)."""
     match message:

@@ -45,22 +45,34 @@ class Bridge:
         return client
 
     async def member(
-        self, table: Table, participant: str, *, client: str | None = None, binary: bool = False
+        self,
+        table: Table,
+        participant: str,
+        *,
+        client: str | None = None,
+        binary: bool = False,
+        batch: bool = False,
     ) -> TableClient:
         """A connection joined to ``table`` as ``participant``."""
         token = token_of(table, participant)
         member = await self.connect(binary=binary)
-        await member.send(protocol.Join, token=token, last_event=None, client=client)
+        await member.send(protocol.Join, token=token, last_event=None, client=client, batch=batch)
         await member.wait_for(protocol.Welcome)
         return member
 
 
 async def closed_with(ws: aiohttp.ClientWebSocketResponse) -> int | None:
-    """Read until the server closes the connection; its close code."""
+    """Read until the server closes the connection; the close code it sent.
+
+    The code of the server's close frame when one arrived: the client's own
+    ``close_code`` reads 1006 when the server has already dropped the socket by the
+    time the client answers the close, although the frame said why (a browser's
+    ``CloseEvent.code`` is the frame's code)."""
     while True:
         message = await ws.receive(timeout=10)
+        if message.type == aiohttp.WSMsgType.CLOSE:
+            return int(message.data)
         if message.type in (
-            aiohttp.WSMsgType.CLOSE,
             aiohttp.WSMsgType.CLOSED,
             aiohttp.WSMsgType.CLOSING,
             aiohttp.WSMsgType.ERROR,

@@ -165,6 +165,7 @@ CLIENT_MESSAGES: st.SearchStrategy[ClientMessage] = st.one_of(
         token=text(1, 128),
         last_event=nullable(st.integers(-1, 2**53 - 1)),
         client=nullable(text(1, 64)),
+        batch=st.booleans(),
     ),
     st.builds(
         IssueToken, seq=SEQ, participant=text(1, 64), role=st.sampled_from(["player", "spectator"])
