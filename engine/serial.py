@@ -8,6 +8,7 @@ this way, and ``state_hash`` hashes the canonical JSON of a state.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import json
 import types
@@ -97,8 +98,7 @@ def _convert(hint: Any, data: Any, path: str) -> Any:
     if dataclasses.is_dataclass(hint) and isinstance(hint, type):
         if not isinstance(data, dict):
             raise TypeError(f"{path}: expected a map, got {data!r}")
-        hints = get_type_hints(hint)
-        names = {f.name for f in dataclasses.fields(hint) if f.init}
+        hints, names = _hints(hint)
         unknown = set(data) - names
         if unknown:
             raise TypeError(f"{path}: unknown fields {sorted(unknown)}")
@@ -113,3 +113,11 @@ def _convert(hint: Any, data: Any, path: str) -> Any:
             raise TypeError(f"{path}: expected {hint.__name__}, got {data!r}")
         return data
     raise TypeError(f"{path}: cannot convert to {hint!r}")
+
+
+@functools.cache
+def _hints(cls: type) -> tuple[dict[str, Any], frozenset[str]]:
+    """A dataclass's resolved field types and its ``__init__`` field names, worked out
+    once per class: resolving string annotations is most of ``from_plain``'s cost."""
+    names = frozenset(f.name for f in dataclasses.fields(cls) if f.init)
+    return get_type_hints(cls), names

@@ -70,6 +70,27 @@ class Pending:
     refused_code: str | None = None
 
 
+@dataclass(eq=False)
+class DueSnapshot:
+    """A table's state to snapshot with the batch that brings it to ``position``."""
+
+    table: Table
+    state: EncounterState
+    position: int
+    events: int
+    written: bool = False
+
+
+def _snapshot_of(snap: DueSnapshot) -> Snapshot | None:
+    """The snapshot of a due state, or None when it does not rebuild exactly (only one
+    that does is worth keeping)."""
+    plain = engine.to_plain(snap.state)
+    digest = engine.state_hash(snap.state)
+    if engine.state_hash(engine.from_plain(EncounterState, plain)) != digest:
+        return None
+    return Snapshot(snap.position, snap.events, plain, digest)
+
+
 def _inflight_key(pending: Pending) -> tuple[str, str, str, int]:
     assert pending.sender is not None and pending.ref is not None
     return (pending.table.id, pending.sender.participant, pending.client, pending.ref)
@@ -199,13 +220,15 @@ class Committer:
         live = [p for p in batch if p.generation == p.table.generation]
         rows = [(p.table.id, p.row) for p in live if p.row is not None]
         if rows:
+            due = self._snapshots_due(live)
             try:
-                ms = await self.in_db(self.store.append_many, rows)
+                ms = await self.in_db(self._commit, rows, due)
             except Exception:
                 log.exception("commit of %d commands failed; each table tries alone", len(rows))
                 live = await self._commit_tables_apart(live)
             else:
                 self.metrics.commit(len(rows), ms)
+                self._snapshots_taken(due)
                 if self._crash("after_commit"):
                     return
         for pending in batch:
@@ -223,11 +246,54 @@ class Committer:
                 self._reply_error(pending, *pending.refusal)
             else:
                 self._committed(pending)
-        for table in {p.table.id: p.table for p in live if p.row is not None}.values():
-            if self.snapshot_every and table.positions - table.snapshot_position >= (
-                self.snapshot_every
-            ):
-                await self._snapshot(table)
+
+    def _snapshots_due(self, live: list[Pending]) -> list[DueSnapshot]:
+        """The tables this batch brings to a snapshot, with their state after it."""
+        if not self.snapshot_every:
+            return []
+        after: dict[str, DueSnapshot] = {}
+        for pending in live:
+            if pending.row is None:
+                continue
+            table, row = pending.table, pending.row
+            assert pending.state is not None
+            after[table.id] = DueSnapshot(
+                table, pending.state, row.position + 1, row.first_event + len(row.events)
+            )
+        return [
+            due
+            for due in after.values()
+            if due.position - due.table.snapshot_position >= self.snapshot_every
+        ]
+
+    def _commit(self, rows: list[tuple[str, LogRow]], due: list[DueSnapshot]) -> float:
+        """On the database thread: the batch's rows and its snapshots in one transaction,
+        so a snapshot costs no flush of its own.  Returns the milliseconds it took."""
+        snapshots = []
+        for snap in due:
+            try:
+                snapshot = _snapshot_of(snap)
+            except Exception:  # a snapshot is an optimisation: never refuse the batch
+                log.exception("snapshot of table %s at %d failed", snap.table.id, snap.position)
+                continue
+            if snapshot is not None:
+                snapshots.append((snap.table.id, snapshot))
+                snap.written = True
+        return self.store.append_many(rows, snapshots)
+
+    def _snapshots_taken(self, due: list[DueSnapshot]) -> None:
+        for snap in due:
+            # Skipped or not, the next try is a whole interval later.
+            snap.table.snapshot_position = snap.position
+            if snap.written:
+                self.metrics.count("snapshots")
+            else:
+                log.error(
+                    "table %s: state at %d does not round-trip; no snapshot",
+                    snap.table.id,
+                    snap.position,
+                )
+                self.metrics.count("snapshots_skipped")
 
     async def _commit_tables_apart(self, live: list[Pending]) -> list[Pending]:
         """After a failed batch, commit each table's rows in a transaction of its own, so
@@ -286,27 +352,3 @@ class Committer:
         broadcast(table, row.first_event, row.events, now_ms)
         for prompt_id, deadline in pending.opened.items():
             self._on_deadline(table.id, prompt_id, deadline)
-
-    async def _snapshot(self, table: Table) -> None:
-        state, position, events = table.committed, table.positions, len(table.events)
-        table.snapshot_position = position
-
-        def write() -> bool:
-            plain = engine.to_plain(state)
-            digest = engine.state_hash(state)
-            # Only a snapshot that rebuilds exactly is worth keeping.
-            if engine.state_hash(engine.from_plain(EncounterState, plain)) != digest:
-                return False
-            self.store.write_snapshot(table.id, Snapshot(position, events, plain, digest))
-            return True
-
-        try:
-            written = await self.in_db(write)
-        except Exception:
-            log.exception("snapshot of table %s at %d failed", table.id, position)
-            written = False
-        if written:
-            self.metrics.count("snapshots")
-        else:
-            log.error("table %s: state at %d does not round-trip; no snapshot", table.id, position)
-            self.metrics.count("snapshots_skipped")

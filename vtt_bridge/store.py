@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -209,8 +209,13 @@ class Store:
         """Commit one accepted command; raises if ``position`` is not the next one."""
         self.append_many([(table_id, row)])
 
-    def append_many(self, rows: list[tuple[str, LogRow]]) -> float:
-        """Commit several accepted commands in one transaction (group commit).
+    def append_many(
+        self,
+        rows: list[tuple[str, LogRow]],
+        snapshots: Sequence[tuple[str, Snapshot]] = (),
+    ) -> float:
+        """Commit several accepted commands in one transaction (group commit), with the
+        ``snapshots`` taken after them (a table's older ones are dropped).
 
         Returns how long the transaction took, in milliseconds, for the counters."""
         started = time.perf_counter()
@@ -229,27 +234,26 @@ class Store:
                     for table_id, row in rows
                 ],
             )
+            for table_id, snapshot in snapshots:
+                self._put_snapshot(table_id, snapshot)
             self._crash("before_commit")
         return (time.perf_counter() - started) * 1000
 
     def write_snapshot(self, table_id: str, snapshot: Snapshot) -> None:
         """Store a snapshot; older ones of the table are dropped in the same transaction."""
         with self._transaction():
-            self._db.execute(
-                "INSERT OR REPLACE INTO snapshots VALUES (?, ?, ?, ?, ?)",
-                (
-                    table_id,
-                    snapshot.position,
-                    snapshot.events,
-                    _dumps(snapshot.state),
-                    snapshot.hash,
-                ),
-            )
-            self._crash("mid_snapshot")
-            self._db.execute(
-                "DELETE FROM snapshots WHERE table_id = ? AND position < ?",
-                (table_id, snapshot.position),
-            )
+            self._put_snapshot(table_id, snapshot)
+
+    def _put_snapshot(self, table_id: str, snapshot: Snapshot) -> None:
+        self._db.execute(
+            "INSERT OR REPLACE INTO snapshots VALUES (?, ?, ?, ?, ?)",
+            (table_id, snapshot.position, snapshot.events, _dumps(snapshot.state), snapshot.hash),
+        )
+        self._crash("mid_snapshot")
+        self._db.execute(
+            "DELETE FROM snapshots WHERE table_id = ? AND position < ?",
+            (table_id, snapshot.position),
+        )
 
     def latest_snapshot(self, table_id: str) -> Snapshot | None:
         """The newest snapshot of a table, if it has one."""
