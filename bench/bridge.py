@@ -5,8 +5,11 @@
 10 tables, and drives it over loopback with 50 WebSocket clients (per table one GM and
 four players), msgpack frames: every client moves its own token one square, waits for
 the acknowledgement, and moves again, as fast as it is acknowledged; every move is
-broadcast to the five members of its table.  In the same run it starts a bare aiohttp
-WebSocket server that only decodes msgpack and answers, and drives it the same way.
+broadcast to the five members of its table.  The clients join with ``batch`` (several
+messages a frame, as a VTT module would ask); ``--no-batch`` measures one message a
+frame.  In the same run it starts a bare aiohttp WebSocket server that only decodes
+msgpack and answers, and drives it the same way.  ``BENCH_SERVE_ARGS`` adds flags to
+the bridge's command line for experiments (``BENCH_SERVE_ARGS="--snapshot-every 0"``).
 
 It prints a table; ``--json`` prints one JSON object with ``bridge_cmds_per_s``,
 ``echo_msgs_per_s``, ``ratio``, ``p50_ack_ms``, ``p99_ack_ms``, ``rss_mb`` (the
@@ -36,7 +39,8 @@ import msgpack
 from bench._stats import percentile
 
 TABLES = 10
-EXTRA = os.environ.get("BENCH_EXTRA", "").split()
+#: More ``vtt-bridge serve`` flags for an experiment, e.g. ``--snapshot-every 0``.
+SERVE_ARGS = os.environ.get("BENCH_SERVE_ARGS", "").split()
 PLAYERS = 4
 
 
@@ -293,7 +297,7 @@ async def measure(options: argparse.Namespace) -> dict[str, Any]:
         serve = [
             "-m", "vtt_bridge", "serve", "--db", str(db), "--port", str(port),
             "--synchronous", options.synchronous, "--rate-limit", "1e9",
-            "--rate-burst", "1000000000", "--log-format", "json", *EXTRA,
+            "--rate-burst", "1000000000", "--log-format", "json", *SERVE_ARGS,
         ]  # fmt: skip
         bridge = start(serve, Path(tmp) / "bridge.log")
         try:
