@@ -51,6 +51,29 @@ def test_a_tampered_recording_fails_with_a_readable_diff(tmp_path: Path) -> None
     assert "recorded" in result.stdout and "replayed" in result.stdout
 
 
+def test_a_connection_cut_off_mid_stream_compares_what_it_was_sent(tmp_path: Path) -> None:
+    # A connection that closed before the server sent it everything (a catch-up cut off
+    # by a disconnect): replay, which never waits, produces more; only what the
+    # recording holds is compared.  A connection still open gets no such allowance.
+    records = [json.loads(line) for line in RECORDINGS[0].read_text().splitlines()]
+    closed = next(r["conn"] for r in records if r["record"] == "close")
+    outs = [i for i, r in enumerate(records) if r["record"] == "out" and r["conn"] == closed]
+    cut = tmp_path / "cut.jsonl"
+    cut.write_text(
+        "".join(json.dumps(r) + "\n" for i, r in enumerate(records) if i not in outs[-3:])
+    )
+    result = run_replay(cut)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+    still_open = [r for r in records if not (r["record"] == "close" and r["conn"] == closed)]
+    outs = [i for i, r in enumerate(still_open) if r["record"] == "out" and r["conn"] == closed]
+    cut.write_text(
+        "".join(json.dumps(r) + "\n" for i, r in enumerate(still_open) if i not in outs[-3:])
+    )
+    result = run_replay(cut)
+    assert result.returncode == 1 and "DIFF" in result.stdout
+
+
 def test_a_file_that_is_not_a_recording_is_an_error(tmp_path: Path) -> None:
     junk = tmp_path / "junk.jsonl"
     junk.write_text("not json\n")
