@@ -14,12 +14,12 @@ from typing import TYPE_CHECKING, Any
 import engine
 import protocol
 from engine import SYSTEM
+from vtt_bridge.committer import Pending
 from vtt_bridge.replies import send_error
 from vtt_bridge.store import JoinToken
 from vtt_bridge.tables import Session, Table
 
 if TYPE_CHECKING:
-    from vtt_bridge.committer import Pending
     from vtt_bridge.hub import Hub
 
 #: Participant ids a GM may not hand to a player: they carry the GM's and the server's
@@ -90,24 +90,33 @@ async def _carry_out(
             unknown = "this table has no such player or spectator token"
             await answer(refuse("unknown_join_token", unknown, "body.token"))
             return
-        if not await revoke(hub, table, found.token, now_ms):
+        if not await _stored(hub, hub.store.revoke_token, found.token):
             await answer(not_stored)
             return
         revoked = protocol.TokenRevoked(seq=0, ref=ref, token=found.token)
-        await answer(lambda: session.send(replace(revoked, seq=session.next_seq()), now_ms))
+
+        def close_and_answer() -> None:
+            # At this message's place in the answer order: a join that arrived before
+            # it is admitted first, then closed with everyone else on the token.
+            close_revoked(hub, table, found.token, now_ms)
+            session.send(replace(revoked, seq=session.next_seq()), now_ms)
+
+        await answer(close_and_answer)
     elif isinstance(message, protocol.ConfigureTable):
-        before = row = table.row
+        row = table.row
         if message.dice is not None:
             row = replace(row, dice=message.dice)
         if message.prompt_timeout_ms is not None:
             row = replace(row, prompt_timeout=message.prompt_timeout_ms / 1000)
-        table.row = row  # commands received from here on are judged by the new settings
-        if not await _stored(hub, hub.store.update_table, row):
-            if table.row is row:
-                table.row = before
-            await answer(not_stored)
-            return
-        await answer(lambda: session.send(protocol.Ack(seq=session.next_seq(), ref=ref), now_ms))
+        # Like a command: in effect for every command received from here on, committed
+        # with them (one transaction) and acknowledged in order; if that commit fails,
+        # it is refused with them and the table's settings go back.
+        table.row = row
+        change = Pending(table, table.generation, session, ref, session.client, now_ms)
+        change.settings = row
+        hub.committer.enqueue(change)
+        await answer(lambda: None)  # the held place: the change right behind it answers
+        await hub.committer.wait(change)
     else:
         await answer(refuse("not_permitted", "not handled", None))
 

@@ -146,27 +146,41 @@ class Outbound:
     async def run(self) -> None:
         """Send queued messages in order, in the frame kind the client joined with.
 
-        A client that joined with ``batch`` gets everything queued by the time the
-        writer wakes in one frame (:func:`protocol.encode_batch`): the acknowledgement
-        and the broadcasts of a whole group commit cost one WebSocket write, not one
-        per message."""
+        A client that joined with ``batch`` gets what is queued by the time the writer
+        wakes in one frame (:func:`protocol.encode_batch`), up to :data:`MAX_BATCH`
+        messages and :data:`protocol.MAX_FRAME_BYTES` (what a reader of ours accepts; a
+        single larger message, a big ``state``, still goes alone): the acknowledgement
+        and the broadcasts of a whole group commit cost one WebSocket write."""
         loop = asyncio.get_running_loop()
         queue = self._queue
+        carried: bytes | str | None = None  # encoded, did not fit in the last frame
         while True:
-            items = [await queue.get()]
-            if self.session.batch:
-                while len(items) < protocol.MAX_BATCH and not queue.empty():
-                    items.append(queue.get_nowait())
-            closing = _FLUSH_AND_CLOSE in items
-            frames = [self._encode(item) for item in items if item is not _FLUSH_AND_CLOSE]
-            if frames:
-                self.busy_since = loop.time()
-                frame = frames[0] if len(frames) == 1 else protocol.encode_batch(frames)
-                if isinstance(frame, bytes):
-                    await self._ws.send_bytes(frame)
-                else:
-                    await self._ws.send_str(frame)
-                self.busy_since = None
+            if carried is None:
+                item = await queue.get()
+                if item is _FLUSH_AND_CLOSE:
+                    await self._ws.close(code=self._close_code, message=b"server shutdown")
+                    return
+                carried = self._encode(item)
+            frames, size, closing = [carried], _wire_size(carried), False
+            carried = None
+            while self.session.batch and len(frames) < protocol.MAX_BATCH and not queue.empty():
+                item = queue.get_nowait()
+                if item is _FLUSH_AND_CLOSE:
+                    closing = True
+                    break
+                frame = self._encode(item)
+                size += _wire_size(frame) + 1  # the separator, or the array header's growth
+                if size + 5 > protocol.MAX_FRAME_BYTES:  # 5: the largest array header
+                    carried = frame
+                    break
+                frames.append(frame)
+            self.busy_since = loop.time()
+            out = frames[0] if len(frames) == 1 else protocol.encode_batch(frames)
+            if isinstance(out, bytes):
+                await self._ws.send_bytes(out)
+            else:
+                await self._ws.send_str(out)
+            self.busy_since = None
             if closing:
                 await self._ws.close(code=self._close_code, message=b"server shutdown")
                 return
@@ -178,6 +192,13 @@ class Outbound:
             return shared.encode_msgpack(item[1]) if binary else shared.encode_json(item[1])
         message = cast(protocol.ServerMessage, item)
         return protocol.encode_msgpack(message) if binary else protocol.encode_json(message)
+
+
+def _wire_size(frame: bytes | str) -> int:
+    """Bytes on the wire: a text frame is UTF-8."""
+    if isinstance(frame, bytes) or frame.isascii():
+        return len(frame)
+    return len(frame.encode("utf-8"))
 
 
 def crash_hook(spec: str | None) -> Callable[[str], bool]:

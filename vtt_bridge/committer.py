@@ -27,11 +27,12 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 import engine
+import protocol
 from engine import Encounter, EncounterState
 from vtt_bridge.loading import DeadlineFn
 from vtt_bridge.metrics import Metrics
 from vtt_bridge.replies import ack_reply, broadcast, send_ack, send_error
-from vtt_bridge.store import LogRow, Snapshot, Store
+from vtt_bridge.store import LogRow, Snapshot, Store, TableRow
 from vtt_bridge.tables import Session, Table
 
 log = logging.getLogger("vtt_bridge")
@@ -63,6 +64,9 @@ class Pending:
     #: A session message (a query, ``ping``, a join's answer) run at this place in the
     #: queue: after every command of the table submitted before it is answered.
     action: Callable[[], None] | None = None
+    #: A table's new settings (``configure_table``): committed in the batch's transaction
+    #: and acknowledged in order, like a command.
+    settings: TableRow | None = None
     #: A place held for an answer not known yet (:meth:`Committer.hold_place`): the
     #: writer waits for it here before answering anything queued after it.
     ready: asyncio.Future[None] | None = None
@@ -185,6 +189,8 @@ class Committer:
         if pending.sender is not None and pending.ref is not None:
             self._inflight[_inflight_key(pending)] = pending.done
         pending.table.unanswered += 1
+        if pending.sender is not None:
+            pending.sender.in_flight += 1
         if self._queue is None:
             self._queue = asyncio.Queue()
         if self._writer is None or self._writer.done():
@@ -210,6 +216,8 @@ class Committer:
             finally:
                 for pending in batch:
                     pending.table.unanswered -= 1
+                    if pending.sender is not None:
+                        pending.sender.in_flight -= 1
                     if pending.sender is not None and pending.ref is not None:
                         self._inflight.pop(_inflight_key(pending), None)
                     if pending.done is not None and not pending.done.done():
@@ -219,12 +227,17 @@ class Committer:
     async def _write_batch(self, batch: list[Pending]) -> None:
         live = [p for p in batch if p.generation == p.table.generation]
         rows = [(p.table.id, p.row) for p in live if p.row is not None]
-        if rows:
+        settings = [p.settings for p in live if p.settings is not None]
+        if rows or settings:
             due = self._snapshots_due(live)
             try:
-                ms = await self.in_db(self._commit, rows, due)
+                ms = await self.in_db(self._commit, rows, due, settings)
             except Exception:
-                log.exception("commit of %d commands failed; each table tries alone", len(rows))
+                log.exception(
+                    "commit of %d commands and %d settings failed; each table tries alone",
+                    len(rows),
+                    len(settings),
+                )
                 live = await self._commit_tables_apart(live)
             else:
                 self.metrics.commit(len(rows), ms)
@@ -241,6 +254,8 @@ class Committer:
                     log.exception("answering a session message failed")
             elif pending not in live:
                 self._reply_error(pending, "internal", "the command could not be stored", None)
+            elif pending.settings is not None:
+                self._settings_stored(pending)
             elif pending.row is None:
                 assert pending.refusal is not None
                 self._reply_error(pending, *pending.refusal)
@@ -266,9 +281,12 @@ class Committer:
             if due.position - due.table.snapshot_position >= self.snapshot_every
         ]
 
-    def _commit(self, rows: list[tuple[str, LogRow]], due: list[DueSnapshot]) -> float:
-        """On the database thread: the batch's rows and its snapshots in one transaction,
-        so a snapshot costs no flush of its own.  Returns the milliseconds it took."""
+    def _commit(
+        self, rows: list[tuple[str, LogRow]], due: list[DueSnapshot], settings: list[TableRow]
+    ) -> float:
+        """On the database thread: the batch's rows, snapshots and settings in one
+        transaction, so a snapshot costs no flush of its own.  Returns the milliseconds
+        it took."""
         snapshots = []
         for snap in due:
             try:
@@ -279,7 +297,7 @@ class Committer:
             if snapshot is not None:
                 snapshots.append((snap.table.id, snapshot))
                 snap.written = True
-        return self.store.append_many(rows, snapshots)
+        return self.store.append_many(rows, snapshots, settings)
 
     def _snapshots_taken(self, due: list[DueSnapshot]) -> None:
         for snap in due:
@@ -302,9 +320,10 @@ class Committer:
         for table in {p.table.id: p.table for p in live}.values():
             mine = [p for p in live if p.table is table]
             rows = [(table.id, p.row) for p in mine if p.row is not None]
+            settings = [p.settings for p in mine if p.settings is not None]
             try:
-                if rows:
-                    ms = await self.in_db(self.store.append_many, rows)
+                if rows or settings:
+                    ms = await self.in_db(self.store.append_many, rows, (), settings)
                     self.metrics.commit(len(rows), ms)
             except Exception:
                 log.exception("commit failed for table %s; its commands are refused", table.id)
@@ -319,6 +338,16 @@ class Committer:
         table.generation += 1
         table.encounter = Encounter(table.committed)
         table.next_position, table.next_event = table.positions, len(table.events)
+        assert table.stored_row is not None
+        table.row = table.stored_row
+
+    def _settings_stored(self, pending: Pending) -> None:
+        """A table's new settings are committed: acknowledge them."""
+        assert pending.settings is not None and pending.sender is not None
+        pending.table.stored_row = pending.settings
+        if pending.ref is not None:
+            sender = pending.sender
+            sender.send(protocol.Ack(seq=sender.next_seq(), ref=pending.ref), pending.now_ms)
 
     def _reply_error(self, pending: Pending, code: str, message: str, path: str | None) -> None:
         pending.refused_code = code

@@ -48,6 +48,10 @@ __all__ = [
 ]
 
 DEFAULT_PROMPT_TIMEOUT = 30.0
+#: Commands one connection may have applied and not yet answered before its next frame
+#: waits: enough for group commit to gather them, few enough that their answers (and
+#: every member's broadcasts) stay far below the outbound queue's bound.
+MAX_IN_FLIGHT = 8
 #: When a prompt's expiry could not be stored, it is tried again this much later.
 EXPIRE_RETRY_MS = 1000
 
@@ -317,8 +321,12 @@ class Hub:
             return
         self.metrics.count("commands")
         # Not waited for: the writer acknowledges it once committed, in queue order,
-        # and the connection goes on reading (group commit wants commands in flight).
-        self._apply(table, session, message.seq, session.client, command, now_ms)
+        # and the connection goes on reading (group commit wants commands in flight)...
+        pending = self._apply(table, session, message.seq, session.client, command, now_ms)
+        if session.in_flight >= MAX_IN_FLIGHT:
+            # ...up to a few: a burst of commands must not become a burst of answers
+            # bigger than a member's outbound queue holds.
+            await self.committer.wait(pending)
 
     async def _retransmitted(self, session: Session, ref: int, now_ms: int) -> bool:
         """Answer a command this client already sent from memory; True if it was one."""
@@ -332,10 +340,18 @@ class Hub:
         if reply is None:
             return False
         self.metrics.count("retransmits")
-        if reply[0] == "ack":
-            send_ack(session, ref, reply, now_ms)
+        # In queue order: commands this connection sent after the original are still
+        # in flight, and their answers come first, as in a replay.
+        found = reply
+        if found[0] == "ack":
+            await self._answer(session, lambda: send_ack(session, ref, found, now_ms), now_ms)
         else:
-            send_error(self.metrics, session, ref, reply[1], reply[2], reply[3], now_ms)
+            code, text, path = found[1], found[2], found[3]
+            await self._answer(
+                session,
+                lambda: send_error(self.metrics, session, ref, code, text, path, now_ms),
+                now_ms,
+            )
         return True
 
     async def _refuse_in_order(

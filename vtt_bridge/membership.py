@@ -19,6 +19,7 @@ from vtt_bridge.tables import Session
 from vtt_bridge.translate import public_state
 
 if TYPE_CHECKING:
+    from vtt_bridge.committer import Pending
     from vtt_bridge.hub import Hub
 
 log = logging.getLogger("vtt_bridge")
@@ -35,7 +36,34 @@ async def join(
 
     The token is looked up in the database on every join, so a token revoked with
     ``vtt-bridge revoke-token`` while the server runs no longer joins, and one issued
-    with ``vtt-bridge issue-token`` does."""
+    with ``vtt-bridge issue-token`` does.
+
+    When the token's table is known, the answer keeps the place in the table's answer
+    order the join had when it arrived (a revocation that arrives after it is carried
+    out after it), as in a replay."""
+    known = hub.by_token.get(message.token)
+    place = None if known is None else hub.committer.hold_place(known, now_ms)
+    held: list[tuple[int, list[tuple[Prompt, int | None]]]] = []
+    try:
+        await _join(hub, session, message, frame, now_ms, place, held)
+    finally:  # never leave the place empty: every later answer would wait for it
+        if place is not None:
+            hub.committer.fill(place, lambda: None)
+            await hub.committer.wait(place)
+    if held and message.last_event is not None:
+        await _catch_up(hub, session, message.last_event, *held[0], now_ms)
+
+
+async def _join(
+    hub: Hub,
+    session: Session,
+    message: protocol.Join,
+    frame: str | bytes,
+    now_ms: int,
+    place: Pending | None,
+    held: list[tuple[int, list[tuple[Prompt, int | None]]]],
+) -> None:
+    """The join itself; a member catching up gets its catch-up's bounds in ``held``."""
     try:
         grant = await hub.committer.in_db(hub.store.join_token, message.token)
     except Exception:
@@ -78,10 +106,18 @@ async def join(
         protocol=protocol.PROTOCOL_VERSION,
         server=SERVER_NAME,
     )
-    held: list[tuple[int, list[tuple[Prompt, int | None]]]] = []
 
     def answer() -> None:
         # After every command submitted before the join is answered, as in a replay.
+        now = table.tokens.get(grant.token)
+        if now is None or now.revoked:  # revoked while this join waited for its turn
+            session.table, session.participant, session.role = None, "", ""
+            send_error(
+                hub.metrics, session, message.seq, "bad_token", "the join token was revoked",
+                "body.token", now_ms,
+            )  # fmt: skip
+            session.kick(1008, "join token revoked")
+            return
         session.send(replace(welcome, seq=session.next_seq()), now_ms)
         if message.last_event is None:
             state = public_state(table.committed)
@@ -96,9 +132,10 @@ async def join(
         if not session.left:
             table.sessions.append(session)
 
-    await hub.committer.in_order(table, answer, now_ms)
-    if held and message.last_event is not None:
-        await _catch_up(hub, session, message.last_event, *held[0], now_ms)
+    if place is not None and place.table is table:
+        hub.committer.fill(place, answer)
+    else:
+        await hub.committer.in_order(table, answer, now_ms)
 
 
 def forget_token(hub: Hub, token: str, now_ms: int) -> None:

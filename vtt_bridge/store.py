@@ -165,10 +165,13 @@ class Store:
     def update_table(self, row: TableRow) -> None:
         """Store a table's changed settings."""
         with self._transaction():
-            self._db.execute(
-                "UPDATE tables SET prompt_timeout = ?, dice = ? WHERE id = ?",
-                (row.prompt_timeout, row.dice, row.id),
-            )
+            self._put_settings(row)
+
+    def _put_settings(self, row: TableRow) -> None:
+        self._db.execute(
+            "UPDATE tables SET prompt_timeout = ?, dice = ? WHERE id = ?",
+            (row.prompt_timeout, row.dice, row.id),
+        )
 
     def tables(self) -> list[TableRow]:
         """Every table, oldest first."""
@@ -213,9 +216,11 @@ class Store:
         self,
         rows: list[tuple[str, LogRow]],
         snapshots: Sequence[tuple[str, Snapshot]] = (),
+        settings: Sequence[TableRow] = (),
     ) -> float:
         """Commit several accepted commands in one transaction (group commit), with the
-        ``snapshots`` taken after them (a table's older ones are dropped).
+        ``snapshots`` taken after them (a table's older ones are dropped) and tables'
+        changed ``settings``.
 
         Returns how long the transaction took, in milliseconds, for the counters."""
         started = time.perf_counter()
@@ -236,6 +241,8 @@ class Store:
             )
             for table_id, snapshot in snapshots:
                 self._put_snapshot(table_id, snapshot)
+            for row in settings:
+                self._put_settings(row)
             self._crash("before_commit")
         return (time.perf_counter() - started) * 1000
 

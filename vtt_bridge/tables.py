@@ -58,6 +58,8 @@ class Session:
         self.binary = False
         #: The client joined with ``batch``: several messages may share one frame.
         self.batch = False
+        #: Its commands queued for the group commit and not yet answered.
+        self.in_flight = 0
         self.table: Table | None = None
         self.participant = ""
         self.role = ""
@@ -237,6 +239,13 @@ class Table:
     acks: ReplyStore = field(default_factory=ReplyStore)
     refusals: ReplyStore = field(default_factory=ReplyStore)
     snapshot_position: int = 0
+    #: The settings the database holds; ``row`` is ahead of it while a
+    #: ``configure_table`` waits for its commit (see :class:`vtt_bridge.committer.Pending`).
+    stored_row: TableRow | None = None
+
+    def __post_init__(self) -> None:
+        if self.stored_row is None:
+            self.stored_row = self.row
 
     def remember(self, participant: str, client: str, ref: int, reply: Reply) -> None:
         """Keep ``reply`` to ``participant``'s ``client``'s command ``ref`` for a

@@ -66,9 +66,9 @@ def slow_commits(hub: Hub, seconds: float) -> None:
     """Every commit takes ``seconds`` longer (on the database thread)."""
     real = hub.store.append_many
 
-    def slow(rows: list[Any]) -> float:
+    def slow(rows: list[Any], *more: Any) -> float:
         time.sleep(seconds)
-        return real(rows)
+        return real(rows, *more)
 
     hub.store.append_many = slow  # type: ignore[method-assign]
 
@@ -77,11 +77,11 @@ def failing_commits(hub: Hub, times: int) -> list[int]:
     """The next ``times`` commits fail; returns the list counting the failures."""
     real, failed = hub.store.append_many, []
 
-    def flaky(rows: list[Any]) -> float:
+    def flaky(rows: list[Any], *more: Any) -> float:
         if len(failed) < times:
             failed.append(1)
             raise OSError("disk I/O error (simulated)")
-        return real(rows)
+        return real(rows, *more)
 
     hub.store.append_many = flaky  # type: ignore[method-assign]
     return failed
