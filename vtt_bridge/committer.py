@@ -254,13 +254,21 @@ class Committer:
                     log.exception("answering a session message failed")
             elif pending not in live:
                 self._reply_error(pending, "internal", "the command could not be stored", None)
-            elif pending.settings is not None:
-                self._settings_stored(pending)
-            elif pending.row is None:
-                assert pending.refusal is not None
-                self._reply_error(pending, *pending.refusal)
             else:
-                self._committed(pending)
+                try:
+                    self._answer(pending)
+                except Exception:  # one failed answer (a recording's disk) must not
+                    # keep the rest of the batch from being answered and remembered
+                    log.exception("answering a committed command failed")
+
+    def _answer(self, pending: Pending) -> None:
+        if pending.settings is not None:
+            self._settings_stored(pending)
+        elif pending.row is None:
+            assert pending.refusal is not None
+            self._reply_error(pending, *pending.refusal)
+        else:
+            self._committed(pending)
 
     def _snapshots_due(self, live: list[Pending]) -> list[DueSnapshot]:
         """The tables this batch brings to a snapshot, with their state after it."""

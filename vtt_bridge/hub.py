@@ -299,15 +299,8 @@ class Hub:
         if await self._retransmitted(session, message.seq, now_ms):
             return
         if self.closing:
-            send_error(
-                self.metrics,
-                session,
-                message.seq,
-                "shutting_down",
-                "the server is stopping",
-                None,
-                now_ms,
-            )
+            stopping = permissions.Refusal("shutting_down", "the server is stopping")
+            await self._refuse_in_order(table, session, message.seq, stopping, now_ms)
             return
         refused = permissions.field_refusal(session.role, message, table.row.dice)
         if refused is not None:
