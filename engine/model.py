@@ -170,7 +170,7 @@ class Combatant:
         """This combatant standing on ``cell``."""
         # Spelled out rather than ``dataclasses.replace``, which costs several times
         # more: every move makes one.
-        return Combatant(
+        return type(self)(
             self.id, self.name, self.owner, self.side, cell[0], cell[1],
             self.size, self.reach, self.movement, self.stats,
         )  # fmt: skip
@@ -206,7 +206,7 @@ class Scene:
     def with_token(self, token: Combatant) -> Scene:
         """This scene with ``token`` replacing the token of the same id."""
         tokens = tuple(token if t.id == token.id else t for t in self.tokens)
-        return Scene(self.grid, tokens, self.walls, self.terrain)  # every move: no replace()
+        return type(self)(self.grid, tokens, self.walls, self.terrain)  # every move: no replace()
 
 
 @dataclass(frozen=True, slots=True)

@@ -98,15 +98,15 @@ def blocking_problem(
     last = len(path) - 1
     for step, origin in enumerate(path[1:], start=1):
         for cell in grid.footprint(origin, mover.size):
-            other_id = index.occupant(cell)
-            if other_id is None or other_id == mover.id:
-                continue
-            other = scene.token(other_id)
-            assert other is not None  # the index holds exactly the scene's tokens
-            if other.side != mover.side:
-                return f"cell {cell} is occupied by enemy {other.id!r}"
-            if step == last:
-                return f"the move ends on {cell}, occupied by {other.id!r}"
+            for other_id in index.occupants(cell):
+                if other_id == mover.id:
+                    continue
+                other = scene.token(other_id)
+                assert other is not None  # the index holds exactly the scene's tokens
+                if other.side != mover.side:
+                    return f"cell {cell} is occupied by enemy {other.id!r}"
+                if step == last:
+                    return f"the move ends on {cell}, occupied by {other.id!r}"
     return None
 
 

@@ -1,5 +1,9 @@
 """The scene's spatial index, kept in step with the encounter's state.
 
+Tokens are placed ``shared``: the engine keeps tokens apart itself (a scene is checked
+when loaded, a move may not end on a token), except a mover paused while passing
+through an ally's square, which the index must hold as it stands.
+
 The state is a value and a new scene arrives with every move, but rebuilding the
 geometry index (wall tree, blocked steps, terrain raster, every token's threatened
 cells) per command would make resolving a move the slow part.  ``SpatialCache`` keeps
@@ -42,7 +46,7 @@ def build_index(scene: Scene) -> ThreatIndex:
     terrain = TerrainMap([_region(t) for t in scene.terrain], grid=grid) if scene.terrain else None
     index = ThreatIndex(grid, walls, terrain)
     for token in scene.tokens:
-        index.add_token(token.id, token.cell, size=token.size, reach=token.reach)
+        index.add_token(token.id, token.cell, size=token.size, reach=token.reach, shared=True)
     return index
 
 
@@ -70,14 +74,16 @@ class SpatialCache:
                 if old is not new and old.cell != new.cell
             ]
             if len(moved) == 1:  # every move: re-index only what its threat changed
-                index.move_token(moved[0].id, moved[0].cell)
+                index.move_token(moved[0].id, moved[0].cell, shared=True)
             else:
                 # Lift every moved token before putting any down: two tokens trading
                 # places must not collide half-way through the update.
                 for token in moved:
                     index.remove_token(token.id)
                 for token in moved:
-                    index.add_token(token.id, token.cell, size=token.size, reach=token.reach)
+                    index.add_token(
+                        token.id, token.cell, size=token.size, reach=token.reach, shared=True
+                    )
         self._scene, self._index = scene, index
         return index
 

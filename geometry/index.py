@@ -27,6 +27,7 @@ from itertools import pairwise
 from geometry.coverage import NO_COVER, Coverage
 from geometry.errors import GeometryError
 from geometry.grid import Grid
+from geometry.occupancy import Occupancy
 from geometry.path import AreaExit, Crossing, CrossingKind, translate
 from geometry.reach import threatened_cells
 from geometry.square import Cell, DiagonalRule, Point, SquareGrid
@@ -87,7 +88,7 @@ class ThreatIndex:
         self._tokens: dict[str, Token] = {}
         self._areas: dict[str, frozenset[Cell]] = {}
         self._cover = Coverage(grid)
-        self._occupant: dict[Cell, str] = {}
+        self._occupancy = Occupancy()
 
     # -- tokens and areas -------------------------------------------------------------------
 
@@ -98,26 +99,32 @@ class ThreatIndex:
         except KeyError:
             raise GeometryError(f"unknown token {token_id!r}") from None
 
-    def add_token(self, token_id: str, origin: Cell, *, size: int = 1, reach: float = 1.0) -> None:
-        """Place a new token and index the cells it threatens."""
+    def add_token(
+        self,
+        token_id: str,
+        origin: Cell,
+        *,
+        size: int = 1,
+        reach: float = 1.0,
+        shared: bool = False,
+    ) -> None:
+        """Place a new token and index the cells it threatens.  Only with ``shared`` may
+        it stand where another token stands (see :mod:`geometry.occupancy`)."""
         if token_id in self._tokens or token_id in self._areas:
             raise GeometryError(f"id {token_id!r} is already in the index")
-        self._place(Token(token_id, origin, size, reach))
+        self._place(Token(token_id, origin, size, reach), shared)
 
-    def move_token(self, token_id: str, origin: Cell) -> None:
+    def move_token(self, token_id: str, origin: Cell, *, shared: bool = False) -> None:
         """Move a token; only its own threatened cells are recomputed, and only the
-        cells its threat leaves or enters are re-indexed (a step keeps most of them)."""
+        cells its threat leaves or enters are re-indexed (a step keeps most of them).
+        Only with ``shared`` may it stop where another token stands."""
         old = self.token(token_id)
-        cells = self.grid.footprint(origin, old.size)
-        for c in cells:
-            self.grid.require(c)
-            other = self._occupant.get(c)
-            if other is not None and other != token_id:
-                raise GeometryError(f"token {token_id!r} at {origin} overlaps {other!r}")
+        cells = self._footing(token_id, origin, old.size, shared)
+        occupancy = self._occupancy
         for c in self.grid.footprint(old.origin, old.size):
-            del self._occupant[c]
+            occupancy.leave(c, token_id)
         for c in cells:
-            self._occupant[c] = token_id
+            occupancy.enter(c, token_id)
         moved = Token(token_id, origin, old.size, old.reach)
         self._tokens[token_id] = moved
         before, after = self._areas[token_id], self._threat_of(moved)
@@ -158,8 +165,12 @@ class ThreatIndex:
         return self._cover.at(cell)[1]
 
     def occupant(self, cell: Cell) -> str | None:
-        """The token standing on ``cell``, if any."""
-        return self._occupant.get(cell)
+        """The token standing on ``cell`` (the first there, if several), if any."""
+        return self._occupancy.first(cell)
+
+    def occupants(self, cell: Cell) -> tuple[str, ...]:
+        """Every token standing on ``cell``."""
+        return self._occupancy.on(cell)
 
     def set_door(self, wall_id: str, is_open: bool) -> None:
         """Open or close a door; refresh the blocked steps and threats around it."""
@@ -178,21 +189,27 @@ class ThreatIndex:
     def _threat_of(self, tok: Token) -> frozenset[Cell]:
         return threatened_cells(self.grid, tok.origin, tok.size, tok.reach, walls=self.walls)
 
-    def _place(self, tok: Token) -> None:
-        cells = self.grid.footprint(tok.origin, tok.size)
+    def _footing(self, token_id: str, origin: Cell, size: int, shared: bool) -> frozenset[Cell]:
+        """The cells a token at ``origin`` covers, once checked: on the grid, and free
+        of other tokens unless ``shared``.  Raises before anything changes."""
+        cells = self.grid.footprint(origin, size)
         for c in cells:
             self.grid.require(c)
-            other = self._occupant.get(c)
+            other = None if shared else self._occupancy.other_than(c, token_id)
             if other is not None:
-                raise GeometryError(f"token {tok.token_id!r} at {tok.origin} overlaps {other!r}")
+                raise GeometryError(f"token {token_id!r} at {origin} overlaps {other!r}")
+        return cells
+
+    def _place(self, tok: Token, shared: bool = False) -> None:
+        cells = self._footing(tok.token_id, tok.origin, tok.size, shared)
         self._tokens[tok.token_id] = tok
         for c in cells:
-            self._occupant[c] = tok.token_id
+            self._occupancy.enter(c, tok.token_id)
         self._index_area(tok.token_id, self._threat_of(tok))
 
     def _unplace(self, tok: Token) -> None:
         for c in self.grid.footprint(tok.origin, tok.size):
-            self._occupant.pop(c, None)
+            self._occupancy.leave(c, tok.token_id)
         self._unindex_area(tok.token_id)
         del self._tokens[tok.token_id]
 
@@ -230,8 +247,8 @@ class ThreatIndex:
                     raise GeometryError(f"cell {c} is off the {grid.width}x{grid.height} grid")
             cost, blocked_step = self._cost_and_walls(path, None)
             found, exits = self._cover.scan(token_id, path, crossings=crossings)
-            last = self._occupant.get(path[-1], token_id)
-            return MoveResolution(cost, blocked_step, last != token_id, found, exits)
+            last = self._occupancy.other_than(path[-1], token_id)
+            return MoveResolution(cost, blocked_step, last is not None, found, exits)
         feet = [grid.footprint(p, size) for p in path]
         for p, f in zip(path, feet, strict=True):
             for c in f:
@@ -245,7 +262,7 @@ class ThreatIndex:
         found, exits = self._large_events(token_id, ins, outs, points, feet)
         if not crossings:
             found = ()
-        end_occupied = any(self._occupant.get(c, token_id) != token_id for c in feet[-1])
+        end_occupied = any(self._occupancy.other_than(c, token_id) for c in feet[-1])
         return MoveResolution(cost, blocked_step, end_occupied, found, exits)
 
     def _ids_under(self, cells: frozenset[Cell]) -> frozenset[str]:

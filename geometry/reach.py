@@ -89,11 +89,14 @@ def reach_pairs(grid: Grid, origin: Cell, size: int, reach: float) -> dict[Cell,
             raise GeometryError(f"token size must be at least 1 cell, got {size}")
         x0, y0 = origin
         width, height = grid.width, grid.height
-        return {
-            (x0 + dx, y0 + dy): [(x0 + fx, y0 + fy) for fx, fy in near]
-            for dx, dy, near in _square_pairs(grid.diagonal, grid.cell_size, size, reach)
-            if 0 <= x0 + dx < width and 0 <= y0 + dy < height
-        }
+        cached = _square_pairs(grid.diagonal, grid.cell_size, size, reach)
+        if cached is not None:
+            return {
+                (x0 + dx, y0 + dy): [(x0 + fx, y0 + fy) for fx, fy in near]
+                for dx, dy, near in cached
+                if 0 <= x0 + dx < width and 0 <= y0 + dy < height
+            }
+        return _square_pairs_clipped(grid, origin, size, reach)
     own = grid.footprint(origin, size)
     limit = reach + grid.cell_size / 2
     k = _max_steps(grid, reach)
@@ -117,24 +120,53 @@ def reach_pairs(grid: Grid, origin: Cell, size: int, reach: float) -> dict[Cell,
     return out
 
 
+def _square_pairs_clipped(
+    grid: SquareGrid, origin: Cell, size: int, reach: float
+) -> dict[Cell, list[Cell]]:
+    """Rules 1-2 cell by cell over the part of the grid within ``k`` steps: for a reach
+    too long to cache, the work is bounded by the grid, not by the reach."""
+    own = grid.footprint(origin, size)
+    limit = reach + grid.cell_size / 2
+    k = _max_steps(grid, reach)
+    out: dict[Cell, list[Cell]] = {}
+    x0, y0 = origin
+    x1, y1 = x0 + size - 1, y0 + size - 1
+    for x in range(max(0, x0 - k), min(grid.width, x1 + k + 1)):
+        for y in range(max(0, y0 - k), min(grid.height, y1 + k + 1)):
+            if x0 <= x <= x1 and y0 <= y <= y1:
+                continue
+            # Distance to the nearest footprint cell, from the gap on each axis.
+            gx = x0 - x if x < x0 else (x - x1 if x > x1 else 0)
+            gy = y0 - y if y < y0 else (y - y1 if y > y1 else 0)
+            if grid.offset_distance(gx, gy) < limit:
+                out[(x, y)] = [f for f in own if grid.distance(f, (x, y)) < limit]
+    return out
+
+
 # Rules 1-2 on a square grid depend only on the offset from the token's origin, so each
 # (diagonal rule, cell size, token size, reach) is worked out once, on an unbounded grid,
 # and only translated and clipped per token: placing a token is the hot path of every
-# move (``ThreatIndex`` re-places the mover).
+# move (``ThreatIndex`` re-places the mover).  Only areas of at most CACHED_OFFSETS
+# offsets are cached (any creature's melee reach); a longer reach is computed over the
+# grid each time, which bounds its cost by the map, however long the reach.
+CACHED_OFFSETS = 4096
 
 
-@functools.lru_cache(maxsize=512)
+@functools.lru_cache(maxsize=256)
 def _square_pairs(
     diagonal: DiagonalRule, cell_size: float, size: int, reach: float
-) -> tuple[tuple[int, int, tuple[Cell, ...]], ...]:
-    """``(dx, dy, footprint offsets within reach)`` per cell offset a token reaches."""
+) -> tuple[tuple[int, int, tuple[Cell, ...]], ...] | None:
+    """``(dx, dy, footprint offsets within reach)`` per cell offset a token reaches, or
+    None when the area is too large to cache."""
     unbounded = SquareGrid(1, 1, cell_size, diagonal=diagonal)
     limit = reach + cell_size / 2
     k = _max_steps(unbounded, reach)
-    own = [(fx, fy) for fx in range(size) for fy in range(size)]
-    out: list[tuple[int, int, tuple[Cell, ...]]] = []
     if k == 0:
         return ()
+    if (2 * k + size) ** 2 > CACHED_OFFSETS:
+        return None
+    own = [(fx, fy) for fx in range(size) for fy in range(size)]
+    out: list[tuple[int, int, tuple[Cell, ...]]] = []
     last = size - 1
     for x in range(-k, last + k + 1):
         for y in range(-k, last + k + 1):
@@ -149,15 +181,17 @@ def _square_pairs(
     return tuple(out)
 
 
-@functools.lru_cache(maxsize=512)
+@functools.lru_cache(maxsize=256)
 def _square_reach(
     diagonal: DiagonalRule, cell_size: float, size: int, reach: float
-) -> tuple[tuple[tuple[int, int], ...], int]:
-    """The cell offsets a token reaches (rules 1-2), and how far they extend past it."""
+) -> tuple[tuple[tuple[int, int], ...], int] | None:
+    """The cell offsets a token reaches (rules 1-2) and how far they extend past it, or
+    None when the area is too large to cache."""
     pairs = _square_pairs(diagonal, cell_size, size, reach)
-    return tuple((dx, dy) for dx, dy, _ in pairs), _max_steps(
-        SquareGrid(1, 1, cell_size, diagonal=diagonal), reach
-    )
+    if pairs is None:
+        return None
+    k = _max_steps(SquareGrid(1, 1, cell_size, diagonal=diagonal), reach)
+    return tuple((dx, dy) for dx, dy, _ in pairs), k
 
 
 def threatened_cells(
@@ -174,7 +208,10 @@ def threatened_cells(
             raise GeometryError(f"reach must not be negative, got {reach!r}")
         if size < 1:
             raise GeometryError(f"token size must be at least 1 cell, got {size}")
-        offsets, k = _square_reach(grid.diagonal, grid.cell_size, size, reach)
+        cached = _square_reach(grid.diagonal, grid.cell_size, size, reach)
+        if cached is None:
+            return frozenset(_square_pairs_clipped(grid, origin, size, reach))
+        offsets, k = cached
         x0, y0 = origin
         width, height = grid.width, grid.height
         if x0 - k >= 0 and y0 - k >= 0 and x0 + size + k <= width and y0 + size + k <= height:

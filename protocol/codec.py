@@ -101,23 +101,23 @@ def _parse_constant(name: str) -> float:
     return float(name)
 
 
-def _check_json_depth(text: str) -> None:
+def _check_json_depth(text: str, max_depth: int) -> None:
     # Cheap bound first: a frame with few brackets cannot be too deep.
-    if text.count("[") + text.count("{") <= MAX_DEPTH:
+    if text.count("[") + text.count("{") <= max_depth:
         return
     depth = 0
     for match in _JSON_TOKEN.finditer(text):
         char = match.group()
         if char in ("[", "{"):
             depth += 1
-            if depth > MAX_DEPTH:
-                raise ProtocolError("too_deep", f"nesting deeper than {MAX_DEPTH}")
+            if depth > max_depth:
+                raise ProtocolError("too_deep", f"nesting deeper than {max_depth}")
         elif char in ("]", "}"):
             depth -= 1
 
 
-def _parse_json(text: str) -> object:
-    _check_json_depth(text)
+def _parse_json(text: str, max_depth: int = MAX_DEPTH) -> object:
+    _check_json_depth(text, max_depth)
     try:
         return json.loads(
             text,
@@ -205,13 +205,27 @@ def parse_frame(
     if not isinstance(frame, str | bytes | bytearray | memoryview):
         # The caller's bug, not the peer's: not a ProtocolError.
         raise TypeError(f"frame must be str or bytes, got {type(frame).__name__}")
+    return _parse_frame(frame, max_bytes, MAX_DEPTH)
+
+
+def _parse_frame(
+    frame: bytes | bytearray | memoryview | str, max_bytes: int, max_depth: int
+) -> object:
     _check_size(frame, max_bytes)
-    tree = _parse_json(frame) if isinstance(frame, str) else _parse_msgpack(bytes(frame))
+    tree = _parse_json(frame, max_depth) if isinstance(frame, str) else _parse_msgpack(bytes(frame))
     try:
-        return json_safe(tree, "", max_depth=MAX_DEPTH)
+        return json_safe(tree, "", max_depth=max_depth)
     except ProtocolError as exc:
         exc.seq = _peek_seq(tree)
         raise
+
+
+def _is_array(frame: bytes | str) -> bool:
+    """Whether a frame holds an array at its top: a batch frame."""
+    if isinstance(frame, str):
+        return frame.lstrip()[:1] == "["
+    # msgpack fixarray (0x90-0x9f), array 16 (0xdc), array 32 (0xdd)
+    return bool(frame) and (0x90 <= frame[0] <= 0x9F or frame[0] in (0xDC, 0xDD))
 
 
 # -- step 3: read ---------------------------------------------------------------------
@@ -305,7 +319,11 @@ def decode_server_frame(
     :data:`MAX_BATCH` envelopes instead of one envelope (:func:`encode_batch`).  This
     reads both kinds; a bad envelope's error path starts with its index, ``[2].body``.
     """
-    tree = parse_frame(frame, max_bytes=max_bytes)
+    if not isinstance(frame, str | bytes):
+        raise TypeError(f"frame must be str or bytes, got {type(frame).__name__}")
+    # The array is one level more: each envelope in it may still nest MAX_DEPTH deep.
+    depth = MAX_DEPTH + 1 if _is_array(frame) else MAX_DEPTH
+    tree = _parse_frame(frame, max_bytes, depth)
     if not isinstance(tree, list):
         return [server_from_wire(tree)]
     if not 1 <= len(tree) <= MAX_BATCH:

@@ -322,12 +322,13 @@ def _copy_map(value: Mapping[Any, Any], budget: int) -> dict[str, Any]:
 
 
 def _copy_other(value: object, budget: int) -> Any:
-    # Everything but the exact built-in JSON types: subclasses (an ``IntEnum``, a
-    # ``str`` subclass) are copied as their base value, markers and bytes refused.
+    # Everything but the exact built-in JSON types: subclasses pass as they are (a
+    # ``str`` enum encodes as its value), an ``int`` subclass becomes a plain int;
+    # markers and bytes are refused.
     if isinstance(value, bool | str):
         if isinstance(value, str) and not _valid_unicode(value):
             raise ProtocolError("bad_value", f"string is not valid Unicode: {show(value)}")
-        return value if isinstance(value, bool) else str(value)
+        return value
     if isinstance(value, int):
         if not INT_MIN <= value <= INT_MAX:
             raise ProtocolError("bad_value", f"integer out of range |i| < 2**63: {show(value)}")
@@ -335,7 +336,7 @@ def _copy_other(value: object, budget: int) -> Any:
     if isinstance(value, float):
         if not math.isfinite(value):
             raise ProtocolError("non_finite", f"expected a finite number, got {show(value)}")
-        return float(value)
+        return value
     if isinstance(value, Rejected):
         raise ProtocolError(
             value.code, value.detail, path="" if value.key is None else key_segment(value.key)

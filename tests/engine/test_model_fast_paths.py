@@ -29,3 +29,14 @@ def test_with_token_copies_every_field() -> None:
     assert [f.name for f in fields(Scene)] == ["grid", "tokens", "walls", "terrain"]
     moved = a.moved_to((1, 1))
     assert scene.with_token(moved) == replace(scene, tokens=(moved, b))
+
+
+def test_the_copies_keep_a_subclass() -> None:
+    class Monster(Combatant):
+        __slots__ = ()
+
+    ogre = Monster("o", "Ogre", "gm", "monsters", 0, 0)
+    scene = Scene(GridSpec(width=5, height=5), (ogre,))
+    moved = ogre.moved_to((1, 1))
+    assert type(moved) is Monster
+    assert type(scene.with_token(moved)) is Scene

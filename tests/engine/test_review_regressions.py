@@ -150,3 +150,31 @@ def test_options_follow_what_a_readied_action_allows() -> None:
     options = encounter.options("r", "alice")
     assert "attack" not in options.available and "combat" not in options.available
     assert "step" in options.available and "take_delayed" not in options.available
+
+
+def test_a_move_paused_on_an_allys_square_goes_on() -> None:
+    # The mover passes through its ally's square and leaves it from within the enemy's
+    # reach: paused there, it shares the square until it moves on.  The encounter (and
+    # its spatial index) must take that, answer the prompt and finish the move.
+    encounter = fight(
+        token("mover", 8, 8, owner="alice", init=14),
+        token("ally", 9, 9, owner="alice", init=5),
+        token("enemy", 10, 10, init=10),
+    )
+    events = encounter.apply(Move("alice", "mover", ((9, 9), (9, 8))))
+    (prompt,) = prompts(events)
+    scene = encounter.state.scene
+    assert scene is not None
+    assert {t.id: t.cell for t in scene.tokens}["mover"] == (9, 9)  # on the ally's square
+    options = encounter.options("ally", "alice")  # reads the index while they share it
+    assert options.token == "ally"
+    events = encounter.apply(AnswerPrompt("gm", prompt.prompt, False))
+    assert "move_completed" in kinds(events)
+    scene = encounter.state.scene
+    assert scene is not None
+    assert {t.id: t.cell for t in scene.tokens} == {
+        "mover": (9, 8),
+        "ally": (9, 9),
+        "enemy": (10, 10),
+    }
+    encounter.apply(EndPhase("alice", "mover"))  # and the fight goes on

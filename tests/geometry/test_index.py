@@ -172,3 +172,26 @@ def test_bench_baseline_agrees_on_a_small_scene() -> None:
         assert res.cost == cost
         assert [(c.area_id, c.kind.value, c.step) for c in res.crossings] == events
         assert sorted(((e.area_id, e.step) for e in res.exits), key=lambda e: (e[1], e[0])) == exits
+
+
+def test_only_a_shared_token_stands_where_another_does() -> None:
+    index = ThreatIndex(SquareGrid(6, 6))
+    index.add_token("ally", (2, 2))
+    with pytest.raises(GeometryError, match="overlaps 'ally'"):
+        index.add_token("mover", (2, 2))
+    index.add_token("mover", (1, 1))
+    with pytest.raises(GeometryError, match="overlaps 'ally'"):
+        index.move_token("mover", (2, 2))
+    assert index.token("mover").origin == (1, 1)  # refused: nothing changed
+
+    index.move_token("mover", (2, 2), shared=True)  # paused in the ally's square
+    assert index.occupants((2, 2)) == ("ally", "mover") and index.occupant((2, 2)) == "ally"
+    assert index.occupants((1, 1)) == ()
+    assert index.resolve_move("mover", [(2, 2), (3, 2)]).legal  # it may move on
+    assert index.resolve_move("ally", [(2, 2), (2, 3)]).legal  # and so may the ally
+    assert not index.resolve_move("ally", [(2, 2), (3, 3), (2, 2)]).legal  # not back on it
+
+    index.move_token("ally", (2, 3))  # the first to leave: the other stays
+    assert index.occupants((2, 2)) == ("mover",) and index.occupant((2, 3)) == "ally"
+    index.remove_token("mover")
+    assert index.occupants((2, 2)) == ()

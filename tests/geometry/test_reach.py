@@ -91,6 +91,20 @@ def test_cached_offsets_match_the_written_rule_everywhere(
     assert {c: set(near) for c, near in pairs.items()} == expected
 
 
+@pytest.mark.parametrize("rule", list(DiagonalRule))
+@pytest.mark.parametrize("reach", [40.0, 3000.0, 1e9])
+def test_a_reach_longer_than_the_map_costs_what_the_map_does(
+    rule: DiagonalRule, reach: float
+) -> None:
+    # Offsets are cached only for areas of a creature's size; a reach of a thousand
+    # squares must cost what the 12 x 12 map costs, not what the reach covers.
+    grid = SquareGrid(12, 12, diagonal=rule)
+    expected = written_rule(grid, (3, 4), 2, reach)
+    assert threatened_cells(grid, (3, 4), 2, reach) == frozenset(expected)
+    pairs = reach_pairs(grid, (3, 4), 2, reach)
+    assert {c: set(near) for c, near in pairs.items()} == expected
+
+
 @pytest.mark.parametrize(
     ("rule", "reach", "expected_count", "reached", "not_reached"),
     [

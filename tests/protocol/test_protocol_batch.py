@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import enum
 import json
 
 import msgpack
@@ -70,3 +71,24 @@ def test_a_batch_frame_is_all_msgpack_or_all_json() -> None:
     ack = Ack(seq=1, ref=1, first_event=None, last_event=None)
     with pytest.raises(ValueError, match="all msgpack or all JSON"):
         encode_batch([encode(ack, binary=True), encode(ack, binary=False)])
+
+
+@pytest.mark.parametrize("binary", [False, True], ids=["json", "msgpack"])
+def test_a_message_as_deep_as_allowed_also_decodes_in_a_batch(binary: bool) -> None:
+    # The array is a level of its own: each envelope may nest as deep as it could alone.
+    data: dict[str, object] = {"leaf": 1}
+    for _ in range(protocol.server_messages.MAX_DATA_DEPTH - 1):
+        data = {"k": data}
+    deep = protocol.Event(seq=1, index=0, kind="deep", data=data)
+    assert decode_server_frame(encode(deep, binary=binary)) == [deep]
+    frame = encode_batch([encode(deep, binary=binary), encode(Pong(seq=2), binary=binary)])
+    assert decode_server_frame(frame) == [deep, Pong(seq=2)]
+
+
+def test_event_data_keeps_a_string_enum_as_its_value() -> None:
+    class Color(str, enum.Enum):  # noqa: UP042 - the mix-in whose str() is not its value
+        RED = "red"
+
+    event = protocol.Event(seq=1, index=0, kind="painted", data={"color": Color.RED})
+    assert json.loads(protocol.encode_json(event))["body"]["data"] == {"color": "red"}
+    assert msgpack.unpackb(protocol.encode_msgpack(event))["body"]["data"] == {"color": "red"}
