@@ -9,22 +9,25 @@ plain dict lookup.
 
 from __future__ import annotations
 
+import bisect
+
 from geometry.square import Cell
 
 
 class Occupancy:
-    """Cell -> the tokens standing on it, the first placed first."""
+    """Cell -> the tokens standing on it, in id order: the same whatever order they
+    came in, so an index updated move by move answers exactly as a fresh one."""
 
     def __init__(self) -> None:
         self._first: dict[Cell, str] = {}
         self._more: dict[Cell, list[str]] = {}  # cells with two or more tokens: all of them
 
     def first(self, cell: Cell) -> str | None:
-        """The token that stood on ``cell`` first, if any."""
+        """The token on ``cell`` (the least id, if several), if any."""
         return self._first.get(cell)
 
     def on(self, cell: Cell) -> tuple[str, ...]:
-        """Every token on ``cell``, in the order they came."""
+        """Every token on ``cell``, in id order."""
         more = self._more.get(cell)
         if more is not None:
             return tuple(more)
@@ -45,7 +48,10 @@ class Occupancy:
         if first is None:
             self._first[cell] = token_id
         elif first != token_id:
-            self._more.setdefault(cell, [first]).append(token_id)
+            more = self._more.setdefault(cell, [first])
+            if token_id not in more:
+                bisect.insort(more, token_id)
+                self._first[cell] = more[0]
 
     def leave(self, cell: Cell, token_id: str) -> None:
         """``token_id`` no longer stands on ``cell``."""

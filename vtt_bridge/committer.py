@@ -380,12 +380,17 @@ class Committer:
             } | pending.opened
             self.metrics.count("prompts_opened", len(pending.opened))
         self.metrics.count("commands_committed")
+        # Armed before anything is sent: a send that fails (a recording's disk) must not
+        # leave a prompt without its deadline.
+        for prompt_id, deadline in pending.opened.items():
+            self._on_deadline(table.id, prompt_id, deadline)
         if pending.sender is not None and pending.ref is not None:
             reply = ack_reply(row.first_event, len(row.events))
             table.remember(pending.sender.participant, pending.client, pending.ref, reply)
-            send_ack(pending.sender, pending.ref, reply, now_ms)
+            try:
+                send_ack(pending.sender, pending.ref, reply, now_ms)
+            except Exception:  # the others still hear of the command
+                log.exception("acknowledging a committed command failed")
             if self._crash("after_ack"):
                 return
         broadcast(table, row.first_event, row.events, now_ms)
-        for prompt_id, deadline in pending.opened.items():
-            self._on_deadline(table.id, prompt_id, deadline)

@@ -42,7 +42,13 @@ async def join(
     order the join had when it arrived (a revocation that arrives after it is carried
     out after it), as in a replay."""
     known = hub.by_token.get(message.token)
-    place = None if known is None else hub.committer.hold_place(known, now_ms)
+    place = None
+    if known is not None:
+        place = hub.committer.hold_place(known, now_ms)
+        if known.recorder is not None:
+            # Recorded where its answer is placed: at arrival, before any command that
+            # arrives while its token is read (replay answers in record order).
+            known.recorder.frame_in(session.conn, frame, now_ms, out_seq=session.out_seq)
     held: list[tuple[int, list[tuple[Prompt, int | None]]]] = []
     try:
         await _join(hub, session, message, frame, now_ms, place, held)
@@ -64,24 +70,34 @@ async def _join(
     held: list[tuple[int, list[tuple[Prompt, int | None]]]],
 ) -> None:
     """The join itself; a member catching up gets its catch-up's bounds in ``held``."""
+
+    def refuse(code: str, text: str, path: str | None) -> None:
+        # At the join's place when it holds one; recorded if its frame was.
+        def answer() -> None:
+            if code == "bad_token":
+                forget_token(hub, message.token, now_ms)
+            refusal = protocol.ErrorMessage(
+                seq=session.next_seq(), ref=message.seq, code=code, message=text, path=path
+            )
+            if place is not None and place.table.recorder is not None:
+                place.table.recorder.frame_out(session.conn, refusal, now_ms)
+            hub.metrics.refused(code)
+            session.send(refusal, now_ms)
+
+        if place is not None:
+            hub.committer.fill(place, answer)
+        else:
+            answer()
+
     try:
         grant = await hub.committer.in_db(hub.store.join_token, message.token)
     except Exception:
         log.exception("join: the join token could not be read")
-        send_error(hub.metrics, session, message.seq, "internal", "try again", None, now_ms)
+        refuse("internal", "try again", None)
         return
     table = None if grant is None or grant.revoked else hub.tables.get(grant.table_id)
     if table is None or grant is None:
-        forget_token(hub, message.token, now_ms)
-        send_error(
-            hub.metrics,
-            session,
-            message.seq,
-            "bad_token",
-            "no table has that join token",
-            "body.token",
-            now_ms,
-        )
+        refuse("bad_token", "no table has that join token", "body.token")
         return
     table.tokens[grant.token] = grant
     hub.by_token[grant.token] = table
@@ -94,7 +110,12 @@ async def _join(
         else f"conn:{session.conn}"
     )
     hub.metrics.count("joins")
-    if table.recorder is not None:
+    if place is not None and place.table is not table:
+        # The token now opens another table than memory said: answer in that table's
+        # order, never behind this join's own place.
+        hub.committer.fill(place, lambda: None)
+        place = None
+    if table.recorder is not None and place is None:
         # What it was answered before joining is not recorded: replay starts its
         # seq counter where the live connection's stood.
         table.recorder.frame_in(session.conn, frame, now_ms, out_seq=session.out_seq)
@@ -109,13 +130,17 @@ async def _join(
 
     def answer() -> None:
         # After every command submitted before the join is answered, as in a replay.
+        if session.left:  # closed (a join timeout) while its token was read
+            if table.recorder is not None:
+                table.recorder.left(session.conn, now_ms)
+            return
         now = table.tokens.get(grant.token)
         if now is None or now.revoked:  # revoked while this join waited for its turn
-            session.table, session.participant, session.role = None, "", ""
             send_error(
                 hub.metrics, session, message.seq, "bad_token", "the join token was revoked",
                 "body.token", now_ms,
             )  # fmt: skip
+            session.table, session.participant, session.role = None, "", ""
             session.kick(1008, "join token revoked")
             return
         session.send(replace(welcome, seq=session.next_seq()), now_ms)
@@ -132,7 +157,7 @@ async def _join(
         if not session.left:
             table.sessions.append(session)
 
-    if place is not None and place.table is table:
+    if place is not None:
         hub.committer.fill(place, answer)
     else:
         await hub.committer.in_order(table, answer, now_ms)

@@ -176,3 +176,63 @@ async def test_settings_that_cannot_be_stored_are_refused_with_what_they_governe
     other.close()
     again = await alice.send(protocol.Move, token="hero", path=((1, 1),))
     assert isinstance(await alice.reply_to(again), protocol.Ack)
+
+
+async def test_a_join_replays_as_it_was_answered(demo: Server, tmp_path: Path) -> None:
+    # The join arrives while a commit waits; a move arrives while the join's token is
+    # read.  The join is answered (and recorded) before the move: replay agrees.
+    gm = await demo.client("gm")
+    await gm.reply_to(await gm.send(protocol.LoadScene, scene=SCENE))
+    tokens = demo_tokens(demo.server.app)
+    other = hold_write_lock(demo.db)
+    try:
+        first = await gm.send(protocol.Move, token="ogre", path=((8, 7),))
+        await asyncio.sleep(0.1)
+        bob = await TableClient.connect(demo.http, str(demo.server.make_url("/ws")))
+        await bob.send(protocol.Join, token=tokens["bob"], last_event=None)
+        await asyncio.sleep(0.1)
+        second = await gm.send(protocol.Move, token="ogre", path=((8, 6),))
+        await asyncio.sleep(0.1)
+    finally:
+        other.rollback()
+        other.close()
+    await gm.reply_to(first)
+    await gm.reply_to(second)
+    state = await bob.wait_for(protocol.State)
+    assert state.last_event == 1  # the first move, not the second
+    assert (await bob.event("token_placed")).index == 2  # the second, as an event
+    await bob.close()
+    await gm.close()
+    await asyncio.sleep(0.1)
+    result = await replay(next((tmp_path / "rec").glob("*.jsonl")))
+    assert result.ok, "\n".join(result.diff)
+
+
+async def test_a_revocation_closes_at_its_place_even_when_a_join_sees_it_first(
+    demo: Server,
+) -> None:
+    gm = await demo.client("gm")
+    bob = await demo.client("bob")
+    await gm.reply_to(await gm.send(protocol.LoadScene, scene=SCENE))
+    tokens = demo_tokens(demo.server.app)
+    other = hold_write_lock(demo.db)
+    try:
+        await gm.send(protocol.Move, token="ogre", path=((8, 7),))  # its commit waits
+        await asyncio.sleep(0.1)
+        move = await gm.send(protocol.Move, token="ogre", path=((8, 6),))
+        await asyncio.sleep(0.1)
+        await gm.send(protocol.RevokeToken, token=tokens["bob"])  # after the move
+        await asyncio.sleep(0.1)
+        again = await TableClient.connect(demo.http, str(demo.server.make_url("/ws")))
+        await again.send(protocol.Join, token=tokens["bob"], last_event=None)
+        await asyncio.sleep(0.1)
+    finally:
+        other.rollback()
+        other.close()
+    await gm.reply_to(move)
+    assert (await again.wait_for(protocol.ErrorMessage)).code == "bad_token"
+    with pytest.raises(ConnectionError):
+        while True:
+            await bob.next()
+    # Bob heard the move sent before his revocation, then was closed.
+    assert [m.index for m in bob.inbox if isinstance(m, protocol.Event)][-1] == 2

@@ -195,3 +195,15 @@ def test_only_a_shared_token_stands_where_another_does() -> None:
     assert index.occupants((2, 2)) == ("mover",) and index.occupant((2, 3)) == "ally"
     index.remove_token("mover")
     assert index.occupants((2, 2)) == ()
+
+
+def test_who_shares_a_cell_does_not_depend_on_who_came_first() -> None:
+    grid = SquareGrid(6, 6)
+    one, two = ThreatIndex(grid), ThreatIndex(grid)
+    for index, order in ((one, ["b", "a", "c"]), (two, ["c", "b", "a"])):
+        for token_id in order:
+            index.add_token(token_id, (2, 2), shared=True)
+    assert one.occupants((2, 2)) == two.occupants((2, 2)) == ("a", "b", "c")
+    assert one.occupant((2, 2)) == "a"
+    one.remove_token("a")
+    assert one.occupants((2, 2)) == ("b", "c") and one.occupant((2, 2)) == "b"
