@@ -34,6 +34,12 @@ class Server:
         await client.wait_for(protocol.Welcome)
         return client
 
+    async def gm_with_scene(self, **join: object) -> TableClient:
+        """The GM, joined, with the small scene loaded."""
+        gm = await self.client("gm", **join)
+        await gm.reply_to(await gm.send(protocol.LoadScene, scene=SCENE))
+        return gm
+
 
 @pytest.fixture
 async def demo(tmp_path: Path) -> AsyncIterator[Server]:
@@ -53,8 +59,7 @@ def hold_write_lock(db: Path) -> sqlite3.Connection:
 async def test_a_retransmission_is_answered_after_what_was_sent_before_it(
     demo: Server, tmp_path: Path
 ) -> None:
-    gm = await demo.client("gm", client="gm-ui")
-    await gm.reply_to(await gm.send(protocol.LoadScene, scene=SCENE))
+    gm = await demo.gm_with_scene(client="gm-ui")
     first = await gm.send(protocol.Move, token="ogre", path=((8, 7),))
     await gm.reply_to(first)
     again = protocol.encode_json(protocol.Move(seq=first, token="ogre", path=((8, 7),)))
@@ -78,8 +83,7 @@ async def test_a_retransmission_is_answered_after_what_was_sent_before_it(
 
 
 async def test_a_join_answered_after_its_token_is_revoked_does_not_stay(demo: Server) -> None:
-    gm = await demo.client("gm")
-    await gm.reply_to(await gm.send(protocol.LoadScene, scene=SCENE))
+    gm = await demo.gm_with_scene()
     tokens = demo_tokens(demo.server.app)
     other = hold_write_lock(demo.db)
     try:
@@ -110,8 +114,7 @@ async def test_a_burst_within_the_rate_limit_is_answered_in_full(
 ) -> None:
     # 150 commands sent at once (the default burst allows 200): each connection has
     # only a few in flight, so their answers never overflow its outbound queue (256).
-    gm = await demo.client("gm")
-    await gm.reply_to(await gm.send(protocol.LoadScene, scene=SCENE))
+    gm = await demo.gm_with_scene()
     other = hold_write_lock(demo.db) if slow_commit else None
     frames = []
     for i in range(150):
@@ -153,9 +156,8 @@ async def test_a_batch_frame_stays_within_the_frame_limit(demo: Server) -> None:
 async def test_settings_that_cannot_be_stored_are_refused_with_what_they_governed(
     demo: Server,
 ) -> None:
-    gm = await demo.client("gm")
     alice = await demo.client("alice")
-    await gm.reply_to(await gm.send(protocol.LoadScene, scene=SCENE))
+    gm = await demo.gm_with_scene()
     table = demo.server.app[HUB].table_by_name("demo")
     assert table is not None
     # Another process takes the tables away, so the settings' commit fails; Alice's
@@ -181,8 +183,7 @@ async def test_settings_that_cannot_be_stored_are_refused_with_what_they_governe
 async def test_a_join_replays_as_it_was_answered(demo: Server, tmp_path: Path) -> None:
     # The join arrives while a commit waits; a move arrives while the join's token is
     # read.  The join is answered (and recorded) before the move: replay agrees.
-    gm = await demo.client("gm")
-    await gm.reply_to(await gm.send(protocol.LoadScene, scene=SCENE))
+    gm = await demo.gm_with_scene()
     tokens = demo_tokens(demo.server.app)
     other = hold_write_lock(demo.db)
     try:
@@ -211,9 +212,8 @@ async def test_a_join_replays_as_it_was_answered(demo: Server, tmp_path: Path) -
 async def test_a_revocation_closes_at_its_place_even_when_a_join_sees_it_first(
     demo: Server,
 ) -> None:
-    gm = await demo.client("gm")
     bob = await demo.client("bob")
-    await gm.reply_to(await gm.send(protocol.LoadScene, scene=SCENE))
+    gm = await demo.gm_with_scene()
     tokens = demo_tokens(demo.server.app)
     other = hold_write_lock(demo.db)
     try:
