@@ -31,11 +31,10 @@ log = logging.getLogger("vtt_bridge")
 async def handle(hub: Hub, session: Session, message: protocol.ClientMessage, now_ms: int) -> None:
     """Carry out an admin message from ``session`` at its table, and answer it.
 
-    Like a command, the change is made in memory as the message arrives (the database
-    write is then awaited, and undone in memory if it fails), and the answer takes the
-    place in the table's answer order the message had when it arrived: after every
-    command received before it, before every one received after.  A replay, which
-    handles one frame at a time, answers the same."""
+    The answer, and a revocation's closing of connections, take the place in the
+    table's answer order the message had when it arrived: after every command received
+    before it, before every one received after, as a replay (one frame at a time) has
+    them.  New settings are committed like a command, with the commands they govern."""
     table = session.table
     assert table is not None
     place = hub.committer.hold_place(table, now_ms)
@@ -56,7 +55,7 @@ async def _carry_out(
 ) -> None:
     ref = message.seq
 
-    async def answer(reply: Callable[[], None]) -> None:
+    def answer(reply: Callable[[], None]) -> None:
         hub.committer.fill(place, reply)
 
     def refuse(code: str, text: str, path: str | None) -> Callable[[], None]:
@@ -66,7 +65,7 @@ async def _carry_out(
     if isinstance(message, protocol.IssueToken):
         if message.participant in RESERVED_PARTICIPANTS:
             reserved = f"participant id {message.participant!r} is reserved"
-            await answer(refuse("bad_value", reserved, "body.participant"))
+            answer(refuse("bad_value", reserved, "body.participant"))
             return
         # Derived and reserved with no await in between, so two GMs issuing at once
         # get two different tokens.
@@ -76,22 +75,22 @@ async def _carry_out(
         if not await _stored(hub, hub.store.add_token, grant):
             if table.tokens.get(value) is grant:
                 del table.tokens[value]
-            await answer(not_stored)
+            answer(not_stored)
             return
         hub.by_token[value] = table  # only now: a join reads the token from the database
         hub.metrics.count("tokens_issued")
         issued = protocol.TokenIssued(
             seq=0, ref=ref, token=value, participant=grant.participant, role=grant.role
         )
-        await answer(lambda: session.send(replace(issued, seq=session.next_seq()), now_ms))
+        answer(lambda: session.send(replace(issued, seq=session.next_seq()), now_ms))
     elif isinstance(message, protocol.RevokeToken):
         found = table.tokens.get(message.token)
         if found is None or found.revoked or found.role == "gm":
             unknown = "this table has no such player or spectator token"
-            await answer(refuse("unknown_join_token", unknown, "body.token"))
+            answer(refuse("unknown_join_token", unknown, "body.token"))
             return
         if not await _stored(hub, hub.store.revoke_token, found.token):
-            await answer(not_stored)
+            answer(not_stored)
             return
         revoked = protocol.TokenRevoked(seq=0, ref=ref, token=found.token)
 
@@ -101,7 +100,7 @@ async def _carry_out(
             close_revoked(hub, table, found.token, now_ms)
             session.send(replace(revoked, seq=session.next_seq()), now_ms)
 
-        await answer(close_and_answer)
+        answer(close_and_answer)
     elif isinstance(message, protocol.ConfigureTable):
         row = table.row
         if message.dice is not None:
@@ -115,10 +114,10 @@ async def _carry_out(
         change = Pending(table, table.generation, session, ref, session.client, now_ms)
         change.settings = row
         hub.committer.enqueue(change)
-        await answer(lambda: None)  # the held place: the change right behind it answers
+        answer(lambda: None)  # the held place: the change right behind it answers
         await hub.committer.wait(change)
     else:
-        await answer(refuse("not_permitted", "not handled", None))
+        answer(refuse("not_permitted", "not handled", None))
 
 
 async def _stored(hub: Hub, fn: Callable[..., None], *args: Any) -> bool:
