@@ -7,6 +7,8 @@ a permutation of the combatants.
 
 from __future__ import annotations
 
+import os
+
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -123,7 +125,11 @@ def _concrete(encounter, command):  # type: ignore[no-untyped-def]
     return command
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+#: Sequences per run: CI's 150; a release runs more (``ENGINE_FUZZ_EXAMPLES=2000``).
+EXAMPLES = int(os.environ.get("ENGINE_FUZZ_EXAMPLES", "150"))
+
+
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     commands=st.lists(COMMANDS, min_size=1, max_size=30),
     aware=st.sampled_from([None, ("hero", "ogre")]),
@@ -150,6 +156,14 @@ def test_random_commands_apply_or_are_refused_cleanly(
         hash(state)
         assert state.scene is not None and state.combat is not None
         cells = [t.cell for t in state.scene.tokens]
-        assert len(cells) == len(set(cells))
+        if len(cells) != len(set(cells)):
+            # Only a mover paused while passing through an ally's square shares it.
+            pending = state.combat.pending_move
+            assert pending is not None, cells
+            mover = state.scene.token(pending.token)
+            assert mover is not None and cells.count(mover.cell) == 2
+            (other,) = [t for t in state.scene.tokens if t.cell == mover.cell and t is not mover]
+            assert other.side == mover.side
+            assert len(set(cells)) == len(cells) - 1
         assert sorted(state.combat.order) == sorted(t.id for t in state.scene.tokens)
         assert dict(state.combat.scores).keys() == set(state.combat.order)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import (
@@ -174,8 +174,8 @@ def test_the_incremental_index_always_equals_a_fresh_one(
     for step, (which, x, y) in enumerate(moves):
         moved = scene.tokens[which].moved_to((x, y))
         scene = scene.with_token(moved)
-        cells = [t.cell for t in scene.tokens]
-        assume(len(set(cells)) == len(cells))  # the engine never lets tokens overlap
+        # Tokens may share a cell here: the engine does so for a mover paused in an
+        # ally's square, and the index must then list them as a fresh one does.
         if step < len(doors):
             scene = scene.with_wall(
                 WallSpec("d", (6.0, 0.0), (6.0, 12.0), door="open" if doors[step] else "closed")
@@ -183,6 +183,9 @@ def test_the_incremental_index_always_equals_a_fresh_one(
         cached, fresh = cache.index(scene), build_index(scene)
         for t in scene.tokens:
             assert cached.threatened(t.id) == fresh.threatened(t.id)
+        for cell in ((x, y) for x in range(12) for y in range(12)):
+            assert cached.occupants(cell) == fresh.occupants(cell)
+            assert cached.areas_at(cell) == fresh.areas_at(cell)
 
 
 def test_the_cache_survives_two_tokens_trading_places() -> None:
