@@ -37,12 +37,8 @@ async def handle(hub: Hub, session: Session, message: protocol.ClientMessage, no
     them.  New settings are committed like a command, with the commands they govern."""
     table = session.table
     assert table is not None
-    place = hub.committer.hold_place(table, now_ms)
-    try:
+    async with hub.committer.place_held(table, now_ms) as place:
         await _carry_out(hub, session, table, message, now_ms, place)
-    finally:  # never leave the place empty: every later answer would wait for it
-        hub.committer.fill(place, lambda: None)
-        await hub.committer.wait(place)
 
 
 async def _carry_out(

@@ -20,8 +20,9 @@ store calls made while serving run there, so the event loop never waits on a dis
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -157,6 +158,18 @@ class Committer:
         pending.ready = asyncio.get_running_loop().create_future()
         self.enqueue(pending)
         return pending
+
+    @contextlib.asynccontextmanager
+    async def place_held(self, table: Table, now_ms: int) -> AsyncIterator[Pending]:
+        """:meth:`hold_place` for the block's work, which fills it; on the way out an
+        empty place is filled with nothing (whatever went wrong, every later answer
+        would wait for it) and its turn is waited for."""
+        place = self.hold_place(table, now_ms)
+        try:
+            yield place
+        finally:
+            self.fill(place, lambda: None)
+            await self.wait(place)
 
     @staticmethod
     def fill(place: Pending, action: Callable[[], None]) -> None:

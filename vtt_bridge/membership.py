@@ -42,20 +42,16 @@ async def join(
     order the join had when it arrived (a revocation that arrives after it is carried
     out after it), as in a replay."""
     known = hub.by_token.get(message.token)
-    place = None
-    if known is not None:
-        place = hub.committer.hold_place(known, now_ms)
-        if known.recorder is not None:
-            # Recorded where its answer is placed: at arrival, before any command that
-            # arrives while its token is read (replay answers in record order).
-            known.recorder.frame_in(session.conn, frame, now_ms, out_seq=session.out_seq)
     held: list[tuple[int, list[tuple[Prompt, int | None]]]] = []
-    try:
-        await _join(hub, session, message, frame, now_ms, place, held)
-    finally:  # never leave the place empty: every later answer would wait for it
-        if place is not None:
-            hub.committer.fill(place, lambda: None)
-            await hub.committer.wait(place)
+    if known is None:
+        await _join(hub, session, message, frame, now_ms, None, held)
+    else:
+        async with hub.committer.place_held(known, now_ms) as place:
+            if known.recorder is not None:
+                # Recorded where its answer is placed: at arrival, before any command
+                # that arrives while its token is read (replay answers in record order).
+                known.recorder.frame_in(session.conn, frame, now_ms, out_seq=session.out_seq)
+            await _join(hub, session, message, frame, now_ms, place, held)
     if held and message.last_event is not None:
         await _catch_up(hub, session, message.last_event, *held[0], now_ms)
 
