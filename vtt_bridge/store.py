@@ -162,11 +162,6 @@ class Store:
         with self._transaction():
             self._db.execute("UPDATE join_tokens SET revoked = 1 WHERE token = ?", (token,))
 
-    def update_table(self, row: TableRow) -> None:
-        """Store a table's changed settings."""
-        with self._transaction():
-            self._put_settings(row)
-
     def _put_settings(self, row: TableRow) -> None:
         self._db.execute(
             "UPDATE tables SET prompt_timeout = ?, dice = ? WHERE id = ?",
