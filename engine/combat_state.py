@@ -52,8 +52,10 @@ class Prompt:
 
     ``kind`` is ``attack_of_opportunity`` (``attacker`` may attack ``target``, paused on
     ``at`` before crossing ``exit_point``), ``readied_action`` (``attacker``'s trigger has
-    come; ``target`` is whoever triggered it) or ``continue_after_hit`` (the GM says
-    whether ``target`` can still finish its action after ``attacker`` hit it).
+    come; ``target`` is whoever triggered it), ``delayed_action`` (the Phase's order is
+    done and ``attacker``, also ``target``, still waits on a delay: take it now?) or
+    ``continue_after_hit`` (the GM says whether ``target`` can still finish its action
+    after ``attacker`` hit it).
     """
 
     id: str

@@ -65,7 +65,7 @@ from engine.rulesets import Ruleset, find_ruleset
 from engine.scene_checks import check_scene
 from engine.spatial import SpatialCache
 from engine.tray import DiceTray
-from engine.turns import advance, begin
+from engine.turns import advance, answer_delay, begin
 from geometry import Cell, threatened_cells, trace_waypoints
 from geometry.vtt_coords import FoundryHexScene, FoundryScene, OwlbearHexScene, OwlbearScene
 
@@ -279,20 +279,28 @@ def answer_prompt(state: EncounterState, command: AnswerPrompt, spatial: Spatial
     if prompt.kind == "readied_action" and command.accept:
         state, fired = actions.fire_ready(state, ruleset, prompt.attacker, prompt.target)
         return state, events + fired
+    if prompt.kind == "delayed_action":
+        state, more = answer_delay(state, ruleset, prompt.attacker, command.accept)
+        return state, events + more
     if prompt.kind == "continue_after_hit" and not command.accept:
         return _stop_move(state, events, "the GM reports it can no longer act")
     return _resume(state, ruleset, spatial, tray, events)
 
 
 def expire_prompt(state: EncounterState, command: ExpirePrompt, spatial: SpatialCache) -> Result:
-    """A prompt's deadline passed: declined (a ``continue_after_hit`` one: the move goes on)."""
+    """A prompt's deadline passed: declined (a ``continue_after_hit`` one: the move goes on;
+    a ``delayed_action`` one: the delay keeps waiting)."""
     if command.actor not in (SYSTEM, GM):
         raise CommandRejected("gm_only", "only the server or the GM expires a prompt")
     combat, ruleset = combat_and_ruleset(state)
-    if combat.prompt(command.prompt) is None:
+    prompt = combat.prompt(command.prompt)
+    if prompt is None:
         raise CommandRejected("unknown_prompt", f"prompt {command.prompt!r} is not open")
     events: list[Any] = [PromptClosed(command.prompt, "expired", command.actor)]
     state = _drop_prompt(state, command.prompt)
+    if prompt.kind == "delayed_action":  # unanswered: the delay keeps waiting
+        state, more = answer_delay(state, ruleset, prompt.attacker, False)
+        return state, events + more
     return _resume(state, ruleset, spatial, DiceTray(state.seed, state.draws, SYSTEM), events)
 
 

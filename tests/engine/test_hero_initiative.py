@@ -19,7 +19,6 @@ from engine import (
 )
 from engine.events import (
     CombatantSkipped,
-    DelayTaken,
     HoldLapsed,
     MoveCompleted,
     MoveStopped,
@@ -176,17 +175,6 @@ def test_a_delay_is_lost_when_the_next_action_comes() -> None:
     events = encounter.apply(EndPhase("bob", "elf"))  # Phase 2: the hero's own INIT comes
     assert HoldLapsed("hero", "delay") in events
     assert actor(encounter) == "hero" and order(encounter) == ("hero", "ogre", "elf")
-
-
-def test_a_delay_with_no_place_named_gets_the_end_of_the_phase() -> None:
-    encounter = fight(*three())  # type: ignore[arg-type]
-    encounter.apply(Delay("alice", "hero"))
-    encounter.apply(EndPhase("gm", "ogre"))
-    events = encounter.apply(EndPhase("bob", "elf"))
-    assert DelayTaken("hero", None) in events
-    assert actor(encounter) == "hero" and order(encounter) == ("ogre", "elf", "hero")
-    events = encounter.apply(EndPhase("alice", "hero"))
-    assert "phase_started" in kinds(events) and actor(encounter) == "ogre"
 
 
 def test_a_delayed_action_taken_next_phase_raises_init_and_costs_the_regular_action() -> None:
