@@ -17,6 +17,7 @@ from engine import (
     SetCondition,
     TakeAction,
 )
+from engine.encounter import Encounter
 from engine.events import AttackRolled, MoveCompleted, Recovered
 from engine.rulesets.hero import combine
 from tests.engine.helpers import fight, kinds, refused, token
@@ -336,3 +337,42 @@ def test_options_list_every_action_with_the_rule_that_forbids_it() -> None:
     waiting = encounter.options("ogre", "gm")
     assert not waiting.can_act and waiting.available == ("abort",)
     assert encounter.options("ogre", "alice").reason == "'alice' does not control token 'ogre'"
+
+
+# -- Full-Phase Actions: the hampered metre ---------------------------------------------------
+
+
+def hampered(**extra: bool) -> Encounter:
+    return fight(
+        token("hero", 2, 2, owner="alice", init=9, movement=0.0, extra=dict(extra)),
+        token("ogre", 18, 18, init=1),
+    )
+
+
+def test_so_hampered_it_cannot_move_even_1m_it_spends_a_full_phase_action_to_move_1m() -> None:
+    """ "In some situations, your movement may be so hampered that you can't move even 1m.
+    In such a case, you may spend a full-phase action to move 1m in any direction." Such
+    a character cannot crawl instead: crawling is a move action, twice a Phase, 2 m."""
+    encounter = hampered()
+    assert "hampered" in refused(
+        encounter, Move("alice", "hero", ((3, 2),), mode="crawl"), "over_budget"
+    )
+    refused(encounter, Move("alice", "hero", ((3, 2),)), "over_budget")
+    events = encounter.apply(Move("alice", "hero", ((3, 2),), mode="hampered"))
+    assert isinstance(events[-1], MoveCompleted) and events[-1].cost == 1.0
+    for mode in ("hampered", "crawl", "step"):  # the whole Phase is spent: 1 m, no more
+        refused(encounter, Move("alice", "hero", ((4, 2),), mode=mode), "over_budget")
+
+
+def test_a_prone_character_that_cannot_move_even_1m_still_has_the_hampered_metre() -> None:
+    encounter = hampered()
+    encounter.apply(TakeAction("alice", "hero", "drop_prone"))
+    refused(encounter, Move("alice", "hero", ((3, 2),), mode="crawl"), "over_budget")
+    events = encounter.apply(Move("alice", "hero", ((3, 2),), mode="hampered"))
+    assert isinstance(events[-1], MoveCompleted)
+
+
+def test_a_prone_character_that_can_crawl_has_no_hampered_move() -> None:
+    encounter = hero_vs_far_ogre()
+    encounter.apply(TakeAction("alice", "hero", "drop_prone"))
+    refused(encounter, Move("alice", "hero", ((3, 2),), mode="hampered"), "over_budget")
