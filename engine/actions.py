@@ -18,7 +18,7 @@ from engine.checks import (
     require_no_prompts,
     scene_of,
 )
-from engine.combat_state import ATTACK, MOVE, Hold, Interjection, PhaseUsage, Vitals
+from engine.combat_state import ATTACK, MOVE, STRIKE, Hold, Interjection, PhaseUsage, Vitals
 from engine.commands import (
     CONDITIONS,
     GM,
@@ -80,8 +80,8 @@ def attack(state: Any, command: Attack, spatial: SpatialCache) -> Result:
     elif not in_reach(spatial, scene, token, target):
         raise CommandRejected("out_of_reach", f"{target.id!r} is not within {token.id!r}'s reach")
     tray = DiceTray(state.seed, state.draws, command.actor)
-    maneuver = command.maneuver
-    used = (*combat.maneuvers_of(token.id), *((maneuver,) if maneuver else ()))
+    maneuver = command.maneuver or STRIKE
+    used = (*combat.maneuvers_of(token.id), maneuver)
     roll = ruleset.attack_roll(
         combat,
         token,
@@ -93,9 +93,7 @@ def attack(state: Any, command: Attack, spatial: SpatialCache) -> Result:
         ocv_bonus=command.ocv_bonus,
     )
     usage = replace(usage, actions=(*usage.actions, ATTACK), attacked=(*usage.attacked, target.id))
-    combat = combat.with_usage(usage)
-    if maneuver is not None:
-        combat = combat.with_maneuver(token.id, maneuver)
+    combat = combat.with_usage(usage).with_maneuver(token.id, maneuver)
     return replace(state, combat=combat, draws=tray.draws), [*tray.events, roll]
 
 

@@ -24,6 +24,12 @@ class Maneuver:
     dcv: int = 0
 
 
+#: The manoeuvre of an attack that names none: a plain Strike, no modifiers.  It counts
+#: among the Phase's manoeuvres like any other (seed 000, *Attacks of Opportunity*: with
+#: several attack manoeuvres "you use the worst OCV and DCV bonus").
+STRIKE = Maneuver("strike")
+
+
 @dataclass(frozen=True, slots=True)
 class PhaseUsage:
     """What a combatant has spent of its Phase.

@@ -24,7 +24,7 @@ from engine.checks import (
     require_turn,
     scene_of,
 )
-from engine.combat_state import ATTACK, Combat, PendingMove
+from engine.combat_state import ATTACK, STRIKE, Combat, PendingMove
 from engine.commands import (
     GM,
     MOVE_MODES,
@@ -386,8 +386,9 @@ def _opportunity_attack(
     tray.events.clear()
     made = (*combat.opportunity_attacks, (attacker.id, target.id))
     combat = replace(combat, opportunity_attacks=made)
-    if command.maneuver is not None:
-        combat = combat.with_maneuver(attacker.id, command.maneuver)
+    # Named or not, the attack's manoeuvre is one of the Phase's: a later, better one
+    # gets only the worst bonus.
+    combat = combat.with_maneuver(attacker.id, command.maneuver or STRIKE)
     state = replace(state, combat=combat, draws=tray.draws)
     if roll.hit and combat.pending_move is not None:
         state, opened = open_prompt(

@@ -25,7 +25,7 @@ import math
 from dataclasses import dataclass, replace
 from typing import Any
 
-from engine.combat_state import ATTACK, PendingMove
+from engine.combat_state import ATTACK, STRIKE, PendingMove
 from engine.errors import CommandRejected
 from engine.events import AttackRolled, MoveCompleted, MoveInterrupted, MoveStopped
 from engine.model import Combatant, EncounterState, Scene
@@ -287,8 +287,8 @@ def _arrive(
     if pending.attack is not None:
         target = scene.token(pending.attack)
         if target is not None and in_reach(spatial, scene, arrived, target):
-            extra = (pending.maneuver,) if pending.maneuver else ()
-            maneuvers = (*combat.maneuvers_of(arrived.id), *extra)
+            maneuver = pending.maneuver or STRIKE
+            maneuvers = (*combat.maneuvers_of(arrived.id), maneuver)
             roll: AttackRolled = ruleset.attack_roll(
                 combat, arrived, target, tray, None, attack="attack", maneuvers=maneuvers
             )
@@ -297,9 +297,7 @@ def _arrive(
             usage = replace(
                 usage, actions=(*usage.actions, ATTACK), attacked=(*usage.attacked, target.id)
             )
-            combat = combat.with_usage(usage)
-            if pending.maneuver is not None:
-                combat = combat.with_maneuver(arrived.id, pending.maneuver)
+            combat = combat.with_usage(usage).with_maneuver(arrived.id, maneuver)
         else:
             events.append(
                 MoveStopped(

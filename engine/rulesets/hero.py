@@ -64,7 +64,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
-from engine.combat_state import Combat, Maneuver, PhaseUsage, Vitals
+from engine.combat_state import STRIKE, Combat, Maneuver, PhaseUsage, Vitals
 from engine.errors import CommandRejected
 from engine.events import AttackRolled
 from engine.model import Combatant
@@ -271,7 +271,7 @@ class HeroSupplement:
         maneuver: Maneuver | None = None,
     ) -> AttackRolled:
         """An attack of opportunity: this Phase's manoeuvres plus the one used now."""
-        used = (*combat.maneuvers_of(attacker.id), maneuver or Maneuver("strike"))
+        used = (*combat.maneuvers_of(attacker.id), maneuver or STRIKE)
         return self.attack_roll(
             combat, attacker, target, tray, rolls, attack="attack_of_opportunity", maneuvers=used
         )

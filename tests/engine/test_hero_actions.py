@@ -376,3 +376,65 @@ def test_a_prone_character_that_can_crawl_has_no_hampered_move() -> None:
     encounter = hero_vs_far_ogre()
     encounter.apply(TakeAction("alice", "hero", "drop_prone"))
     refused(encounter, Move("alice", "hero", ((3, 2),), mode="hampered"), "over_budget")
+
+
+# -- Attacks of Opportunity: the worst bonus of the Phase ------------------------------------
+
+MARTIAL_STRIKE = Maneuver("martial strike", 2, 1)
+
+
+def adjacent_ogre_and_hero() -> Encounter:
+    return fight(
+        token("ogre", 5, 5, init=10, ocv=5, dcv=4),
+        token("hero", 4, 5, owner="alice", init=9, ocv=5, dcv=5),
+    )
+
+
+def test_an_attack_of_opportunity_naming_no_manoeuvre_is_a_strike_for_the_worst_bonus() -> None:
+    """"You make your attack of opportunity with any manoeuvre that requires an attack
+    roll ... you use the worst OCV and DCV bonus": answered without a manoeuvre it is a
+    Strike (no bonus), so a better manoeuvre later in the Phase gets no bonus."""
+    encounter = adjacent_ogre_and_hero()
+    events = encounter.apply(Move("gm", "ogre", ((6, 5),)))
+    prompt = events[-1].prompt  # type: ignore[attr-defined]
+    encounter.apply(AnswerPrompt("alice", prompt, True, (1, 1, 1)))  # a miss
+    encounter.apply(EndPhase("gm", "ogre"))
+    events = encounter.apply(
+        Attack("alice", "hero", "ogre", ranged=True, range=9.0, maneuver=MARTIAL_STRIKE)
+    )
+    roll = events[-1]
+    assert isinstance(roll, AttackRolled)
+    assert roll.ocv == 5  # not 7: the Strike's bonus (none) is the worst
+    combat = encounter.state.combat
+    assert combat is not None
+    assert [m.name for m in combat.maneuvers_of("hero")] == ["strike", "martial strike"]
+
+
+def test_a_plain_attack_counts_as_a_strike_for_a_later_attack_of_opportunity() -> None:
+    encounter = adjacent_ogre_and_hero()
+    encounter.apply(Attack("gm", "ogre", "hero", rolls=(3, 3, 3)))
+    encounter.apply(EndPhase("gm", "ogre"))
+    events = encounter.apply(Move("alice", "hero", ((3, 5),)))
+    prompt = events[-1].prompt  # type: ignore[attr-defined]
+    events = encounter.apply(AnswerPrompt("gm", prompt, True, (3, 3, 3), MARTIAL_STRIKE))
+    roll = next(e for e in events if isinstance(e, AttackRolled))
+    assert roll.ocv == 5  # the plain attack was a Strike: worst OCV bonus 0
+
+
+def test_the_worst_dcv_bonus_holds_against_attacks_for_the_rest_of_the_phase() -> None:
+    encounter = fight(
+        token("ogre", 5, 5, init=10, ocv=5, dcv=4),
+        token("hero", 4, 5, owner="alice", init=9, ocv=5, dcv=5),
+        token("imp", 0, 0, init=1),
+    )
+    events = encounter.apply(Move("gm", "ogre", ((6, 5),)))
+    prompt = events[-1].prompt  # type: ignore[attr-defined]
+    encounter.apply(AnswerPrompt("alice", prompt, True, (1, 1, 1)))  # a miss
+    encounter.apply(EndPhase("gm", "ogre"))
+    encounter.apply(
+        Attack("alice", "hero", "ogre", ranged=True, range=9.0, maneuver=MARTIAL_STRIKE)
+    )
+    encounter.apply(EndPhase("alice", "hero"))
+    events = encounter.apply(Attack("gm", "imp", "hero", ranged=True, range=9.0))
+    roll = events[-1]
+    assert isinstance(roll, AttackRolled) and roll.dcv == 5  # not 6: the Strike's +0 DCV
