@@ -391,7 +391,7 @@ def adjacent_ogre_and_hero() -> Encounter:
 
 
 def test_an_attack_of_opportunity_naming_no_manoeuvre_is_a_strike_for_the_worst_bonus() -> None:
-    """"You make your attack of opportunity with any manoeuvre that requires an attack
+    """ "You make your attack of opportunity with any manoeuvre that requires an attack
     roll ... you use the worst OCV and DCV bonus": answered without a manoeuvre it is a
     Strike (no bonus), so a better manoeuvre later in the Phase gets no bonus."""
     encounter = adjacent_ogre_and_hero()
