@@ -114,10 +114,13 @@ def withdraw_exempt(
     state: EncounterState, spatial: SpatialCache, ruleset: Ruleset, mover: Combatant
 ) -> tuple[str, ...]:
     """Enemies that get no attack of opportunity as a withdraw begins (seed 000,
-    *Full-Phase Actions*): adjacent, seen by the mover, without unusual reach.  An
-    ``invisible`` enemy, or one behind a wall that blocks sight, is not seen."""
+    *Full-Phase Actions*): "any adjacent opponent you can see who does not have unusual
+    reach".  A mover in ``darkness`` sees no one; an enemy that is ``invisible``, in
+    ``darkness`` itself, or behind a wall that blocks sight is not seen."""
     scene, combat = state.scene, state.combat
     assert isinstance(scene, Scene) and combat is not None
+    if combat.has(mover.id, "darkness"):
+        return ()
     index = spatial.index(scene)
     grid = index.grid
     mine = grid.footprint(mover.cell, mover.size)
@@ -125,7 +128,7 @@ def withdraw_exempt(
     for other in scene.tokens:
         if other.id == mover.id or not ruleset.threatens(combat, other, mover):
             continue
-        if other.reach > UNUSUAL_REACH + 1e-9 or combat.has(other.id, "invisible"):
+        if other.reach > UNUSUAL_REACH + 1e-9 or not _visible(combat, other.id):
             continue
         theirs = grid.footprint(other.cell, other.size)
         if not any(grid.adjacent(a, b) for a in mine for b in theirs):
@@ -134,6 +137,10 @@ def withdraw_exempt(
             continue
         exempt.append(other.id)
     return tuple(sorted(exempt))
+
+
+def _visible(combat: Any, who: str) -> bool:
+    return not (combat.has(who, "invisible") or combat.has(who, "darkness"))
 
 
 def _sees(index: ThreatIndex, grid: Grid, mover: Combatant, other: Combatant) -> bool:

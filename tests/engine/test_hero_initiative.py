@@ -127,6 +127,23 @@ def test_an_enemy_the_withdrawer_cannot_sense_still_gets_its_attack() -> None:
     assert [p.attacker for p in prompts(events)] == ["ogre"]
 
 
+def test_withdrawing_in_darkness_the_adjacent_enemy_is_not_seen_and_gets_its_attack() -> None:
+    """ "You are not considered threatened by any adjacent opponent you can see": a
+    withdrawing character in darkness sees no one, so the adjacent ogre still gets its
+    attack of opportunity."""
+    encounter = fight(token("ogre", 5, 5, init=1), token("hero", 4, 5, owner="alice", init=9))
+    encounter.apply(SetCondition("gm", "hero", "darkness", True))
+    events = encounter.apply(Move("alice", "hero", ((3, 5), (2, 5)), mode="withdraw"))
+    assert [p.attacker for p in prompts(events)] == ["ogre"]
+
+
+def test_withdrawing_from_an_adjacent_enemy_standing_in_darkness_provokes() -> None:
+    encounter = fight(token("ogre", 5, 5, init=1), token("hero", 4, 5, owner="alice", init=9))
+    encounter.apply(SetCondition("gm", "ogre", "darkness", True))
+    events = encounter.apply(Move("alice", "hero", ((3, 5), (2, 5)), mode="withdraw"))
+    assert [p.attacker for p in prompts(events)] == ["ogre"]
+
+
 # -- Delay ----------------------------------------------------------------------------------
 
 
