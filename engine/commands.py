@@ -33,6 +33,8 @@ class StartCombat:
 
     ``aware`` lists the combatants aware of their opponents at the start; None means
     everyone.  ``seed`` seeds the encounter's dice and is logged with the command.
+    ``rolls`` are the table's own dice for every roll starting the fight makes (the
+    initiative tie-breaks), taken in the order the rolls are made; None: the seed rolls.
     """
 
     kind: ClassVar[str] = "start_combat"
@@ -40,6 +42,7 @@ class StartCombat:
     ruleset: str
     seed: int
     aware: tuple[str, ...] | None = None
+    rolls: tuple[int, ...] | None = None
 
 
 MOVE_MODES = ("combat", "step", "withdraw", "noncombat", "crawl", "hampered")

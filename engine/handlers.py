@@ -102,8 +102,9 @@ def start_combat(state: EncounterState, command: StartCombat, spatial: SpatialCa
     for cid in aware:
         if scene.token(cid) is None:
             raise CommandRejected("unknown_token", f"aware names {cid!r}, not on the scene")
-    tray = DiceTray(command.seed, 0, GM)
+    tray = DiceTray(command.seed, 0, GM, command.rolls)
     order, scores = ruleset.initiative(scene.tokens, tray)
+    tray.require_supply_used()
     aware_in_order = tuple(cid for cid in order if cid in set(aware))
     vitals = tuple(v for t in scene.tokens if (v := ruleset.initial_vitals(t)) is not None)
     combat = Combat(

@@ -159,13 +159,17 @@ def _check_ids(value: object, path: str) -> tuple[str, ...]:
 @dataclass(frozen=True, slots=True, kw_only=True)
 class StartCombat:
     """Start combat under ``ruleset``. ``aware`` lists the combatants aware of their foes
-    at the start (``None``: everyone is); ``seed`` seeds the dice (``None``: server picks)."""
+    at the start (``None``: everyone is); ``seed`` seeds the dice (``None``: server picks).
+    ``rolls`` (optional) are the table's own dice for the rolls starting a fight makes
+    (initiative tie-breaks), in the order the ruleset makes them; ``[]`` says there are
+    none to make.  Absent or ``None``: the server rolls."""
 
     TYPE: ClassVar[str] = "start_combat"
     seq: int
     ruleset: str
     aware: tuple[str, ...] | None = None
     seed: int | None = None
+    rolls: tuple[int, ...] | None = None
 
     def __post_init__(self) -> None:
         check_seq(self.seq)
@@ -174,17 +178,22 @@ class StartCombat:
             _set(self, "aware", _check_ids(self.aware, "aware"))
         if self.seed is not None:
             check_int(self.seed, "seed", lo=0, hi=INT_MAX)
+        if self.rolls is not None:
+            _set(self, "rolls", _check_rolls(self.rolls, min_items=0))
 
     @classmethod
     def from_body(cls, body: object, *, seq: int) -> StartCombat:
         """Read the wire body."""
-        obj = check_keys(body, ("ruleset", "aware", "seed"))
+        obj = check_keys(body, ("ruleset", "aware", "seed"), ("rolls",))
         return cls(seq=seq, **obj)
 
     def to_body(self) -> dict[str, Any]:
-        """The wire body."""
+        """The wire body (``rolls`` only when given, so older servers read it)."""
         aware = None if self.aware is None else list(self.aware)
-        return {"ruleset": self.ruleset, "aware": aware, "seed": self.seed}
+        body: dict[str, Any] = {"ruleset": self.ruleset, "aware": aware, "seed": self.seed}
+        if self.rolls is not None:
+            body["rolls"] = list(self.rolls)
+        return body
 
 
 def _check_path(value: object) -> tuple[tuple[int, int], ...]:
@@ -239,8 +248,8 @@ class Move:
         }
 
 
-def _check_rolls(value: object) -> tuple[int, ...]:
-    rolls = check_tuple(value, "rolls", min_items=1, max_items=MAX_ROLLS)
+def _check_rolls(value: object, *, min_items: int = 1) -> tuple[int, ...]:
+    rolls = check_tuple(value, "rolls", min_items=min_items, max_items=MAX_ROLLS)
     for i, roll in enumerate(rolls):
         check_int(roll, f"rolls{index_segment(i)}", lo=1, hi=1000)
     return rolls

@@ -63,7 +63,9 @@ PERMISSIONS: Final[dict[type[protocol.ClientMessage], Rule]] = {
     protocol.AskOptions: Rule(JOINED, "session"),
     protocol.AskPath: Rule(JOINED, "session"),
     protocol.LoadScene: Rule(GM_ONLY, "command", "gm_only, combat_active, bad_scene"),
-    protocol.StartCombat: Rule(GM_ONLY, "command", "gm_only, combat_active, no_scene"),
+    protocol.StartCombat: Rule(
+        GM_ONLY, "command", "gm_only, combat_active, no_scene, bad_rolls (+ dice policy)"
+    ),
     protocol.Move: Rule(ACTORS, "command", "not_your_token, not_your_turn, over_budget"),
     protocol.MovePoints: Rule(ACTORS, "command", "not_your_token, illegal_move, not_your_turn"),
     protocol.AnswerPrompt: Rule(
@@ -124,7 +126,8 @@ def refusal(role: str, message: protocol.ClientMessage) -> Refusal | None:
 
 def field_refusal(role: str, message: protocol.ClientMessage, dice: str) -> Refusal | None:
     """Rules on a message's fields that depend on the table's settings (``dice``)."""
-    if isinstance(message, protocol.AnswerPrompt | protocol.Attack) and message.rolls is not None:
+    rolling = protocol.AnswerPrompt | protocol.Attack | protocol.StartCombat
+    if isinstance(message, rolling) and message.rolls is not None:
         if role != GM:
             return Refusal("dice_refused", "players' rolls are never accepted", "body.rolls")
         if dice != "gm":

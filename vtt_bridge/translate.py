@@ -61,8 +61,10 @@ def to_command(message: protocol.ClientMessage, *, actor: str, seed: Callable[[]
     match message:
         case protocol.LoadScene(scene=scene):
             return engine.LoadScene(actor, scene_from_spec(scene))
-        case protocol.StartCombat(ruleset=ruleset, aware=aware, seed=chosen):
-            return engine.StartCombat(actor, ruleset, seed() if chosen is None else chosen, aware)
+        case protocol.StartCombat(ruleset=ruleset, aware=aware, seed=chosen, rolls=rolls):
+            return engine.StartCombat(
+                actor, ruleset, seed() if chosen is None else chosen, aware, rolls
+            )
         case protocol.Move(token=token, path=path, mode=mode, attack=target, maneuver=m):
             return engine.Move(actor, token, tuple(path), mode, target, maneuver(m))
         case protocol.MovePoints(token=token, points=points, mode=mode, attack=target, maneuver=m):

@@ -139,7 +139,12 @@ class HeroSupplement:
     def initiative(
         self, combatants: Sequence[Combatant], tray: DiceTray
     ) -> tuple[tuple[str, ...], tuple[tuple[str, int], ...]]:
-        """INIT order, highest first; ties broken by 1d6 rolls among the tied only."""
+        """INIT order, highest first; ties broken by 1d6 rolls among the tied only.
+
+        The rolls, in the order they are made (and the order a table supplying its own
+        dice gives them in): the ties from the highest INIT down; at each, one die per
+        tied character in scene order; where dice tie again, a re-roll among just those
+        right away, the higher group first."""
         scores = {c.id: int_stat(c, "init") for c in combatants}
         by_score: dict[int, list[str]] = {}
         for combatant in combatants:

@@ -184,6 +184,7 @@ CLIENT_MESSAGES: st.SearchStrategy[ClientMessage] = st.one_of(
         ruleset=text(1, 64),
         aware=nullable(st.lists(IDS, unique=True, max_size=5).map(tuple)),
         seed=nullable(st.integers(0, 2**63 - 1)),
+        rolls=nullable(st.lists(st.integers(1, 1000), max_size=5).map(tuple)),
     ),
     st.builds(
         Move,
