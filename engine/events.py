@@ -91,12 +91,15 @@ class CombatantDone:
 
 @dataclass(frozen=True, slots=True)
 class MoveStarted:
-    """``token`` set out from ``start`` along ``path``."""
+    """``token`` set out from ``start`` along ``path``, moving by ``mode`` (the
+    ruleset's movement kind, e.g. ``combat``, ``step``, ``withdraw``, ``noncombat``), so
+    every client can tell a withdraw, a 1 m step or a noncombat move apart."""
 
     kind: ClassVar[str] = "move_started"
     token: str
     start: Cell
     path: tuple[Cell, ...]
+    mode: str
 
 
 @dataclass(frozen=True, slots=True)

@@ -204,7 +204,7 @@ def move(state: EncounterState, command: Move, spatial: SpatialCache) -> Result:
     state = replace(state, combat=combat)
     tray = DiceTray(state.seed, state.draws, command.actor)
     state, events = begin_move(state, ruleset, spatial, pending, tray)
-    return state, [MoveStarted(token.id, token.cell, tuple(command.path)), *events]
+    return state, [MoveStarted(token.id, token.cell, tuple(command.path), kind), *events]
 
 
 def move_points(state: EncounterState, command: MovePoints, spatial: SpatialCache) -> Result:

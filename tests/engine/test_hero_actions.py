@@ -18,7 +18,7 @@ from engine import (
     TakeAction,
 )
 from engine.encounter import Encounter
-from engine.events import AttackRolled, MoveCompleted, Recovered
+from engine.events import AttackRolled, MoveCompleted, Recovered, event_data
 from engine.rulesets.hero import combine
 from tests.engine.helpers import fight, kinds, refused, token
 
@@ -438,3 +438,22 @@ def test_the_worst_dcv_bonus_holds_against_attacks_for_the_rest_of_the_phase() -
     events = encounter.apply(Attack("gm", "imp", "hero", ranged=True, range=9.0))
     roll = events[-1]
     assert isinstance(roll, AttackRolled) and roll.dcv == 5  # not 6: the Strike's +0 DCV
+
+
+# -- Move events say how the token moved -----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("mode", "path"),
+    [
+        ("combat", ((3, 2), (4, 2))),
+        ("step", ((3, 2),)),
+        ("withdraw", ((3, 2), (4, 2))),
+        ("noncombat", ((3, 2), (4, 2))),
+    ],
+)
+def test_move_started_carries_the_movement_mode(mode: str, path: tuple[tuple[int, int]]) -> None:
+    encounter = hero_vs_far_ogre()
+    started = encounter.apply(Move("alice", "hero", path, mode=mode))[0]
+    assert started.kind == "move_started"
+    assert event_data(started)["mode"] == mode  # type: ignore[arg-type]
