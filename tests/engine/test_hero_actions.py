@@ -457,3 +457,20 @@ def test_move_started_carries_the_movement_mode(mode: str, path: tuple[tuple[int
     started = encounter.apply(Move("alice", "hero", path, mode=mode))[0]
     assert started.kind == "move_started"
     assert event_data(started)["mode"] == mode  # type: ignore[arg-type]
+
+
+# -- options() offers only what the character can use ----------------------------------------
+
+
+def test_options_offer_no_movement_mode_a_character_without_movement_can_never_use() -> None:
+    options = hampered().options("hero", "alice")
+    refused_modes = dict(options.refused)
+    for mode in ("combat", "step", "withdraw", "noncombat", "crawl"):
+        assert mode in refused_modes, mode
+    assert "hampered" in options.available  # its one way to move: 1 m, a full phase
+
+
+def test_options_offer_every_mode_to_a_character_that_can_move() -> None:
+    options = hero_vs_far_ogre().options("hero", "alice")
+    assert {"combat", "step", "withdraw", "noncombat"} <= set(options.available)
+    assert "hampered" not in options.available
