@@ -101,6 +101,17 @@ def combine(maneuvers: Sequence[Maneuver]) -> tuple[int, int]:
     return axis([m.ocv for m in maneuvers]), axis([m.dcv for m in maneuvers])
 
 
+def maneuver_name(maneuver: Maneuver) -> str:
+    """A manoeuvre's name as the rules compare it: case, spacing and ``_``/``-`` ignored
+    ("Dodge", " DODGE ", "dive_for_cover" and "Dive for Cover" are the same)."""
+    return " ".join(maneuver.name.replace("_", " ").replace("-", " ").split()).casefold()
+
+
+def is_dodge(maneuver: Maneuver) -> bool:
+    """Whether ``maneuver`` is the Dodge manoeuvre, however the table spelt it."""
+    return maneuver_name(maneuver) == "dodge"
+
+
 @register
 class HeroSupplement:
     """Hero System Rules Supplement (seed 000); see the module docstring for each rule."""
@@ -208,7 +219,7 @@ class HeroSupplement:
         if combat.has(threatener.id, "cannot_act"):
             return False
         defense = combat.defense(threatener.id)
-        return not (defense is not None and defense.name == "dodge")
+        return not (defense is not None and is_dodge(defense))
 
     def opportunity_available(
         self, combat: Combat, threatener: Combatant, target: Combatant

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from engine import (
     Abort,
     AnswerPrompt,
@@ -75,6 +77,15 @@ def test_a_move_with_an_attack_needs_the_attack_action_left() -> None:
 def test_no_attack_of_opportunity_after_a_dodge() -> None:
     encounter = fight(token("ogre", 5, 5, init=10), token("hero", 4, 5, owner="alice", init=9))
     encounter.apply(TakeAction("gm", "ogre", "defend", maneuver=DODGE))
+    encounter.apply(EndPhase("gm", "ogre"))
+    assert "prompt_opened" not in kinds(encounter.apply(Move("alice", "hero", ((3, 5),))))
+
+
+@pytest.mark.parametrize("name", ["Dodge", "DODGE", " dodge ", "dodge"])
+def test_no_attack_of_opportunity_after_a_dodge_however_the_table_spells_it(name: str) -> None:
+    """ "you cannot make an attack of opportunity if you have used the dodge manoeuvre"."""
+    encounter = fight(token("ogre", 5, 5, init=10), token("hero", 4, 5, owner="alice", init=9))
+    encounter.apply(TakeAction("gm", "ogre", "defend", maneuver=Maneuver(name, 0, 3)))
     encounter.apply(EndPhase("gm", "ogre"))
     assert "prompt_opened" not in kinds(encounter.apply(Move("alice", "hero", ((3, 5),))))
 
