@@ -115,7 +115,8 @@ class Hold:
 
 @dataclass(frozen=True, slots=True)
 class Interjection:
-    """A combatant acting out of turn: a readied action firing, or a delayed one taken.
+    """A combatant acting out of turn: a readied action firing (``kind`` ``ready``), or
+    an Abort to a move action (``abort``).
 
     While it lasts the interjector acts (within ``allowed``, the readied action type, or
     anything for a delay) and the interrupted combatant waits; a move it interrupted is

@@ -180,14 +180,21 @@ class Ready:
     area: tuple[Cell, ...] = ()
 
 
+ABORT_ACTIONS = ("defend", "move")
+
+
 @dataclass(frozen=True, slots=True)
 class Abort:
-    """``token`` aborts to a defensive ``maneuver`` out of turn."""
+    """``token`` aborts out of turn to a defensive action (seed 000, *Abort*: "any
+    defensive attack or move action"): ``action`` ``defend`` holds the defensive
+    ``maneuver``; ``move`` takes a move action at once (``maneuver`` None), then
+    ``end_phase`` hands the action back."""
 
     kind: ClassVar[str] = "abort"
     actor: str
     token: str
-    maneuver: Maneuver
+    maneuver: Maneuver | None
+    action: str = "defend"
 
 
 @dataclass(frozen=True, slots=True)

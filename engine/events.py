@@ -259,14 +259,16 @@ class ActionTaken:
 
 @dataclass(frozen=True, slots=True)
 class Aborted:
-    """``combatant`` aborted to ``maneuver`` (DCV ``dcv``), giving up its action in
+    """``combatant`` aborted to ``action`` (``defend``: the defensive ``maneuver``, DCV
+    modifier ``dcv``; ``move``: a move action, taken now), giving up its action in
     ``gives_up`` (turn, phase)."""
 
     kind: ClassVar[str] = "aborted"
     combatant: str
-    maneuver: str
+    maneuver: str | None
     dcv: int
     gives_up: tuple[int, int]
+    action: str
 
 
 @dataclass(frozen=True, slots=True)

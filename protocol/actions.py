@@ -7,7 +7,7 @@ they are registered with the others in ``CLIENT_MESSAGE_TYPES``.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from protocol.errors import ProtocolError
 from protocol.features import check_feature_id, check_point
@@ -300,19 +300,36 @@ class Ready:
         }
 
 
+ABORT_ACTIONS: Final = ("defend", "move")
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Abort:
-    """``token`` aborts to a defensive ``maneuver`` out of turn, giving up its next action."""
+    """``token`` aborts out of turn to a defensive action, giving up its next action:
+    ``action`` ``"defend"`` (the default) holds the defensive ``maneuver``; ``"move"``
+    takes a move action at once (``maneuver`` null)."""
 
     TYPE: ClassVar[str] = "abort"
     seq: int
     token: str
-    maneuver: ManeuverSpec
+    maneuver: ManeuverSpec | None
+    action: str = "defend"
 
     def __post_init__(self) -> None:
         check_seq(self.seq)
         check_id(self.token, "token")
-        if not isinstance(self.maneuver, ManeuverSpec):
+        check_str(self.action, "action", min_len=1, max_len=32)
+        if self.action not in ABORT_ACTIONS:
+            raise ProtocolError(
+                "bad_value", f"abort to one of {list(ABORT_ACTIONS)}, not {self.action!r}",
+                path="action",
+            )  # fmt: skip
+        if self.action == "move":
+            if self.maneuver is not None:
+                raise ProtocolError(
+                    "bad_value", "an abort to a move action names no manoeuvre", path="maneuver"
+                )
+        elif not isinstance(self.maneuver, ManeuverSpec):
             raise ProtocolError(
                 "bad_type", f"expected a manoeuvre, got {show(self.maneuver)}", path="maneuver"
             )
@@ -320,14 +337,19 @@ class Abort:
     @classmethod
     def from_body(cls, body: object, *, seq: int) -> Abort:
         """Read the wire body."""
-        obj = dict(check_keys(body, ("token", "maneuver")))
-        with at("maneuver"):
-            obj["maneuver"] = ManeuverSpec.from_wire(obj["maneuver"])
+        obj = dict(check_keys(body, ("token", "maneuver"), ("action",)))
+        if obj["maneuver"] is not None:
+            with at("maneuver"):
+                obj["maneuver"] = ManeuverSpec.from_wire(obj["maneuver"])
         return cls(seq=seq, **obj)
 
     def to_body(self) -> dict[str, Any]:
-        """The wire body."""
-        return {"token": self.token, "maneuver": self.maneuver.to_wire()}
+        """The wire body (``action`` only for a move, so older servers read the rest)."""
+        maneuver = None if self.maneuver is None else self.maneuver.to_wire()
+        body: dict[str, Any] = {"token": self.token, "maneuver": maneuver}
+        if self.action != "defend":
+            body["action"] = self.action
+        return body
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

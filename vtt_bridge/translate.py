@@ -90,10 +90,8 @@ def to_command(message: protocol.ClientMessage, *, actor: str, seed: Callable[[]
             return engine.TakeDelayed(actor, token)
         case protocol.Ready(token=token, action=action, trigger_by=by, area=area):
             return engine.Ready(actor, token, action, by, tuple(area))
-        case protocol.Abort(token=token, maneuver=m):
-            defensive = maneuver(m)
-            assert defensive is not None
-            return engine.Abort(actor, token, defensive)
+        case protocol.Abort(token=token, maneuver=m, action=action):
+            return engine.Abort(actor, token, maneuver(m), action)
         case protocol.SetCondition(token=token, condition=condition, on=on):
             return engine.SetCondition(actor, token, condition, on)
         case protocol.SetVitals(token=token, end=end, stun=stun):

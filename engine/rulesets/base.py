@@ -77,6 +77,10 @@ class Ruleset(Protocol):
         """The action slot a named action takes (None: free)."""
         ...
 
+    def defensive(self, maneuver: Maneuver) -> bool:
+        """Whether ``maneuver`` is a defensive one (what an Abort may be taken to)."""
+        ...
+
     def threatens(self, combat: Combat, threatener: Combatant, target: Combatant) -> bool:
         """Whether ``threatener`` can make attacks of opportunity against ``target`` now."""
         ...

@@ -112,6 +112,11 @@ def is_dodge(maneuver: Maneuver) -> bool:
     return maneuver_name(maneuver) == "dodge"
 
 
+#: Hero's defensive manoeuvres, which may have no DCV bonus of their own (a Block stops
+#: the attack instead).  Seed 000 names none but Dodge; these are Hero 6E's.
+DEFENSIVE_MANEUVERS = ("block", "dodge", "dive for cover")
+
+
 @register
 class HeroSupplement:
     """Hero System Rules Supplement (seed 000); see the module docstring for each rule."""
@@ -209,6 +214,14 @@ class HeroSupplement:
         return budget.action_slot(combatant, kind)
 
     # -- attacks ----------------------------------------------------------------------------
+
+    def defensive(self, maneuver: Maneuver) -> bool:
+        """A defensive manoeuvre, what an Abort may be taken to (seed 000, *Abort*: "any
+        defensive attack or move action"): Block, Dodge or Dive for Cover by name, or any
+        manoeuvre the table defines with a DCV bonus and no OCV bonus."""
+        if maneuver_name(maneuver) in DEFENSIVE_MANEUVERS:
+            return True
+        return maneuver.dcv > 0 and maneuver.ocv <= 0
 
     def threatens(self, combat: Combat, threatener: Combatant, target: Combatant) -> bool:
         """Enemies threaten, unless surprised, unable to act, or having dodged."""

@@ -237,6 +237,7 @@ CLIENT_MESSAGES: st.SearchStrategy[ClientMessage] = st.one_of(
         area=st.lists(CELL, max_size=5).map(tuple),
     ),
     st.builds(Abort, seq=SEQ, token=IDS, maneuver=MANEUVERS),
+    st.builds(Abort, seq=SEQ, token=IDS, maneuver=st.none(), action=st.just("move")),
     st.builds(AskOptions, seq=SEQ, token=IDS),
     st.builds(AskPath, seq=SEQ, token=IDS, to=CELL),
     st.builds(
