@@ -12,7 +12,8 @@ the game).
 
 *Initiative*: order by ``init``, highest first; the tied "randomly determine which one
 of them goes before the other": each rolls 1d6 (an event), highest first, re-rolling
-among those still tied.  The order then holds every Phase unless a Delay or Ready moves
+among those still tied.  A table rolling its own dice supplies them with
+``start_combat`` (see :meth:`HeroSupplement.initiative` for their order).  The order then holds every Phase unless a Delay or Ready moves
 someone; a character who cannot act keeps its place and is skipped.
 
 *Surprise*: a Surprise Phase only if some but not all are aware; the aware act in INIT
@@ -37,10 +38,14 @@ focus (free with ``fast_draw``); stand up (free with ``position_shift``); start 
 complete a full-phase action (not for noncombat movement, withdrawing, or anything with
 an attack roll).
 
-*Full-Phase Actions*: withdraw (up to twice combat movement); noncombat movement (up to
-``noncombat`` metres, default twice combat movement; the text's DCV change has no
-figures, so the VTT is told the mover moved at noncombat speed and the DCV is the
-GM's); the 1 m move of a character too hampered to move 1 m.  Restricted withdraw: in a
+*Full-Phase Actions*: withdraw (up to twice combat movement; not threatened as it
+begins by an adjacent enemy the withdrawer can see: not one ``invisible`` or in
+``darkness``, nor any when the withdrawer is in ``darkness``, nor one behind a wall that
+blocks sight); noncombat movement (up to ``noncombat`` metres, default twice combat
+movement; the text's DCV change has no figures, so the VTT is told the mover moved at
+noncombat speed and the DCV is the GM's); the 1 m move of a character too hampered to
+move 1 m (less than 1 m of movement, or terrain costing more than it has), who may not
+crawl instead (crawling is moving 1 m; it would make 2 m a Phase), prone or not.  Restricted withdraw: in a
 limited Phase, withdraw as a move action up to combat movement.
 
 *Free Actions*: drop an item, drop prone, the 1 m step (once a Phase, with no other
@@ -51,8 +56,14 @@ movement or less).
 from geometry, 1 m by default); an enemy moving out of one provokes unless it attacks
 that character as part of its action, or moves by the 1 m step or a withdraw.  One a
 Phase (Combat Reflexes, ``combat_reflexes``: one per opponent a Phase); optional; not
-after the threatener used Dodge; any manoeuvre with an attack roll, with the worst OCV
-and DCV bonus among that Phase's manoeuvres and every penalty (:func:`combine`).
+after the threatener used Dodge (the name compared ignoring case and spacing); any
+manoeuvre with an attack roll, with the worst OCV and DCV bonus among that Phase's
+manoeuvres and every penalty (:func:`combine`); an attack naming no manoeuvre is a
+Strike (no bonus), and counts as one.
+
+*Delay*, *Ready*, *Abort*: the flow is :mod:`engine.turns` and :mod:`engine.actions`;
+the rules question here is which manoeuvres are defensive (:meth:`defensive`), for an
+Abort "to any defensive attack or move action".
 
 Statistics: ``ocv``, ``dcv``, ``init`` (integers, required); optional ``rec``, ``end``,
 ``stun`` (integers), ``noncombat`` (metres), and the flags ``combat_reflexes``,
