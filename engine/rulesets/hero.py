@@ -13,8 +13,9 @@ the game).
 *Initiative*: order by ``init``, highest first; the tied "randomly determine which one
 of them goes before the other": each rolls 1d6 (an event), highest first, re-rolling
 among those still tied.  A table rolling its own dice supplies them with
-``start_combat`` (see :meth:`HeroSupplement.initiative` for their order).  The order then holds every Phase unless a Delay or Ready moves
-someone; a character who cannot act keeps its place and is skipped.
+``start_combat`` (see :meth:`HeroSupplement.initiative` for their order).  The order
+then holds every Phase unless a Delay or Ready moves someone; a character who cannot
+act keeps its place and is skipped.
 
 *Surprise*: a Surprise Phase only if some but not all are aware; the aware act in INIT
 order with one attack or one move action (plus free actions); the unaware do not act
@@ -45,8 +46,9 @@ blocks sight); noncombat movement (up to ``noncombat`` metres, default twice com
 movement; the text's DCV change has no figures, so the VTT is told the mover moved at
 noncombat speed and the DCV is the GM's); the 1 m move of a character too hampered to
 move 1 m (less than 1 m of movement, or terrain costing more than it has), who may not
-crawl instead (crawling is moving 1 m; it would make 2 m a Phase), prone or not.  Restricted withdraw: in a
-limited Phase, withdraw as a move action up to combat movement.
+crawl instead (crawling is moving 1 m; it would make 2 m a Phase), prone or not.
+Restricted withdraw: in a limited Phase, withdraw as a move action up to combat
+movement.
 
 *Free Actions*: drop an item, drop prone, the 1 m step (once a Phase, with no other
 movement, not in difficult terrain or darkness, never for a character with 1 m of
