@@ -78,7 +78,8 @@ class PendingMove:
     """A move under way: its whole path (start first), the step it has reached, what it
     cost, how it moves (``mode``), who has been asked already (``aoo:<id>`` for an attack
     of opportunity, ``ready:<id>`` for a readied action: separate opportunities), and an
-    attack it makes as part of the action (``attack``: the target)."""
+    attack it makes as part of the action (``attack``: the target, with ``maneuver`` and
+    the table's own dice ``rolls`` if it supplied them)."""
 
     token: str
     path: tuple[Cell, ...]
@@ -89,6 +90,7 @@ class PendingMove:
     exempt: tuple[str, ...] = ()
     attack: str | None = None
     maneuver: Maneuver | None = None
+    rolls: tuple[int, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)

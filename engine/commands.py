@@ -54,7 +54,8 @@ class Move:
 
     ``mode`` is the kind of movement (``MOVE_MODES``); ``attack`` names a target the
     mover attacks at the end of the move as part of the same action (that target gets
-    no attack of opportunity from this move), with ``maneuver``.
+    no attack of opportunity from this move), with ``maneuver``; ``rolls`` are the
+    table's own dice for that attack (None: the seed rolls).
     """
 
     kind: ClassVar[str] = "move"
@@ -64,6 +65,7 @@ class Move:
     mode: str = "combat"
     attack: str | None = None
     maneuver: Maneuver | None = None
+    rolls: tuple[int, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +79,7 @@ class MovePoints:
     mode: str = "combat"
     attack: str | None = None
     maneuver: Maneuver | None = None
+    rolls: tuple[int, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -165,10 +165,17 @@ def move(state: EncounterState, command: Move, spatial: SpatialCache) -> Result:
         movement=kind,
         actions=(*usage.actions, slot) if slot else usage.actions,
     )
+    if command.attack is None and command.rolls is not None:
+        raise CommandRejected("bad_rolls", "only a move with an attack takes dice")
     if command.attack is not None:
         target = scene.token(command.attack)
         if target is None or target.id == token.id:
             raise CommandRejected("unknown_token", f"no target {command.attack!r} to attack")
+        if command.rolls is not None:
+            # Checked now, by the roll that will use them, so a bad set is refused before
+            # the move starts rather than when it ends (maybe in another command).
+            trial = DiceTray(state.seed, state.draws, command.actor)
+            ruleset.attack_roll(combat, token, target, trial, command.rolls, attack="attack")
         reason = ruleset.refusal(token, moved_usage, ATTACK, acting_limited(combat))
         if reason:
             raise CommandRejected("over_budget", f"no attack after this move: {reason}")
@@ -192,6 +199,7 @@ def move(state: EncounterState, command: Move, spatial: SpatialCache) -> Result:
         exempt=exempt,
         attack=command.attack,
         maneuver=command.maneuver,
+        rolls=command.rolls,
     )
     combat = combat.with_usage(moved_usage)
     hold = combat.hold(token.id)
@@ -226,7 +234,13 @@ def move_points(state: EncounterState, command: MovePoints, spatial: SpatialCach
         )
     path = trace_waypoints(spatial.index(scene).grid, waypoints)[1:]
     as_move = Move(
-        command.actor, token.id, tuple(path), command.mode, command.attack, command.maneuver
+        command.actor,
+        token.id,
+        tuple(path),
+        command.mode,
+        command.attack,
+        command.maneuver,
+        command.rolls,
     )
     return move(state, as_move, spatial)
 

@@ -297,7 +297,7 @@ def _arrive(
             maneuver = pending.maneuver or STRIKE
             maneuvers = (*combat.maneuvers_of(arrived.id), maneuver)
             roll: AttackRolled = ruleset.attack_roll(
-                combat, arrived, target, tray, None, attack="attack", maneuvers=maneuvers
+                combat, arrived, target, tray, pending.rolls, attack="attack", maneuvers=maneuvers
             )
             events += [*tray.events, roll]
             tray.events.clear()

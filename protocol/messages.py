@@ -27,6 +27,7 @@ from protocol.actions import (
     TakeDelayed,
     check_maneuver,
     check_move_options,
+    check_rolls,
     move_options_wire,
     read_maneuver,
     read_move_body,
@@ -218,7 +219,8 @@ def _check_path(value: object) -> tuple[tuple[int, int], ...]:
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Move:
     """Move ``token`` through ``path``: the cells ``(x, y)`` after its current position,
-    in order. The engine decides whether the move is legal; this only checks shape."""
+    in order. The engine decides whether the move is legal; this only checks shape.
+    ``rolls`` (optional) are the table's own dice for the ``attack`` at the end."""
 
     TYPE: ClassVar[str] = "move"
     seq: int
@@ -227,12 +229,14 @@ class Move:
     mode: str = "combat"
     attack: str | None = None
     maneuver: ManeuverSpec | None = None
+    rolls: tuple[int, ...] | None = None
 
     def __post_init__(self) -> None:
         check_seq(self.seq)
         check_id(self.token, "token")
         _set(self, "path", _check_path(self.path))
         check_move_options(self.mode, self.attack, self.maneuver)
+        _set(self, "rolls", check_rolls(self.rolls))
 
     @classmethod
     def from_body(cls, body: object, *, seq: int) -> Move:
@@ -244,7 +248,7 @@ class Move:
         return {
             "token": self.token,
             "path": [[x, y] for x, y in self.path],
-            **move_options_wire(self.mode, self.attack, self.maneuver),
+            **move_options_wire(self.mode, self.attack, self.maneuver, self.rolls),
         }
 
 

@@ -66,8 +66,12 @@ PERMISSIONS: Final[dict[type[protocol.ClientMessage], Rule]] = {
     protocol.StartCombat: Rule(
         GM_ONLY, "command", "gm_only, combat_active, no_scene, bad_rolls (+ dice policy)"
     ),
-    protocol.Move: Rule(ACTORS, "command", "not_your_token, not_your_turn, over_budget"),
-    protocol.MovePoints: Rule(ACTORS, "command", "not_your_token, illegal_move, not_your_turn"),
+    protocol.Move: Rule(
+        ACTORS, "command", "not_your_token, not_your_turn, over_budget (+ dice policy)"
+    ),
+    protocol.MovePoints: Rule(
+        ACTORS, "command", "not_your_token, illegal_move, not_your_turn (+ dice policy)"
+    ),
     protocol.AnswerPrompt: Rule(
         ACTORS, "command", "unknown_prompt, not_your_prompt, bad_rolls (+ dice policy)"
     ),
@@ -126,7 +130,13 @@ def refusal(role: str, message: protocol.ClientMessage) -> Refusal | None:
 
 def field_refusal(role: str, message: protocol.ClientMessage, dice: str) -> Refusal | None:
     """Rules on a message's fields that depend on the table's settings (``dice``)."""
-    rolling = protocol.AnswerPrompt | protocol.Attack | protocol.StartCombat
+    rolling = (
+        protocol.AnswerPrompt
+        | protocol.Attack
+        | protocol.StartCombat
+        | protocol.Move
+        | protocol.MovePoints
+    )
     if isinstance(message, rolling) and message.rolls is not None:
         if role != GM:
             return Refusal("dice_refused", "players' rolls are never accepted", "body.rolls")

@@ -66,9 +66,11 @@ def to_command(message: protocol.ClientMessage, *, actor: str, seed: Callable[[]
                 actor, ruleset, seed() if chosen is None else chosen, aware, rolls
             )
         case protocol.Move(token=token, path=path, mode=mode, attack=target, maneuver=m):
-            return engine.Move(actor, token, tuple(path), mode, target, maneuver(m))
+            return engine.Move(actor, token, tuple(path), mode, target, maneuver(m), message.rolls)
         case protocol.MovePoints(token=token, points=points, mode=mode, attack=target, maneuver=m):
-            return engine.MovePoints(actor, token, tuple(points), mode, target, maneuver(m))
+            return engine.MovePoints(
+                actor, token, tuple(points), mode, target, maneuver(m), message.rolls
+            )
         case protocol.AnswerPrompt(prompt=prompt, accept=accept, rolls=rolls, maneuver=m):
             return engine.AnswerPrompt(actor, prompt, accept, rolls, maneuver(m))
         case protocol.Attack() as a:

@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 
 import protocol
 from tests.bridge.conftest import Bridge, closed_with, table_fingerprint
-from tests.scenario import scene_body
+from tests.scenario import scene_body, scene_spec
 from tests.wsclient import TableClient
 from vtt_bridge import permissions
 from vtt_bridge.tables import Table
@@ -347,3 +347,17 @@ async def test_the_table_supplies_the_initiative_tie_breaks_under_the_dice_polic
     assert rolled.data["results"] == [2, 5] and rolled.data["source"] == "table"
     order = await gm.event("initiative_order")
     assert order.data["order"] == ["hero", "ogre"]  # scene order: ogre 2, hero 5
+
+
+async def test_a_players_move_never_carries_dice(bridge: Bridge) -> None:
+    table = bridge.table("movedice", ["alice"], dice="gm")
+    gm = await bridge.member(table, "gm")
+    alice = await bridge.member(table, "alice")
+    assert isinstance(await reply(gm, protocol.LoadScene, {"scene": scene_spec()}), protocol.Ack)
+    start = {"ruleset": "hero-supplement", "aware": None, "seed": 3}
+    assert isinstance(await reply(gm, protocol.StartCombat, start), protocol.Ack)
+    move = {"token": "hero", "path": ((4, 4),), "attack": "ogre", "rolls": (6, 6, 6)}
+    before = table_fingerprint(table)
+    answer = await reply(alice, protocol.Move, move)
+    assert isinstance(answer, protocol.ErrorMessage) and answer.code == "dice_refused"
+    assert table_fingerprint(table) == before

@@ -474,3 +474,23 @@ def test_options_offer_every_mode_to_a_character_that_can_move() -> None:
     options = hero_vs_far_ogre().options("hero", "alice")
     assert {"combat", "step", "withdraw", "noncombat"} <= set(options.available)
     assert "hampered" not in options.available
+
+
+# -- Chance is an input: the table's own dice for the attack at the end of a move -------------
+
+
+def test_a_move_with_an_attack_takes_the_tables_own_dice() -> None:
+    encounter = fight(token("ogre", 5, 5, init=1), token("hero", 2, 5, owner="alice", init=9))
+    events = encounter.apply(Move("gm", "hero", ((3, 5), (4, 5)), attack="ogre", rolls=(6, 5, 4)))
+    rolled = [e for e in events if e.kind == "dice_rolled"]  # type: ignore[attr-defined]
+    assert [(r.results, r.source) for r in rolled] == [((6, 5, 4), "table")]  # type: ignore[attr-defined]
+    assert isinstance(events[-1], AttackRolled) and events[-1].dice == (6, 5, 4)
+    assert encounter.state.draws == 0
+
+
+def test_the_dice_of_a_move_are_checked_before_it_starts() -> None:
+    encounter = fight(token("ogre", 5, 5, init=1), token("hero", 2, 5, owner="alice", init=9))
+    refused(
+        encounter, Move("gm", "hero", ((3, 5), (4, 5)), attack="ogre", rolls=(6, 5)), "bad_rolls"
+    )
+    refused(encounter, Move("gm", "hero", ((3, 5), (4, 5)), rolls=(6, 5, 4)), "bad_rolls")

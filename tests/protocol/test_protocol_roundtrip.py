@@ -194,6 +194,7 @@ CLIENT_MESSAGES: st.SearchStrategy[ClientMessage] = st.one_of(
         mode=st.sampled_from(MOVE_MODES),
         attack=nullable(IDS),
         maneuver=nullable(MANEUVERS),
+        rolls=nullable(st.lists(st.integers(1, 1000), min_size=1, max_size=5).map(tuple)),
     ),
     st.builds(
         AnswerPrompt,
@@ -250,6 +251,7 @@ CLIENT_MESSAGES: st.SearchStrategy[ClientMessage] = st.one_of(
         mode=st.sampled_from(MOVE_MODES),
         attack=nullable(IDS),
         maneuver=nullable(MANEUVERS),
+        rolls=nullable(st.lists(st.integers(1, 1000), min_size=1, max_size=5).map(tuple)),
     ),
     st.builds(
         SetVitals, seq=SEQ, token=IDS, end=st.integers(0, 10**6), stun=st.integers(-(10**6), 10**6)
