@@ -244,6 +244,8 @@ def answer_delay(state: EncounterState, ruleset: Ruleset, delayer: str, take: bo
     assert combat is not None
     if not take:
         return _order_done(state, ruleset, after=combat.order.index(delayer), opened=0)
+    if not able(combat, delayer):  # the GM ruled it out meanwhile
+        raise CommandRejected("illegal_action", f"{delayer!r} cannot act now: decline instead")
     combat = _to_end(combat.without_hold(delayer), delayer)
     events: list[Any] = [DelayTaken(delayer, None), InitiativeOrder(combat.order, combat.scores)]
     state, more = start_acting(replace(state, combat=combat), ruleset, len(combat.order) - 1)

@@ -11,7 +11,7 @@ and act then".  The text's consequences, each a test:
 
 from __future__ import annotations
 
-from engine import AnswerPrompt, Delay, EndPhase, ExpirePrompt, TakeDelayed
+from engine import AnswerPrompt, Delay, EndPhase, ExpirePrompt, SetCondition, TakeDelayed
 from engine.events import DelayTaken, HoldLapsed, PromptOpened
 from tests.engine.helpers import fight, kinds, refused, token
 
@@ -151,3 +151,14 @@ def test_while_the_delayer_is_asked_nothing_else_happens() -> None:
     asked(encounter.apply(EndPhase("bob", "elf")))
     refused(encounter, EndPhase("bob", "elf"), "prompt_pending")
     refused(encounter, TakeDelayed("alice", "hero"), "prompt_pending")
+
+
+def test_a_delayer_that_can_no_longer_act_cannot_take_it_at_the_end() -> None:
+    encounter = three()
+    encounter.apply(Delay("alice", "hero"))
+    encounter.apply(EndPhase("gm", "ogre"))
+    prompt = asked(encounter.apply(EndPhase("bob", "elf")))
+    encounter.apply(SetCondition("gm", "hero", "cannot_act", True))
+    refused(encounter, AnswerPrompt("alice", prompt.prompt, True), "illegal_action")
+    events = encounter.apply(AnswerPrompt("alice", prompt.prompt, False))
+    assert "phase_started" in kinds(events)
