@@ -5,10 +5,10 @@ import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 
 import { BridgeClient, BridgeError } from "../src/index.js";
-import { startBridge, waitFor } from "./helpers.js";
+import { comparable, startBridge, waitFor } from "./helpers.js";
 
 /** The Hero supplement's 1 m square grid: an ogre, the hero next to it, a wolf away. */
-export const SCENE = {
+const SCENE = {
   grid: { kind: "square", cell_size: 1, unit: "m", width: 12, height: 12 },
   tokens: [
     { id: "ogre", name: "Ogre", owner: "gm", side: "monsters", x: 5, y: 5, size: 1, reach: 1, movement: 6,
@@ -21,15 +21,6 @@ export const SCENE = {
   walls: [{ id: "w1", a: [8, 0], b: [8, 4], blocks_move: true, blocks_sight: true, door: "none" }],
   terrain: [],
 };
-
-/** A view without what only some participants are told (deadlines) or that the
- * bridge's state does not hold (the last movement figure reported). */
-export function comparable(view) {
-  const copy = structuredClone(view);
-  for (const prompt of Object.values(copy.prompts)) delete prompt.deadlineMs;
-  if (copy.combat) delete copy.combat.movementLeft;
-  return copy;
-}
 
 let bridge;
 const clients = [];

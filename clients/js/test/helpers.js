@@ -179,3 +179,14 @@ export function pythonJson(args) {
     });
   });
 }
+
+/** A view without what only some participants are told (deadlines) or that the
+ * bridge's state does not hold (the last movement figure reported). */
+/** @param {import("../src/table.js").TableView} view */
+export function comparable(view) {
+  const copy = structuredClone(view);
+  for (const prompt of Object.values(copy.prompts)) delete prompt.deadlineMs;
+  if (copy.combat) delete copy.combat.movementLeft;
+  return copy;
+}
+
