@@ -26,23 +26,39 @@ export function freePort() {
   });
 }
 
+/** Join tokens by participant in what `create-table` or `serve --demo` printed. */
+function readTokens(text) {
+  /** @type {Record<string, string>} */
+  const tokens = {};
+  for (const m of text.matchAll(/^\s+(gm|player|spectator)\s+(\S+)\s+join token (\S+)$/gm)) tokens[m[2]] = m[3];
+  return tokens;
+}
+
 /**
  * Start `vtt-bridge serve --demo` on a free loopback port with a fresh database.
  * Resolves once it listens, with its URL, the demo table's join tokens by participant
- * and a stop() that ends it (SIGTERM, then SIGKILL) and removes the database.
- * @param {string[]} [extra] more `serve` flags
+ * (`tokens`), those of the other `tables` made first with `vtt-bridge create-table`
+ * (players alice and bob; `tables[name][participant]`), and a stop() that ends it
+ * (SIGTERM, then SIGKILL) and removes the database.
+ * @param {{tables?: string[], extra?: string[]}} [options] `extra`: more `serve` flags
  */
-export async function startBridge(extra = []) {
+export async function startBridge({ tables = [], extra = [] } = {}) {
   const dir = await mkdtemp(path.join(tmpdir(), "vtt-bridge-js-"));
+  const db = path.join(dir, "bridge.sqlite3");
+  /** @type {Record<string, Record<string, string>>} */
+  const made = {};
+  for (const name of tables) {
+    const printed = await run(["-m", "vtt_bridge", "create-table", name, "--player", "alice", "--player", "bob", "--db", db]);
+    made[name] = readTokens(printed);
+  }
   const port = await freePort();
   const args = ["-m", "vtt_bridge", "serve", "--demo", "--host", "127.0.0.1", "--port", String(port),
-    "--db", path.join(dir, "bridge.sqlite3"), ...extra];
+    "--db", db, ...extra];
   const child = spawn(PYTHON, args, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   let err = "";
   child.stderr.on("data", (d) => (err += d));
-  /** @type {Record<string, string>} */
-  const tokens = {};
+  let tokens = {};
   await new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`bridge did not start:\n${out}\n${err}`)), 20_000);
     child.once("exit", (code) => {
@@ -51,9 +67,7 @@ export async function startBridge(extra = []) {
     });
     child.stdout.on("data", (d) => {
       out += d;
-      for (const m of out.matchAll(/^\s+(gm|player|spectator)\s+(\S+)\s+join token (\S+)$/gm)) {
-        tokens[m[2]] = m[3];
-      }
+      tokens = readTokens(out);
       if (out.includes("listening") && tokens.gm && tokens.alice && tokens.bob) {
         clearTimeout(timer);
         child.removeAllListeners("exit");
@@ -73,6 +87,7 @@ export async function startBridge(extra = []) {
     port,
     url: `ws://127.0.0.1:${port}/ws`,
     tokens,
+    tables: made,
     /** @returns {Promise<Record<string, any>>} the bridge's counters */
     async metrics() {
       return (await fetch(`http://127.0.0.1:${port}/metrics`)).json();
@@ -168,16 +183,25 @@ export async function startProxy(target) {
 }
 
 /**
- * Run a Python module of the repository; resolves with its stdout parsed as JSON.
+ * Run the repository's Python with `args`; resolves with its stdout.
  * @param {string[]} args
+ * @returns {Promise<string>}
  */
-export function pythonJson(args) {
+function run(args) {
   return new Promise((resolve, reject) => {
     execFile(PYTHON, args, { cwd: ROOT, maxBuffer: 256 * 1024 * 1024 }, (error, stdout, stderr) => {
       if (error) reject(new Error(`${args.join(" ")} failed: ${error.message}\n${stderr}`));
-      else resolve(JSON.parse(stdout));
+      else resolve(stdout);
     });
   });
+}
+
+/**
+ * Run a Python module of the repository; resolves with its stdout parsed as JSON.
+ * @param {string[]} args
+ */
+export async function pythonJson(args) {
+  return JSON.parse(await run(args));
 }
 
 /** A view without what only some participants are told (deadlines) or that the
