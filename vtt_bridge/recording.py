@@ -18,8 +18,8 @@ from __future__ import annotations
 import base64
 import difflib
 import json
-from dataclasses import asdict, dataclass, field
 from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
