@@ -437,6 +437,45 @@ export class BridgeClient {
     return Object.values(this.view.prompts).filter((p) => p.controller === me);
   }
 
+  /**
+   * Resolves once `predicate(view)` holds (checked now and after every frame that changes
+   * the view), e.g. `await client.until((v) => v.combat?.moving === null)` to wait for a
+   * paused move to finish.  Rejects after `timeoutMs` if given, or when the client closes.
+   * @param {(view: TableView) => boolean} predicate
+   * @param {number} [timeoutMs]
+   * @returns {Promise<TableView>}
+   */
+  until(predicate, timeoutMs) {
+    if (predicate(this.view)) return Promise.resolve(this.view);
+    return new Promise((resolve, reject) => {
+      /** @type {ReturnType<typeof setTimeout> | undefined} */
+      let timer;
+      const done = () => {
+        offChange();
+        offStatus();
+        if (timer) clearTimeout(timer);
+      };
+      const offChange = this.on("change", (view) => {
+        if (predicate(view)) {
+          done();
+          resolve(view);
+        }
+      });
+      const offStatus = this.on("status", (status) => {
+        if (status === "closed") {
+          done();
+          reject(new ClientClosedError("closed", "client closed"));
+        }
+      });
+      if (timeoutMs !== undefined) {
+        timer = setTimeout(() => {
+          done();
+          reject(new Error(`view condition not met within ${timeoutMs} ms`));
+        }, timeoutMs);
+      }
+    });
+  }
+
   /** Milliseconds left to answer `prompt` by this machine's clock (null: no deadline known).
    * @param {PromptView} prompt @param {number} [now] */
   static remainingMs(prompt, now = Date.now()) {
