@@ -209,10 +209,15 @@ def _serve(args: argparse.Namespace) -> int:
         table = hub.table_by_name(DEMO_TABLE) if config.demo else None
         if table is not None:
             print(f"demo table {table.id}:")
-            for grant in sorted(
-                table.tokens.values(), key=lambda g: (g.role != "gm", g.participant)
-            ):
+            grants = sorted(table.tokens.values(), key=lambda g: (g.role != "gm", g.participant))
+            for grant in grants:
                 print(f"  {grant.role:9} {grant.participant:12} join token {grant.token}")
+            # The table view at /: the token rides in the fragment, never sent to the server.
+            print("open the table view in a browser:")
+            for grant in grants:
+                print(
+                    f"  {grant.participant:12} http://{config.host}:{config.port}/#token={grant.token}"
+                )
         sys.stdout.flush()
 
     app.on_startup.append(announce)

@@ -24,8 +24,10 @@ import { applyEvent, applyPrompt, emptyView, viewFromState } from "./table.js";
  * @property {string} token the join token (GM, player or spectator)
  * @property {boolean} [binary] msgpack binary frames instead of JSON text (default false)
  * @property {boolean} [batch] accept batch frames, several messages a frame (default true)
- * @property {string} [clientId] a stable id for this client across reconnects (default: random);
- *   keep it, and the seq, to retransmit across a page reload too
+ * @property {string} [clientId] a stable id for this client across reconnects (default: random
+ *   per client object).  To retransmit across a page reload too, keep the id *and* `seq`
+ *   (both, or neither: a reused id with a restarted seq would get old answers)
+ * @property {number} [seq] the seq of the last message sent under this clientId (default 0)
  * @property {boolean} [reconnect] reconnect when the connection drops (default true)
  * @property {number} [retryMinMs] first reconnect delay (default 200)
  * @property {number} [retryMaxMs] longest reconnect delay (default 5000)
@@ -110,7 +112,7 @@ export class BridgeClient {
     /** @type {Status} */
     this.status = "idle";
     /** @type {number} seq of the last message sent; continues across reconnects */
-    this.seq = 0;
+    this.seq = options.seq ?? 0;
     /** @type {Map<number, {type: string, frame: string | Uint8Array, resolve: (v: any) => void, reject: (e: Error) => void}>} */
     this._pending = new Map();
     /** @type {Array<{lastEvent: number, body: any, resolve: (v: any) => void}>} acks waiting for their events */
