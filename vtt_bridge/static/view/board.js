@@ -24,11 +24,13 @@ function el(name, attrs, text) {
 /** @param {Array<[number, number]>} points */
 const pointsAttr = (points) => points.map(([x, y]) => `${x.toFixed(3)},${y.toFixed(3)}`).join(" ");
 
-/** A stable colour per side. @param {string} side */
-export function sideColour(side) {
-  let hash = 0;
-  for (const ch of side) hash = (hash * 31 + ch.charCodeAt(0)) >>> 0;
-  return `hsl(${hash % 360} 55% 45%)`;
+const SIDE_COLOURS = ["#1e63b5", "#c62828", "#2e7d32", "#ef6c00", "#6a1b9a", "#00838f"];
+
+/** A colour per side, the same on every page: by the side's rank among the scene's
+ * sides in alphabetical order. @param {string} side @param {string[]} sides sorted */
+export function sideColour(side, sides) {
+  const i = sides.indexOf(side);
+  return i >= 0 ? SIDE_COLOURS[i % SIDE_COLOURS.length] : "#777";
 }
 
 /**
@@ -92,6 +94,7 @@ export function drawBoard(svg, view, board) {
     if (from) svg.append(pathLine(layout, [[from.x, from.y], ...board.plan.path], "plan", s));
   }
 
+  const sides = [...new Set(Object.values(view.tokens).map((t) => t.side))].sort();
   for (const token of Object.values(view.tokens)) {
     const { center, outline } = layout.footprint(token);
     const classes = ["token"];
@@ -99,9 +102,12 @@ export function drawBoard(svg, view, board) {
     if (board.selected === token.id) classes.push("selected");
     if (board.participant && token.owner === board.participant) classes.push("mine");
     const group = el("g", { class: classes.join(" "), "data-token": token.id });
-    group.append(el("polygon", { points: pointsAttr(outline), fill: sideColour(token.side), "stroke-width": s / 12 }));
-    group.append(el("text", { x: center[0], y: center[1] + s * 0.12, "text-anchor": "middle",
-      "font-size": s * 0.34 }, token.name || token.id));
+    const label = token.name || token.id;
+    group.append(el("polygon", { points: pointsAttr(outline), fill: sideColour(token.side, sides), "stroke-width": s / 12 }));
+    // The name fits the footprint: smaller type for long names on small tokens.
+    const type = Math.min(s * 0.34, (1.45 * s * token.size) / Math.max(1, label.length));
+    group.append(el("text", { x: center[0], y: center[1] + type * 0.35, "text-anchor": "middle",
+      "font-size": type }, label));
     svg.append(group);
   }
 

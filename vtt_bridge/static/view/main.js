@@ -17,7 +17,9 @@ const board = { selected: null, plan: null, participant: null, options: null };
 
 /** @param {string} tag @param {Record<string, any>} [props] @param {Array<Node | string>} [children] */
 function h(tag, props = {}, children = []) {
-  const node = Object.assign(document.createElement(tag), props);
+  const { dataset = {}, ...rest } = props;
+  const node = Object.assign(document.createElement(tag), rest);
+  Object.assign(node.dataset, dataset);
   node.append(...children);
   return node;
 }
