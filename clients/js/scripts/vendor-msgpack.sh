@@ -21,9 +21,9 @@ tar xzf "$tarball"
 dest="$here/vendor/msgpack"
 rm -rf "$dest"
 mkdir -p "$dest/utils"
-# The ES-module build and its type declarations; no source maps (they point at
-# sources that are not shipped).
-(cd package/dist.esm && for f in *.mjs *.d.ts utils/*.mjs utils/*.d.ts; do cp "$f" "$dest/$f"; done)
+# The ES-module build only: not the source maps (they point at sources not shipped) nor
+# the type declarations (they import the TypeScript sources, so they do not stand alone).
+(cd package/dist.esm && for f in *.mjs utils/*.mjs; do cp "$f" "$dest/$f"; done)
 cp package/LICENSE "$dest/LICENSE"
 printf '@msgpack/msgpack %s (%s)\nhttps://github.com/msgpack/msgpack-javascript\nVendored by scripts/vendor-msgpack.sh; do not edit.\n' \
   "$VERSION" "$INTEGRITY" > "$dest/VERSION"

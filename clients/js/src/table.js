@@ -93,19 +93,19 @@ function tokenView(token) {
   return { id, name, owner, side, x, y, size, reach, movement, stats: statsMap(token.stats) };
 }
 
-/** @param {any} scene */
+/** @param {TableView} view @param {any} scene */
 function loadScene(view, scene) {
   view.scene = {
     grid: structuredClone(scene.grid),
     walls: structuredClone(scene.walls ?? []),
     terrain: structuredClone(scene.terrain ?? []),
   };
-  view.tokens = Object.fromEntries(scene.tokens.map((t) => [t.id, tokenView(t)]));
+  view.tokens = Object.fromEntries(scene.tokens.map((/** @type {any} */ t) => [t.id, tokenView(t)]));
 }
 
 /** @param {any} move @returns {MoveView | null} */
 function moveView(move) {
-  return move ? { token: move.token, path: move.path.map((c) => [c[0], c[1]]) } : null;
+  return move ? { token: move.token, path: move.path.map((/** @type {Cell} */ c) => [c[0], c[1]]) } : null;
 }
 
 /** @param {any} hold @returns {HoldView} */
@@ -116,7 +116,7 @@ function holdView(hold) {
     before: hold.before ?? null,
     action: hold.action ?? null,
     triggerBy: hold.trigger_by ?? null,
-    area: (hold.area ?? []).map((c) => [c[0], c[1]]),
+    area: (hold.area ?? []).map((/** @type {Cell} */ c) => [c[0], c[1]]),
   };
 }
 
@@ -147,9 +147,9 @@ export function viewFromState(state, lastEvent) {
     interjector: interjection ? interjection.combatant : null,
     moving: moveView(combat.pending_move),
     suspendedMove: moveView(interjection?.suspended),
-    holds: Object.fromEntries(combat.holds.map((h) => [h.combatant, holdView(h)])),
-    conditions: Object.fromEntries(combat.conditions.map(([id, c]) => [id, [...c]])),
-    vitals: Object.fromEntries(combat.vitals.map((v) => [v.combatant, { end: v.end, stun: v.stun }])),
+    holds: Object.fromEntries(combat.holds.map((/** @type {any} */ h) => [h.combatant, holdView(h)])),
+    conditions: Object.fromEntries(combat.conditions.map((/** @type {[string, string[]]} */ [id, c]) => [id, [...c]])),
+    vitals: Object.fromEntries(combat.vitals.map((/** @type {any} */ v) => [v.combatant, { end: v.end, stun: v.stun }])),
     movementLeft: null,
   };
   for (const p of combat.prompts) {
@@ -176,7 +176,7 @@ function place(view, id, at) {
   }
 }
 
-/** @param {TableView} view @returns {CombatView} */
+/** @param {TableView} view @param {string} kind @returns {CombatView} */
 function combatOf(view, kind) {
   if (!view.combat) throw new Error(`event ${kind} outside combat`);
   return view.combat;

@@ -1,3 +1,0 @@
-export declare class DecodeError extends Error {
-    constructor(message: string);
-}
