@@ -29,6 +29,7 @@ CONTENT_TYPES: Final = {
     ".js": "text/javascript",
     ".mjs": "text/javascript",
     ".css": "text/css",
+    ".json": "application/json",
     ".svg": "image/svg+xml",
     ".png": "image/png",
 }

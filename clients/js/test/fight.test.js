@@ -27,14 +27,14 @@ const clients = [];
 
 /** @param {string} who @param {Partial<import("../src/client.js").ClientOptions>} [options] */
 async function join(who, options = {}) {
-  const client = new BridgeClient(bridge.url, { token: bridge.tokens[who], ...options });
+  const client = new BridgeClient(bridge.url, { token: bridge.tables.fight[who], ...options });
   clients.push(client);
   await client.connect();
   return client;
 }
 
 before(async () => {
-  bridge = await startBridge();
+  bridge = await startBridge({ tables: ["fight"] });
 });
 
 after(async () => {

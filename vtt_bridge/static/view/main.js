@@ -5,12 +5,14 @@
 
 import { BridgeClient, BridgeError } from "/client/src/index.js";
 import { cellUnder, drawBoard } from "./board.js";
-import { DEMO_RULESET, DEMO_SCENE } from "./demo.js";
 import { describe } from "./describe.js";
 
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 const svg = /** @type {SVGSVGElement} */ (/** @type {unknown} */ ($("board")));
 const LOG_KEPT = 500;
+/** The demo scene (the one `serve --demo` loads) and the ruleset its stats are for. */
+const DEMO_SCENE_URL = "/view/demo-scene.json";
+const DEMO_RULESET = "hero-supplement";
 
 /** What the page adds to the table view. */
 const board = { selected: null, plan: null, participant: null, options: null };
@@ -170,7 +172,8 @@ function renderControls(client) {
     buttons.push(b);
   };
   if (gm && !view.combat) {
-    button(view.scene ? "Load the demo scene again" : "Load the demo scene", "load_scene", () => client.loadScene(DEMO_SCENE));
+    button(view.scene ? "Load the demo scene again" : "Load the demo scene", "load_scene", async () =>
+      client.loadScene(await (await fetch(DEMO_SCENE_URL)).json()));
     if (view.scene) button(`Start combat (${DEMO_RULESET})`, "start_combat", () => client.startCombat(DEMO_RULESET));
   }
   if (gm && view.scene) {
