@@ -152,19 +152,27 @@ export function viewFromState(state, lastEvent) {
     vitals: Object.fromEntries(combat.vitals.map((/** @type {any} */ v) => [v.combatant, { end: v.end, stun: v.stun }])),
     movementLeft: null,
   };
-  for (const p of combat.prompts) {
-    view.prompts[p.id] = {
-      prompt: p.id,
-      kind: p.kind,
-      controller: p.controller,
-      attacker: p.attacker,
-      target: p.target,
-      at: [p.at[0], p.at[1]],
-      exitPoint: [p.exit_point[0], p.exit_point[1]],
-      deadlineMs: null,
-    };
-  }
+  for (const p of combat.prompts) view.prompts[p.id] = promptView(p.id, p.kind, p.controller, p, null);
   return view;
+}
+
+/**
+ * @param {string} id @param {string} kind @param {string} controller
+ * @param {{attacker: string, target: string, at: Cell, exit_point: [number, number]}} p
+ * @param {number | null} deadlineMs
+ * @returns {PromptView}
+ */
+function promptView(id, kind, controller, p, deadlineMs) {
+  return {
+    prompt: id,
+    kind,
+    controller,
+    attacker: p.attacker,
+    target: p.target,
+    at: [p.at[0], p.at[1]],
+    exitPoint: [p.exit_point[0], p.exit_point[1]],
+    deadlineMs,
+  };
 }
 
 /** @param {TableView} view @param {string} id @param {Cell} at */
@@ -264,16 +272,8 @@ const FOLD = {
     if (view.combat) view.combat.moving = null;
   },
   prompt_opened(view, d) {
-    view.prompts[d.prompt] = {
-      prompt: d.prompt,
-      kind: d.prompt_kind,
-      controller: d.controller,
-      attacker: d.attacker,
-      target: d.target,
-      at: [d.at[0], d.at[1]],
-      exitPoint: [d.exit_point[0], d.exit_point[1]],
-      deadlineMs: view.prompts[d.prompt]?.deadlineMs ?? null,
-    };
+    const deadline = view.prompts[d.prompt]?.deadlineMs ?? null;
+    view.prompts[d.prompt] = promptView(d.prompt, d.prompt_kind, d.controller, d, deadline);
   },
   prompt_closed(view, d) {
     delete view.prompts[d.prompt];
@@ -341,20 +341,11 @@ export function applyEvent(view, index, kind, data) {
  * Record a `prompt` message (the deadline of a prompt addressed to this participant).
  * @param {TableView} view
  * @param {string} controller the participant this connection joined as
- * @param {Record<string, any>} body the prompt message's body
+ * @param {any} body the prompt message's body
  */
 export function applyPrompt(view, controller, body) {
   const known = view.prompts[body.prompt];
-  view.prompts[body.prompt] = {
-    prompt: body.prompt,
-    kind: body.kind,
-    controller: known?.controller ?? controller,
-    attacker: body.attacker,
-    target: body.target,
-    at: [body.at[0], body.at[1]],
-    exitPoint: [body.exit_point[0], body.exit_point[1]],
-    deadlineMs: body.deadline_ms,
-  };
+  view.prompts[body.prompt] = promptView(body.prompt, body.kind, known?.controller ?? controller, body, body.deadline_ms);
 }
 
 /** The event kinds the view folds; others pass through to callbacks only. */
