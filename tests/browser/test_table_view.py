@@ -41,6 +41,8 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 ON_CI = os.environ.get("CI", "").lower() in ("true", "1")
+#: Milliseconds a page may take to show something: generous, the machine is shared.
+PATIENCE_MS = 30_000
 
 
 def _missing(what: str) -> None:
@@ -68,6 +70,7 @@ async def pages(tmp_path: Path) -> AsyncIterator[dict[str, Any]]:
     """A bridge with one table, and Chromium pages joined as its GM and as alice."""
     if async_playwright is None:
         _missing("playwright is not installed: pip install -e '.[dev]'")
+    expect.set_options(timeout=PATIENCE_MS)
     chromium = _chromium()
     config = Config(database=tmp_path / "db.sqlite3")
     async with TestServer(create_app(config), host="127.0.0.1") as server:
@@ -80,6 +83,7 @@ async def pages(tmp_path: Path) -> AsyncIterator[dict[str, Any]]:
             try:
                 for who in ("gm", "alice"):
                     page = await browser.new_page(viewport={"width": 1280, "height": 800})
+                    page.set_default_timeout(PATIENCE_MS)
                     page.on("pageerror", lambda e, who=who: errors.append(f"{who}: {e}"))
                     await page.goto(f"{base}#token={token_of(table, who)}")
                     await expect(page.locator("#status")).to_have_text("joined")
@@ -129,7 +133,7 @@ async def test_a_fight_played_from_the_pages(pages: dict[str, Any], tmp_path: Pa
     await expect(alice.locator("#log")).to_contain_text("ogre attacks hero:")
     arrived = alice.locator("#log li", has_text="hero arrives at 3,6")
     follow_up = gm.locator("#prompt-list li.mine", has_text="continue after hit")
-    for _ in range(200):
+    for _ in range(PATIENCE_MS // 50):
         if await arrived.count():
             break
         if await follow_up.count():

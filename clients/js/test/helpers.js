@@ -111,7 +111,7 @@ export async function startBridge({ tables = [], extra = [] } = {}) {
  * @param {() => boolean | Promise<boolean>} check
  * @param {number} [timeoutMs]
  */
-export async function waitFor(check, timeoutMs = 10_000) {
+export async function waitFor(check, timeoutMs = 30_000) {
   const end = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > end) throw new Error("timed out waiting");
