@@ -264,6 +264,13 @@ class Hub:
         if pending.refused_code == "internal" and prompt_id in table.deadlines:
             self._on_deadline(table.id, prompt_id, now_ms + EXPIRE_RETRY_MS)
 
+    async def apply_as_gm(self, table: Table, command: engine.Command, now_ms: int) -> str | None:
+        """Apply a command of the GM's from the server itself (the demo table's scene),
+        logged and broadcast as a member's would be; the refusal code, or None."""
+        pending = self._apply(table, None, None, "", command, now_ms)
+        await self.committer.wait(pending)
+        return pending.refused_code
+
     def leave(self, session: Session, now_ms: int) -> None:
         """The connection closed: stop sending it anything."""
         membership.leave(session, now_ms)

@@ -18,6 +18,7 @@ from __future__ import annotations
 import base64
 import difflib
 import json
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -123,8 +124,11 @@ def read_recording(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     return lines[0], lines[1:]
 
 
-async def replay(path: Path) -> ReplayResult:
-    """Feed a recording into a fresh bridge and compare every message it sends."""
+async def replay(path: Path, *, after: Callable[[Table], None] | None = None) -> ReplayResult:
+    """Feed a recording into a fresh bridge and compare every message it sends.
+
+    ``after``, if given, is called with the table once each record has been handled
+    (the client library's tests read the table's state there)."""
     header, records = read_recording(path)
     hub = Hub(Store(":memory:"))
     try:
@@ -164,6 +168,8 @@ async def replay(path: Path) -> ReplayResult:
                 hub.leave(sessions[record["conn"]], now)
             elif kind not in ("close",):
                 raise RecordingError(f"{path}: unknown record kind {kind!r}")
+            if after is not None:
+                after(table)
     finally:
         hub.close()
     return _compare(str(path), expected, produced, closed)
