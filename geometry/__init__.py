@@ -8,6 +8,7 @@ from geometry.errors import GeometryError
 from geometry.grid import Grid
 from geometry.hexgrid import HexGrid, HexOrientation, HexParity
 from geometry.index import MoveResolution, ThreatIndex, Token
+from geometry.lines import LineRule, direct_path, trace_waypoints
 from geometry.path import (
     AreaExit,
     Crossing,
@@ -15,7 +16,6 @@ from geometry.path import (
     crossings,
     exit_point,
     first_exits,
-    trace_waypoints,
     validate_path,
 )
 from geometry.reach import footprint_cells, footprint_polygon, reach_area, threatened_cells
@@ -38,6 +38,7 @@ __all__ = [
     "HexGrid",
     "HexOrientation",
     "HexParity",
+    "LineRule",
     "MoveResolution",
     "Point",
     "SquareGrid",
@@ -50,6 +51,7 @@ __all__ = [
     "Wall",
     "WallSet",
     "crossings",
+    "direct_path",
     "exit_point",
     "first_exits",
     "footprint_cells",
