@@ -7,6 +7,7 @@ Sans-I/O: plain functions and values over shapely geometries; the only stateful 
 from geometry.errors import GeometryError
 from geometry.grid import Grid
 from geometry.hexgrid import HexGrid, HexOrientation, HexParity
+from geometry.hexshapes import HexShape
 from geometry.index import MoveResolution, ThreatIndex, Token
 from geometry.lines import LineRule, direct_path, trace_waypoints
 from geometry.path import (
@@ -38,6 +39,7 @@ __all__ = [
     "HexGrid",
     "HexOrientation",
     "HexParity",
+    "HexShape",
     "LineRule",
     "MoveResolution",
     "Point",
