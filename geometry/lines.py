@@ -9,8 +9,8 @@ cell the token is said to pass through, so the bridge follows the scene's VTT
 
 * ``NEAREST`` (scenes without a VTT, and Owlbear Rodeo): each step goes to the cell
   nearest the line; a square tie goes to the cell nearer the *start* (rounding half
-  towards the start, so a->b and b->a mirror each other), a hex tie goes by a fixed
-  nudge of the cube coordinates.  Owlbear's ruler draws a straight line and measures
+  towards the start, so the mirror image of a drag goes through the mirrored cells),
+  a hex tie goes by a fixed nudge of the cube coordinates.  Owlbear's ruler draws a straight line and measures
   it but shows no cells (its SDK documents only the measurement: CHEBYSHEV,
   ALTERNATING, EUCLIDEAN, MANHATTAN), so this is the bridge's choice for it; the number
   of steps always matches what Owlbear's ruler counts for the scene's measurement.
