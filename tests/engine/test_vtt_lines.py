@@ -132,3 +132,20 @@ def test_an_owlbear_item_is_placed_by_its_own_image_grid() -> None:
     events = e.apply(MovePoints("alice", "hero", (target,), image=image))
     started = events[0]
     assert isinstance(started, MoveStarted) and started.path == ((3, 2), (4, 2))
+
+
+def test_padding_moves_square_cells_but_not_hex_cells() -> None:
+    def path(kind: str, pad: float, point: tuple[float, float]) -> tuple[tuple[int, int], ...]:
+        spec = GridSpec(
+            14, 14, cell_size=5.0, unit="ft", kind=kind, vtt=VttSpec("foundry", 100, pad, pad)
+        )
+        e = encounter(spec, ("hero", 2, 2, 1), ("ogre", 12, 12, 1))
+        started = e.apply(MovePoints("alice", "hero", (point,)))[0]
+        assert isinstance(started, MoveStarted)
+        return started.path
+
+    hexes = FoundryHexScene(grid_type=2, grid_size=100, grid_distance=5.0)
+    target = hexes.token_xy((4, 2))
+    assert path("hex_pointy", 0, target) == path("hex_pointy", 200, target) == ((3, 2), (4, 2))
+    assert path("square", 0, (400.0, 200.0)) == ((3, 2), (4, 2))
+    assert path("square", 200, (600.0, 400.0)) == ((3, 2), (4, 2))
