@@ -105,8 +105,9 @@ class GridSpec:
     """The scene's grid: kind, size in cells, and the side of a cell in distance units.
 
     ``diagonal`` prices a diagonal step on a square grid (``one``, ``alternating``,
-    ``euclidean``, ``none``); ``offset`` says which rows or columns of a hex grid are
-    shoved out (``odd`` or ``even``).
+    ``euclidean``, ``none``, and Foundry's ``approximate``, ``rectilinear``,
+    ``alternating_2``); ``offset`` says which rows or columns of a hex grid are shoved
+    out (``odd`` or ``even``); ``vtt`` also sets the shape of large hex tokens.
     """
 
     width: int
