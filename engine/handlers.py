@@ -256,6 +256,11 @@ def to_cell(
     """The cell a VTT places a ``size``-cell token on at pixel ``x``/``y`` (an Owlbear
     item placed by its own ``image`` grid, else by its centre)."""
     grid = scene.grid
+    if image is not None and (vtt.kind != "owlbear" or grid.kind != "square"):
+        # A hex image's box has no documented shape to measure from, and Foundry has none.
+        raise CommandRejected(
+            "illegal_move", "an image grid places items on Owlbear square grids only"
+        )
     if grid.kind == "square":
         if vtt.kind == "foundry":
             return FoundryScene(

@@ -10,7 +10,10 @@ shows no cells) goes through (6, 5) instead.
 
 from __future__ import annotations
 
+import pytest
+
 from engine import (
+    CommandRejected,
     Encounter,
     GridSpec,
     LoadScene,
@@ -149,3 +152,13 @@ def test_padding_moves_square_cells_but_not_hex_cells() -> None:
     assert path("hex_pointy", 0, target) == path("hex_pointy", 200, target) == ((3, 2), (4, 2))
     assert path("square", 0, (400.0, 200.0)) == ((3, 2), (4, 2))
     assert path("square", 200, (600.0, 400.0)) == ((3, 2), (4, 2))
+
+
+def test_an_image_grid_outside_owlbear_squares_is_refused_and_changes_nothing() -> None:
+    spec = GridSpec(14, 14, cell_size=5.0, unit="ft", vtt=VttSpec("foundry", 100))
+    e = encounter(spec, ("hero", 2, 2, 1), ("ogre", 12, 12, 1))
+    before = e.state
+    with pytest.raises(CommandRejected) as refusal:
+        e.apply(MovePoints("alice", "hero", ((400.0, 200.0),), image=OwlbearImageGrid(0, 0, 150)))
+    assert refusal.value.code == "illegal_move" and "Owlbear" in refusal.value.message
+    assert e.state == before
