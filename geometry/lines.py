@@ -10,10 +10,11 @@ cell the token is said to pass through, so the bridge follows the scene's VTT
 * ``NEAREST`` (scenes without a VTT, and Owlbear Rodeo): each step goes to the cell
   nearest the line; a square tie goes to the cell nearer the *start* (rounding half
   towards the start, so the mirror image of a drag goes through the mirrored cells),
-  a hex tie goes by a fixed nudge of the cube coordinates.  Owlbear's ruler draws a straight line and measures
-  it but shows no cells (its SDK documents only the measurement: CHEBYSHEV,
-  ALTERNATING, EUCLIDEAN, MANHATTAN), so this is the bridge's choice for it; the number
-  of steps always matches what Owlbear's ruler counts for the scene's measurement.
+  a hex tie goes by a fixed nudge of the cube coordinates.  Owlbear's ruler draws a
+  straight line and measures it but shows no cells (its SDK documents only the
+  measurement: CHEBYSHEV, ALTERNATING, EUCLIDEAN, MANHATTAN), so this is the bridge's
+  choice for it; the number of steps always matches what Owlbear's ruler counts for the
+  scene's measurement.
 * ``FOUNDRY`` (Foundry VTT v12/v13, ``BaseGrid#getDirectPath``): on squares, Bresenham's
   line over Foundry's ``(i = row, j = column)`` offsets, which is the nearest cell along
   the longer axis with ties rounded *towards the destination*; with diagonals
