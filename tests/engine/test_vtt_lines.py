@@ -24,6 +24,7 @@ from engine import (
     VttSpec,
 )
 from engine.events import Event, MoveCompleted, MoveStarted
+from geometry import trace_waypoints
 from geometry.vtt_coords import FoundryHexScene, FoundryScene, OwlbearImageGrid, OwlbearScene
 from tests.engine.helpers import token
 
@@ -162,3 +163,24 @@ def test_an_image_grid_outside_owlbear_squares_is_refused_and_changes_nothing() 
         e.apply(MovePoints("alice", "hero", ((400.0, 200.0),), image=OwlbearImageGrid(0, 0, 150)))
     assert refusal.value.code == "illegal_move" and "Owlbear" in refusal.value.message
     assert e.state == before
+
+
+def test_a_drag_along_hex_edges_follows_foundrys_nudge() -> None:
+    # hexOddR: from (5, 5), a pushed row, straight down two rows to (5, 7).  The line
+    # runs along the edge between (5, 6) and (6, 6); Foundry keeps the offset column
+    # and passes (5, 6), out of reach of the ogre at (7, 6), which threatens (6, 6).
+    hexes = FoundryHexScene(grid_type=2, grid_size=100, grid_distance=5.0)
+    foundry = GridSpec(
+        14, 14, cell_size=5.0, unit="ft", kind="hex_pointy", vtt=VttSpec("foundry", 100)
+    )
+    e = encounter(foundry, ("hero", 5, 5, 1), ("ogre", 7, 6, 1))
+    events = e.apply(MovePoints("alice", "hero", (hexes.token_xy((5, 7)),)))
+    started = events[0]
+    assert isinstance(started, MoveStarted) and started.path == ((5, 6), (5, 7))
+    assert "PromptOpened" not in kinds(events)
+    # The bridge's own rule (no VTT named) breaks the tie the other way and provokes.
+    plain = GridSpec(14, 14, cell_size=5.0, unit="ft", kind="hex_pointy")
+    e = encounter(plain, ("hero", 5, 5, 1), ("ogre", 7, 6, 1))
+    path = tuple(trace_waypoints(plain.build(), [(5, 5), (5, 7)])[1:])
+    assert path == ((6, 6), (5, 7))
+    assert "PromptOpened" in kinds(e.apply(Move("alice", "hero", path)))
