@@ -40,6 +40,7 @@ from geometry import (
     LineRule,
     SquareGrid,
     direct_path,
+    threatened_cells,
     trace_waypoints,
     validate_path,
 )
@@ -275,3 +276,21 @@ def test_foundry_hexes_match_the_reference_for_every_line_within_8(grid_type: in
     # the lines run along hex edges somewhere, and the parity-chosen nudge agrees
     # with the old fixed nudge on half of those.
     assert (differ, ties) == (192, 384)
+
+
+@pytest.mark.parametrize(
+    ("rule", "reached"),
+    [
+        (DiagonalRule.ONE, 8),
+        (DiagonalRule.ALTERNATING, 8),
+        (DiagonalRule.EUCLIDEAN, 8),
+        # A diagonal neighbour is 1.5 / 2 / 2 squares away: beyond a one-square reach.
+        (DiagonalRule.APPROXIMATE, 4),
+        (DiagonalRule.RECTILINEAR, 4),
+        (DiagonalRule.ALTERNATING_2, 4),
+        (DiagonalRule.NONE, 4),
+    ],
+)
+def test_a_one_square_reach_under_each_foundry_rule(rule: DiagonalRule, reached: int) -> None:
+    grid = SquareGrid(9, 9, 5.0, "ft", rule)
+    assert len(threatened_cells(grid, (4, 4), 1, 5.0)) == reached
