@@ -12,6 +12,7 @@ from typing import Any
 import engine
 import protocol
 from engine import COMMAND_TYPES, Command, from_plain, to_plain
+from geometry.vtt_coords import OwlbearImageGrid
 
 
 def scene_from_spec(spec: protocol.SceneSpec) -> engine.Scene:
@@ -29,7 +30,11 @@ def scene_from_spec(spec: protocol.SceneSpec) -> engine.Scene:
             vtt=None
             if grid.vtt is None
             else engine.VttSpec(
-                grid.vtt.kind, grid.vtt.grid_size, grid.vtt.scene_x, grid.vtt.scene_y
+                grid.vtt.kind,
+                grid.vtt.grid_size,
+                grid.vtt.scene_x,
+                grid.vtt.scene_y,
+                grid.vtt.hex_shape,
             ),
         ),
         walls=tuple(
@@ -55,6 +60,13 @@ def scene_from_spec(spec: protocol.SceneSpec) -> engine.Scene:
     )
 
 
+def image_grid(image: protocol.ImageGrid | None) -> OwlbearImageGrid | None:
+    """The geometry form of an Owlbear item's image grid, if the client sent one."""
+    if image is None:
+        return None
+    return OwlbearImageGrid(image.offset[0], image.offset[1], image.dpi, *image.scale)
+
+
 def to_command(message: protocol.ClientMessage, *, actor: str, seed: Callable[[], int]) -> Command:
     """The engine command for a client message.  ``seed()`` gives a ``start_combat``
     that names none its dice seed; it is called only then (it costs a hash)."""
@@ -67,9 +79,18 @@ def to_command(message: protocol.ClientMessage, *, actor: str, seed: Callable[[]
             )
         case protocol.Move(token=token, path=path, mode=mode, attack=target, maneuver=m):
             return engine.Move(actor, token, tuple(path), mode, target, maneuver(m), message.rolls)
-        case protocol.MovePoints(token=token, points=points, mode=mode, attack=target, maneuver=m):
+        case protocol.MovePoints(
+            token=token, points=points, mode=mode, attack=target, maneuver=m, image=image
+        ):
             return engine.MovePoints(
-                actor, token, tuple(points), mode, target, maneuver(m), message.rolls
+                actor,
+                token,
+                tuple(points),
+                mode,
+                target,
+                maneuver(m),
+                rolls=message.rolls,
+                image=image_grid(image),
             )
         case protocol.AnswerPrompt(prompt=prompt, accept=accept, rolls=rolls, maneuver=m):
             return engine.AnswerPrompt(actor, prompt, accept, rolls, maneuver(m))

@@ -44,6 +44,7 @@ from protocol.actions import (
     Abort,
     Attack,
     Delay,
+    ImageGrid,
     ManeuverSpec,
     MovePoints,
     Ready,
@@ -54,7 +55,14 @@ from protocol.actions import (
     TakeDelayed,
 )
 from protocol.admin import ConfigureTable, IssueToken, RevokeToken, TokenIssued, TokenRevoked
-from protocol.features import DOOR_STATES, TERRAIN_KINDS, TerrainSpec, VttSpec, WallSpec
+from protocol.features import (
+    DOOR_STATES,
+    HEX_SHAPES,
+    TERRAIN_KINDS,
+    TerrainSpec,
+    VttSpec,
+    WallSpec,
+)
 from protocol.queries import AskOptions, AskPath, Options, PathPlan
 from protocol.scene import DIAGONAL_RULES, GRID_KINDS, HEX_OFFSETS
 
@@ -94,10 +102,10 @@ def scenes(draw: st.DrawFn) -> SceneSpec:
         cell_size=draw(st.floats(min_value=1e-9, max_value=1e4) | st.integers(1, 100)),
         unit=draw(text(1, 16)),
         width=(width := draw(st.integers(1, 10_000))),
-        height=draw(st.integers(1, 1_000_000 // width)),  # at most a million cells
+        height=draw(st.integers(1, min(10_000, 1_000_000 // width))),  # at most a million cells
         diagonal=draw(st.sampled_from(sorted(DIAGONAL_RULES))),
         offset=draw(st.sampled_from(sorted(HEX_OFFSETS))),
-        vtt=draw(nullable(VTTS)) if kind == "square" else None,
+        vtt=draw(nullable(VTTS)),
     )
     right, bottom = grid.width * grid.cell_size, grid.height * grid.cell_size
     point = st.tuples(st.floats(0, right), st.floats(0, bottom))
@@ -153,6 +161,13 @@ VTTS = st.builds(
     grid_size=st.floats(1e-3, 1e4),
     scene_x=st.floats(-1e4, 1e4),
     scene_y=st.floats(-1e4, 1e4),
+    hex_shape=nullable(st.sampled_from(sorted(HEX_SHAPES))),
+)
+IMAGE_GRIDS = st.builds(
+    ImageGrid,
+    offset=st.tuples(st.floats(-1e4, 1e4), st.floats(-1e4, 1e4)),
+    dpi=st.floats(1e-3, 1e4),
+    scale=st.tuples(st.floats(1e-3, 1e3), st.floats(1e-3, 1e3)),
 )
 MANEUVERS = st.builds(
     ManeuverSpec, name=text(1, 64), ocv=st.integers(-50, 50), dcv=st.integers(-50, 50)
@@ -252,6 +267,7 @@ CLIENT_MESSAGES: st.SearchStrategy[ClientMessage] = st.one_of(
         attack=nullable(IDS),
         maneuver=nullable(MANEUVERS),
         rolls=nullable(st.lists(st.integers(1, 1000), min_size=1, max_size=5).map(tuple)),
+        image=nullable(IMAGE_GRIDS),
     ),
     st.builds(
         SetVitals, seq=SEQ, token=IDS, end=st.integers(0, 10**6), stun=st.integers(-(10**6), 10**6)
