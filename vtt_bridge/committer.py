@@ -83,6 +83,8 @@ class DueSnapshot:
     state: EncounterState
     position: int
     events: int
+    #: The open prompts' deadlines at ``position`` (start-up arms them from here).
+    deadlines: dict[str, int] = field(default_factory=dict)
     written: bool = False
 
 
@@ -93,7 +95,7 @@ def _snapshot_of(snap: DueSnapshot) -> Snapshot | None:
     digest = engine.state_hash(snap.state)
     if engine.state_hash(engine.from_plain(EncounterState, plain)) != digest:
         return None
-    return Snapshot(snap.position, snap.events, plain, digest)
+    return Snapshot(snap.position, snap.events, plain, digest, snap.deadlines)
 
 
 def _inflight_key(pending: Pending) -> tuple[str, str, str, int]:
@@ -293,8 +295,18 @@ class Committer:
                 continue
             table, row = pending.table, pending.row
             assert pending.state is not None
+            # The deadlines as the batch leaves them: the committed ones (this batch is
+            # not answered yet), with each command's closed and opened prompts in turn.
+            before = after[table.id].deadlines if table.id in after else table.deadlines
+            deadlines = {
+                p: d for p, d in before.items() if p not in pending.closed
+            } | pending.opened
             after[table.id] = DueSnapshot(
-                table, pending.state, row.position + 1, row.first_event + len(row.events)
+                table,
+                pending.state,
+                row.position + 1,
+                row.first_event + len(row.events),
+                deadlines,
             )
         return [
             due
@@ -319,6 +331,20 @@ class Committer:
                 snapshots.append((snap.table.id, snapshot))
                 snap.written = True
         return self.store.append_many(rows, snapshots, settings)
+
+    async def snapshot_tables(self, tables: list[Table]) -> int:
+        """Snapshot every table with commands after its last snapshot, at its committed
+        state (a graceful shutdown does, so the next start-up, perhaps of a newer
+        release, applies nothing again).  Returns how many it wrote."""
+        due = [
+            DueSnapshot(t, t.committed, t.positions, len(t.events), dict(t.deadlines))
+            for t in tables
+            if t.positions > t.snapshot_position and t.unanswered == 0
+        ]
+        if due:
+            await self.in_db(self._commit, [], due, [])
+            self._snapshots_taken(due)
+        return sum(snap.written for snap in due)
 
     def _snapshots_taken(self, due: list[DueSnapshot]) -> None:
         for snap in due:

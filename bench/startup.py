@@ -1,0 +1,239 @@
+"""Start-up time against the size of the log: a bounded tail against the full read.
+
+``python -m bench.startup [--json] [--rows 200000] [--tables 4] [--repeat 3]``
+
+Builds a database of ``--rows`` logged commands over ``--tables`` tables through the
+bridge's own code: each table is created by the hub, its commands are applied by the
+engine (a scene, then five players' clients moving their tokens there and back, each
+command with its client id and seq, so every row has an acknowledgement to remember),
+and the rows and snapshots (every 500 commands, the server's default, with 250
+commands after the last: half an interval, the average a crash leaves) are written in bulk through ``Store.append_many``.  Moving
+there and back brings a table to the same state every ten commands, so one round of
+real engine output is repeated with its positions and event indexes shifted: building
+200,000 rows takes seconds, and ``--verify-log``'s full replay below checks every row
+replays to the events it holds.
+
+Then it times, in the same run, on the same file:
+
+* **start-up**: ``Hub(Store(db))``, what ``vtt-bridge serve`` does before it listens
+  (the latest snapshot, the commands after it, the catch-up window);
+* **full read**: ``Hub(Store(db), verify_log=True)``, the same plus every row read,
+  decoded and replayed from nothing: the shape of the start-up before this change,
+  which read and decoded the whole log;
+* **first start of an older database**: start-up on a copy without the log's indexes
+  (a database written before them), which builds them once;
+* **listening**: a real ``vtt-bridge serve`` process, from spawn to ``/healthz``;
+* a retransmission of the oldest acknowledgement, read from the log (``find_ack``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import socket
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import engine
+from engine import EncounterState
+from tests.bridge.test_durability import crowd_scene
+from vtt_bridge.hub import Hub
+from vtt_bridge.store import LogRow, Snapshot, Store
+from vtt_bridge.translate import command_to_plain, event_to_plain, scene_from_spec
+
+PLAYERS = [f"p{i}" for i in range(5)]
+SNAPSHOT_EVERY = 500
+TAIL = 250
+BATCH = 2000
+
+
+def _round(encounter: engine.Encounter) -> list[tuple[dict[str, Any], list[dict[str, Any]]]]:
+    """One round: every player moves its token one cell and back (ten commands), as
+    the engine applies them; the encounter ends where it began."""
+    done = []
+    for step in (1, 0):
+        for i, player in enumerate(PLAYERS):
+            command = engine.Move(player, f"t-{player}", ((2 * i, step),))
+            events = [event_to_plain(e) for e in encounter.apply(command)]
+            done.append((command_to_plain(command), events))
+    return done
+
+
+def build_table(store: Store, table_id: str, rows: int, t0: int = 1_767_225_600_000) -> None:
+    """Write ``rows`` logged commands (a scene, then rounds of moves) and snapshots for
+    ``table_id`` through ``store``.  ``rows`` - 1 must be a multiple of 10."""
+    encounter = engine.Encounter()
+    scene = engine.LoadScene(engine.GM, scene_from_spec(crowd_scene(PLAYERS)))
+    first = [event_to_plain(e) for e in encounter.apply(scene)]
+    start_state = encounter.state
+    one_round = _round(encounter)
+    assert engine.state_hash(encounter.state) == engine.state_hash(start_state)
+    plain_state = engine.to_plain(start_state)
+    digest = engine.state_hash(start_state)
+    pending: list[tuple[str, LogRow]] = [
+        (table_id, LogRow(0, 0, command_to_plain(scene), first, {"deadlines": {}, "t": t0}))
+    ]
+    snapshots: list[tuple[str, Snapshot]] = []
+    refs = dict.fromkeys(PLAYERS, 0)
+    last_snapshot = rows - TAIL
+    event = len(first)
+    for position in range(1, rows):
+        command, events = one_round[(position - 1) % len(one_round)]
+        player = command["actor"]
+        refs[player] += 1
+        meta = {
+            "deadlines": {},
+            "t": t0 + position,
+            "client": f"{player}/vtt",
+            "ref": refs[player],
+            "participant": player,
+        }
+        pending.append((table_id, LogRow(position, event, command, events, meta)))
+        event += len(events)
+        after = position + 1
+        if (after - 1) % SNAPSHOT_EVERY == 0 and 1 < after <= last_snapshot:
+            snapshots.append((table_id, Snapshot(after, event, plain_state, digest, {})))
+        if len(pending) >= BATCH:
+            store.append_many(pending, snapshots[-1:])
+            pending, snapshots = [], []
+    if pending or snapshots:
+        store.append_many(pending, snapshots[-1:])
+
+
+def build(path: Path, rows: int, tables: int) -> list[str]:
+    """A database at ``path`` with ``rows`` commands over ``tables`` tables."""
+    hub = Hub(Store(path))
+    # A scene, whole intervals of snapshots, then a tail of TAIL commands after the last.
+    per_table = 1 + (rows // tables - 1 - TAIL) // SNAPSHOT_EVERY * SNAPSHOT_EVERY + TAIL
+    ids = []
+    for n in range(tables):
+        table = hub.create_table(f"table-{n}", PLAYERS, seed=n)
+        build_table(hub.store, table.id, per_table)
+        ids.append(table.id)
+    hub.close()
+    return ids
+
+
+def _timed(fn: Callable[[], Any], repeat: int) -> float:
+    """The median wall time of ``fn()`` in seconds."""
+    samples = []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        fn()
+        samples.append(time.perf_counter() - started)
+    return statistics.median(samples)
+
+
+def _load(path: Path, verify: bool = False) -> Hub:
+    hub = Hub(Store(path), verify_log=verify)
+    hub.close()
+    return hub
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def time_to_listen(path: Path) -> float:
+    """Seconds from spawning ``vtt-bridge serve`` on ``path`` to its first ``/healthz``."""
+    port = _free_port()
+    started = time.perf_counter()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "vtt_bridge", "serve", "--db", str(path), "--port", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1):
+                    return time.perf_counter() - started
+            except OSError:
+                if server.poll() is not None:
+                    raise RuntimeError("the server exited before it listened") from None
+                time.sleep(0.02)
+    finally:
+        server.terminate()
+        server.wait(10)
+
+
+def run(rows: int, tables: int, repeat: int) -> dict[str, Any]:
+    """Build the database and take every figure (see the module docstring)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "startup.sqlite3"
+        started = time.perf_counter()
+        ids = build(path, rows, tables)
+        build_s = time.perf_counter() - started
+        db = sqlite3.connect(path)
+        logged = db.execute("SELECT count(*) FROM log").fetchone()[0]
+        db.close()
+        startup = _timed(lambda: _load(path), repeat)
+        hub = Hub(Store(path))
+        read = sum(r.rows_read for r in hub.load_reports.values())
+        hub.close()
+        full = _timed(lambda: _load(path, verify=True), 1)
+        older = Path(tmp) / "older.sqlite3"
+        shutil.copy(path, older)
+        db = sqlite3.connect(older)
+        db.executescript("DROP INDEX log_by_client; DROP INDEX log_by_event;")
+        db.close()
+        first_start = _timed(lambda: _load(older), 1)
+        listen = time_to_listen(path)
+        store = Store(path)
+        lookup = _timed(lambda: store.find_ack(ids[0], "p0/vtt", 1), 201)
+        store.close()
+        size_mb = path.stat().st_size / 1e6
+    return {
+        "rows": logged,
+        "tables": tables,
+        "database_mb": round(size_mb, 1),
+        "build_s": round(build_s, 2),
+        "startup_s": round(startup, 3),
+        "rows_read_at_startup": read,
+        "full_read_s": round(full, 3),
+        "ratio": round(startup / full, 4),
+        "first_start_older_db_s": round(first_start, 3),
+        "time_to_listen_s": round(listen, 3),
+        "find_ack_us": round(lookup * 1e6, 1),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point: print the figures (or JSON with ``--json``)."""
+    parser = argparse.ArgumentParser(prog="python -m bench.startup", description=__doc__)
+    parser.add_argument("--rows", type=int, default=200_000)
+    parser.add_argument("--tables", type=int, default=4)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    figures = run(args.rows, args.tables, args.repeat)
+    if args.json:
+        print(json.dumps(figures))
+        return 0
+    print(f"log: {figures['rows']:,} rows over {figures['tables']} tables, "
+          f"{figures['database_mb']} MB (built in {figures['build_s']} s)")  # fmt: skip
+    print(f"start-up (snapshot, tail, window): {figures['startup_s']:.3f} s, "
+          f"{figures['rows_read_at_startup']:,} rows read")  # fmt: skip
+    print(f"full read (--verify-log):          {figures['full_read_s']:.3f} s")
+    print(f"ratio start-up / full read:        {figures['ratio']:.4f}")
+    print(f"first start of an older database (builds the indexes once): "
+          f"{figures['first_start_older_db_s']:.3f} s")  # fmt: skip
+    print(f"vtt-bridge serve, spawn to /healthz: {figures['time_to_listen_s']:.3f} s")
+    print(f"retransmitted oldest ack read from the log: {figures['find_ack_us']} us")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
