@@ -7,7 +7,8 @@ bridge's own code: each table is created by the hub, its commands are applied by
 engine (a scene, then five players' clients moving their tokens there and back, each
 command with its client id and seq, so every row has an acknowledgement to remember),
 and the rows and snapshots (every 500 commands, the server's default, with 250
-commands after the last: half an interval, the average a crash leaves) are written in bulk through ``Store.append_many``.  Moving
+commands after the last: half an interval, the average a crash leaves) are written
+in bulk through ``Store.append_many``.  Moving
 there and back brings a table to the same state every ten commands, so one round of
 real engine output is repeated with its positions and event indexes shifted: building
 200,000 rows takes seconds, and ``--verify-log``'s full replay below checks every row
@@ -44,16 +45,26 @@ from pathlib import Path
 from typing import Any
 
 import engine
-from engine import EncounterState
-from tests.bridge.test_durability import crowd_scene
 from vtt_bridge.hub import Hub
 from vtt_bridge.store import LogRow, Snapshot, Store
-from vtt_bridge.translate import command_to_plain, event_to_plain, scene_from_spec
+from vtt_bridge.translate import command_to_plain, event_to_plain
 
 PLAYERS = [f"p{i}" for i in range(5)]
 SNAPSHOT_EVERY = 500
 TAIL = 250
 BATCH = 2000
+
+
+def scene() -> engine.Scene:
+    """A 40x40 grid with one token per player, two cells apart."""
+    tokens = tuple(
+        engine.Combatant(
+            f"t-{p}", p, p, "heroes", 2 * i, 0, movement=6.0,
+            stats=(("dcv", 3), ("init", 8), ("ocv", 3)),
+        )
+        for i, p in enumerate(PLAYERS)
+    )  # fmt: skip
+    return engine.Scene(engine.GridSpec(40, 40), tokens)
 
 
 def _round(encounter: engine.Encounter) -> list[tuple[dict[str, Any], list[dict[str, Any]]]]:
@@ -72,15 +83,15 @@ def build_table(store: Store, table_id: str, rows: int, t0: int = 1_767_225_600_
     """Write ``rows`` logged commands (a scene, then rounds of moves) and snapshots for
     ``table_id`` through ``store``.  ``rows`` - 1 must be a multiple of 10."""
     encounter = engine.Encounter()
-    scene = engine.LoadScene(engine.GM, scene_from_spec(crowd_scene(PLAYERS)))
-    first = [event_to_plain(e) for e in encounter.apply(scene)]
+    load = engine.LoadScene(engine.GM, scene())
+    first = [event_to_plain(e) for e in encounter.apply(load)]
     start_state = encounter.state
     one_round = _round(encounter)
     assert engine.state_hash(encounter.state) == engine.state_hash(start_state)
     plain_state = engine.to_plain(start_state)
     digest = engine.state_hash(start_state)
     pending: list[tuple[str, LogRow]] = [
-        (table_id, LogRow(0, 0, command_to_plain(scene), first, {"deadlines": {}, "t": t0}))
+        (table_id, LogRow(0, 0, command_to_plain(load), first, {"deadlines": {}, "t": t0}))
     ]
     snapshots: list[tuple[str, Snapshot]] = []
     refs = dict.fromkeys(PLAYERS, 0)

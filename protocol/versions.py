@@ -47,8 +47,7 @@ def upgrade_events(
     """Events logged under wire ``version`` as this release would send them."""
     if version > WIRE_VERSION:
         raise ValueError(
-            f"events written under wire version {version}; this release knows up to "
-            f"{WIRE_VERSION}"
+            f"events written under wire version {version}; this release knows up to {WIRE_VERSION}"
         )
     for step in range(version, WIRE_VERSION):
         if step in EVENT_UPGRADES:
