@@ -356,7 +356,20 @@ class Hub:
                 await asyncio.shield(inflight)
         reply = table.reply_to(session.participant, session.client, ref)
         if reply is None and table.acks_loaded_from and not session.client.startswith("conn:"):
-            reply = await self._logged_ack(table, session, ref)
+            try:
+                reply = await self._logged_ack(table, session, ref)
+            except Exception:
+                # Not known to be new: applying it might apply it twice.  Not
+                # remembered either, so sending it again gets the real answer.
+                log.exception("retransmission: the log could not be read")
+                await self._answer(
+                    session,
+                    lambda: send_error(
+                        self.metrics, session, ref, "internal", "try again", None, now_ms
+                    ),
+                    now_ms,
+                )
+                return True
         if reply is None:
             return False
         self.metrics.count("retransmits")
@@ -379,17 +392,13 @@ class Hub:
         looked up only for a seq at most the highest this client has in the log (read
         once per client), so a new command costs no read."""
         client = session.client
-        try:
-            if client not in table.logged_refs:
-                highest = await self.committer.in_db(self.store.highest_ref, table.id, client)
-                table.logged_refs[client] = highest
-            highest = table.logged_refs[client]
-            if highest is None or ref > highest:
-                return None
-            found = await self.committer.in_db(self.store.find_ack, table.id, client, ref)
-        except Exception:
-            log.exception("retransmission: the log could not be read")
+        if client not in table.logged_refs:
+            highest = await self.committer.in_db(self.store.highest_ref, table.id, client)
+            table.logged_refs[client] = highest
+        highest = table.logged_refs[client]
+        if highest is None or ref > highest:
             return None
+        found = await self.committer.in_db(self.store.find_ack, table.id, client, ref)
         if found is None or found.participant != session.participant:
             return None
         reply = ack_reply(found.first_event, found.events)
