@@ -25,7 +25,12 @@ Then it times, in the same run, on the same file:
   (a database written before them), which builds them once;
 * **listening**: a real ``vtt-bridge serve`` process, from spawn to ``/healthz``, on
   this database and on an empty one (the floor: starting Python and importing);
-* a retransmission of the oldest acknowledgement, read from the log (``find_ack``).
+* a retransmission of the oldest acknowledgement, read from the log (``find_ack``);
+* what the log's two indexes cost a commit: the same 20,000 rows appended in batches of
+  25 (a group commit's size) with and without them (``synchronous=OFF``, so the
+  figure is the work, not the disk).
+
+Wall times on a shared machine swing with its load; the CPU times beside them do not.
 """
 
 from __future__ import annotations
@@ -136,14 +141,39 @@ def build(path: Path, rows: int, tables: int) -> list[str]:
     return ids
 
 
-def _timed(fn: Callable[[], Any], repeat: int) -> float:
-    """The median wall time of ``fn()`` in seconds."""
-    samples = []
+def _timed(fn: Callable[[], Any], repeat: int) -> tuple[float, float]:
+    """The median wall and CPU (this process's) times of ``fn()`` in seconds."""
+    wall, cpu = [], []
     for _ in range(repeat):
-        started = time.perf_counter()
+        started, started_cpu = time.perf_counter(), time.process_time()
         fn()
-        samples.append(time.perf_counter() - started)
-    return statistics.median(samples)
+        wall.append(time.perf_counter() - started)
+        cpu.append(time.process_time() - started_cpu)
+    return statistics.median(wall), statistics.median(cpu)
+
+
+def append_cost(tmp: Path, rows: int = 20_000) -> tuple[float, float]:
+    """Microseconds per row appended in batches of 25, with the log's indexes and
+    without them."""
+    source = Store(tmp / "rows.sqlite3")
+    table = Hub(source).create_table("rows", PLAYERS, seed=1)
+    build_table(source, table.id, 1 + (rows - 1) // 10 * 10)
+    logged = source.log(table.id)
+    source.close()
+    cost = []
+    for indexed in (True, False):
+        path = tmp / f"append-{indexed}.sqlite3"
+        store = Store(path, synchronous="OFF")
+        target = Hub(store).create_table("rows", PLAYERS, seed=1).id
+        if not indexed:
+            store._db.executescript("DROP INDEX log_by_client; DROP INDEX log_by_event;")
+        rows_of = [(target, row) for row in logged]
+        started = time.process_time()
+        for i in range(0, len(rows_of), 25):
+            store.append_many(rows_of[i : i + 25])
+        cost.append((time.process_time() - started) / len(logged) * 1e6)
+        store.close()
+    return cost[0], cost[1]
 
 
 def _load(path: Path, verify: bool = False) -> Hub:
@@ -192,22 +222,23 @@ def run(rows: int, tables: int, repeat: int) -> dict[str, Any]:
         db = sqlite3.connect(path)
         logged = db.execute("SELECT count(*) FROM log").fetchone()[0]
         db.close()
-        startup = _timed(lambda: _load(path), repeat)
+        startup, startup_cpu = _timed(lambda: _load(path), repeat)
         hub = Hub(Store(path))
         read = sum(r.rows_read for r in hub.load_reports.values())
         hub.close()
-        full = _timed(lambda: _load(path, verify=True), 1)
+        full, full_cpu = _timed(lambda: _load(path, verify=True), 1)
         older = Path(tmp) / "older.sqlite3"
         shutil.copy(path, older)
         db = sqlite3.connect(older)
         db.executescript("DROP INDEX log_by_client; DROP INDEX log_by_event;")
         db.close()
-        first_start = _timed(lambda: _load(older), 1)
+        first_start, _ = _timed(lambda: _load(older), 1)
         listen = time_to_listen(path)
         listen_empty = time_to_listen(Path(tmp) / "empty.sqlite3")
         store = Store(path)
-        lookup = _timed(lambda: store.find_ack(ids[0], "p0/vtt", 1), 201)
+        lookup, _ = _timed(lambda: store.find_ack(ids[0], "p0/vtt", 1), 201)
         store.close()
+        indexed_us, bare_us = append_cost(Path(tmp))
         size_mb = path.stat().st_size / 1e6
     return {
         "rows": logged,
@@ -215,14 +246,19 @@ def run(rows: int, tables: int, repeat: int) -> dict[str, Any]:
         "database_mb": round(size_mb, 1),
         "build_s": round(build_s, 2),
         "startup_s": round(startup, 3),
+        "startup_cpu_s": round(startup_cpu, 3),
         "rows_read_at_startup": read,
         "full_read_s": round(full, 3),
+        "full_read_cpu_s": round(full_cpu, 3),
         "ratio": round(startup / full, 4),
+        "ratio_cpu": round(startup_cpu / full_cpu, 4),
         "first_start_older_db_s": round(first_start, 3),
         "time_to_listen_s": round(listen, 3),
         "time_to_listen_empty_db_s": round(listen_empty, 3),
         "load_average_1min": round(os.getloadavg()[0], 2),
         "find_ack_us": round(lookup * 1e6, 1),
+        "append_us_per_row_indexed": round(indexed_us, 1),
+        "append_us_per_row_without_indexes": round(bare_us, 1),
     }
 
 
@@ -240,16 +276,22 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     print(f"log: {figures['rows']:,} rows over {figures['tables']} tables, "
           f"{figures['database_mb']} MB (built in {figures['build_s']} s)")  # fmt: skip
-    print(f"start-up (snapshot and tail):      {figures['startup_s']:.3f} s, "
+    print(f"start-up (snapshot and tail):      {figures['startup_s']:.3f} s "
+          f"(CPU {figures['startup_cpu_s']:.3f} s), "
           f"{figures['rows_read_at_startup']:,} rows read")  # fmt: skip
-    print(f"full read (--verify-log):          {figures['full_read_s']:.3f} s")
-    print(f"ratio start-up / full read:        {figures['ratio']:.4f}")
+    print(f"full read (--verify-log):          {figures['full_read_s']:.3f} s "
+          f"(CPU {figures['full_read_cpu_s']:.3f} s)")  # fmt: skip
+    print(f"ratio start-up / full read:        {figures['ratio']:.4f} "
+          f"(CPU {figures['ratio_cpu']:.4f})")  # fmt: skip
     print(f"first start of an older database (builds the indexes once): "
           f"{figures['first_start_older_db_s']:.3f} s")  # fmt: skip
     print(f"vtt-bridge serve, spawn to /healthz: {figures['time_to_listen_s']:.3f} s "
           f"(empty database: {figures['time_to_listen_empty_db_s']:.3f} s; machine load "
           f"{figures['load_average_1min']})")  # fmt: skip
     print(f"retransmitted oldest ack read from the log: {figures['find_ack_us']} us")
+    print(f"append, CPU per row in batches of 25: {figures['append_us_per_row_indexed']} us "
+          f"with the log's indexes, {figures['append_us_per_row_without_indexes']} us "
+          "without")  # fmt: skip
     return 0
 
 
