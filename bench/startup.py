@@ -53,7 +53,7 @@ from typing import Any
 
 import engine
 from vtt_bridge.hub import Hub
-from vtt_bridge.store import LogRow, Snapshot, Store
+from vtt_bridge.store import LogRow, Snapshot, Store, stored_hash
 from vtt_bridge.translate import command_to_plain, event_to_plain
 
 PLAYERS = [f"p{i}" for i in range(5)]
@@ -96,7 +96,7 @@ def build_table(store: Store, table_id: str, rows: int, t0: int = 1_767_225_600_
     one_round = _round(encounter)
     assert engine.state_hash(encounter.state) == engine.state_hash(start_state)
     plain_state = engine.to_plain(start_state)
-    digest = engine.state_hash(start_state)
+    digest = stored_hash(plain_state)
     pending: list[tuple[str, LogRow]] = [
         (table_id, LogRow(0, 0, command_to_plain(load), first, {"deadlines": {}, "t": t0}))
     ]

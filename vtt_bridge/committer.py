@@ -27,13 +27,12 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-import engine
 import protocol
 from engine import Encounter, EncounterState
-from vtt_bridge.loading import DeadlineFn
+from vtt_bridge.loading import DeadlineFn, snapshot_of
 from vtt_bridge.metrics import Metrics
 from vtt_bridge.replies import ack_reply, broadcast, send_ack, send_error
-from vtt_bridge.store import LogRow, Snapshot, Store, TableRow
+from vtt_bridge.store import LogRow, Store, TableRow
 from vtt_bridge.tables import Session, Table
 
 log = logging.getLogger("vtt_bridge")
@@ -86,16 +85,6 @@ class DueSnapshot:
     #: The open prompts' deadlines at ``position`` (start-up arms them from here).
     deadlines: dict[str, int] = field(default_factory=dict)
     written: bool = False
-
-
-def _snapshot_of(snap: DueSnapshot) -> Snapshot | None:
-    """The snapshot of a due state, or None when it does not rebuild exactly (only one
-    that does is worth keeping)."""
-    plain = engine.to_plain(snap.state)
-    digest = engine.state_hash(snap.state)
-    if engine.state_hash(engine.from_plain(EncounterState, plain)) != digest:
-        return None
-    return Snapshot(snap.position, snap.events, plain, digest, snap.deadlines)
 
 
 def _inflight_key(pending: Pending) -> tuple[str, str, str, int]:
@@ -323,7 +312,7 @@ class Committer:
         snapshots = []
         for snap in due:
             try:
-                snapshot = _snapshot_of(snap)
+                snapshot = snapshot_of(snap.state, snap.position, snap.events, snap.deadlines)
             except Exception:  # a snapshot is an optimisation: never refuse the batch
                 log.exception("snapshot of table %s at %d failed", snap.table.id, snap.position)
                 continue

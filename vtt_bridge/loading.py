@@ -34,7 +34,7 @@ from engine import CommandRejected, Encounter, EncounterState
 from engine.versions import RULES_VERSION, NewerVersion, upgrade_command, upgrade_state
 from protocol.versions import WIRE_VERSION, upgrade_events
 from vtt_bridge.replies import ack_reply
-from vtt_bridge.store import LogRow, Snapshot, Store, VersionRun
+from vtt_bridge.store import LogRow, Snapshot, Store, VersionRun, stored_hash
 from vtt_bridge.tables import EventLog, Table
 from vtt_bridge.translate import command_from_plain, event_to_plain
 
@@ -144,7 +144,7 @@ def carry_forward(table_id: str, snapshot: Snapshot) -> EncounterState | None:
             f"version {snapshot.rules_version}; this release knows up to {RULES_VERSION}: "
             "run the newer release"
         )
-    if engine.state_hash(snapshot.state) != snapshot.hash:
+    if stored_hash(snapshot.state) != snapshot.hash:
         log.warning(
             "table %s: snapshot %d does not match its hash; replaying the whole log",
             table_id,
@@ -222,15 +222,25 @@ def _remember_acks(table: Table, rows: Iterable[LogRow]) -> None:
 
 def _snapshot_now(table: Table, store: Store) -> None:
     """Store the table's state at the end of its log under this release's versions."""
-    plain = engine.to_plain(table.committed)
-    digest = engine.state_hash(table.committed)
-    if engine.state_hash(engine.from_plain(EncounterState, plain)) != digest:
+    snapshot = snapshot_of(table.committed, table.positions, len(table.events), table.deadlines)
+    if snapshot is None:
         log.error("table %s: state does not round-trip; not carried forward", table.id)
         return
-    store.write_snapshot(
-        table.id, Snapshot(table.positions, len(table.events), plain, digest, table.deadlines)
-    )
+    store.write_snapshot(table.id, snapshot)
     table.snapshot_position = table.positions
+
+
+def snapshot_of(
+    state: EncounterState, position: int, events: int, deadlines: dict[str, int]
+) -> Snapshot | None:
+    """The snapshot of ``state`` after ``position`` commands, or None when it does not
+    rebuild exactly (only one that does is worth keeping)."""
+    plain = engine.to_plain(state)
+    digest = stored_hash(plain)
+    # Compared as JSON text, where True and 1 differ (as values they are equal).
+    if stored_hash(engine.to_plain(engine.from_plain(EncounterState, plain))) != digest:
+        return None
+    return Snapshot(position, events, plain, digest, dict(deadlines))
 
 
 def _tell(report: LoadReport) -> None:

@@ -9,6 +9,7 @@ waits on a disk flush, and a single writer needs no locking beyond SQLite's own.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sqlite3
 import time
@@ -111,7 +112,7 @@ class LogRow:
 class Snapshot:
     """A table's encounter state after its first ``position`` commands (``events`` events).
 
-    ``hash`` is the SHA-256 of the canonical JSON of ``state`` as stored, in the form of
+    ``hash`` is :func:`stored_hash` of ``state`` as stored, in the form of
     ``rules_version``; ``deadlines`` are the open prompts' deadlines at that point (None
     in snapshots written before they were kept)."""
 
@@ -456,6 +457,15 @@ _ROW_COLUMNS = "position, first_event, command, events, meta, rules_version, wir
 
 def _log_row(r: tuple[Any, ...]) -> LogRow:
     return LogRow(r[0], r[1], json.loads(r[2]), json.loads(r[3]), json.loads(r[4]), r[5], r[6])
+
+
+def stored_hash(plain: Any) -> str:
+    """The hash a snapshot is stored with: SHA-256 of the canonical JSON (sorted keys,
+    no spaces) of its plain state.  Defined here, by the storage format, and not by the
+    engine, so a snapshot's integrity can be checked before (and whatever) the engine
+    of the day makes of it; it equals ``engine.state_hash`` of the state it holds."""
+    text = json.dumps(plain, sort_keys=True, separators=(",", ":"), allow_nan=False)
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def _dumps(value: Any) -> str:

@@ -34,7 +34,7 @@ from tests.wsclient import TableClient
 from vtt_bridge import Config, create_app
 from vtt_bridge.app import HUB
 from vtt_bridge.hub import Hub, StartupError
-from vtt_bridge.store import Store
+from vtt_bridge.store import Store, stored_hash
 from vtt_bridge.translate import public_state
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
@@ -192,7 +192,7 @@ def test_an_older_version_is_carried_forward_once_and_a_difference_is_reported(
     old_state["prompt_counter"] = old_state.pop("next_prompt")
     con.execute(
         "UPDATE snapshots SET state = ?, hash = ?, rules_version = 0 WHERE table_id = ?",
-        (json.dumps(old_state), engine.state_hash(old_state), fight_id),
+        (json.dumps(old_state), stored_hash(old_state), fight_id),
     )
     con.execute("UPDATE log SET rules_version = 0")
     events_json = con.execute(
