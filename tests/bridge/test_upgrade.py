@@ -27,7 +27,7 @@ from aiohttp.test_utils import TestServer
 
 import engine
 import protocol
-from engine.versions import RULES_VERSION, STATE_UPGRADES, upgrade_state
+from engine.versions import RULES_VERSION, STATE_UPGRADES, upgrade_command, upgrade_state
 from protocol.versions import WIRE_VERSION, upgrade_events
 from tests.bridge.conftest import token_of
 from tests.wsclient import TableClient
@@ -71,7 +71,8 @@ def _oldest_resendable(db: Path, table_id: str) -> tuple[str, str, str, int] | N
     ).fetchall()
     con.close()
     for command_json, meta_json in rows:
-        command, meta = json.loads(command_json), json.loads(meta_json)
+        # As the client would send it today (a changed command reads through its step).
+        command, meta = upgrade_command(json.loads(command_json), 1), json.loads(meta_json)
         if "client" not in meta or command["type"] in ("load_scene", "start_combat"):
             continue
         body = {k: v for k, v in command.items() if k not in ("type", "actor") and v is not None}
