@@ -301,6 +301,11 @@ async def _hub_context(app: web.Application) -> AsyncIterator[None]:
             task.cancel()
         with contextlib.suppress(Exception):
             await asyncio.wait_for(hub.drain(), 10)
+        if config.snapshot_every:
+            try:  # an optimisation: a failure costs the next start-up a longer tail
+                await hub.committer.snapshot_tables(list(hub.tables.values()))
+            except Exception:
+                log.exception("shutdown snapshots failed")
         for recorder in app[RECORDERS]:
             recorder.close()
         hub.close()

@@ -290,6 +290,9 @@ def _replay(files: list[Path]) -> int:
             continue
         if result.ok:
             print(f"ok    {path}: {result.compared} messages identical")
+        elif result.other_versions:
+            failed += 1
+            print(f"VERSION {path}: {result.explain()}")
         else:
             failed += 1
             print(f"DIFF  {path}:")
