@@ -27,7 +27,12 @@ from typing import Any
 
 #: The version of the rules and of the engine's stored forms this release writes.
 #: Version 1: every release up to commit 84cb153 (the ``tests/fixtures/db_v1`` fixture).
-RULES_VERSION = 1
+#: Version 2 (issue 10): an unnamed Delay asks at the Phase's end instead of being
+#: forced; the hampered metre replaces crawling for those who cannot move 1 m; an attack
+#: naming no manoeuvre counts as a Strike; a withdraw in darkness exempts no one; aborts
+#: must be defensive.  New fields (``rolls``, ``Abort.action``, ``PendingMove.rolls``)
+#: all have defaults, so version-1 state and commands read as they are.
+RULES_VERSION = 2
 
 Plain = dict[str, Any]
 Upgrade = Callable[[Plain], Plain]

@@ -21,7 +21,9 @@ from typing import Any
 
 #: The version of the message and event shapes this release sends.
 #: Version 1: every release up to commit 84cb153 (the ``tests/fixtures/db_v1`` fixture).
-WIRE_VERSION = 1
+#: Version 2: ``move_started`` names its movement ``mode``; ``aborted`` names its
+#: ``action`` (issue 10).
+WIRE_VERSION = 2
 
 EventUpgrade = Callable[[dict[str, Any], dict[str, Any]], dict[str, Any]]
 #: ``EVENT_UPGRADES[v]`` turns a logged event (``{"kind", "data"}``) of wire version
@@ -53,3 +55,23 @@ def upgrade_events(
         if step in EVENT_UPGRADES:
             events = [EVENT_UPGRADES[step](event, command) for event in events]
     return events
+
+
+@event_upgrade(1)
+def _moves_and_aborts_name_what_they_were(
+    event: dict[str, Any], command: dict[str, Any]
+) -> dict[str, Any]:
+    """Version 2 added ``mode`` to ``move_started`` and ``action`` to ``aborted``.
+
+    A version-1 move could only have been started by the ``move``/``move_points``
+    command that caused it, so its mode is that command's (``combat`` when it named
+    none); every version-1 abort was to a defensive manoeuvre, ``defend``.
+    """
+    kind, data = event.get("kind"), event.get("data")
+    if not isinstance(data, dict):
+        return event
+    if kind == "move_started" and "mode" not in data:
+        return {**event, "data": {**data, "mode": command.get("mode") or "combat"}}
+    if kind == "aborted" and "action" not in data:
+        return {**event, "data": {**data, "action": "defend"}}
+    return event
