@@ -269,6 +269,7 @@ async def _hub_context(app: web.Application) -> AsyncIterator[None]:
         snapshot_every=config.snapshot_every,
         verify_log=config.verify_log,
         crash=crash,
+        max_message_bytes=config.max_message_bytes,
     )
     app[HUB] = hub
     if config.demo and hub.table_by_name(DEMO_TABLE) is None:
@@ -380,8 +381,9 @@ async def websocket(request: web.Request) -> web.StreamResponse:
     if not origin_allowed(config, request.headers.get("Origin")):
         hub.metrics.count("origin_refused")
         raise web.HTTPForbidden(text="origin not allowed")
+    # aiohttp refuses a frame of exactly ``max_msg_size``; the limit itself is allowed.
     ws = web.WebSocketResponse(
-        heartbeat=config.heartbeat, max_msg_size=config.max_message_bytes, compress=False
+        heartbeat=config.heartbeat, max_msg_size=config.max_message_bytes + 1, compress=False
     )
     await ws.prepare(request)
     loop = asyncio.get_running_loop()

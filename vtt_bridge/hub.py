@@ -72,8 +72,12 @@ class Hub:
         snapshot_every: int = 0,
         verify_log: bool = False,
         crash: CrashFn | None = None,
+        max_message_bytes: int = protocol.MAX_FRAME_BYTES,
     ) -> None:
         self.store = store
+        #: The largest frame decoded (``--max-message-bytes``); the server closes larger
+        #: ones (1009) before they reach the hub.
+        self.max_message_bytes = max_message_bytes
         self.tables: dict[str, Table] = {}
         #: Every join token not revoked, to the table it admits to.
         self.by_token: dict[str, Table] = {}
@@ -182,7 +186,7 @@ class Hub:
     async def receive(self, session: Session, frame: str | bytes, now_ms: int) -> None:
         """Handle one frame from ``session``'s connection."""
         try:
-            message = protocol.decode_client(frame)
+            message = protocol.decode_client(frame, max_bytes=self.max_message_bytes)
         except protocol.ProtocolError as exc:
             if session.table is not None and session.table.recorder is not None:
                 session.table.recorder.frame_in(session.conn, frame, now_ms)
