@@ -67,7 +67,10 @@ def rebuild(
             if not isinstance(participant, str):
                 participant = client.split("/", 1)[0]
             reply = ack_reply(log_row.first_event, len(log_row.events))
-            table.remember(participant, client, ref, reply)
+            digest = log_row.meta.get("digest")
+            table.remember(
+                participant, client, ref, reply, digest if isinstance(digest, str) else None
+            )
     table.committed = table.encounter.state
     table.next_position, table.next_event = table.positions, len(table.events)
     combat = table.encounter.state.combat

@@ -175,8 +175,13 @@ class EventLog:
 
 
 #: A command's reply, kept for retransmissions: ``("ack", first, last)`` or
-#: ``("error", code, message, path)``.
+#: ``("error", code, message, path)``; an admin message's also ``("token_issued", token,
+#: participant, role)`` or ``("token_revoked", token)``.
 Reply = tuple[Any, ...]
+#: A kept reply and the digest of the message it answered (None: not known, a log
+#: written before digests were kept), so a different message under the same seq is told
+#: apart from a retransmission.
+Kept = tuple[Reply, str | None]
 #: Replies remembered per client for retransmission (older ones are forgotten).
 REPLIES_KEPT = 1024
 #: Clients per participant whose replies are kept.
@@ -191,10 +196,10 @@ class ReplyStore:
     push out another participant's replies."""
 
     def __init__(self) -> None:
-        self._by_participant: dict[str, OrderedDict[str, OrderedDict[int, Reply]]] = {}
+        self._by_participant: dict[str, OrderedDict[str, OrderedDict[int, Kept]]] = {}
 
-    def put(self, participant: str, client: str, ref: int, reply: Reply) -> None:
-        """Keep ``reply`` to ``client``'s command ``ref``."""
+    def put(self, participant: str, client: str, ref: int, reply: Kept) -> None:
+        """Keep ``reply`` (and its message's digest) to ``client``'s command ``ref``."""
         clients = self._by_participant.setdefault(participant, OrderedDict())
         kept = clients.pop(client, None) or OrderedDict()
         clients[client] = kept
@@ -204,7 +209,7 @@ class ReplyStore:
         while len(clients) > CLIENTS_KEPT:
             clients.popitem(last=False)
 
-    def get(self, participant: str, client: str, ref: int) -> Reply | None:
+    def get(self, participant: str, client: str, ref: int) -> Kept | None:
         """The reply kept for ``client``'s command ``ref``, if any."""
         clients = self._by_participant.get(participant)
         kept = None if clients is None else clients.get(client)
@@ -247,9 +252,11 @@ class Table:
         if self.stored_row is None:
             self.stored_row = self.row
 
-    def remember(self, participant: str, client: str, ref: int, reply: Reply) -> None:
-        """Keep ``reply`` to ``participant``'s ``client``'s command ``ref`` for a
-        retransmission.
+    def remember(
+        self, participant: str, client: str, ref: int, reply: Reply, digest: str | None = None
+    ) -> None:
+        """Keep ``reply`` to ``participant``'s ``client``'s command ``ref`` (whose
+        :func:`~vtt_bridge.replies.message_digest` is ``digest``) for a retransmission.
 
         Only clients that named themselves (``join.client``) can retransmit; a
         connection's own key (``conn:...``) is not kept.  Acknowledgements and
@@ -257,13 +264,19 @@ class Table:
         """
         if client.startswith("conn:"):
             return
-        store = self.acks if reply[0] == "ack" else self.refusals
-        store.put(participant, client, ref, reply)
+        store = self.refusals if reply[0] == "error" else self.acks
+        store.put(participant, client, ref, (reply, digest))
+
+    def kept(self, participant: str, client: str, ref: int) -> Kept | None:
+        """The reply already given to ``participant``'s ``client``'s command ``ref``,
+        with the digest of the message it answered."""
+        found = self.acks.get(participant, client, ref)
+        return found if found is not None else self.refusals.get(participant, client, ref)
 
     def reply_to(self, participant: str, client: str, ref: int) -> Reply | None:
         """The reply already given to ``participant``'s ``client``'s command ``ref``."""
-        found = self.acks.get(participant, client, ref)
-        return found if found is not None else self.refusals.get(participant, client, ref)
+        found = self.kept(participant, client, ref)
+        return None if found is None else found[0]
 
     @property
     def id(self) -> str:
