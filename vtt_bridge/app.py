@@ -6,8 +6,11 @@ per connection inside ``try/finally``.
 
 What a connection may cost the server is bounded here, before the hub sees a frame:
 
-* the handshake: an ``Origin`` header must be on the allowlist (403 otherwise); no
-  permessage-deflate; heartbeats; frames over ``max_message_bytes`` close it (1009);
+* the handshake: the whole HTTP request must arrive within ``handshake_timeout``
+  seconds (else the socket is dropped); beyond ``max_connections`` open connections it
+  is refused with 503 before the upgrade; an ``Origin`` header must be on the allowlist
+  (403 otherwise); no permessage-deflate; heartbeats; frames over
+  ``max_message_bytes`` close it (1009);
 * it must join within ``join_timeout`` seconds (else close 1008);
 * a token bucket limits its inbound messages (close 1008 when empty);
 * sending is not done in the receive loop: each connection has a bounded outbound queue
@@ -20,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hmac
 import itertools
 import logging
 import os
@@ -29,6 +33,7 @@ from collections.abc import AsyncIterator, Callable
 from typing import cast
 
 from aiohttp import WSCloseCode, WSMsgType, web
+from aiohttp.typedefs import Handler
 
 import protocol
 from vtt_bridge.config import Config
@@ -231,7 +236,13 @@ def crash_hook(spec: str | None) -> Callable[[str], bool]:
 
 def create_app(config: Config) -> web.Application:
     """The bridge as an aiohttp application."""
-    app = web.Application()
+    # aiohttp's keep-alive timer is the only deadline on a connection that has not sent
+    # its whole request yet (75 s by default under ``web.run_app``): it is the handshake
+    # deadline.  Once upgraded, a WebSocket is governed by its heartbeat instead.
+    app = web.Application(
+        handler_args={"keepalive_timeout": config.handshake_timeout},
+        middlewares=[operations_guard],
+    )
     app[CONFIG] = config
     app[CONNECTIONS] = set()
     app[TIMERS] = set()
@@ -270,6 +281,8 @@ async def _hub_context(app: web.Application) -> AsyncIterator[None]:
         verify_log=config.verify_log,
         crash=crash,
         max_message_bytes=config.max_message_bytes,
+        max_connections_per_token=config.max_connections_per_token,
+        events_kept_bytes=config.events_kept_bytes,
     )
     app[HUB] = hub
     if config.demo and hub.table_by_name(DEMO_TABLE) is None:
@@ -346,6 +359,46 @@ async def _shutdown(app: web.Application) -> None:
     await asyncio.sleep(0)
 
 
+#: The operations endpoints: behind ``--ops-token``, and only on ``--ops-port`` if set.
+OPS_PATHS = frozenset({"/healthz", "/metrics"})
+
+
+def _local_port(request: web.Request) -> int | None:
+    sockname = request.transport.get_extra_info("sockname") if request.transport else None
+    return sockname[1] if isinstance(sockname, tuple) and len(sockname) >= 2 else None
+
+
+@web.middleware
+async def operations_guard(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """Keep the operations endpoints to their listener and their bearer token.
+
+    With ``ops_port`` set, ``/healthz`` and ``/metrics`` answer only there (404 on the
+    main address) and the ops listener answers nothing else.  With ``ops_token`` set,
+    they require ``Authorization: Bearer <token>`` (401 otherwise)."""
+    config = request.app[CONFIG]
+    on_ops = config.ops_port is not None and _local_port(request) == config.ops_port
+    if request.path not in OPS_PATHS:
+        if on_ops:
+            raise web.HTTPNotFound()
+        return await handler(request)
+    if config.ops_port is not None and not on_ops:
+        raise web.HTTPNotFound()
+    if config.ops_token is not None and not bearer_matches(request, config.ops_token):
+        raise web.HTTPUnauthorized(
+            text="bearer token required", headers={"WWW-Authenticate": 'Bearer realm="ops"'}
+        )
+    return await handler(request)
+
+
+def bearer_matches(request: web.Request, token: str) -> bool:
+    """Whether the request's ``Authorization`` header is ``Bearer <token>`` (compared in
+    constant time)."""
+    scheme, _, given = request.headers.get("Authorization", "").partition(" ")
+    if scheme.lower() != "bearer":
+        return False
+    return hmac.compare_digest(given.strip().encode(), token.encode())
+
+
 async def healthz(request: web.Request) -> web.Response:
     """Liveness: answers at once while the event loop runs."""
     hub = request.app[HUB]
@@ -381,6 +434,16 @@ async def websocket(request: web.Request) -> web.StreamResponse:
     if not origin_allowed(config, request.headers.get("Origin")):
         hub.metrics.count("origin_refused")
         raise web.HTTPForbidden(text="origin not allowed")
+    if hub.metrics.connections_open >= config.max_connections:
+        hub.metrics.count("connections_refused")
+        log.warning(
+            "refusing a connection: %d open, --max-connections is %d",
+            hub.metrics.connections_open,
+            config.max_connections,
+        )
+        full = web.Response(status=503, text="too many connections", headers={"Retry-After": "5"})
+        full.force_close()  # and free its socket now, not at the keep-alive deadline
+        return full
     # aiohttp refuses a frame of exactly ``max_msg_size``; the limit itself is allowed.
     ws = web.WebSocketResponse(
         heartbeat=config.heartbeat, max_msg_size=config.max_message_bytes + 1, compress=False

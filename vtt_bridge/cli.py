@@ -27,6 +27,7 @@ import protocol
 from vtt_bridge.app import DEMO_TABLE, HUB, create_app
 from vtt_bridge.config import Config
 from vtt_bridge.hub import RESERVED_PARTICIPANTS, Hub
+from vtt_bridge.logthrottle import RepeatFilter
 from vtt_bridge.recording import RecordingError, replay
 from vtt_bridge.store import JoinToken, Store
 from vtt_bridge.tables import new_join_token
@@ -69,6 +70,19 @@ SERVE_OPTIONS: list[tuple[str, str, Callable[[str], Any], str]] = [
     ("synchronous", "synchronous", str, "SQLite synchronous: FULL (default), EXTRA, NORMAL"),
     ("crash-at", "crash_at", str, "fault injection for crash tests: POINT[:N]"),
     ("log-format", "log_format", str, "text or json"),
+    ("handshake-timeout", "handshake_timeout", float, "seconds to send the HTTP request"),
+    ("max-connections", "max_connections", int, "WebSocket connections at once (then 503)"),
+    (
+        "max-connections-per-token",
+        "max_connections_per_token",
+        int,
+        "connections joined with one join token (0: no cap)",
+    ),
+    ("events-kept-bytes", "events_kept_bytes", int, "bytes of recent events kept per table"),
+    ("ops-token", "ops_token", str, "bearer token /healthz and /metrics require"),
+    ("ops-host", "ops_host", str, "address of the operations listener (with --ops-port)"),
+    ("ops-port", "ops_port", int, "serve /healthz and /metrics only on this port"),
+    ("log-repeat-interval", "log_repeat_interval", float, "seconds between repeated log lines"),
 ]
 
 
@@ -148,9 +162,11 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(entry, separators=(",", ":"))
 
 
-def setup_logging(log_format: str) -> None:
-    """Text logs for people, ``json`` logs (one object a line) for collectors."""
+def setup_logging(log_format: str, repeat_interval: float = Config.log_repeat_interval) -> None:
+    """Text logs for people, ``json`` logs (one object a line) for collectors; a failure
+    that repeats is logged once per ``repeat_interval`` seconds, with a count."""
     handler = logging.StreamHandler()
+    handler.addFilter(RepeatFilter(repeat_interval))
     if log_format == "json":
         handler.setFormatter(JsonFormatter())
     else:
@@ -163,7 +179,10 @@ def setup_logging(log_format: str) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point; returns the process exit code."""
     args = build_parser().parse_args(argv)
-    setup_logging(getattr(args, "log_format", None) or "text")
+    setup_logging(
+        getattr(args, "log_format", None) or "text",
+        getattr(args, "log_repeat_interval", Config.log_repeat_interval),
+    )
     if args.command == "serve":
         return _serve(args)
     if args.command == "create-table":

@@ -33,7 +33,7 @@ from vtt_bridge.membership import CATCH_UP_CHUNK, SERVER_NAME
 from vtt_bridge.metrics import Metrics
 from vtt_bridge.replies import message_digest, resend, send_error
 from vtt_bridge.store import JoinToken, LogRow, Store, TableRow
-from vtt_bridge.tables import Session, Table, new_join_token
+from vtt_bridge.tables import EVENTS_KEPT_BYTES, EventLog, Session, Table, new_join_token
 from vtt_bridge.translate import command_to_plain, event_to_plain, to_command
 
 __all__ = [
@@ -73,11 +73,17 @@ class Hub:
         verify_log: bool = False,
         crash: CrashFn | None = None,
         max_message_bytes: int = protocol.MAX_FRAME_BYTES,
+        max_connections_per_token: int = 0,
+        events_kept_bytes: int = EVENTS_KEPT_BYTES,
     ) -> None:
         self.store = store
         #: The largest frame decoded (``--max-message-bytes``); the server closes larger
         #: ones (1009) before they reach the hub.
         self.max_message_bytes = max_message_bytes
+        #: Connections one join token may have joined at once (0: no cap).
+        self.max_connections_per_token = max_connections_per_token
+        #: Bytes of recent events each table keeps in memory (:class:`EventLog`).
+        self.events_kept_bytes = events_kept_bytes
         self.tables: dict[str, Table] = {}
         #: Every join token not revoked, to the table it admits to.
         self.by_token: dict[str, Table] = {}
@@ -157,7 +163,11 @@ class Hub:
         return next((t for t in self.tables.values() if t.row.name == name), None)
 
     def _install(self, row: TableRow, tokens: list[JoinToken]) -> Table:
-        table = Table(row=row, tokens={t.token: t for t in tokens})
+        table = Table(
+            row=row,
+            tokens={t.token: t for t in tokens},
+            events=EventLog(keep_bytes=self.events_kept_bytes),
+        )
         self.tables[row.id] = table
         for token in tokens:
             if not token.revoked:

@@ -43,6 +43,7 @@ BRIDGE_ERROR_CODES: Final = frozenset(
         "internal",  # the log could not be written; nothing changed
         "shutting_down",  # the server is stopping; send it again after reconnecting
         "seq_reused",  # a seq this client already used, for a different message
+        "too_many_connections",  # a join beyond --max-connections-per-token
     }
 )
 

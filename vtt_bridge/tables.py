@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import json
 import secrets
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
@@ -142,30 +143,62 @@ class DeliverFn(Protocol):
         """Take one message for sending."""
 
 
-#: Events a table keeps in memory for catch-up (at least; older ones are read from the log).
+#: Events a table keeps in memory for catch-up (at least, up to twice as many).
 EVENTS_KEPT = 4096
+#: Bytes of those events kept (at least, up to twice as many), whichever bound is hit
+#: first: a few big events (a 40 KB ``scene_loaded`` each) must not hold 4,096 of them.
+EVENTS_KEPT_BYTES = 4 * 1024 * 1024
+
+
+def event_size(event: dict[str, Any]) -> int:
+    """What an event costs the window: the length of its compact JSON, which is what
+    it costs on the wire and within a factor of two of what it holds in memory."""
+    return len(json.dumps(event, separators=(",", ":")))
 
 
 class EventLog:
     """A table's committed events: how many there are, and the newest in memory.
 
-    ``len()`` counts every event; indexes below ``base`` are only in the SQLite log."""
+    ``len()`` counts every event; indexes below ``base`` are only in the SQLite log.
+    The window is bounded by count (``keep``) and by bytes (``keep_bytes``): once it
+    holds twice either, the oldest are dropped until it holds at most both, so the
+    dropping costs O(1) per event over time."""
 
-    def __init__(self, keep: int = EVENTS_KEPT) -> None:
+    def __init__(self, keep: int = EVENTS_KEPT, keep_bytes: int = EVENTS_KEPT_BYTES) -> None:
         self.base = 0
         self.keep = keep
+        self.keep_bytes = keep_bytes
         self._recent: list[dict[str, Any]] = []
+        self._sizes: list[int] = []
+        self._bytes = 0
 
     def __len__(self) -> int:
         return self.base + len(self._recent)
 
+    @property
+    def bytes(self) -> int:
+        """The size of the events in the window (see :func:`event_size`)."""
+        return self._bytes
+
     def extend(self, events: list[dict[str, Any]]) -> None:
-        """Append committed events, forgetting the oldest beyond twice ``keep``."""
+        """Append committed events, forgetting the oldest beyond twice either bound."""
+        sizes = [event_size(e) for e in events]
         self._recent.extend(events)
-        if len(self._recent) > 2 * self.keep:
-            drop = len(self._recent) - self.keep
-            del self._recent[:drop]
-            self.base += drop
+        self._sizes.extend(sizes)
+        self._bytes += sum(sizes)
+        if len(self._recent) > 2 * self.keep or self._bytes > 2 * self.keep_bytes:
+            self._trim()
+
+    def _trim(self) -> None:
+        drop = max(0, len(self._recent) - self.keep)
+        dropped = sum(self._sizes[:drop])
+        while drop < len(self._recent) and self._bytes - dropped > self.keep_bytes:
+            dropped += self._sizes[drop]
+            drop += 1
+        del self._recent[:drop]
+        del self._sizes[:drop]
+        self._bytes -= dropped
+        self.base += drop
 
     def since(self, index: int) -> list[dict[str, Any]] | None:
         """The events from ``index`` on, or None when some of them are no longer here."""
