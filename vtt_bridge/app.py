@@ -295,6 +295,7 @@ async def _hub_context(app: web.Application) -> AsyncIterator[None]:
             path = config.record_dir / f"{table.row.name}-{table.id}-{now}.jsonl"
             table.recorder = FileRecorder(path, table, hub.store.log(table.id), now)
             app[RECORDERS].append(table.recorder)
+    warn_if_files_run_short(config.max_connections)
     watchdog = loop.create_task(_watchdog(app))
     poller = loop.create_task(_poll_revocations(app)) if config.revocation_poll > 0 else None
     log.info("hub ready", extra={"tables": len(hub.tables), "database": str(config.database)})
@@ -315,6 +316,30 @@ async def _hub_context(app: web.Application) -> AsyncIterator[None]:
         for recorder in app[RECORDERS]:
             recorder.close()
         hub.close()
+
+
+#: Files the server needs besides its connections: the database and its WAL, the
+#: listening sockets, recordings, handshakes not yet counted as connections.
+FILES_RESERVED = 64
+
+
+def warn_if_files_run_short(max_connections: int) -> None:
+    """Warn when ``--max-connections`` cannot be reached within the process's file
+    limit: the connections beyond it would fail in ``accept()`` ("Too many open
+    files") instead of getting a clean 503, and ``/healthz`` with them."""
+    try:
+        import resource
+    except ImportError:  # pragma: no cover - not a Unix
+        return
+    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != resource.RLIM_INFINITY and max_connections + FILES_RESERVED > soft:
+        log.warning(
+            "--max-connections %d is too close to the file limit %d (ulimit -n): set it to "
+            "at most %d or raise the limit",
+            max_connections,
+            soft,
+            max(1, soft - FILES_RESERVED),
+        )
 
 
 async def _watchdog(app: web.Application) -> None:

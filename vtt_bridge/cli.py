@@ -16,6 +16,7 @@ import gc
 import json
 import logging
 import os
+import socket
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -218,6 +219,13 @@ async def _settle_heap(app: web.Application) -> None:
 
 def _serve(args: argparse.Namespace) -> int:
     config = config_from_args(args)
+    ops_sockets = []
+    if config.ops_port is not None:
+        if config.ops_port == config.port:
+            print("ERROR --ops-port must differ from --port", file=sys.stderr)
+            return 2
+        # Its own listening socket: the app tells the two apart by the local port.
+        ops_sockets.append(socket.create_server((config.ops_host, config.ops_port)))
     app = create_app(config)
 
     async def announce(app: web.Application) -> None:
@@ -225,6 +233,8 @@ def _serve(args: argparse.Namespace) -> int:
         print(
             f"vtt-bridge listening on ws://{config.host}:{config.port}/ws (log: {config.database})"
         )
+        if config.ops_port is not None:
+            print(f"operations on http://{config.ops_host}:{config.ops_port}/healthz, /metrics")
         table = hub.table_by_name(DEMO_TABLE) if config.demo else None
         if table is not None:
             print(f"demo table {table.id}:")
@@ -236,7 +246,14 @@ def _serve(args: argparse.Namespace) -> int:
 
     app.on_startup.append(announce)
     app.on_startup.append(_settle_heap)
-    web.run_app(app, host=config.host, port=config.port, print=None, shutdown_timeout=15)
+    web.run_app(
+        app,
+        host=config.host,
+        port=config.port,
+        sock=ops_sockets or None,
+        print=None,
+        shutdown_timeout=15,
+    )
     return 0
 
 

@@ -10,17 +10,25 @@ seconds, and says how many there were on the next line of that kind it lets thro
 from __future__ import annotations
 
 import logging
+import re
 import time
 from collections import OrderedDict
 from collections.abc import Callable
 
 #: Kinds of record remembered at once; the least recently seen is forgotten first.
 KINDS_KEPT = 1024
+#: What a message's kind ignores: numbers and addresses.  asyncio formats its messages
+#: before logging them ("Exception in callback ... handle: <TimerHandle when=955.6 ...>"),
+#: so the same failure never has the same text twice.
+_VARYING = re.compile(r"0x[0-9a-fA-F]+|\d+(?:\.\d+)?")
+#: Characters of a message that name its kind.
+KIND_CHARS = 160
 
 
 class RepeatFilter(logging.Filter):
     """A handler filter passing at most one warning-or-worse record of each kind (logger,
-    level, message template, exception type) per ``interval`` seconds.
+    level, message template with its numbers left out, exception type) per
+    ``interval`` seconds.
 
     Records below WARNING always pass: they are not failures, and a deployment that
     logs them asked to see each one."""
@@ -37,7 +45,7 @@ class RepeatFilter(logging.Filter):
         if record.levelno < logging.WARNING or self.interval <= 0:
             return True
         exc = record.exc_info[0] if record.exc_info else None
-        kind = (record.name, record.levelno, str(record.msg), exc)
+        kind = (record.name, record.levelno, _VARYING.sub("#", str(record.msg)[:KIND_CHARS]), exc)
         now = self._clock()
         seen = self._kinds.get(kind)
         if seen is not None and now - seen[0] < self.interval:

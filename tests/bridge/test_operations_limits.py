@@ -19,6 +19,7 @@ import protocol
 from tests.bridge.conftest import Bridge, closed_with, token_of
 from tests.bridge.test_slow_client import big_scene
 from vtt_bridge import Config, create_app
+from vtt_bridge.cli import build_parser, config_from_args
 
 
 @asynccontextmanager
@@ -174,3 +175,24 @@ async def test_the_event_window_is_bounded_by_bytes(tmp_path: Path) -> None:
         await near.join(token_of(table, "alice"), last_event=last - 2)
         events = [await near.wait_for(protocol.Event) for _ in range(2)]
         assert [e.index for e in events] == [last - 1, last]
+
+
+def test_every_new_limit_is_a_flag_and_an_environment_variable(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("VTT_BRIDGE_HANDSHAKE_TIMEOUT", "3.5")
+    monkeypatch.setenv("VTT_BRIDGE_MAX_CONNECTIONS", "123")
+    monkeypatch.setenv("VTT_BRIDGE_MAX_CONNECTIONS_PER_TOKEN", "4")
+    monkeypatch.setenv("VTT_BRIDGE_EVENTS_KEPT_BYTES", "1000000")
+    monkeypatch.setenv("VTT_BRIDGE_OPS_TOKEN", "from-env")
+    monkeypatch.setenv("VTT_BRIDGE_OPS_PORT", "9100")
+    monkeypatch.setenv("VTT_BRIDGE_LOG_REPEAT_INTERVAL", "30")
+    monkeypatch.setenv("VTT_BRIDGE_MAX_MESSAGE_BYTES", "524288")
+    args = ["serve", "--ops-host", "0.0.0.0", "--max-connections", "77"]
+    config = config_from_args(build_parser().parse_args(args))
+    assert (config.handshake_timeout, config.max_connections) == (3.5, 77)
+    assert (config.max_connections_per_token, config.events_kept_bytes) == (4, 1_000_000)
+    assert (config.ops_token, config.ops_host, config.ops_port) == ("from-env", "0.0.0.0", 9100)
+    assert (config.log_repeat_interval, config.max_message_bytes) == (30.0, 524_288)
+    plain = config_from_args(build_parser().parse_args(["serve"]))
+    assert (plain.max_connections, plain.ops_host) == (123, "127.0.0.1")  # from the environment
