@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import json
 from typing import Any
+
+import msgpack
 
 import engine
 import protocol
@@ -21,12 +22,14 @@ from vtt_bridge.tables import Reply, Session, Table
 
 def message_digest(message: protocol.ClientMessage) -> str:
     """What a kept reply remembers of the message it answered: a short hash of its type
-    and body (not its ``seq``, not its encoding), so a retransmission, in JSON or msgpack,
-    matches and another message sent under the same ``seq`` does not."""
-    text = json.dumps(
-        [message.TYPE, message.to_body()], separators=(",", ":"), sort_keys=True, default=list
-    )
-    return hashlib.blake2b(text.encode(), digest_size=12).hexdigest()
+    and body (not its ``seq``, not its frame's encoding), so a retransmission, in JSON
+    or msgpack, matches and another message sent under the same ``seq`` does not.
+
+    Hashed as msgpack (a third of ``json.dumps``'s cost, paid on every command of a
+    client with an id).  Maps keep their order there: a client resending a message
+    sends the same one, and bodies are built in field order."""
+    packed = msgpack.packb([message.TYPE, message.to_body()])
+    return hashlib.blake2b(packed, digest_size=12).hexdigest()
 
 
 def ack_reply(first: int, count: int) -> Reply:

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import json
 import secrets
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
+
+import msgpack
 
 import protocol
 from engine import Encounter, EncounterState
@@ -151,9 +152,11 @@ EVENTS_KEPT_BYTES = 4 * 1024 * 1024
 
 
 def event_size(event: dict[str, Any]) -> int:
-    """What an event costs the window: the length of its compact JSON, which is what
-    it costs on the wire and within a factor of two of what it holds in memory."""
-    return len(json.dumps(event, separators=(",", ":")))
+    """What an event costs the window: the length of its msgpack encoding, what it
+    costs on the wire and within a small factor of what it holds in memory.  msgpack,
+    not JSON: it is measured for every event committed, and packing is four times
+    cheaper than ``json.dumps``."""
+    return len(msgpack.packb(event))
 
 
 class EventLog:
