@@ -100,6 +100,7 @@ async def _carry_out(
                 del table.tokens[value]
             answer(not_stored)
             return
+        hub.crash("admin_stored")  # the crash test: stored, and the GM never hears of it
         keep(reply)
         hub.by_token[value] = table  # only now: a join reads the token from the database
         hub.metrics.count("tokens_issued")
@@ -117,6 +118,7 @@ async def _carry_out(
         if not await _stored(hub, hub.store.revoke_token, found.token, stored_reply(gone)):
             answer(not_stored)
             return
+        hub.crash("admin_stored")
         keep(gone)
         revoked = protocol.TokenRevoked(seq=0, ref=ref, token=found.token)
 

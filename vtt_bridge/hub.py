@@ -77,6 +77,8 @@ class Hub:
         events_kept_bytes: int = EVENTS_KEPT_BYTES,
     ) -> None:
         self.store = store
+        #: The crash test's fault injector (see :func:`vtt_bridge.app.crash_hook`).
+        self.crash: CrashFn = crash or (lambda point: False)
         #: The largest frame decoded (``--max-message-bytes``); the server closes larger
         #: ones (1009) before they reach the hub.
         self.max_message_bytes = max_message_bytes
