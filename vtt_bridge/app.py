@@ -39,7 +39,7 @@ import protocol
 from vtt_bridge.config import Config
 from vtt_bridge.fanout import Shared
 from vtt_bridge.hub import Hub
-from vtt_bridge.recording import FileRecorder
+from vtt_bridge.recording import REPLAYED_LIMITS, FileRecorder
 from vtt_bridge.store import Store
 from vtt_bridge.tables import Session
 
@@ -293,7 +293,8 @@ async def _hub_context(app: web.Application) -> AsyncIterator[None]:
         now = config.clock()
         for table in hub.tables.values():
             path = config.record_dir / f"{table.row.name}-{table.id}-{now}.jsonl"
-            table.recorder = FileRecorder(path, table, hub.store.log(table.id), now)
+            limits = {name: int(getattr(config, name)) for name in sorted(REPLAYED_LIMITS)}
+            table.recorder = FileRecorder(path, table, hub.store.log(table.id), now, limits)
             app[RECORDERS].append(table.recorder)
     warn_if_files_run_short(config.max_connections)
     watchdog = loop.create_task(_watchdog(app))
@@ -473,7 +474,13 @@ async def websocket(request: web.Request) -> web.StreamResponse:
     ws = web.WebSocketResponse(
         heartbeat=config.heartbeat, max_msg_size=config.max_message_bytes + 1, compress=False
     )
-    await ws.prepare(request)
+    # Counted before the upgrade: handshakes in flight at once cannot overshoot the cap.
+    hub.metrics.connections_open += 1
+    try:
+        await ws.prepare(request)
+    except BaseException:
+        hub.metrics.connections_open -= 1
+        raise
     loop = asyncio.get_running_loop()
     outbound = Outbound(
         ws,
@@ -484,7 +491,6 @@ async def websocket(request: web.Request) -> web.StreamResponse:
     )
     session = outbound.session
     request.app[CONNECTIONS].add(outbound)
-    hub.metrics.connections_open += 1
     hub.metrics.count("connections")
     writer = asyncio.create_task(outbound.run())
 

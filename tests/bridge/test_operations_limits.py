@@ -20,6 +20,9 @@ from tests.bridge.conftest import Bridge, closed_with, token_of
 from tests.bridge.test_slow_client import big_scene
 from vtt_bridge import Config, create_app
 from vtt_bridge.cli import build_parser, config_from_args
+from vtt_bridge.hub import Hub
+from vtt_bridge.recording import replay
+from vtt_bridge.store import Store
 
 
 @asynccontextmanager
@@ -196,3 +199,31 @@ def test_every_new_limit_is_a_flag_and_an_environment_variable(
     assert (config.log_repeat_interval, config.max_message_bytes) == (30.0, 524_288)
     plain = config_from_args(build_parser().parse_args(["serve"]))
     assert (plain.max_connections, plain.ops_host) == (123, "127.0.0.1")  # from the environment
+
+
+async def test_a_recording_replays_the_limits_it_was_made_under(tmp_path: Path) -> None:
+    db = tmp_path / "db.sqlite3"
+    made = Hub(Store(db))
+    table_id = made.create_table("t", ["alice"], spectators=1).id
+    made.close()
+    async with running(
+        tmp_path, record_dir=tmp_path / "rec", max_connections_per_token=1, events_kept_bytes=1
+    ) as bridge:
+        table = bridge.hub.tables[table_id]
+        gm = await bridge.member(table, "gm")
+        for _ in range(3):
+            await gm.reply_to(await gm.send(protocol.LoadScene, scene=big_scene(5)))
+        alice = await bridge.member(table, "alice")
+        second = await bridge.connect()
+        seq = await second.send(protocol.Join, token=token_of(table, "alice"), last_event=None)
+        refused = await second.reply_to(seq)
+        assert isinstance(refused, protocol.ErrorMessage) and refused.code == "too_many_connections"
+        late = await bridge.connect()
+        await late.join(token_of(table, "spectator-1"), last_event=0)
+        assert isinstance(await late.next(), protocol.State)  # 1 byte: no window at all
+        await alice.send(protocol.Ping)
+        await alice.wait_for(protocol.Pong)
+    [recording] = (tmp_path / "rec").iterdir()
+    result = await replay(recording)
+    assert result.ok, result.diff
+    assert result.compared > 5
