@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import signal
-import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -14,16 +13,11 @@ from pathlib import Path
 import aiohttp
 
 import protocol
+from bench.crash import free_port
 from vtt_bridge.hub import Hub
 from vtt_bridge.store import Store
 
 ISSUE = protocol.IssueToken(seq=5, participant="dave", role="player")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def serve(db: Path, port: int, *flags: str) -> subprocess.Popen[str]:

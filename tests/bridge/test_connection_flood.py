@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import asyncio
 import re
-import socket
 import subprocess
 import sys
 from collections import Counter
 from pathlib import Path
 
 import pytest
+
+from bench.crash import free_port
 
 resource = pytest.importorskip("resource")
 
@@ -23,12 +24,6 @@ HANDSHAKE = (
     b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
 )
 RECORD = re.compile(r"^\d{4}-\d\d-\d\d [\d:,]+ (WARNING|ERROR) (\S+) (.{0,60})")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def few_files() -> None:

@@ -5,30 +5,13 @@ message they answer whenever its ``seq`` can be read."""
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from pathlib import Path
 
-import aiohttp
 import msgpack
-from aiohttp.test_utils import TestServer
 
 import protocol
-from tests.bridge.conftest import Bridge, closed_with
+from tests.bridge.conftest import closed_with, running
 from tests.bridge.test_slow_client import big_scene
-from vtt_bridge import Config, create_app
-
-
-@asynccontextmanager
-async def running(tmp_path: Path, **options: object) -> AsyncIterator[Bridge]:
-    config = Config(database=tmp_path / "db.sqlite3", **options)  # type: ignore[arg-type]
-    async with TestServer(create_app(config)) as server, aiohttp.ClientSession() as http:
-        bridge = Bridge(server, http, config)
-        try:
-            yield bridge
-        finally:
-            for client in bridge.clients:
-                await client.close()
 
 
 def padded_ping(seq: int, size: int) -> str:

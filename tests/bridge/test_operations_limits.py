@@ -6,35 +6,20 @@ from __future__ import annotations
 
 import asyncio
 import socket
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from pathlib import Path
 
 import aiohttp
 import pytest
 from aiohttp import web
-from aiohttp.test_utils import TestServer
 
 import protocol
-from tests.bridge.conftest import Bridge, closed_with, token_of
+from tests.bridge.conftest import closed_with, running, token_of
 from tests.bridge.test_slow_client import big_scene
 from vtt_bridge import Config, create_app
 from vtt_bridge.cli import build_parser, config_from_args
 from vtt_bridge.hub import Hub
 from vtt_bridge.recording import replay
 from vtt_bridge.store import Store
-
-
-@asynccontextmanager
-async def running(tmp_path: Path, **options: object) -> AsyncIterator[Bridge]:
-    config = Config(database=tmp_path / "db.sqlite3", **options)  # type: ignore[arg-type]
-    async with TestServer(create_app(config)) as server, aiohttp.ClientSession() as http:
-        bridge = Bridge(server, http, config)
-        try:
-            yield bridge
-        finally:
-            for client in bridge.clients:
-                await client.close()
 
 
 async def seconds_until_dropped(host: str, port: int, data: bytes) -> float:
