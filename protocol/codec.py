@@ -213,7 +213,12 @@ def _parse_frame(
 ) -> object:
     _check_size(frame, max_bytes)
     if isinstance(frame, str):
-        tree = _parse_json(frame, max_depth)
+        try:
+            tree = _parse_json(frame, max_depth)
+        except ProtocolError as exc:
+            # Too deep, or broken further on: the envelope's seq may still be readable.
+            exc.seq = _peek_json_seq(frame)
+            raise
     else:
         data = bytes(frame)
         try:
@@ -228,6 +233,26 @@ def _parse_frame(
     except ProtocolError as exc:
         exc.seq = _peek_seq(tree)
         raise
+
+
+_SEQ_VALUE = re.compile(r"\s*:\s*(\d{1,16})\s*[,}]")
+
+
+def _peek_json_seq(text: str) -> int | None:
+    """The envelope's ``seq`` of a JSON frame that failed to parse: the value of a
+    ``"seq"`` key at the top level, found with the depth scan's tokens (strings and
+    brackets, so a ``"seq"`` inside the body or inside a string does not count)."""
+    depth = 0
+    for match in _JSON_TOKEN.finditer(text):
+        token = match.group()
+        if token in ("[", "{"):
+            depth += 1
+        elif token in ("]", "}"):
+            depth -= 1
+        elif depth == 1 and token == '"seq"':
+            value = _SEQ_VALUE.match(text, match.end())
+            return None if value is None else _peek_seq({"seq": int(value.group(1))})
+    return None
 
 
 def _peek_msgpack_seq(data: bytes) -> int | None:

@@ -81,6 +81,11 @@ async def test_refusals_carry_the_ref_whenever_the_seq_can_be_read(tmp_path: Pat
         await gm.send_raw(json.dumps(bad))
         refused = await gm.wait_for(protocol.ErrorMessage)
         assert (refused.ref, refused.code) == (78, "bad_type")
+        # JSON nested too deep to parse: the top-level seq is still found.
+        deep = '{"v":1,"type":"move","seq":79,"body":' + "[" * 40 + "]" * 40 + "}"
+        await gm.send_raw(deep)
+        refused = await gm.wait_for(protocol.ErrorMessage)
+        assert (refused.ref, refused.code) == (79, "too_deep")
         # Nothing to read a seq from: ref is null.
         await gm.send_raw(b"\xc1")
         refused = await gm.wait_for(protocol.ErrorMessage)
