@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hmac
 import itertools
 import logging
 import os
@@ -33,12 +32,12 @@ from collections.abc import AsyncIterator, Callable
 from typing import cast
 
 from aiohttp import WSCloseCode, WSMsgType, web
-from aiohttp.typedefs import Handler
 
 import protocol
 from vtt_bridge.config import Config
 from vtt_bridge.fanout import Shared
 from vtt_bridge.hub import Hub
+from vtt_bridge.operations import operations_guard, warn_if_files_run_short
 from vtt_bridge.recording import REPLAYED_LIMITS, FileRecorder
 from vtt_bridge.store import Store
 from vtt_bridge.tables import Session
@@ -241,7 +240,7 @@ def create_app(config: Config) -> web.Application:
     # deadline.  Once upgraded, a WebSocket is governed by its heartbeat instead.
     app = web.Application(
         handler_args={"keepalive_timeout": config.handshake_timeout},
-        middlewares=[operations_guard],
+        middlewares=[operations_guard(config)],
     )
     app[CONFIG] = config
     app[CONNECTIONS] = set()
@@ -319,30 +318,6 @@ async def _hub_context(app: web.Application) -> AsyncIterator[None]:
         hub.close()
 
 
-#: Files the server needs besides its connections: the database and its WAL, the
-#: listening sockets, recordings, handshakes not yet counted as connections.
-FILES_RESERVED = 64
-
-
-def warn_if_files_run_short(max_connections: int) -> None:
-    """Warn when ``--max-connections`` cannot be reached within the process's file
-    limit: the connections beyond it would fail in ``accept()`` ("Too many open
-    files") instead of getting a clean 503, and ``/healthz`` with them."""
-    try:
-        import resource
-    except ImportError:  # pragma: no cover - not a Unix
-        return
-    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
-    if soft != resource.RLIM_INFINITY and max_connections + FILES_RESERVED > soft:
-        log.warning(
-            "--max-connections %d is too close to the file limit %d (ulimit -n): set it to "
-            "at most %d or raise the limit",
-            max_connections,
-            soft,
-            max(1, soft - FILES_RESERVED),
-        )
-
-
 async def _watchdog(app: web.Application) -> None:
     """Abort connections whose socket has not taken a frame for ``stall_timeout`` s."""
     config = app[CONFIG]
@@ -383,46 +358,6 @@ async def _shutdown(app: web.Application) -> None:
         outbound.flush_and_close(WSCloseCode.GOING_AWAY)
     log.info("shutdown: in-flight commits done, closing %d connections", len(connections))
     await asyncio.sleep(0)
-
-
-#: The operations endpoints: behind ``--ops-token``, and only on ``--ops-port`` if set.
-OPS_PATHS = frozenset({"/healthz", "/metrics"})
-
-
-def _local_port(request: web.Request) -> int | None:
-    sockname = request.transport.get_extra_info("sockname") if request.transport else None
-    return sockname[1] if isinstance(sockname, tuple) and len(sockname) >= 2 else None
-
-
-@web.middleware
-async def operations_guard(request: web.Request, handler: Handler) -> web.StreamResponse:
-    """Keep the operations endpoints to their listener and their bearer token.
-
-    With ``ops_port`` set, ``/healthz`` and ``/metrics`` answer only there (404 on the
-    main address) and the ops listener answers nothing else.  With ``ops_token`` set,
-    they require ``Authorization: Bearer <token>`` (401 otherwise)."""
-    config = request.app[CONFIG]
-    on_ops = config.ops_port is not None and _local_port(request) == config.ops_port
-    if request.path not in OPS_PATHS:
-        if on_ops:
-            raise web.HTTPNotFound()
-        return await handler(request)
-    if config.ops_port is not None and not on_ops:
-        raise web.HTTPNotFound()
-    if config.ops_token is not None and not bearer_matches(request, config.ops_token):
-        raise web.HTTPUnauthorized(
-            text="bearer token required", headers={"WWW-Authenticate": 'Bearer realm="ops"'}
-        )
-    return await handler(request)
-
-
-def bearer_matches(request: web.Request, token: str) -> bool:
-    """Whether the request's ``Authorization`` header is ``Bearer <token>`` (compared in
-    constant time)."""
-    scheme, _, given = request.headers.get("Authorization", "").partition(" ")
-    if scheme.lower() != "bearer":
-        return False
-    return hmac.compare_digest(given.strip().encode(), token.encode())
 
 
 async def healthz(request: web.Request) -> web.Response:
