@@ -64,7 +64,7 @@ class Config:
     max_connections_per_token: int = 8
     #: Bytes of recent events a table keeps in memory for catch-up (besides the count
     #: bound); a client asking for older ones gets the full state.
-    events_kept_bytes: int = 4 * 1024 * 1024
+    events_kept_bytes: int = 1024 * 1024
     #: A bearer token ``/healthz`` and ``/metrics`` require (None: none required).
     ops_token: str | None = None
     #: A second address serving only ``/healthz`` and ``/metrics`` (None: they are

@@ -148,7 +148,7 @@ class DeliverFn(Protocol):
 EVENTS_KEPT = 4096
 #: Bytes of those events kept (at least, up to twice as many), whichever bound is hit
 #: first: a few big events (a 40 KB ``scene_loaded`` each) must not hold 4,096 of them.
-EVENTS_KEPT_BYTES = 4 * 1024 * 1024
+EVENTS_KEPT_BYTES = 1024 * 1024
 
 
 def event_size(event: dict[str, Any]) -> int:
