@@ -32,7 +32,7 @@ from protocol.actions import (
     read_maneuver,
     read_move_body,
 )
-from protocol.admin import ConfigureTable, IssueToken, RevokeToken
+from protocol.admin import ConfigureTable, IssueToken, ListTokens, RevokeToken
 from protocol.errors import ProtocolError
 from protocol.queries import AskOptions, AskPath
 from protocol.scene import MAX_TOKENS, SceneSpec
@@ -357,6 +357,7 @@ ClientMessage: TypeAlias = (
     | IssueToken
     | RevokeToken
     | ConfigureTable
+    | ListTokens
     | SetDoor
     | Attack
     | TakeAction
@@ -376,7 +377,7 @@ CLIENT_MESSAGE_TYPES: Final[Mapping[str, type[ClientMessage]]] = {
     cls.TYPE: cls
     for cls in (
         *(Join, LoadScene, StartCombat, Move, AnswerPrompt, EndPhase, Resync, Ping),
-        *(IssueToken, RevokeToken, ConfigureTable),
+        *(IssueToken, RevokeToken, ConfigureTable, ListTokens),
         *ACTION_MESSAGES,
         AskOptions,
         AskPath,
