@@ -16,6 +16,7 @@ from geometry.path import (
     exit_point,
     first_exits,
     trace_waypoints,
+    traced_steps,
     validate_path,
 )
 from geometry.reach import footprint_cells, footprint_polygon, reach_area, threatened_cells
@@ -58,5 +59,6 @@ __all__ = [
     "reach_area",
     "threatened_cells",
     "trace_waypoints",
+    "traced_steps",
     "validate_path",
 ]

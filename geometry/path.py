@@ -167,6 +167,21 @@ def trace_waypoints(grid: Grid, waypoints: Sequence[Cell]) -> list[Cell]:
     return out
 
 
+def traced_steps(grid: Grid, waypoints: Sequence[Cell]) -> int:
+    """How many steps :func:`trace_waypoints` makes of ``waypoints``, worked out without
+    tracing them: a caller can refuse a path too long (or waypoints too far apart)
+    before anything the length of the line is built."""
+    total = 0
+    for a, b in pairwise(waypoints):
+        if isinstance(grid, HexGrid):
+            total += grid.steps(a, b)
+            continue
+        dx, dy = abs(b[0] - a[0]), abs(b[1] - a[1])
+        orthogonal = isinstance(grid, SquareGrid) and grid.diagonal is DiagonalRule.NONE
+        total += dx + dy if orthogonal else max(dx, dy)
+    return total
+
+
 def _trace(grid: Grid, a: Cell, b: Cell) -> list[Cell]:
     if isinstance(grid, HexGrid):
         qa, ra, _ = grid.to_cube(a)
