@@ -7,7 +7,6 @@ table, and the rate limit must say why it closes a connection before it does.
 
 from __future__ import annotations
 
-import asyncio
 import itertools
 import json
 import os
@@ -40,7 +39,8 @@ def walled_scene(side: int = 1000, tokens: int = 2) -> protocol.SceneSpec:
     owners = ["gm", "alice"] + ["gm"] * (tokens - 2)
     placed = [
         {"id": "hero" if i == 0 else "scout" if i == 1 else f"t{i}", "name": "n",
-         "owner": owner, "side": "heroes", "x": (5, 8)[i] if i < 2 else i % 90, "y": 5 if i < 2 else 30 + i // 90,
+         "owner": owner, "side": "heroes",
+         "x": (5, 8)[i] if i < 2 else i % 90, "y": 5 if i < 2 else 30 + i // 90,
          "size": 1, "reach": 1.0, "movement": 6.0, "stats": {"ocv": 3, "dcv": 3, "init": 8}}
         for i, owner in enumerate(owners)
     ]  # fmt: skip
@@ -65,15 +65,17 @@ async def test_every_expensive_message_is_answered_or_refused(bridge: Bridge) ->
     gm = await bridge.member(table, "gm")
     seq = await gm.send(protocol.LoadScene, scene=walled_scene())
     assert isinstance(await gm.reply_to(seq), protocol.Ack)
-    ask = protocol.AskPath
+    ask, move = protocol.AskPath, protocol.MovePoints
+    zigzag = tuple((FAR * (-1) ** i, FAR) for i in range(1024))  # the most points allowed
+    across = ((99_900.0, 500.0), (99_900.0, 99_900.0), (0.0, 99_900.0))  # 2,987 steps
     probes: list[tuple[type[Any], dict[str, Any]]] = [
         (ask, {"token": "hero", "to": (21, 21)}),  # walled in, within the search limit
         (ask, {"token": "hero", "to": (999, 999)}),  # beyond the search limit
         (ask, {"token": "hero", "to": (5000, 5000)}),  # off the grid
         (ask, {"token": "scout", "to": (21, 21)}),  # somebody else's token: still answered
-        (protocol.MovePoints, {"token": "hero", "points": ((FAR, FAR), (-FAR, -FAR))}),
-        (protocol.MovePoints, {"token": "hero", "points": tuple((FAR * (-1) ** i, FAR) for i in range(1024))}),
-        (protocol.MovePoints, {"token": "hero", "points": ((99_900.0, 500.0), (99_900.0, 99_900.0), (0.0, 99_900.0))}),
+        (move, {"token": "hero", "points": ((FAR, FAR), (-FAR, -FAR))}),
+        (move, {"token": "hero", "points": zigzag}),
+        (move, {"token": "hero", "points": across}),
         (protocol.AskOptions, {"token": "hero"}),
         (protocol.Resync, {"after": -1}),
     ]  # fmt: skip
