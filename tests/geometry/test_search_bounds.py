@@ -13,6 +13,7 @@ from shapely.geometry import box
 
 from geometry import (
     DiagonalRule,
+    Door,
     SquareGrid,
     StepBlocker,
     TerrainKind,
@@ -21,6 +22,7 @@ from geometry import (
     Wall,
     WallSet,
 )
+from geometry.path import step_blocked
 from geometry.search import SearchStats, cheapest_path
 
 
@@ -127,3 +129,45 @@ def test_fast_steps_find_what_the_general_steps_find(
         impassable=impassable,
     )
     assert fast == general
+
+
+@settings(max_examples=120, deadline=None)
+@given(
+    walls=st.lists(
+        st.tuples(
+            st.floats(0, 12, allow_nan=False),
+            st.floats(0, 12, allow_nan=False),
+            st.floats(0, 12, allow_nan=False),
+            st.floats(0, 12, allow_nan=False),
+        ),
+        min_size=1,
+        max_size=6,
+    ),
+    rule=st.sampled_from(list(DiagonalRule)),
+    toggles=st.lists(st.integers(0, 5), max_size=3),
+)
+def test_the_step_blocker_agrees_with_the_step_rule(
+    walls: list[tuple[float, float, float, float]],
+    rule: DiagonalRule,
+    toggles: list[int],
+) -> None:
+    # Rasters on square grids, the per-step rule of geometry.path for reference: every
+    # step of the grid, with doors (every other barrier) opened and closed again.
+    grid = SquareGrid(10, 10, diagonal=rule)
+    barriers: dict[str, Wall | Door] = {}
+    for i, (a, b, c, d) in enumerate(walls):
+        if (a, b) != (c, d):
+            barriers[str(i)] = Door((a, b), (c, d)) if i % 2 else Wall((a, b), (c, d))
+    wall_set = WallSet(barriers)
+    blocker = StepBlocker(grid, wall_set)
+    doors = [wid for wid, b in barriers.items() if isinstance(b, Door)]
+    for toggle in [None, *toggles]:
+        if toggle is not None and doors:
+            door = doors[toggle % len(doors)]
+            barrier = wall_set.get(door)
+            assert isinstance(barrier, Door)
+            wall_set.set_door(door, not barrier.is_open)
+            blocker.refresh([door])
+        for a in grid.cells():
+            for b in grid.neighbours(a):
+                assert blocker.blocked(a, b) == step_blocked(grid, wall_set, a, b), (a, b)
