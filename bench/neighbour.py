@@ -48,9 +48,10 @@ import aiohttp
 import msgpack
 
 from bench._stats import percentile
+from bench.bridge import drive as drive_load
 from bench.bridge import (
-    free_port,
     frame,
+    free_port,
     make_tables,
     rss_mb,
     start,
@@ -58,7 +59,6 @@ from bench.bridge import (
     until,
     wait_healthy,
 )
-from bench.bridge import drive as drive_load
 from vtt_bridge.config import Config
 from vtt_bridge.costs import extra_cost, frame_cost
 
@@ -88,9 +88,11 @@ def neighbour_table(db: Path) -> str:
         hub.close()
 
 
-def largest_scene() -> dict[str, Any]:
+def largest_scene(long_walls: bool = False) -> dict[str, Any]:
     """A 1000 x 1000 grid with the GM's ``hero`` at (5, 5), a walled-in room at
-    (20..24, 20..24), walls along the map, and tokens until the frame is nearly full."""
+    (20..24, 20..24), 100 more walls (5 m each; with ``long_walls`` 960 m each, across
+    the map), and tokens until the frame is nearly full."""
+    length = 960.0 if long_walls else 5.0
     corners = [(20.0, 20.0), (24.0, 20.0), (24.0, 24.0), (20.0, 24.0)]
     walls = [
         {"id": f"room{i}", "a": list(corners[i]), "b": list(corners[(i + 1) % 4]),
@@ -98,7 +100,7 @@ def largest_scene() -> dict[str, Any]:
         for i in range(4)
     ]  # fmt: skip
     walls += [
-        {"id": f"w{i}", "a": [40.0 + 9 * i, 30.0], "b": [40.0 + 9 * i, 990.0],
+        {"id": f"w{i}", "a": [40.0 + 9 * i, 30.0], "b": [40.0 + 9 * i, 30.0 + length],
          "blocks_move": True, "blocks_sight": True, "door": "none"}
         for i in range(100)
     ]  # fmt: skip
@@ -109,7 +111,8 @@ def largest_scene() -> dict[str, Any]:
         x, y = (5, 5) if i == 0 else (30 + (i * 7) % 960, 30 + (i * 13) % 960)
         return {"id": "hero" if i == 0 else f"t{i}", "name": "n", "owner": "gm",
                 "side": "heroes" if i % 2 == 0 else "monsters", "x": x, "y": y, "size": 1,
-                "reach": 1.0, "movement": 6.0, "stats": {"ocv": 3, "dcv": 3, "init": 8}}  # fmt: skip
+                "reach": 1.0, "movement": 6.0,
+                "stats": {"ocv": 3, "dcv": 3, "init": 8}}  # fmt: skip
 
     tokens = [token(0)]
     scene = {"grid": grid, "tokens": tokens, "walls": walls}
@@ -156,13 +159,15 @@ class Bucket:
             await asyncio.sleep((cost - self.tokens) / self.rate)
 
 
-async def neighbour(url: str, token: str, stop_at: float, report: dict[str, Any]) -> None:
+async def neighbour(
+    url: str, token: str, stop_at: float, report: dict[str, Any], long_walls: bool
+) -> None:
     """Send the probes in turn within the default rate limit until ``stop_at``."""
     import protocol
 
     defaults = Config()
     bucket = Bucket(defaults.rate_limit, defaults.rate_burst)
-    scene = largest_scene()
+    scene = largest_scene(long_walls)
     report["scene_tokens"] = len(scene["tokens"])
     report["scene_walls"] = len(scene["walls"])
     sent: Counter[str] = Counter()
@@ -219,7 +224,11 @@ async def poll_health(port: int, stop_at: float) -> list[float]:
 
 
 async def measure(options: argparse.Namespace) -> dict[str, Any]:
-    result: dict[str, Any] = {"seconds": options.seconds, "warmup": options.warmup}
+    result: dict[str, Any] = {
+        "seconds": options.seconds,
+        "warmup": options.warmup,
+        "long_walls": options.long_walls,
+    }
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "bench.sqlite3"
         tables = make_tables(db, 0)
@@ -246,7 +255,7 @@ async def measure(options: argparse.Namespace) -> dict[str, Any]:
             noisy, noisy_health, _ = await asyncio.gather(
                 drive_load(url, tables, options.warmup, options.seconds, setup=False),
                 poll_health(port, stop_at),
-                neighbour(url, noisy_token, stop_at, report),
+                neighbour(url, noisy_token, stop_at, report, options.long_walls),
             )
             result["peak_rss_mb"] = round(peak_rss_mb(bridge.pid), 1)
             result["neighbour"] = report
@@ -304,6 +313,11 @@ def main() -> int:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--seconds", type=float, default=10.0, help="measured seconds per run")
     parser.add_argument("--warmup", type=float, default=2.0)
+    parser.add_argument(
+        "--long-walls",
+        action="store_true",
+        help="the neighbour's scene has 100 walls across the whole map (see the README)",
+    )
     options = parser.parse_args()
     os.environ.setdefault("PYTHONHASHSEED", "0")
     result = asyncio.run(measure(options))
