@@ -108,12 +108,15 @@ class StepBlocker:
         return marks
 
     def _recompute_square(self, raw_cells: Mask, final_cells: Mask) -> None:
-        """:meth:`_recompute` for square grids, over rasters (module docstring)."""
+        """:meth:`_recompute` for square grids, over the marked cells' coordinates
+        (module docstring): work in proportion to the cells near the walls."""
         s = self.grid.cell_size
         raw = self._raw_at
+        rx, ry = np.nonzero(raw_cells)
         for d in self._forward:
-            a = _both(raw_cells, raw_cells, d)
-            xs, ys = np.nonzero(a)
+            xs, ys, bx, by = _steps_from(rx, ry, d, raw_cells.shape)
+            keep = raw_cells[bx, by]
+            xs, ys = xs[keep], ys[keep]
             raw[d][xs, ys] = False
             if not len(xs):
                 continue
@@ -121,21 +124,22 @@ class StepBlocker:
             ends = np.stack([(xs + d[0] + 0.5) * s, (ys + d[1] + 0.5) * s], axis=1)
             hit = self.walls.blocked_many(starts, ends, self.mode)
             raw[d][xs[hit], ys[hit]] = True
+        fx, fy = np.nonzero(final_cells)
         for d in self._forward:
-            region = _both(final_cells, np.ones_like(final_cells), d)
-            blocked = raw[d] & region
+            xs, ys, _, _ = _steps_from(fx, fy, d, final_cells.shape)
+            blocked = raw[d][xs, ys]
             if d[0] and d[1]:
-                blocked |= region & _detours_blocked(raw, d)
-            old = self._final_at[d] & region
-            for x, y in zip(*np.nonzero(old & ~blocked), strict=True):
+                blocked |= _detours_blocked(raw, xs, ys, d[1])
+            old = self._final_at[d][xs, ys]
+            for x, y in zip(xs[old & ~blocked], ys[old & ~blocked], strict=True):
                 a_cell, b_cell = (int(x), int(y)), (int(x) + d[0], int(y) + d[1])
                 self._blocked.discard((a_cell, b_cell))
                 self._blocked.discard((b_cell, a_cell))
-            for x, y in zip(*np.nonzero(blocked & ~old), strict=True):
+            for x, y in zip(xs[blocked & ~old], ys[blocked & ~old], strict=True):
                 a_cell, b_cell = (int(x), int(y)), (int(x) + d[0], int(y) + d[1])
                 self._blocked.add((a_cell, b_cell))
                 self._blocked.add((b_cell, a_cell))
-            self._final_at[d][region] = blocked[region]
+            self._final_at[d][xs, ys] = blocked
 
     def _recompute(self, raw_cells: set[Cell], final_cells: set[Cell]) -> None:
         grid = self.grid
@@ -171,37 +175,27 @@ class StepBlocker:
                     self._blocked.discard((b, a))
 
 
-def _both(first: Mask, second: Mask, d: tuple[int, int]) -> Mask:
-    """Cells ``a`` with ``first[a]`` and ``second[a + d]`` (``a + d`` on the grid)."""
-    out = np.zeros_like(first)
-    width, height = first.shape
-    dx, dy = d
-    x1 = width - dx
-    y0, y1 = max(0, -dy), height - max(0, dy)
-    if x1 > 0 and y1 > y0:
-        out[:x1, y0:y1] = first[:x1, y0:y1] & second[dx : x1 + dx, y0 + dy : y1 + dy]
-    return out
+def _steps_from(
+    xs: np.ndarray, ys: np.ndarray, d: tuple[int, int], shape: tuple[int, ...]
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The cells among ``xs``/``ys`` whose step ``d`` stays on the grid, and the cells
+    that step leads to."""
+    bx, by = xs + d[0], ys + d[1]
+    on = (bx < shape[0]) & (by >= 0) & (by < shape[1])
+    return xs[on], ys[on], bx[on], by[on]
 
 
-def _at(mask: Mask, dx: int, dy: int) -> Mask:
-    """``mask`` read at ``a + (dx, dy)`` for every cell ``a`` (False off the grid)."""
-    out = np.zeros_like(mask)
-    width, height = mask.shape
-    xs0, xs1 = max(0, -dx), width - max(0, dx)
-    ys0, ys1 = max(0, -dy), height - max(0, dy)
-    if xs1 > xs0 and ys1 > ys0:
-        out[xs0:xs1, ys0:ys1] = mask[xs0 + dx : xs1 + dx, ys0 + dy : ys1 + dy]
-    return out
-
-
-def _detours_blocked(raw: dict[tuple[int, int], Mask], d: tuple[int, int]) -> Mask:
-    """For the diagonal ``a -> a + d`` (``d`` = (1, +-1)): both orthogonal detours, via
-    ``s1 = a + (1, 0)`` and ``s2 = a + (0, dy)``, have a raw-blocked leg."""
-    dy = d[1]
+def _detours_blocked(
+    raw: dict[tuple[int, int], Mask], xs: np.ndarray, ys: np.ndarray, dy: int
+) -> Mask:
+    """For the diagonals ``a -> a + (1, dy)`` from the cells ``xs``/``ys`` (the step on
+    the grid): both orthogonal detours, via ``s1 = a + (1, 0)`` and ``s2 = a + (0, dy)``,
+    have a raw-blocked leg.  Orthogonal steps are stored at their smaller end."""
     east, south = raw[(1, 0)], raw[(0, 1)]
-    a_s1 = east  # a -> a + (1, 0)
-    a_s2 = south if dy == 1 else _at(south, 0, -1)  # a -> a + (0, dy)
-    s1_b = _at(south, 1, 0) if dy == 1 else _at(south, 1, -1)  # s1 -> s1 + (0, dy)
-    s2_b = _at(east, 0, dy)  # s2 -> s2 + (1, 0)
+    low = ys if dy == 1 else ys - 1  # the smaller row of each vertical leg
+    a_s1 = east[xs, ys]
+    s1_b = south[xs + 1, low]
+    a_s2 = south[xs, low]
+    s2_b = east[xs, ys + dy]
     result: Mask = (a_s1 | s1_b) & (a_s2 | s2_b)
     return result
