@@ -21,7 +21,7 @@ from geometry.path import (
 )
 from geometry.reach import footprint_cells, footprint_polygon, reach_area, threatened_cells
 from geometry.square import Cell, DiagonalRule, Point, SquareGrid
-from geometry.steps import StepBlocker
+from geometry.steps import StepBlocker, cells_near_walls
 from geometry.terrain import CostRule, TerrainKind, TerrainMap, TerrainRegion, jump_cost
 from geometry.walls import BlockMode, Door, Wall, WallSet
 
@@ -50,6 +50,7 @@ __all__ = [
     "Token",
     "Wall",
     "WallSet",
+    "cells_near_walls",
     "crossings",
     "exit_point",
     "first_exits",

@@ -24,7 +24,7 @@ from collections.abc import Iterable
 import numpy as np
 
 from geometry.grid import Grid
-from geometry.square import Cell, DiagonalRule, SquareGrid
+from geometry.square import Cell, DiagonalRule, Point, SquareGrid
 from geometry.walls import BlockMode, WallSet
 
 Mask = np.ndarray
@@ -90,22 +90,7 @@ class StepBlocker:
         return {(int(x), int(y)) for x, y in zip(xs, ys, strict=True)}
 
     def _near(self, wall_ids: list[str], pad: int) -> Mask:
-        grid = self.grid
-        marks = np.zeros((grid.width, grid.height), dtype=bool)
-        if not wall_ids:
-            return marks
-        s = grid.cell_size
-        for wall_id in wall_ids:
-            minx, miny, maxx, maxy = self.walls.bounds(wall_id)
-            # One cell of padding in space and ``pad`` in index keeps every step whose
-            # centre line can touch the wall (hex offsets stagger by half a cell).
-            c0 = grid.cell_at((minx - s, miny - s))
-            c1 = grid.cell_at((maxx + s, maxy + s))
-            x0, y0 = max(0, c0[0] - pad), max(0, c0[1] - pad)
-            x1, y1 = min(grid.width, c1[0] + pad + 1), min(grid.height, c1[1] + pad + 1)
-            if x0 < x1 and y0 < y1:
-                marks[x0:x1, y0:y1] = True
-        return marks
+        return _marks(self.grid, [self.walls.bounds(w) for w in wall_ids], pad)
 
     def _recompute_square(self, raw_cells: Mask, final_cells: Mask) -> None:
         """:meth:`_recompute` for square grids, over the marked cells' coordinates
@@ -173,6 +158,32 @@ class StepBlocker:
                 else:
                     self._blocked.discard((a, b))
                     self._blocked.discard((b, a))
+
+
+def _marks(grid: Grid, bounds: list[tuple[float, float, float, float]], pad: int) -> Mask:
+    """The cells near walls with these ``(minx, miny, maxx, maxy)`` bounds."""
+    marks = np.zeros((grid.width, grid.height), dtype=bool)
+    s = grid.cell_size
+    for minx, miny, maxx, maxy in bounds:
+        # One cell of padding in space and ``pad`` in index keeps every step whose
+        # centre line can touch the wall (hex offsets stagger by half a cell).
+        c0 = grid.cell_at((minx - s, miny - s))
+        c1 = grid.cell_at((maxx + s, maxy + s))
+        x0, y0 = max(0, c0[0] - pad), max(0, c0[1] - pad)
+        x1, y1 = min(grid.width, c1[0] + pad + 1), min(grid.height, c1[1] + pad + 1)
+        if x0 < x1 and y0 < y1:
+            marks[x0:x1, y0:y1] = True
+    return marks
+
+
+def cells_near_walls(grid: Grid, segments: Iterable[tuple[Point, Point]]) -> int:
+    """How many cells a :class:`StepBlocker` for walls along ``segments`` examines: its
+    work and memory grow with this (each wall's padded bounding box, so a long diagonal
+    wall counts its whole box), which a scene can be refused on before anything is built."""
+    bounds = [
+        (min(a[0], b[0]), min(a[1], b[1]), max(a[0], b[0]), max(a[1], b[1])) for a, b in segments
+    ]
+    return int(_marks(grid, bounds, pad=2).sum())
 
 
 def _steps_from(

@@ -24,6 +24,7 @@ from engine import (
 )
 from engine.handlers import MAX_MOVE_STEPS
 from engine.options import FREE_PATH_CELLS
+from engine.scene_checks import MAX_CELLS_NEAR_WALLS
 from tests.engine.helpers import refused, token
 
 FAR = 2e8  # pixels: the waypoints of the probe that blocked the event loop for 4.9 s
@@ -117,3 +118,31 @@ def test_a_legal_long_drag_still_moves(side: int) -> None:
     encounter.apply(LoadScene("gm", Scene(grid, (token("hero", 0, 0, owner="alice"),))))
     events = encounter.apply(MovePoints("alice", "hero", ((3_900.0, 0.0), (3_900.0, 3_900.0))))
     assert events[-1].at == (39, 39)  # type: ignore[attr-defined]
+
+
+def test_walls_reaching_too_much_of_a_huge_map_are_refused_at_load() -> None:
+    grid = GridSpec(1000, 1000)
+    hero = token("hero", 5, 5, owner="alice")
+    # Ten walls across the map (a single diagonal one would count its whole box).
+    long_walls = tuple(
+        WallSpec(f"w{i}", (40.0 + 9 * i, 30.0), (40.0 + 9 * i, 990.0)) for i in range(10)
+    )
+    message = refused(Encounter(), LoadScene("gm", Scene(grid, (hero,), long_walls)), "bad_scene")
+    assert message.startswith("the walls reach ") and f"{MAX_CELLS_NEAR_WALLS:,}" in message
+    diagonal = (WallSpec("d", (0.0, 0.0), (999.0, 999.0)),)
+    refused(Encounter(), LoadScene("gm", Scene(grid, (hero,), diagonal)), "bad_scene")
+
+
+def test_a_map_walled_everywhere_still_loads() -> None:
+    # A 100 x 100 map with a wall along every fifth grid line, both ways.
+    grid = GridSpec(100, 100)
+    walls = tuple(
+        WallSpec(f"{axis}{i}", (5.0 * i, 0.0), (5.0 * i, 100.0))
+        if axis == "v"
+        else WallSpec(f"{axis}{i}", (0.0, 5.0 * i), (100.0, 5.0 * i))
+        for axis in ("v", "h")
+        for i in range(1, 20)
+    )
+    encounter = Encounter()
+    encounter.apply(LoadScene("gm", Scene(grid, (token("hero", 1, 1, owner="alice"),), walls)))
+    assert encounter.plan_path("hero", (3, 3), "alice").cost == 2.0
