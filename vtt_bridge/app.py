@@ -131,12 +131,16 @@ class Outbound:
         self.drop(code, reason, reason)
 
     def admit(self, now: float, cost: int = 1) -> bool:
-        """Take ``cost`` tokens from the bucket; False (taking none) when it has fewer."""
+        """Take ``cost`` tokens from the bucket; False (taking none) when it has fewer.
+
+        A cost above the bucket's size takes the whole (full) bucket: a frame as large
+        as ``--max-message-bytes`` allows must stay sendable whatever the burst."""
         self._tokens = min(self._burst, self._tokens + (now - self._last) * self._rate)
         self._last = now
-        if self._tokens < cost:
+        needed = min(float(cost), self._burst)
+        if self._tokens < needed:
             return False
-        self._tokens -= cost
+        self._tokens -= needed
         return True
 
     def admit_frame(self, frame: str | bytes) -> bool:

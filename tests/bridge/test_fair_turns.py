@@ -7,6 +7,7 @@ table, and the rate limit must say why it closes a connection before it does.
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import json
 import os
@@ -226,3 +227,20 @@ async def test_frames_are_charged_by_size(tmp_path: Path) -> None:
         assert "'load_scene'" in error.message
         assert await closed_with(client.ws) == 1008
         assert table.positions == 0  # nothing was applied
+
+
+async def test_a_frame_costing_more_than_the_bucket_takes_a_full_bucket(tmp_path: Path) -> None:
+    scene = walled_scene(side=100, tokens=120)
+    frame = protocol.encode_json(protocol.LoadScene(seq=2, scene=scene))
+    assert frame_cost(len(frame)) > 4
+    # A bucket of 4 refilling fast: the scene is accepted once the bucket is full.
+    config = Config(database=tmp_path / "db.sqlite3", demo=True, rate_limit=1000, rate_burst=4)
+    app = create_app(config)
+    async with TestServer(app) as server, aiohttp.ClientSession() as http:
+        table = app[HUB].table_by_name("demo")
+        assert table is not None
+        client = await TableClient.connect(http, str(server.make_url("/ws")))
+        await client.join(token_of(table, "gm"))
+        await asyncio.sleep(0.05)
+        await client.send_raw(frame)
+        assert isinstance(await client.reply_to(2), protocol.Ack)
