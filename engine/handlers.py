@@ -66,7 +66,7 @@ from engine.scene_checks import check_scene
 from engine.spatial import SpatialCache
 from engine.tray import DiceTray
 from engine.turns import advance, answer_delay, begin
-from geometry import Cell, threatened_cells, trace_waypoints
+from geometry import Cell, threatened_cells, trace_waypoints, traced_steps
 from geometry.vtt_coords import (
     FoundryHexScene,
     FoundryScene,
@@ -221,25 +221,54 @@ def move(state: EncounterState, command: Move, spatial: SpatialCache) -> Result:
     return state, [MoveStarted(token.id, token.cell, tuple(command.path), kind), *events]
 
 
+#: The most steps a move may take: the protocol's limit on a ``move`` path
+#: (``protocol.messages.MAX_PATH``), which a traced ``move_points`` path must keep too.
+MAX_MOVE_STEPS = 1000
+
+
 def move_points(state: EncounterState, command: MovePoints, spatial: SpatialCache) -> Result:
     """A move given in the VTT's pixels: snap each waypoint to a cell, walk the straight
     line between them as the VTT does (Foundry's direct path on a Foundry scene, see
-    ``geometry/lines.py``), then move as usual."""
+    ``geometry/lines.py``), then move as usual.
+
+    Cheapest refusals first, and all before anything is traced: who controls the token,
+    its turn, each waypoint on the grid, and the traced length within
+    :data:`MAX_MOVE_STEPS` (worked out without tracing), so waypoints far off the map
+    cost no more than near ones."""
     token = controlled_token(state, command.actor, command.token)
     scene = scene_of(state)
     vtt = scene.grid.vtt
     if vtt is None:
         raise CommandRejected("illegal_move", "this scene declares no VTT coordinates (grid.vtt)")
-    cells = [to_cell(scene, vtt, token.size, x, y, command.image) for x, y in command.points]
+    if command.mode not in MOVE_MODES:
+        raise CommandRejected("illegal_move", f"unknown movement mode {command.mode!r}")
+    combat = state.combat
+    if combat is not None:
+        require_no_prompts(combat)
+        require_turn(combat, token)
+    grid = spatial.index(scene).grid
     waypoints = [token.cell]
-    for cell in cells:
+    for i, (x, y) in enumerate(command.points):
+        cell = to_cell(scene, vtt, token.size, x, y, command.image)
+        if not all(grid.contains(c) for c in grid.footprint(cell, token.size)):
+            raise CommandRejected(
+                "illegal_move",
+                f"points[{i}] ({x:g}, {y:g}) puts {token.id!r} at {cell}, off the "
+                f"{grid.width}x{grid.height} grid",
+            )
         if cell != waypoints[-1]:  # points that snap to the same cell make one waypoint
             waypoints.append(cell)
     if len(waypoints) < 2:
         raise CommandRejected(
             "illegal_move", f"the points do not take {token.id!r} off {token.cell}"
         )
-    path = trace_waypoints(spatial.index(scene).grid, waypoints, vtt.line_rule())[1:]
+    steps = traced_steps(grid, waypoints)
+    if steps > MAX_MOVE_STEPS:
+        raise CommandRejected(
+            "illegal_move",
+            f"the points make a path of {steps} steps; a move takes at most {MAX_MOVE_STEPS}",
+        )
+    path = trace_waypoints(grid, waypoints, vtt.line_rule())[1:]
     as_move = Move(
         command.actor,
         token.id,

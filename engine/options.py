@@ -7,7 +7,6 @@ is not available comes with the rule that forbids it.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 from engine.checks import (
@@ -27,8 +26,13 @@ from engine.turns import able
 from geometry import Cell, GeometryError
 from geometry.search import cheapest_path
 
-#: The most cells a path search may expand: a query must never hold up the server.
-MAX_EXPANSIONS = 20_000
+#: The most positions one path search may expand, whatever the budget: a query must
+#: never hold up the server (about 10-30 ms of one core at most on the development
+#: machine).  A search within a Phase's movement expands far fewer.
+MAX_EXPANSIONS = 2_000
+#: Outside combat a token has no movement budget; a path search then looks no farther
+#: than this many cells' worth of movement (a long drag is planned in legs).
+FREE_PATH_CELLS = 40
 
 ACTIONS = (
     "attack",
@@ -191,7 +195,12 @@ class PathPlan:
 def plan_path(
     state: EncounterState, spatial: SpatialCache, token_id: str, goal: Cell, actor: str = GM
 ) -> PathPlan:
-    """The cheapest path for ``token_id`` to ``goal`` within what it may still move."""
+    """The cheapest path for ``token_id`` to ``goal`` within what it may still move.
+
+    The cheap refusals come first (who controls the token, a goal off the grid, a goal
+    farther than the budget even in the open), and the search itself is bounded by the
+    budget (outside combat :data:`FREE_PATH_CELLS` cells) and :data:`MAX_EXPANSIONS`,
+    so neither a far nor an unreachable goal costs more than a near one."""
     try:
         token = controlled_token(state, actor, token_id)
     except CommandRejected as refusal:
@@ -209,6 +218,22 @@ def plan_path(
             budget = ruleset.movement_left(token, combat.current_usage, acting_limited(combat))
         else:
             budget = ruleset.movement_left(token, PhaseUsage(), False)
+    unit = scene.grid.unit
+    limit = FREE_PATH_CELLS * scene.grid.cell_size if budget is None else budget
+    within = (
+        f"within {budget:g} {unit}"
+        if budget is not None
+        else f"within the search limit of {limit:g} {unit} outside combat"
+    )
+    try:
+        for cell in grid.footprint(goal, token.size):
+            grid.require(cell)
+    except GeometryError as exc:
+        return PathPlan(token_id, goal, (), 0.0, budget, str(exc))
+    least = grid.heuristic(token.cell, goal)
+    if least > limit + 1e-9:
+        reason = f"{goal} is at least {least:g} {unit} away: no path {within}"
+        return PathPlan(token_id, goal, (), 0.0, budget, reason)
     enemies: set[Cell] = set()
     others: set[Cell] = set()
     for other in scene.tokens:
@@ -222,7 +247,7 @@ def plan_path(
             grid,
             token.cell,
             goal,
-            budget=math.inf if budget is None else budget,
+            budget=limit,
             walls=index.blocker,
             terrain=index.terrain,
             size=token.size,
@@ -233,9 +258,6 @@ def plan_path(
     except GeometryError as exc:
         return PathPlan(token_id, goal, (), 0.0, budget, str(exc))
     if found is None:
-        reason = "no open path" + (
-            "" if budget is None else f" within {budget:g} {scene.grid.unit}"
-        )
-        return PathPlan(token_id, goal, (), 0.0, budget, reason)
+        return PathPlan(token_id, goal, (), 0.0, budget, f"no open path {within}")
     path, cost = found
     return PathPlan(token_id, goal, tuple(path[1:]), cost, budget, None)

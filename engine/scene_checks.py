@@ -5,7 +5,13 @@ from __future__ import annotations
 
 from engine.errors import CommandRejected
 from engine.model import GRID_KINDS, Scene
-from geometry import GeometryError, TerrainKind
+from geometry import GeometryError, TerrainKind, cells_near_walls
+
+#: The most grid cells a scene's walls may reach (each wall's bounding box, padded):
+#: indexing the walls costs work and memory in proportion, at every load and restart,
+#: so a scene of long walls across a huge map must not hold up the server.  A
+#: 100 x 100 map walled everywhere reaches at most 10,000.
+MAX_CELLS_NEAR_WALLS = 40_000
 
 # Every kind geometry prices, but "normal", which a region need not state.
 TERRAIN_KINDS = tuple(k.value for k in TerrainKind if k is not TerrainKind.NORMAL)
@@ -52,6 +58,13 @@ def check_scene(scene: Scene) -> None:
                 raise CommandRejected(
                     "bad_scene", f"wall {wall.id!r}: ({x:g}, {y:g}) is off the scene"
                 )
+    near = cells_near_walls(grid, [(wall.a, wall.b) for wall in scene.walls])
+    if near > MAX_CELLS_NEAR_WALLS:
+        raise CommandRejected(
+            "bad_scene",
+            f"the walls reach {near:,} cells of the grid; at most {MAX_CELLS_NEAR_WALLS:,} "
+            "(split long walls across open ground, or use a smaller grid)",
+        )
     for region in scene.terrain:
         if region.kind not in TERRAIN_KINDS:
             raise CommandRejected("bad_scene", f"terrain kind {region.kind!r} is not known")

@@ -9,7 +9,7 @@ from geometry.grid import Grid
 from geometry.hexgrid import HexGrid, HexOrientation, HexParity
 from geometry.hexshapes import HexShape
 from geometry.index import MoveResolution, ThreatIndex, Token
-from geometry.lines import LineRule, direct_path, trace_waypoints
+from geometry.lines import LineRule, direct_path, trace_waypoints, traced_steps
 from geometry.path import (
     AreaExit,
     Crossing,
@@ -21,7 +21,7 @@ from geometry.path import (
 )
 from geometry.reach import footprint_cells, footprint_polygon, reach_area, threatened_cells
 from geometry.square import Cell, DiagonalRule, Point, SquareGrid
-from geometry.steps import StepBlocker
+from geometry.steps import StepBlocker, cells_near_walls
 from geometry.terrain import CostRule, TerrainKind, TerrainMap, TerrainRegion, jump_cost
 from geometry.walls import BlockMode, Door, Wall, WallSet
 
@@ -52,6 +52,7 @@ __all__ = [
     "Token",
     "Wall",
     "WallSet",
+    "cells_near_walls",
     "crossings",
     "direct_path",
     "exit_point",
@@ -62,5 +63,6 @@ __all__ = [
     "reach_area",
     "threatened_cells",
     "trace_waypoints",
+    "traced_steps",
     "validate_path",
 ]

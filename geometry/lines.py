@@ -73,6 +73,21 @@ def trace_waypoints(
     return out
 
 
+def traced_steps(grid: Grid, waypoints: Sequence[Cell]) -> int:
+    """How many steps :func:`trace_waypoints` makes of ``waypoints`` (under either line
+    rule), worked out without tracing them: a caller can refuse a path too long (or
+    waypoints too far apart) before anything the length of the line is built."""
+    total = 0
+    for a, b in pairwise(waypoints):
+        if isinstance(grid, HexGrid):
+            total += grid.steps(a, b)
+            continue
+        dx, dy = abs(b[0] - a[0]), abs(b[1] - a[1])
+        orthogonal = isinstance(grid, SquareGrid) and grid.diagonal is DiagonalRule.NONE
+        total += dx + dy if orthogonal else max(dx, dy)
+    return total
+
+
 def direct_path(grid: Grid, a: Cell, b: Cell, line: LineRule = LineRule.NEAREST) -> list[Cell]:
     """The cells after ``a`` up to and including ``b`` along the straight line (``[]`` if equal)."""
     if a == b:

@@ -12,7 +12,12 @@ What a connection may cost the server is bounded here, before the hub sees a fra
   (403 otherwise); no permessage-deflate; heartbeats; frames over
   ``max_message_bytes`` close it (1009);
 * it must join within ``join_timeout`` seconds (else close 1008);
-* a token bucket limits its inbound messages (close 1008 when empty);
+* a token bucket limits its inbound messages, counting what each costs
+  (:mod:`vtt_bridge.costs`); when empty the message is refused with ``rate_limited``,
+  then the connection is closed (1008);
+* frames of different connections take turns: the receive loop yields to the event
+  loop after each frame, so a connection with a backlog of buffered frames cannot
+  keep the others waiting until its backlog is done;
 * sending is not done in the receive loop: each connection has a bounded outbound queue
   drained by its own writer task, so a slow client only ever slows itself.  A full
   queue closes it (1013), and a watchdog aborts one whose socket has not taken a frame
@@ -35,6 +40,7 @@ from urllib.parse import urlsplit
 from aiohttp import WSCloseCode, WSMsgType, web
 
 import protocol
+from vtt_bridge import costs
 from vtt_bridge.config import Config
 from vtt_bridge.fanout import Shared
 from vtt_bridge.hub import Hub
@@ -73,7 +79,9 @@ class Outbound:
         self._ws = ws
         self._transport = transport
         self._on_drop = on_drop
-        self.session = Session(conn, self.deliver, self.kick, self.deliver_shared, self.room)
+        self.session = Session(
+            conn, self.deliver, self.kick, self.deliver_shared, self.room, self.charge
+        )
         self._limit = config.outbound_queue
         self._queue: asyncio.Queue[object] = asyncio.Queue(config.outbound_queue)
         self.dropped = False
@@ -83,7 +91,13 @@ class Outbound:
         self._tokens = self._burst
         self._last = asyncio.get_running_loop().time()
         self._close_code: int = WSCloseCode.GOING_AWAY
+        self._close_reason = b"server shutdown"
         self._closing: asyncio.Task[bool] | None = None
+        #: Told why and closing once its queue is sent (a refused rate): the receive
+        #: loop lets the writer finish instead of cancelling it.
+        self.flushing = False
+        #: Called when the rate limit refuses a message (the hub counts it).
+        self.on_rate_limited: Callable[[], None] = lambda: None
 
     def deliver(self, message: protocol.ServerMessage) -> None:
         """Queue ``message``; a full queue marks the client too slow and closes it."""
@@ -122,14 +136,71 @@ class Outbound:
         """Close the connection with ``code`` (the hub revoked its join token)."""
         self.drop(code, reason, reason)
 
-    def admit(self, now: float) -> bool:
-        """Take one inbound message from the token bucket; False when it is empty."""
+    def admit(self, now: float, cost: int = 1) -> bool:
+        """Take ``cost`` tokens from the bucket; False (taking none) when it has fewer.
+
+        A cost above the bucket's size takes the whole (full) bucket: a frame as large
+        as ``--max-message-bytes`` allows must stay sendable whatever the burst."""
         self._tokens = min(self._burst, self._tokens + (now - self._last) * self._rate)
         self._last = now
-        if self._tokens < 1.0:
+        needed = min(float(cost), self._burst)
+        if self._tokens < needed:
             return False
-        self._tokens -= 1.0
+        self._tokens -= needed
         return True
+
+    def admit_frame(self, frame: str | bytes) -> bool:
+        """Charge an inbound frame before it is decoded (:func:`costs.frame_cost`);
+        when the bucket is empty, refuse it (:meth:`refuse_rate`) and return False."""
+        cost = costs.frame_cost(_wire_size(frame))
+        if self.admit(asyncio.get_running_loop().time(), cost):
+            return True
+        # Decoded only to name the refused message (its seq, its type): once, as the
+        # connection is closing anyway, and bounded by the frame size limit.
+        try:
+            message: protocol.ClientMessage | None = protocol.decode_client(frame)
+        except protocol.ProtocolError:
+            message = None
+        self.refuse_rate(cost, message)
+        return False
+
+    def charge(self, cost: int, message: protocol.ClientMessage) -> bool:
+        """The session's hook: take ``cost`` more tokens for a decoded ``message``."""
+        if self.admit(asyncio.get_running_loop().time(), cost):
+            return True
+        self.refuse_rate(cost, message)
+        return False
+
+    def refuse_rate(self, cost: int, message: protocol.ClientMessage | None) -> None:
+        """Over the rate limit: tell the client why (``rate_limited``, naming the
+        message's seq when it could be read), then close with 1008 once that is sent.
+
+        Not recorded: the refused frame is not in the recording either, and a replay
+        ends the connection where the recording does."""
+        if self.dropped:
+            return
+        self.on_rate_limited()
+        what = f"{message.TYPE!r}" if message is not None else "this frame"
+        text = (
+            f"rate limit exceeded: {what} costs {cost} of {self._burst:g} tokens, which "
+            f"refill at {self._rate:g}/s; send drags as one move (see the README); "
+            "closing (1008)"
+        )
+        error = protocol.ErrorMessage(
+            seq=self.session.next_seq(),
+            ref=None if message is None else message.seq,
+            code="rate_limited",
+            message=text,
+        )
+        with contextlib.suppress(asyncio.QueueFull):
+            self._queue.put_nowait(error)
+        self._close_code, self._close_reason = CLOSE_POLICY, b"rate limit"
+        self.flushing = True
+        with contextlib.suppress(asyncio.QueueFull):
+            self._queue.put_nowait(_FLUSH_AND_CLOSE)
+        self.dropped = True
+        log.warning("closing %s: rate limit exceeded", self.session.conn)
+        self._on_drop(self.session)
 
     def stalled(self, now: float, limit: float) -> bool:
         """True when one send has been waiting on the socket for more than ``limit`` s."""
@@ -164,7 +235,7 @@ class Outbound:
             if carried is None:
                 item = await queue.get()
                 if item is _FLUSH_AND_CLOSE:
-                    await self._ws.close(code=self._close_code, message=b"server shutdown")
+                    await self._ws.close(code=self._close_code, message=self._close_reason)
                     return
                 carried = self._encode(item)
             frames, size, closing = [carried], _wire_size(carried), False
@@ -188,7 +259,7 @@ class Outbound:
                 await self._ws.send_str(out)
             self.busy_since = None
             if closing:
-                await self._ws.close(code=self._close_code, message=b"server shutdown")
+                await self._ws.close(code=self._close_code, message=self._close_reason)
                 return
 
     def _encode(self, item: object) -> bytes | str:
@@ -437,6 +508,7 @@ async def websocket(request: web.Request) -> web.StreamResponse:
         lambda s: hub.leave(s, config.clock()),
     )
     session = outbound.session
+    outbound.on_rate_limited = lambda: hub.metrics.count("rate_limited")
     request.app[CONNECTIONS].add(outbound)
     hub.metrics.count("connections")
     writer = asyncio.create_task(outbound.run())
@@ -451,13 +523,12 @@ async def websocket(request: web.Request) -> web.StreamResponse:
         async for message in ws:
             if message.type != WSMsgType.TEXT and message.type != WSMsgType.BINARY:
                 continue
-            if outbound.dropped:
-                break
-            if not outbound.admit(loop.time()):
-                hub.metrics.count("rate_limited")
-                outbound.drop(CLOSE_POLICY, "rate limit", "rate limit exceeded")
+            if outbound.dropped or not outbound.admit_frame(message.data):
                 break
             await hub.receive(session, message.data, config.clock())
+            # Take turns: frames already buffered are read without ever yielding, so
+            # without this one connection's backlog would run before anyone else's.
+            await asyncio.sleep(0)
         if ws.close_code == WSCloseCode.MESSAGE_TOO_BIG:
             hub.metrics.count("too_big")
     finally:
@@ -465,6 +536,10 @@ async def websocket(request: web.Request) -> web.StreamResponse:
         hub.leave(session, config.clock())
         request.app[CONNECTIONS].discard(outbound)
         hub.metrics.connections_open -= 1
+        if outbound.flushing:
+            # Refused over the rate limit: the writer is sending why, then closes.
+            with contextlib.suppress(asyncio.TimeoutError, Exception):
+                await asyncio.wait_for(asyncio.shield(writer), config.stall_timeout)
         # The receive loop ends once the close handshake is done (or the socket is
         # gone): nothing the writer still holds can be delivered.
         writer.cancel()

@@ -26,7 +26,7 @@ from typing import Any
 import engine
 import protocol
 from engine import SYSTEM, CommandRejected, ExpirePrompt
-from vtt_bridge import admin, loading, membership, permissions, queries
+from vtt_bridge import admin, costs, loading, membership, permissions, queries
 from vtt_bridge.admin import RESERVED_PARTICIPANTS
 from vtt_bridge.committer import Committer, CrashFn, Pending
 from vtt_bridge.loading import DeadlineFn, StartupError
@@ -242,7 +242,10 @@ class Hub:
         table = session.table
         if table is None:
             session.binary = isinstance(frame, bytes)
-        elif table.recorder is not None:
+        extra = costs.extra_cost(message)
+        if extra and not session.charge(extra, message):
+            return  # over the rate limit: refused, closing, and not recorded
+        if table is not None and table.recorder is not None:
             table.recorder.frame_in(session.conn, frame, now_ms)
         refused = permissions.refusal(session.role, message)
         if refused is not None:

@@ -51,10 +51,12 @@ class Session:
         kick: KickFn | None = None,
         deliver_shared: SharedFn | None = None,
         room: RoomFn | None = None,
+        charge: ChargeFn | None = None,
     ) -> None:
         self.conn = conn
         self._deliver = deliver
         self._kick = kick
+        self._charge = charge
         self._deliver_shared = deliver_shared
         self._room = room
         self.binary = False
@@ -83,6 +85,12 @@ class Session:
         """Close the connection (its join token was revoked); replay has nothing to close."""
         if self._kick is not None:
             self._kick(code, reason)
+
+    def charge(self, cost: int, message: protocol.ClientMessage) -> bool:
+        """Take ``cost`` more tokens from the connection's rate limit for ``message``;
+        False when they are not there (the connection has then been told and is
+        closing).  Replay has no rate limit: the recording holds only admitted frames."""
+        return self._charge is None or self._charge(cost, message)
 
     def start_seq(self, base: int) -> None:
         """Continue numbering after ``base`` (replay: what the live connection had sent
@@ -128,6 +136,13 @@ class SharedFn(Protocol):
 
     def __call__(self, shared: Shared, seq: int) -> None:
         """Take one message for sending."""
+
+
+class ChargeFn(Protocol):
+    """Takes tokens from a connection's rate limit for a message; False when empty."""
+
+    def __call__(self, cost: int, message: protocol.ClientMessage) -> bool:
+        """Charge it."""
 
 
 class KickFn(Protocol):

@@ -140,7 +140,10 @@ async def test_the_ops_port_serves_only_healthz_and_metrics(tmp_path: Path) -> N
 
 async def test_the_event_window_is_bounded_by_bytes(tmp_path: Path) -> None:
     scene = big_scene(260)  # a scene_loaded event of about 40 KB
-    async with running(tmp_path, events_kept_bytes=200_000) as bridge:
+    # 30 loads of 40 KB cost far more than the default rate limit allows (1 per 2 KiB).
+    async with running(
+        tmp_path, events_kept_bytes=200_000, rate_limit=10_000, rate_burst=10_000
+    ) as bridge:
         table = bridge.table("t", ["alice"])
         gm = await bridge.member(table, "gm")
         for _ in range(30):

@@ -34,7 +34,15 @@ def big_scene(tokens: int = 150) -> protocol.SceneSpec:
 
 
 async def test_a_stalled_reader_is_dropped_and_nobody_else_waits(tmp_path: Path) -> None:
-    app = create_app(Config(database=tmp_path / "db.sqlite3", demo=True, outbound_queue=32))
+    # 400 scenes of about 20 KB cost far more than the default rate limit allows.
+    config = Config(
+        database=tmp_path / "db.sqlite3",
+        demo=True,
+        outbound_queue=32,
+        rate_limit=100_000,
+        rate_burst=100_000,
+    )
+    app = create_app(config)
     async with TestServer(app) as server, aiohttp.ClientSession() as http:
         table = app[HUB].table_by_name("demo")
         assert table is not None

@@ -1,0 +1,349 @@
+"""A noisy neighbour: can one player, within its rate limit, slow the other tables down?
+
+``python -m bench.neighbour [--json] [--seconds 10]`` starts the bridge as its own
+process (as ``bench.bridge`` does, ``synchronous=FULL``) with the 10 tables and 50
+clients of ``bench.bridge``'s load (each client moves its token as fast as it is
+acknowledged, every move broadcast to its five members; the load's own rate limit is
+lifted, as there), plus an eleventh table whose GM is the neighbour.
+
+It measures the load twice in the same run: quiet, then while the neighbour sends, as
+fast as its rate limit allows, the most expensive legal messages we know of, in turn:
+
+* ``ask_path`` to a walled-in cell within the search limit (a full, capped search);
+* ``ask_path`` to the far corner of the map and to a cell off it;
+* ``move_points`` with waypoints at +-1e9 px, and with the most points a message may
+  carry (1,024) zigzagging across the edges;
+* ``load_scene`` of the largest scene a frame carries: a 1000 x 1000 grid (the most
+  cells allowed) with walls and as many tokens as fit in 64 KiB;
+* ``ask_options`` and ``resync`` from the start of the table's log.
+
+The neighbour's rate limit is the server's default one (``--rate-limit 50``,
+``--rate-burst 200``) with the bridge's own costs (:mod:`vtt_bridge.costs`): it starts
+with a full bucket (a burst) and then sends whenever its bucket holds the next
+message's cost, without waiting for answers.  It keeps that bucket itself because the
+load's clients share the server's settings and would be closed at 50 messages/s; the
+tests check that the server enforces the same costs (``tests/bridge/test_fair_turns.py``).
+
+It prints the other tables' acknowledgement p50/p99 quiet and beside the neighbour,
+their ratio, ``/healthz`` response times during both, how many of the neighbour's
+messages were answered or refused (it must never be closed), and the bridge's peak
+resident memory (``VmHWM``).  ``--json`` prints one JSON object.  Targets: the others'
+p99 under twice its quiet value and under 50 ms; peak memory under 300 MB.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import itertools
+import json
+import os
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import msgpack
+
+from bench._stats import percentile
+from bench.bridge import drive as drive_load
+from bench.bridge import (
+    frame,
+    free_port,
+    make_tables,
+    rss_mb,
+    start,
+    stop,
+    until,
+    wait_healthy,
+)
+from vtt_bridge.config import Config
+from vtt_bridge.costs import extra_cost, frame_cost
+
+FAR = 1e9
+#: Largest frame the neighbour builds (the server closes frames of 64 KiB and over).
+FRAME_LIMIT = 64 * 1024 - 1024
+
+
+def peak_rss_mb(pid: int) -> float:
+    """Peak resident memory of a process so far (``VmHWM``), in MiB (Linux)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    raise RuntimeError("no VmHWM")
+
+
+def neighbour_table(db: Path) -> str:
+    """Create the neighbour's table; the GM's join token."""
+    from vtt_bridge.hub import Hub
+    from vtt_bridge.store import Store
+
+    hub = Hub(Store(db))
+    try:
+        table = hub.create_table("neighbour", ["p0"])
+        return next(t.token for t in table.tokens.values() if t.participant == "gm")
+    finally:
+        hub.close()
+
+
+def largest_scene(long_walls: bool = False) -> dict[str, Any]:
+    """A 1000 x 1000 grid with the GM's ``hero`` at (5, 5), a walled-in room at
+    (20..24, 20..24), 100 more walls (5 m each; with ``long_walls`` 960 m each, across
+    the map), and tokens until the frame is nearly full."""
+    length = 960.0 if long_walls else 5.0
+    corners = [(20.0, 20.0), (24.0, 20.0), (24.0, 24.0), (20.0, 24.0)]
+    walls = [
+        {"id": f"room{i}", "a": list(corners[i]), "b": list(corners[(i + 1) % 4]),
+         "blocks_move": True, "blocks_sight": True, "door": "none"}
+        for i in range(4)
+    ]  # fmt: skip
+    walls += [
+        {"id": f"w{i}", "a": [40.0 + 9 * i, 30.0], "b": [40.0 + 9 * i, 30.0 + length],
+         "blocks_move": True, "blocks_sight": True, "door": "none"}
+        for i in range(100)
+    ]  # fmt: skip
+    grid = {"kind": "square", "cell_size": 1.0, "unit": "m", "width": 1000, "height": 1000,
+            "vtt": {"kind": "foundry", "grid_size": 100}}  # fmt: skip
+
+    def token(i: int) -> dict[str, Any]:
+        x, y = (5, 5) if i == 0 else (30 + (i * 7) % 960, 30 + (i * 13) % 960)
+        return {"id": "hero" if i == 0 else f"t{i}", "name": "n", "owner": "gm",
+                "side": "heroes" if i % 2 == 0 else "monsters", "x": x, "y": y, "size": 1,
+                "reach": 1.0, "movement": 6.0,
+                "stats": {"ocv": 3, "dcv": 3, "init": 8}}  # fmt: skip
+
+    tokens = [token(0)]
+    scene = {"grid": grid, "tokens": tokens, "walls": walls}
+    while True:
+        tokens.append(token(len(tokens)))
+        if len(frame("load_scene", 1, {"scene": scene})) > FRAME_LIMIT:
+            tokens.pop()
+            return scene
+
+
+def probes(scene: dict[str, Any], reload: bool = True) -> list[tuple[str, dict[str, Any]]]:
+    """The neighbour's messages, sent in turn (without ``reload``: all but the scene,
+    which it then loads once at the start)."""
+    zigzag = [[FAR * (-1) ** i, FAR * (-1) ** (i // 2)] for i in range(1024)]
+    return [
+        ("ask_path", {"token": "hero", "to": [21, 21]}),
+        ("ask_path", {"token": "hero", "to": [999, 999]}),
+        ("ask_path", {"token": "hero", "to": [50_000, 50_000]}),
+        ("move_points", {"token": "hero", "points": [[FAR, FAR], [-FAR, -FAR], [FAR, -FAR]]}),
+        ("ask_path", {"token": "hero", "to": [22, 22]}),
+        ("move_points", {"token": "hero", "points": zigzag}),
+        *([("load_scene", {"scene": scene})] if reload else []),
+        ("ask_options", {"token": "hero"}),
+        ("ask_path", {"token": "hero", "to": [21, 22]}),
+        ("resync", {"after": -1}),
+    ]
+
+
+class Bucket:
+    """The server's default token bucket, kept by the client (module docstring)."""
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate, self.burst, self.tokens = rate, burst, burst
+        self.last = time.perf_counter()
+
+    async def take(self, cost: int) -> None:
+        """Wait until ``cost`` tokens are there and take them."""
+        while True:
+            now = time.perf_counter()
+            self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
+            self.last = now
+            if self.tokens >= cost:
+                self.tokens -= cost
+                return
+            await asyncio.sleep((cost - self.tokens) / self.rate)
+
+
+async def neighbour(
+    url: str,
+    token: str,
+    stop_at: float,
+    report: dict[str, Any],
+    long_walls: bool,
+    reload: bool = True,
+) -> None:
+    """Send the probes in turn within the default rate limit until ``stop_at``."""
+    import protocol
+
+    defaults = Config()
+    bucket = Bucket(defaults.rate_limit, defaults.rate_burst)
+    scene = largest_scene(long_walls)
+    report["scene_tokens"] = len(scene["tokens"])
+    report["scene_walls"] = len(scene["walls"])
+    sent: Counter[str] = Counter()
+    answers: Counter[str] = Counter()
+    async with aiohttp.ClientSession() as http:
+        ws = await http.ws_connect(url, max_msg_size=0, compress=0)
+        bucket.tokens -= 1  # the join
+        await ws.send_bytes(frame("join", 1, {"token": token, "last_event": None}))
+        await until(ws, "welcome")
+
+        async def read() -> None:
+            while True:
+                message = await ws.receive()
+                if message.type != aiohttp.WSMsgType.BINARY:
+                    report["closed"] = f"{message.type.name} {message.data!r} {message.extra!r}"
+                    return
+                decoded = msgpack.unpackb(message.data)
+                for envelope in decoded if isinstance(decoded, list) else [decoded]:
+                    kind = envelope["type"]
+                    if kind == "error":
+                        answers[f"error:{envelope['body']['code']}"] += 1
+                    elif kind != "event":
+                        answers[kind] += 1
+
+        reader = asyncio.create_task(read())
+        seq = 1
+        opening = [] if reload else [("load_scene", {"scene": scene})]
+        for kind, body in itertools.chain(opening, itertools.cycle(probes(scene, reload))):
+            if time.perf_counter() >= stop_at or reader.done():
+                break
+            seq += 1
+            data = frame(kind, seq, body)
+            message = protocol.decode_client(data)
+            await bucket.take(frame_cost(len(data)) + extra_cost(message))
+            await ws.send_bytes(data)
+            sent[kind] += 1
+        await asyncio.sleep(1.0)  # the last answers
+        reader.cancel()
+        await ws.close()
+    report["sent"] = dict(sent)
+    report["answers"] = dict(answers)
+
+
+async def poll_health(port: int, stop_at: float) -> list[float]:
+    """``/healthz`` response times (ms), one request every 50 ms until ``stop_at``."""
+    times = []
+    async with aiohttp.ClientSession() as http:
+        while time.perf_counter() < stop_at:
+            began = time.perf_counter()
+            async with http.get(f"http://127.0.0.1:{port}/healthz") as response:
+                await response.read()
+            times.append((time.perf_counter() - began) * 1000)
+            await asyncio.sleep(0.05)
+    return times
+
+
+async def measure(options: argparse.Namespace) -> dict[str, Any]:
+    result: dict[str, Any] = {
+        "seconds": options.seconds,
+        "warmup": options.warmup,
+        "long_walls": options.long_walls,
+        "load_once": options.load_once,
+    }
+    with tempfile.TemporaryDirectory() as tmp:
+        db = Path(tmp) / "bench.sqlite3"
+        tables = make_tables(db, 0)
+        noisy_token = neighbour_table(db)
+        port = free_port()
+        serve = [
+            "-m", "vtt_bridge", "serve", "--db", str(db), "--port", str(port),
+            "--synchronous", "FULL", "--rate-limit", "1e9", "--rate-burst", "1000000000",
+            "--log-format", "json",
+        ]  # fmt: skip
+        bridge = start(serve, Path(tmp) / "bridge.log")
+        url = f"ws://127.0.0.1:{port}/ws"
+        try:
+            await wait_healthy(port, bridge)
+            span = options.warmup + options.seconds
+            health_stop = time.perf_counter() + span
+            quiet, quiet_health = await asyncio.gather(
+                drive_load(url, tables, options.warmup, options.seconds, setup=True),
+                poll_health(port, health_stop),
+            )
+            result["rss_after_quiet_mb"] = round(rss_mb(bridge.pid), 1)
+            report: dict[str, Any] = {}
+            stop_at = time.perf_counter() + span
+            noisy, noisy_health, _ = await asyncio.gather(
+                drive_load(url, tables, options.warmup, options.seconds, setup=False),
+                poll_health(port, stop_at),
+                neighbour(
+                    url, noisy_token, stop_at, report, options.long_walls, not options.load_once
+                ),
+            )
+            result["peak_rss_mb"] = round(peak_rss_mb(bridge.pid), 1)
+            result["neighbour"] = report
+        except Exception:
+            log = (Path(tmp) / "bridge.log").read_text(errors="replace")
+            print("bridge log (last lines):\n" + "\n".join(log.splitlines()[-20:]), file=sys.stderr)
+            raise
+        finally:
+            stop(bridge)
+    for name, run, health in (("quiet", quiet, quiet_health), ("noisy", noisy, noisy_health)):
+        result[f"{name}_cmds_per_s"] = round(run.acked / run.seconds, 1)
+        result[f"{name}_p50_ack_ms"] = round(percentile(run.latencies_ms, 50), 2)
+        result[f"{name}_p99_ack_ms"] = round(percentile(run.latencies_ms, 99), 2)
+        result[f"{name}_max_ack_ms"] = round(max(run.latencies_ms), 2)
+        result[f"{name}_errors"] = run.errors
+        result[f"{name}_healthz_p99_ms"] = round(percentile(health, 99), 2)
+    result["p99_ratio"] = round(result["noisy_p99_ack_ms"] / result["quiet_p99_ack_ms"], 2)
+    result["targets_met"] = {
+        "p99_under_2x_quiet": result["p99_ratio"] < 2.0,
+        "p99_under_50_ms": result["noisy_p99_ack_ms"] < 50.0,
+        "peak_rss_under_300_mb": result["peak_rss_mb"] < 300.0,
+        "neighbour_never_closed": "closed" not in result["neighbour"],
+    }
+    return result
+
+
+def print_table(result: dict[str, Any]) -> None:
+    n = result["neighbour"]
+    print(
+        f"noisy neighbour: 50 clients on 10 tables, {result['seconds']} s each, quiet vs "
+        f"beside one neighbour ({n.get('scene_tokens')} tokens, {n.get('scene_walls')} walls "
+        "in its scene)"
+    )
+    rows = [
+        ("commands/s", "cmds_per_s"),
+        ("ack p50 ms", "p50_ack_ms"),
+        ("ack p99 ms", "p99_ack_ms"),
+        ("ack max ms", "max_ack_ms"),
+        ("/healthz p99 ms", "healthz_p99_ms"),
+    ]
+    print(f"  {'':22} {'quiet':>10} {'noisy':>10}")
+    for label, key in rows:
+        print(f"  {label:22} {result['quiet_' + key]:>10} {result['noisy_' + key]:>10}")
+    print(f"  {'p99 noisy / quiet':22} {result['p99_ratio']:>10}")
+    print(f"  {'bridge peak RSS MB':22} {result['peak_rss_mb']:>10}")
+    print(f"  neighbour sent:     {n.get('sent')}")
+    print(f"  neighbour answered: {n.get('answers')}")
+    if "closed" in n:
+        print(f"  neighbour CLOSED:   {n['closed']}")
+    print(f"  targets met: {result['targets_met']}")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.neighbour", description=__doc__)
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--seconds", type=float, default=10.0, help="measured seconds per run")
+    parser.add_argument("--warmup", type=float, default=2.0)
+    parser.add_argument(
+        "--long-walls",
+        action="store_true",
+        help="the neighbour's scene has 100 walls across the whole map (refused since the "
+        "40,000-cell wall limit: bad_scene; see the README)",
+    )
+    parser.add_argument(
+        "--load-once",
+        action="store_true",
+        help="the neighbour loads its scene once, then sends everything else in turn",
+    )
+    options = parser.parse_args()
+    os.environ.setdefault("PYTHONHASHSEED", "0")
+    result = asyncio.run(measure(options))
+    if options.json:
+        print(json.dumps(result))
+    else:
+        print_table(result)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
