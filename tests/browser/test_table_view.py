@@ -7,7 +7,7 @@ both pages show the attack and, after the player ends the Phase, the initiative 
 moved on.  Screenshots of both pages go to ``$VTT_BRIDGE_SCREENSHOTS`` (default: the
 test's temporary directory).
 
-Needs Debian's ``chromium`` (``.ci/install-browser``) and Playwright for Python (the dev
+Needs Debian's ``chromium`` (``scripts/install-test-tools``) and Playwright for Python (the dev
 extras), which drives it without a browser of its own.  Without them the test is skipped
 on a workstation and fails on CI (``CI=true``).
 """
@@ -54,7 +54,7 @@ def _missing(what: str) -> None:
 def _chromium() -> str:
     found = os.environ.get("VTT_BRIDGE_CHROMIUM") or shutil.which("chromium")
     if found is None:
-        _missing("Debian's chromium is not installed: run .ci/install-browser")
+        _missing("Debian's chromium is not installed: run scripts/install-test-tools")
     assert found is not None
     return found
 
