@@ -110,11 +110,13 @@ def start_combat(state: EncounterState, command: StartCombat, spatial: SpatialCa
     )
     combat = replace(
         combat,
-        rules=ruleset.new_fight_state(combat, scene.tokens),
+        rules=ruleset.new_fight_state(combat),
         per_combatant=tuple(sorted((t.id, ruleset.new_combatant_state(t)) for t in scene.tokens)),
     )
     state = replace(state, seed=command.seed, draws=tray.draws, combat=combat)
+    state, set_up = ruleset.fight_started(state)
     state, turn_events = begin(state, ruleset)
+    turn_events = [*set_up, *turn_events]
     surprise = state.combat is not None and state.combat.surprise
     events: list[Any] = [
         CombatStarted(ruleset.name, surprise, aware_in_order),

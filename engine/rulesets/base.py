@@ -156,10 +156,11 @@ class ActionSpec(Generic[P]):
 
 
 #: Plain words the core uses in their ordinary sense (the fight itself, a move that
-#: ends in an attack, a step along a path, a wall's end, a dataclass field's ``init``).
+#: ends in an attack, a step along a path, a wall's end, a dataclass field's ``init``,
+#: an action's ``run``).
 #: A ruleset may own them as well (Hero's ``combat`` movement, its ``attack`` action);
 #: the architecture test does not count them as a game's words in the core.
-SHARED_WORDS = frozenset({"combat", "attack", "step", "end", "init"})
+SHARED_WORDS = frozenset({"combat", "attack", "step", "end", "init", "run"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -244,10 +245,14 @@ class Ruleset:
         everyone with that score or more).  Default: its own roll of :meth:`initiative`."""
         return dict(self.initiative([combatant], tray, ()).scores)[combatant.id]
 
-    def new_fight_state(self, combat: Combat, combatants: Sequence[Combatant]) -> Any:
-        """The fight-wide state when the fight starts (``combatants``: the scene's tokens,
-        in scene order)."""
+    def new_fight_state(self, combat: Combat) -> Any:
+        """The fight-wide state when the fight starts."""
         return self.fight_state() if self.fight_state is not None else None
+
+    def fight_started(self, state: EncounterState) -> Result:
+        """The fight is set up (order, states), before its first pass opens: fill in what
+        needs the scene (its tokens in scene order)."""
+        return state, []
 
     def joined(self, state: EncounterState, cid: str) -> Result:
         """``cid`` joined the running fight (its per-combatant state is made already)."""

@@ -244,10 +244,12 @@ class HeroSupplement(Ruleset):
         """A newcomer acts at its INIT (after any already there)."""
         return int_stat(combatant, "init")
 
-    def new_fight_state(self, combat: Combat, combatants: Sequence[Combatant]) -> HeroFight:
+    def fight_started(self, state: EncounterState) -> Result:
         """Starting END and STUN for every character that tracks them, in scene order."""
-        vitals = tuple(v for c in combatants if (v := self.initial_vitals(c)) is not None)
-        return HeroFight(vitals=vitals)
+        combat, scene = state.combat, state.scene
+        assert combat is not None and isinstance(scene, Scene)
+        vitals = tuple(v for t in scene.tokens if (v := self.initial_vitals(t)) is not None)
+        return replace(state, combat=put(combat, replace(hero(combat), vitals=vitals))), []
 
     def joined(self, state: EncounterState, cid: str) -> Result:
         """A newcomer's END and STUN are tracked from now."""
