@@ -12,6 +12,7 @@ from typing import Any, ClassVar
 
 from engine.model import Combatant, Scene
 from geometry import Cell, Point
+from geometry.vtt_coords import OwlbearImageGrid
 
 GM = "gm"
 SYSTEM = "system"
@@ -70,7 +71,11 @@ class Move:
 
 @dataclass(frozen=True, slots=True)
 class MovePoints:
-    """A ``Move`` given as waypoints in the VTT's own pixels (the scene's ``grid.vtt``)."""
+    """A ``Move`` given as waypoints in the VTT's own pixels (the scene's ``grid.vtt``).
+
+    ``image``: on Owlbear, the moved item's own image grid, so its position is read
+    where the image's grid offset lies rather than as its centre.
+    """
 
     kind: ClassVar[str] = "move_points"
     actor: str
@@ -80,6 +85,7 @@ class MovePoints:
     attack: str | None = None
     maneuver: Any = None
     rolls: tuple[int, ...] | None = None
+    image: OwlbearImageGrid | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -64,7 +64,13 @@ from engine.spatial import SpatialCache
 from engine.tray import DiceTray
 from engine.turns import Ruleset, advance, begin
 from geometry import Cell, threatened_cells, trace_waypoints
-from geometry.vtt_coords import FoundryHexScene, FoundryScene, OwlbearHexScene, OwlbearScene
+from geometry.vtt_coords import (
+    FoundryHexScene,
+    FoundryScene,
+    OwlbearHexScene,
+    OwlbearImageGrid,
+    OwlbearScene,
+)
 
 Handler = Callable[[EncounterState, Any, SpatialCache], Result]
 
@@ -203,13 +209,14 @@ def move(state: EncounterState, command: Move, spatial: SpatialCache) -> Result:
 
 def move_points(state: EncounterState, command: MovePoints, spatial: SpatialCache) -> Result:
     """A move given in the VTT's pixels: snap each waypoint to a cell, walk the straight
-    line between them, then move as usual."""
+    line between them as the VTT does (Foundry's direct path on a Foundry scene, see
+    ``geometry/lines.py``), then move as usual."""
     token = controlled_token(state, command.actor, command.token)
     scene = scene_of(state)
     vtt = scene.grid.vtt
     if vtt is None:
         raise CommandRejected("illegal_move", "this scene declares no VTT coordinates (grid.vtt)")
-    cells = [to_cell(scene, vtt, token.size, x, y) for x, y in command.points]
+    cells = [to_cell(scene, vtt, token.size, x, y, command.image) for x, y in command.points]
     waypoints = [token.cell]
     for cell in cells:
         if cell != waypoints[-1]:  # points that snap to the same cell make one waypoint
@@ -218,7 +225,7 @@ def move_points(state: EncounterState, command: MovePoints, spatial: SpatialCach
         raise CommandRejected(
             "illegal_move", f"the points do not take {token.id!r} off {token.cell}"
         )
-    path = trace_waypoints(spatial.index(scene).grid, waypoints)[1:]
+    path = trace_waypoints(spatial.index(scene).grid, waypoints, vtt.line_rule())[1:]
     as_move = Move(
         command.actor,
         token.id,
@@ -239,22 +246,38 @@ FOUNDRY_HEX_TYPES = {
 }
 
 
-def to_cell(scene: Scene, vtt: VttSpec, size: int, x: float, y: float) -> Cell:
-    """The cell a VTT places a ``size``-cell token on at pixel ``x``/``y``."""
+def to_cell(
+    scene: Scene,
+    vtt: VttSpec,
+    size: int,
+    x: float,
+    y: float,
+    image: OwlbearImageGrid | None = None,
+) -> Cell:
+    """The cell a VTT places a ``size``-cell token on at pixel ``x``/``y`` (an Owlbear
+    item placed by its own ``image`` grid, else by its centre)."""
     grid = scene.grid
+    if image is not None and (vtt.kind != "owlbear" or grid.kind != "square"):
+        # A hex image's box has no documented shape to measure from, and Foundry has none.
+        raise CommandRejected(
+            "illegal_move", "an image grid places items on Owlbear square grids only"
+        )
     if grid.kind == "square":
         if vtt.kind == "foundry":
             return FoundryScene(
                 vtt.grid_size, grid.cell_size, vtt.scene_x, vtt.scene_y
             ).token_origin(x, y)
-        return OwlbearScene(vtt.grid_size, grid.cell_size).item_origin(x, y, size)
-    if size != 1:
-        raise CommandRejected("illegal_move", "pixel moves on hex grids are for one-hex tokens")
+        return OwlbearScene(vtt.grid_size, grid.cell_size).item_origin(x, y, size, image)
     if vtt.kind == "foundry":
+        # Foundry hex cells count from the canvas origin: the padding plays no part.
         hexes = FoundryHexScene(
             FOUNDRY_HEX_TYPES[grid.kind, grid.offset], vtt.grid_size, grid.cell_size
         )
-        return hexes.token_cell(x, y)
+        return hexes.token_cell(x, y, size, vtt.shape())
+    if size != 1:
+        raise CommandRejected(
+            "illegal_move", "pixel moves on Owlbear hex grids are for one-hex items"
+        )
     return OwlbearHexScene(vtt.grid_size, grid.cell_size, grid.kind == "hex_flat").item_cell(x, y)
 
 

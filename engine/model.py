@@ -27,6 +27,8 @@ from geometry import (
     HexGrid,
     HexOrientation,
     HexParity,
+    HexShape,
+    LineRule,
     Point,
     SquareGrid,
 )
@@ -56,18 +58,36 @@ DIAGONALS = {
     "alternating": DiagonalRule.ALTERNATING,
     "euclidean": DiagonalRule.EUCLIDEAN,
     "none": DiagonalRule.NONE,
+    "approximate": DiagonalRule.APPROXIMATE,
+    "rectilinear": DiagonalRule.RECTILINEAR,
+    "alternating_2": DiagonalRule.ALTERNATING_2,
 }
+#: The shape of large hex tokens when the VTT names none (geometry/hexshapes.py).
+DEFAULT_HEX_SHAPES = {"foundry": HexShape.RECTANGLE_1, "owlbear": HexShape.HEXAGON}
 
 
 @dataclass(frozen=True, slots=True)
 class VttSpec:
     """The client VTT's pixel conventions for this grid (``foundry`` or ``owlbear``):
-    ``grid_size`` pixels per cell (Owlbear: dpi) and Foundry's scene padding."""
+    ``grid_size`` pixels per cell (Owlbear: dpi), Foundry's scene padding, and the shape
+    of large hex tokens (``None``: the VTT's default, ``DEFAULT_HEX_SHAPES``).  The VTT
+    also decides how a dragged line breaks ties (:meth:`line_rule`)."""
 
     kind: str
     grid_size: float
     scene_x: float = 0.0
     scene_y: float = 0.0
+    hex_shape: str | None = None
+
+    def shape(self) -> HexShape:
+        """The shape hex tokens larger than one hex cover on this VTT."""
+        if self.hex_shape is None:
+            return DEFAULT_HEX_SHAPES[self.kind]
+        return HexShape(self.hex_shape)
+
+    def line_rule(self) -> LineRule:
+        """Foundry's direct path for Foundry; the nearest-cell line for Owlbear."""
+        return LineRule.FOUNDRY if self.kind == "foundry" else LineRule.NEAREST
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,8 +95,9 @@ class GridSpec:
     """The scene's grid: kind, size in cells, and the side of a cell in distance units.
 
     ``diagonal`` prices a diagonal step on a square grid (``one``, ``alternating``,
-    ``euclidean``, ``none``); ``offset`` says which rows or columns of a hex grid are
-    shoved out (``odd`` or ``even``).
+    ``euclidean``, ``none``, and Foundry's ``approximate``, ``rectilinear``,
+    ``alternating_2``); ``offset`` says which rows or columns of a hex grid are shoved
+    out (``odd`` or ``even``); ``vtt`` also sets the shape of large hex tokens.
     """
 
     width: int
@@ -100,7 +121,10 @@ class GridSpec:
             )
         orientation = HexOrientation.POINTY if self.kind == "hex_pointy" else HexOrientation.FLAT
         parity = HexParity.ODD if self.offset == "odd" else HexParity.EVEN
-        return HexGrid(self.width, self.height, self.cell_size, self.unit, orientation, parity)
+        shape = HexShape.HEXAGON if self.vtt is None else self.vtt.shape()
+        return HexGrid(
+            self.width, self.height, self.cell_size, self.unit, orientation, parity, shape
+        )
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,7 +17,7 @@ def check_scene(scene: Scene) -> None:
         raise CommandRejected("bad_scene", f"grid kind {scene.grid.kind!r} is not supported")
     try:
         grid = scene.grid.build()
-    except (GeometryError, KeyError) as exc:
+    except (GeometryError, KeyError, ValueError) as exc:
         raise CommandRejected("bad_scene", f"grid: {exc}") from None
     seen: dict[tuple[int, int], str] = {}
     ids: set[str] = set()

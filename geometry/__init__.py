@@ -7,7 +7,9 @@ Sans-I/O: plain functions and values over shapely geometries; the only stateful 
 from geometry.errors import GeometryError
 from geometry.grid import Grid
 from geometry.hexgrid import HexGrid, HexOrientation, HexParity
+from geometry.hexshapes import HexShape
 from geometry.index import MoveResolution, ThreatIndex, Token
+from geometry.lines import LineRule, direct_path, trace_waypoints
 from geometry.path import (
     AreaExit,
     Crossing,
@@ -15,7 +17,6 @@ from geometry.path import (
     crossings,
     exit_point,
     first_exits,
-    trace_waypoints,
     validate_path,
 )
 from geometry.reach import footprint_cells, footprint_polygon, reach_area, threatened_cells
@@ -38,6 +39,8 @@ __all__ = [
     "HexGrid",
     "HexOrientation",
     "HexParity",
+    "HexShape",
+    "LineRule",
     "MoveResolution",
     "Point",
     "SquareGrid",
@@ -50,6 +53,7 @@ __all__ = [
     "Wall",
     "WallSet",
     "crossings",
+    "direct_path",
     "exit_point",
     "first_exits",
     "footprint_cells",

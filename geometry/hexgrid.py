@@ -19,10 +19,12 @@ Reaching a cell: as on square grids, a creature reaches ``c`` from its footprint
 of the edge of ``f``).  A reach of one hex reaches the six neighbours, two hexes the
 eighteen around them, identically in every direction.
 
-Footprints: size 1 is one hex, size 2 the three hexes meeting at a corner (the origin,
+Footprints follow the grid's :class:`~geometry.hexshapes.HexShape`: by default
+(``HEXAGON``) size 1 is one hex, size 2 the three hexes meeting at a corner (the origin,
 its right-hand neighbour and the one after it clockwise), and an odd size ``2k + 1`` the
-``1 + 3k(k + 1)`` hexes within ``k`` steps of the origin (1, 7, 19 ...).  Other sizes have
-no agreed shape and are refused.
+``1 + 3k(k + 1)`` hexes within ``k`` steps of the origin (1, 7, 19 ...), other sizes
+refused; Foundry's token shapes (``RECTANGLE_1`` ...) are anchored at their top-left hex
+and take any size (:mod:`geometry.hexshapes`).
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from itertools import pairwise
 from shapely.geometry import Polygon
 
 from geometry.errors import GeometryError
+from geometry.hexshapes import HexShape, shape_offsets
 from geometry.square import Cell, Point
 
 Cube = tuple[int, int, int]
@@ -75,6 +78,7 @@ class HexGrid:
     unit: str = "m"
     orientation: HexOrientation = HexOrientation.POINTY
     parity: HexParity = HexParity.ODD
+    shape: HexShape = HexShape.HEXAGON
 
     def __post_init__(self) -> None:
         if self.width < 1 or self.height < 1:
@@ -233,17 +237,7 @@ class HexGrid:
     def footprint(self, origin: Cell, size: int) -> frozenset[Cell]:
         """The hexes of a token of ``size`` anchored at ``origin`` (module docstring)."""
         q, r, _ = self.to_cube(origin)
-        if size == 2:
-            axial = [(0, 0), (1, 0), (0, 1)]
-        elif size >= 1 and size % 2 == 1:
-            k = size // 2
-            axial = [
-                (dq, dr)
-                for dq in range(-k, k + 1)
-                for dr in range(max(-k, -dq - k), min(k, -dq + k) + 1)
-            ]
-        else:
-            raise GeometryError(f"hex token size must be 1, 2 or odd, got {size}")
+        axial = shape_offsets(self.shape, size, self.orientation is HexOrientation.FLAT)
         return frozenset(self.from_cube((q + dq, r + dr, -q - dq - r - dr)) for dq, dr in axial)
 
     def footprint_center(self, origin: Cell, size: int) -> Point:

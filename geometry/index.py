@@ -19,7 +19,6 @@ whatever the number of tokens and walls.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
@@ -30,7 +29,7 @@ from geometry.grid import Grid
 from geometry.occupancy import Occupancy
 from geometry.path import AreaExit, Crossing, CrossingKind, translate
 from geometry.reach import threatened_cells
-from geometry.square import Cell, DiagonalRule, Point, SquareGrid
+from geometry.square import Cell, DiagonalRule, Point, SquareGrid, diagonal_costs
 from geometry.steps import StepBlocker
 from geometry.terrain import TerrainMap
 from geometry.walls import BlockMode, WallSet
@@ -308,12 +307,8 @@ class ThreatIndex:
         blocked = self.blocker.blocked_set
         s = grid.cell_size
         rule = grid.diagonal
-        if rule is DiagonalRule.EUCLIDEAN:
-            diag_costs = (s * math.sqrt(2.0), s * math.sqrt(2.0))
-        elif rule is DiagonalRule.ALTERNATING:
-            diag_costs = (s, 2 * s)
-        else:
-            diag_costs = (s, s)
+        even, odd = diagonal_costs(rule)
+        diag_costs = (s * even, s * odd)
         no_diagonals = rule is DiagonalRule.NONE
         cost = 0.0
         diagonals = 0

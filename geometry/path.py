@@ -30,8 +30,8 @@ from shapely.geometry import Point as ShapelyPoint
 
 from geometry.errors import GeometryError
 from geometry.grid import Grid
-from geometry.hexgrid import HexGrid, cube_round
-from geometry.square import Cell, DiagonalRule, Point, SquareGrid
+from geometry.hexgrid import HexGrid
+from geometry.square import Cell, Point
 from geometry.steps import StepBlocker
 from geometry.terrain import TerrainMap
 from geometry.walls import BlockMode, WallSet
@@ -151,57 +151,6 @@ def validate_path(
     if occupied is not None and feet[-1] & occupied:
         raise GeometryError(f"path ends at {path[-1]}, on occupied cells")
     return total
-
-
-def trace_waypoints(grid: Grid, waypoints: Sequence[Cell]) -> list[Cell]:
-    """Expand waypoints into a path of adjacent cells following the straight line between.
-
-    Square grids step diagonally where the line does (never, under ``NONE``); hex grids
-    round the interpolated cube coordinates.  Waypoints are kept as they are.
-    """
-    if not waypoints:
-        raise GeometryError("a path needs at least one waypoint")
-    out = [waypoints[0]]
-    for a, b in pairwise(waypoints):
-        out.extend(_trace(grid, a, b))
-    return out
-
-
-def _trace(grid: Grid, a: Cell, b: Cell) -> list[Cell]:
-    if isinstance(grid, HexGrid):
-        qa, ra, _ = grid.to_cube(a)
-        qb, rb, _ = grid.to_cube(b)
-        n = grid.steps(a, b)
-        # A tiny nudge keeps lines along hex edges from rounding both ways.
-        return [
-            grid.from_cube(cube_round(qa + (qb - qa) * i / n + 1e-6, ra + (rb - ra) * i / n + 2e-6))
-            for i in range(1, n + 1)
-        ]
-    dx, dy = b[0] - a[0], b[1] - a[1]
-    if isinstance(grid, SquareGrid) and grid.diagonal is DiagonalRule.NONE:
-        cells, (x, y) = [], a
-        n = abs(dx) + abs(dy)
-        for _ in range(n):
-            # Step along the axis that keeps the walk closest to the straight line.
-            ex = abs((x + (1 if dx > 0 else -1) - a[0]) * dy - (y - a[1]) * dx)
-            ey = abs((x - a[0]) * dy - (y + (1 if dy > 0 else -1) - a[1]) * dx)
-            if x != b[0] and (y == b[1] or ex <= ey):
-                x += 1 if dx > 0 else -1
-            else:
-                y += 1 if dy > 0 else -1
-            cells.append((x, y))
-        return cells
-    n = max(abs(dx), abs(dy))
-    return [
-        (a[0] + _round_half_down(dx * i / n), a[1] + _round_half_down(dy * i / n))
-        for i in range(1, n + 1)
-    ]
-
-
-def _round_half_down(v: float) -> int:
-    # Symmetric rounding (ties toward zero) so tracing a->b and b->a mirror each other.
-    r = round(v)
-    return int(r - 1 if r - v == 0.5 and v > 0 else (r + 1 if v - r == 0.5 and v < 0 else r))
 
 
 def exit_point(grid: Grid, a: Cell, b: Cell) -> Point:

@@ -28,8 +28,11 @@ State = tuple[tuple[int, int], int]
 
 
 def _parity_matters(grid: Grid) -> bool:
-    # Only the 1-2-1 rule prices a diagonal by how many came before it.
-    return isinstance(grid, SquareGrid) and grid.diagonal is DiagonalRule.ALTERNATING
+    # Only the 1-2-1 and 2-1-2 rules price a diagonal by how many came before it.
+    return isinstance(grid, SquareGrid) and grid.diagonal in (
+        DiagonalRule.ALTERNATING,
+        DiagonalRule.ALTERNATING_2,
+    )
 
 
 def _moves(

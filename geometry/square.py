@@ -16,6 +16,18 @@ apart, ``hi = max(|dx|, |dy|)`` and ``lo = min(|dx|, |dy|)``:
 * ``EUCLIDEAN``   a diagonal step costs ``sqrt(2)`` squares; the distance between two
                   cells is the straight line between their centres.
 * ``NONE``        no diagonal steps at all: ``|dx| + |dy|`` squares.
+* ``APPROXIMATE`` a diagonal step costs 1.5 squares: ``hi + lo / 2`` squares, unrounded.
+* ``RECTILINEAR`` a diagonal step is allowed and costs 2 squares: ``hi + lo`` squares.
+* ``ALTERNATING_2`` the 2-1-2 rule (10-5-10 ft): the first diagonal costs two squares,
+                  the second one, and so on: ``hi + (lo + 1) // 2`` squares.
+
+Foundry VTT names these ``CONST.GRID_DIAGONALS`` (API documentation, "The different
+rules to define and measure diagonal distance/cost in a square grid"): EQUIDISTANT =
+``ONE``, EXACT = ``EUCLIDEAN``, APPROXIMATE, RECTILINEAR, ALTERNATING_1 = ``ALTERNATING``,
+ALTERNATING_2, ILLEGAL = ``NONE``.  The alternating rules count diagonals over the whole
+move, across waypoints, as Foundry's measured path does.  Owlbear Rodeo's grid
+``measurement`` CHEBYSHEV is ``ONE``, ALTERNATING ``ALTERNATING``, EUCLIDEAN
+``EUCLIDEAN`` and MANHATTAN ``NONE``.
 
 Reaching a cell (used by :mod:`geometry.reach`): a creature reaches cell ``c`` from its
 footprint cell ``f`` when ``distance(f, c) - cell_size / 2 < reach``, i.e. the centre of
@@ -42,7 +54,6 @@ Point = tuple[float, float]
 
 _ORTHOGONAL: tuple[Cell, ...] = ((1, 0), (0, 1), (-1, 0), (0, -1))
 _DIAGONAL: tuple[Cell, ...] = ((1, 1), (-1, 1), (-1, -1), (1, -1))
-_SQRT2 = math.sqrt(2.0)
 
 
 class DiagonalRule(Enum):
@@ -52,6 +63,28 @@ class DiagonalRule(Enum):
     ALTERNATING = "alternating"
     EUCLIDEAN = "euclidean"
     NONE = "none"
+    APPROXIMATE = "approximate"
+    RECTILINEAR = "rectilinear"
+    ALTERNATING_2 = "alternating_2"
+
+
+#: Cost of a diagonal step in squares for the rules that do not alternate.
+_FIXED_DIAGONAL: dict[DiagonalRule, float] = {
+    DiagonalRule.ONE: 1.0,
+    DiagonalRule.EUCLIDEAN: math.sqrt(2.0),
+    DiagonalRule.APPROXIMATE: 1.5,
+    DiagonalRule.RECTILINEAR: 2.0,
+}
+
+
+def diagonal_costs(rule: DiagonalRule) -> tuple[float, float]:
+    """A diagonal step's cost in squares after an even and after an odd number of diagonals."""
+    if rule is DiagonalRule.ALTERNATING:
+        return (1.0, 2.0)
+    if rule is DiagonalRule.ALTERNATING_2:
+        return (2.0, 1.0)
+    cost = _FIXED_DIAGONAL.get(rule, 1.0)
+    return (cost, cost)
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,18 +175,14 @@ class SquareGrid:
         """Cost in distance units of one step from ``a`` to the adjacent cell ``b``.
 
         ``diagonals_before`` counts the diagonal steps already taken on this move; only
-        the ``ALTERNATING`` rule looks at it (odd count: this diagonal is a "2").
+        the alternating rules look at it (``ALTERNATING``: an odd count makes this
+        diagonal a "2"; ``ALTERNATING_2``: an even count does).
         """
         if not self.adjacent(a, b):
             raise GeometryError(f"step from {a} to {b} is not between adjacent cells")
         if a[0] == b[0] or a[1] == b[1]:
             return self.cell_size
-        rule = self.diagonal
-        if rule is DiagonalRule.ALTERNATING:
-            return self.cell_size * (2 if diagonals_before % 2 else 1)
-        if rule is DiagonalRule.EUCLIDEAN:
-            return self.cell_size * _SQRT2
-        return self.cell_size
+        return self.cell_size * diagonal_costs(self.diagonal)[diagonals_before % 2]
 
     def path_cost(self, path: Sequence[Cell], *, diagonals_before: int = 0) -> float:
         """Cost of walking ``path`` (adjacent cells, ``path[0]`` the start), step by step."""
@@ -176,7 +205,11 @@ class SquareGrid:
             cells = hi + lo // 2
         elif rule is DiagonalRule.EUCLIDEAN:
             cells = math.hypot(ax, ay)
-        else:
+        elif rule is DiagonalRule.APPROXIMATE:
+            cells = hi + lo / 2
+        elif rule is DiagonalRule.ALTERNATING_2:
+            cells = hi + (lo + 1) // 2
+        else:  # NONE, RECTILINEAR: every diagonal is worth two orthogonal steps
             cells = ax + ay
         return cells * self.cell_size
 
@@ -186,7 +219,7 @@ class SquareGrid:
 
     def heuristic(self, a: Cell, b: Cell) -> float:
         """A lower bound on the cost of any move from ``a`` to ``b`` (for A*)."""
-        if self.diagonal is DiagonalRule.ALTERNATING:
+        if self.diagonal in (DiagonalRule.ALTERNATING, DiagonalRule.ALTERNATING_2):
             # hi + lo // 2 breaks the triangle inequality by one square, which would make
             # A* inconsistent; hi never overestimates and every step lowers it by at most 1.
             return max(abs(a[0] - b[0]), abs(a[1] - b[1])) * self.cell_size

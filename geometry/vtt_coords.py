@@ -5,9 +5,17 @@ top-left corner on the canvas, which includes the scene padding (``sceneX``/``sc
 of ``canvas.dimensions``); ``width``/``height`` are in grid units; the scene's grid has
 ``size`` pixels per cell and ``distance`` scene units per cell.
 
-Owlbear Rodeo: an item's ``position`` is the pixel position of its centre (the default
-image anchor); the grid has ``dpi`` pixels per cell and a scale of ``cell_size`` units
-per cell; there is no padding.
+Owlbear Rodeo: an item's ``position`` is the scene pixel where its image's own grid
+``offset`` sits (SDK 3.x ``Image.grid: {offset, dpi}``, ``Item.scale``); that is the
+item's centre only when the offset is the image's centre, which the bridge assumes when
+the client sends no :class:`OwlbearImageGrid` (the SDK's ``buildImage`` defaults the
+offset to (0, 0), the image's top-left corner).  The scene grid has ``dpi`` pixels per
+cell and a scale of ``cell_size`` units per cell; there is no padding.
+
+Foundry square cells count from the scene rectangle (``scene_x``/``scene_y`` are taken
+off, and Foundry's padding is a whole number of cells on square grids), while Foundry
+hex cells count from the canvas origin and ignore the padding, as Foundry's
+``HexagonalGrid#getOffset`` does (the padding need not be a whole number of hexes).
 
 Hex grids: :class:`FoundryHexScene` (``grid.type`` 2-5) and :class:`OwlbearHexScene`,
 whose docstrings give the pixel of a hex centre exactly.
@@ -25,6 +33,7 @@ from dataclasses import dataclass
 
 from geometry.errors import GeometryError
 from geometry.hexgrid import HexGrid, HexOrientation, HexParity
+from geometry.hexshapes import FOUNDRY_DEFAULT_SHAPE, HexShape
 from geometry.square import Cell, Point
 
 
@@ -81,6 +90,31 @@ def foundry_token_size(width: float, height: float) -> int:
 
 
 @dataclass(frozen=True, slots=True)
+class OwlbearImageGrid:
+    """An Owlbear image item's own grid: ``offset_x``/``offset_y`` image pixels (the
+    point placed at the item's ``position``), ``dpi`` image pixels per cell, and the
+    item's ``scale_x``/``scale_y``."""
+
+    offset_x: float
+    offset_y: float
+    dpi: float
+    scale_x: float = 1.0
+    scale_y: float = 1.0
+
+    def __post_init__(self) -> None:
+        for name in ("offset_x", "offset_y"):
+            if not math.isfinite(getattr(self, name)):
+                raise GeometryError(f"{name} must be a finite number")
+        for name in ("dpi", "scale_x", "scale_y"):
+            _positive(name, getattr(self, name))
+
+    @classmethod
+    def centred(cls, size: int, dpi: float = 150.0) -> OwlbearImageGrid:
+        """The grid of a ``size``-cell image whose offset is its centre."""
+        return cls(size * dpi / 2, size * dpi / 2, dpi)
+
+
+@dataclass(frozen=True, slots=True)
 class OwlbearScene:
     """An Owlbear Rodeo grid: ``dpi`` pixels per cell, ``cell_size`` units per cell."""
 
@@ -91,18 +125,42 @@ class OwlbearScene:
         _positive("dpi", self.dpi)
         _positive("cell_size", self.cell_size)
 
-    def item_origin(self, x: float, y: float, size: int = 1) -> Cell:
-        """The top-left cell of a ``size``-cell item whose centre is at ``x``/``y`` px."""
+    def item_origin(
+        self, x: float, y: float, size: int = 1, image: OwlbearImageGrid | None = None
+    ) -> Cell:
+        """The top-left cell of a ``size``-cell item whose ``position`` is ``x``/``y`` px.
+
+        Without ``image`` the position is the item's centre; with it, the position is
+        where the image's grid offset lies, and the image's top-left corner is that
+        offset, scaled to scene pixels, up and left of it.
+        """
         if size < 1:
             raise GeometryError(f"item size must be at least 1 cell, got {size}")
-        return (
-            math.floor(x / self.dpi - size / 2 + 0.5),
-            math.floor(y / self.dpi - size / 2 + 0.5),
-        )
+        left, top = self._top_left(x, y, size, image)
+        return (math.floor(left / self.dpi + 0.5), math.floor(top / self.dpi + 0.5))
 
-    def item_position(self, origin: Cell, size: int = 1) -> tuple[float, float]:
-        """The centre pixels of a ``size``-cell item whose top-left cell is ``origin``."""
-        return ((origin[0] + size / 2) * self.dpi, (origin[1] + size / 2) * self.dpi)
+    def item_position(
+        self, origin: Cell, size: int = 1, image: OwlbearImageGrid | None = None
+    ) -> tuple[float, float]:
+        """The ``position`` of a ``size``-cell item whose top-left cell is ``origin``."""
+        left, top = origin[0] * self.dpi, origin[1] * self.dpi
+        if image is None:
+            return (left + size / 2 * self.dpi, top + size / 2 * self.dpi)
+        kx, ky = self._image_scale(image)
+        return (left + image.offset_x * kx, top + image.offset_y * ky)
+
+    def _image_scale(self, image: OwlbearImageGrid) -> tuple[float, float]:
+        # Scene pixels per image pixel: the image's cells are drawn the scene's cell size.
+        k = self.dpi / image.dpi
+        return (k * image.scale_x, k * image.scale_y)
+
+    def _top_left(
+        self, x: float, y: float, size: int, image: OwlbearImageGrid | None
+    ) -> tuple[float, float]:
+        if image is None:
+            return (x - size / 2 * self.dpi, y - size / 2 * self.dpi)
+        kx, ky = self._image_scale(image)
+        return (x - image.offset_x * kx, y - image.offset_y * ky)
 
     def to_point(self, x: float, y: float) -> Point:
         """A pixel position as a point in distance units."""
@@ -210,15 +268,37 @@ class FoundryHexScene:
         """The hex containing canvas pixel ``x``/``y`` (the true hexagon, not its box)."""
         return self.grid(1, 1).cell_at(self.to_point(x, y))
 
-    def token_xy(self, cell: Cell) -> tuple[float, float]:
-        """The ``x``/``y`` of a one-hex token document standing on ``cell``."""
-        (cx, cy), (w, h) = self.center_px(cell), self._extent()
-        return (cx - w / 2, cy - h / 2)
+    def token_xy(
+        self, cell: Cell, size: int = 1, shape: HexShape = FOUNDRY_DEFAULT_SHAPE
+    ) -> tuple[float, float]:
+        """The ``x``/``y`` of a token document of ``size`` and ``shape`` anchored on ``cell``."""
+        (cx, cy), (dx, dy) = self.center_px(cell), self._anchor_offset(size, shape)
+        return (cx - dx, cy - dy)
 
-    def token_cell(self, x: float, y: float) -> Cell:
-        """The hex of a one-hex token document at ``x``/``y``."""
-        w, h = self._extent()
-        return self.cell_at_px(x + w / 2, y + h / 2)
+    def token_cell(
+        self, x: float, y: float, size: int = 1, shape: HexShape = FOUNDRY_DEFAULT_SHAPE
+    ) -> Cell:
+        """The anchor hex of a token document of ``size`` and ``shape`` at ``x``/``y``.
+
+        A token's ``x``/``y`` is the top-left of the box around its hexes; the anchor is
+        the shape's top-left hex (:mod:`geometry.hexshapes`).
+        """
+        dx, dy = self._anchor_offset(size, shape)
+        return self.cell_at_px(x + dx, y + dy)
+
+    def _anchor_offset(self, size: int, shape: HexShape) -> tuple[float, float]:
+        # Pixels from the top-left of the box around the token's hexes to the centre of
+        # its anchor hex; shapes are rigid, so any anchor gives the same answer.
+        if size == 1:
+            w, h = self._extent()
+            return (w / 2, h / 2)
+        grid = HexGrid(1, 1, self.grid_distance, "", self.orientation, self.parity, shape)
+        cells = grid.footprint((0, 0), size)
+        left = min(grid.cell_polygon(c).bounds[0] for c in cells)
+        top = min(grid.cell_polygon(c).bounds[1] for c in cells)
+        ax, ay = grid.center((0, 0))
+        k = self.grid_size / self.grid_distance
+        return ((ax - left) * k, (ay - top) * k)
 
 
 @dataclass(frozen=True, slots=True)

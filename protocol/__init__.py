@@ -9,7 +9,7 @@ Every refusal is a :class:`ProtocolError` with a stable ``code`` and the ``path`
 the offending field.
 """
 
-from protocol.actions import MovePoints, SetCondition, SetDoor
+from protocol.actions import ImageGrid, MovePoints, SetCondition, SetDoor
 from protocol.admin import (
     DICE_POLICIES,
     ISSUABLE_ROLES,
@@ -105,6 +105,7 @@ __all__ = [
     "ErrorMessage",
     "Event",
     "GridSpec",
+    "ImageGrid",
     "IssueToken",
     "Join",
     "JoinCombat",

@@ -16,6 +16,7 @@ from protocol.features import check_feature_id, check_point
 from protocol.validate import (
     at,
     check_bool,
+    check_float,
     check_id,
     check_int,
     check_keys,
@@ -138,11 +139,44 @@ class SetCondition:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class ImageGrid:
+    """An Owlbear image item's own grid (SDK ``Image.grid``: ``offset`` in image pixels,
+    ``dpi`` image pixels per cell) and the item's ``scale``: the item's ``position`` is
+    where the image's offset lies."""
+
+    offset: tuple[float, float]
+    dpi: float
+    scale: tuple[float, float] = (1.0, 1.0)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "offset", check_point(self.offset, "offset"))
+        object.__setattr__(self, "dpi", check_float(self.dpi, "dpi", minimum=0, exclusive=True))
+        sx, sy = check_point(self.scale, "scale")
+        for i, v in enumerate((sx, sy)):
+            if not v > 0:
+                raise ProtocolError(
+                    "bad_value", f"scale must be positive, got {v!r}", path=f"scale[{i}]"
+                )
+        object.__setattr__(self, "scale", (sx, sy))
+
+    @classmethod
+    def from_wire(cls, value: object) -> ImageGrid:
+        """Read an image grid map."""
+        return cls(**check_keys(value, ("offset", "dpi"), ("scale",)))
+
+    def to_wire(self) -> dict[str, Any]:
+        """The image grid as a JSON-safe map."""
+        return {"offset": list(self.offset), "dpi": self.dpi, "scale": list(self.scale)}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class MovePoints:
     """Move ``token`` through waypoints given in the VTT's own pixels (the scene's
-    ``grid.vtt``): Foundry token-document ``x``/``y``, or Owlbear item centres.  The
-    server snaps each to a cell and walks the straight line between; then it is a
-    ``move`` like any other (``mode``, ``attack``, ``maneuver``, ``rolls``)."""
+    ``grid.vtt``): Foundry token-document ``x``/``y``, or Owlbear item positions (the
+    item's centre, or where its ``image`` grid's offset lies when ``image`` is given).
+    The server snaps each to a cell and walks the straight line between as the VTT does
+    (Foundry's direct path on a Foundry scene); then it is a ``move`` like any other
+    (``mode``, ``attack``, ``maneuver``, ``rolls``)."""
 
     TYPE: ClassVar[str] = "move_points"
     seq: int
@@ -152,6 +186,7 @@ class MovePoints:
     attack: str | None = None
     maneuver: dict[str, Any] | None = field(default=None, hash=False)
     rolls: tuple[int, ...] | None = None
+    image: ImageGrid | None = None
 
     def __post_init__(self) -> None:
         check_seq(self.seq)
@@ -162,19 +197,33 @@ class MovePoints:
         )
         check_move_options(self, self.mode, self.attack, self.maneuver)
         object.__setattr__(self, "rolls", check_rolls(self.rolls))
+        if self.image is not None and not isinstance(self.image, ImageGrid):
+            raise ProtocolError(
+                "bad_type", f"expected an image grid, got {show(self.image)}", path="image"
+            )
 
     @classmethod
     def from_body(cls, body: object, *, seq: int) -> MovePoints:
         """Read the wire body."""
-        return cls(seq=seq, **read_move_body(body, "points"))
+        fields = dict(body) if type(body) is dict else body
+        image = None
+        if isinstance(fields, dict) and "image" in fields:
+            raw = fields.pop("image")
+            if raw is not None:
+                with at("image"):
+                    image = ImageGrid.from_wire(raw)
+        return cls(seq=seq, image=image, **read_move_body(fields, "points"))
 
     def to_body(self) -> dict[str, Any]:
-        """The wire body."""
-        return {
+        """The wire body (``image`` only when given, so older readers see no new key)."""
+        body = {
             "token": self.token,
             "points": [list(p) for p in self.points],
             **move_options_wire(self.mode, self.attack, self.maneuver, self.rolls),
         }
+        if self.image is not None:
+            body["image"] = self.image.to_wire()
+        return body
 
 
 ACTION_MESSAGES = (MovePoints, SetDoor, SetCondition)
@@ -183,6 +232,7 @@ __all__ = [
     "ACTION_MESSAGES",
     "MAX_AREA",
     "MOVE_OPTIONS",
+    "ImageGrid",
     "MovePoints",
     "SetCondition",
     "SetDoor",

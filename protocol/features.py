@@ -129,6 +129,19 @@ class TerrainSpec:
 
 
 VTT_KINDS: Final[frozenset[str]] = frozenset({"foundry", "owlbear"})
+#: Shapes of hex tokens larger than one hex: the bridge's own ("hexagon") and Foundry's
+#: ``CONST.TOKEN_SHAPES`` (geometry/hexshapes.py says which hexes each covers).
+HEX_SHAPES: Final[frozenset[str]] = frozenset(
+    {
+        "hexagon",
+        "ellipse_1",
+        "ellipse_2",
+        "trapezoid_1",
+        "trapezoid_2",
+        "rectangle_1",
+        "rectangle_2",
+    }
+)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -138,16 +151,24 @@ class VttSpec:
     ``foundry``: ``grid_size`` pixels per cell (the scene's ``grid.size``), and the scene
     padding ``scene_x``/``scene_y`` (``canvas.dimensions.sceneX/Y``); a token position is
     its document's top-left ``x``/``y``.  ``owlbear``: ``grid_size`` is the grid's dpi,
-    no padding; a position is the item's centre.
+    no padding; a position is the item's centre.  Foundry hex grids count cells from
+    the canvas origin, so there ``scene_x``/``scene_y`` are ignored.
+
+    ``hex_shape`` is the shape of hex tokens larger than one hex (``HEX_SHAPES``); null
+    means the VTT's default: Foundry's ``"rectangle_1"`` (its ``TOKEN_SHAPES``
+    default), Owlbear's ``"hexagon"`` (the bridge's own, Owlbear has no shapes).
     """
 
     kind: str
     grid_size: float
     scene_x: float = 0.0
     scene_y: float = 0.0
+    hex_shape: str | None = None
 
     def __post_init__(self) -> None:
         check_choice(self.kind, "kind", VTT_KINDS)
+        if self.hex_shape is not None:
+            check_choice(self.hex_shape, "hex_shape", HEX_SHAPES)
         for name in ("grid_size", "scene_x", "scene_y"):
             value = getattr(self, name)
             if (
@@ -168,7 +189,7 @@ class VttSpec:
     @classmethod
     def from_wire(cls, value: object) -> VttSpec:
         """Read a vtt map."""
-        return cls(**check_keys(value, ("kind", "grid_size"), ("scene_x", "scene_y")))
+        return cls(**check_keys(value, ("kind", "grid_size"), ("scene_x", "scene_y", "hex_shape")))
 
     def to_wire(self) -> dict[str, Any]:
         """The spec as a JSON-safe map."""
@@ -177,6 +198,7 @@ class VttSpec:
             "grid_size": self.grid_size,
             "scene_x": self.scene_x,
             "scene_y": self.scene_y,
+            "hex_shape": self.hex_shape,
         }
 
 

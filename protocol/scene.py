@@ -35,14 +35,37 @@ from protocol.validate import (
     show,
 )
 
-__all__ = ["GRID_KINDS", "MAX_TOKENS", "GridSpec", "SceneSpec", "StatValue", "TokenSpec"]
+__all__ = [
+    "DIAGONAL_RULES",
+    "FOUNDRY_DIAGONALS",
+    "GRID_KINDS",
+    "MAX_TOKENS",
+    "GridSpec",
+    "SceneSpec",
+    "StatValue",
+    "TokenSpec",
+]
 
 #: Grid kinds this protocol version accepts. "hex_pointy", "hex_flat" and "gridless"
 #: will join here; every check reads this one constant.
 GRID_KINDS: Final[frozenset[str]] = frozenset({"square", "hex_pointy", "hex_flat"})
 #: How a square grid prices a diagonal step: one square each (Cyberpunk RED, the Hero
-#: supplement), alternating 1-2-1, the exact Euclidean length, or not at all.
-DIAGONAL_RULES: Final[frozenset[str]] = frozenset({"one", "alternating", "euclidean", "none"})
+#: supplement), alternating 1-2-1, the exact Euclidean length, or not at all; and the
+#: rest of Foundry's ``CONST.GRID_DIAGONALS``: 1.5 squares ("approximate"), 2 squares
+#: ("rectilinear"), alternating 2-1-2 ("alternating_2").
+DIAGONAL_RULES: Final[frozenset[str]] = frozenset(
+    {"one", "alternating", "euclidean", "none", "approximate", "rectilinear", "alternating_2"}
+)
+#: Foundry's ``CONST.GRID_DIAGONALS`` numbers (``grid.diagonals``) as diagonal rule names.
+FOUNDRY_DIAGONALS: Final[dict[int, str]] = {
+    0: "one",  # EQUIDISTANT
+    1: "euclidean",  # EXACT
+    2: "approximate",  # APPROXIMATE
+    3: "rectilinear",  # RECTILINEAR
+    4: "alternating",  # ALTERNATING_1
+    5: "alternating_2",  # ALTERNATING_2
+    6: "none",  # ILLEGAL
+}
 #: Which rows (pointy-top) or columns (flat-top) of a hex grid are shoved out.
 HEX_OFFSETS: Final[frozenset[str]] = frozenset({"odd", "even"})
 #: Most tokens in one scene.
@@ -79,15 +102,8 @@ class GridSpec:
         check_choice(self.kind, "kind", GRID_KINDS)
         check_choice(self.diagonal, "diagonal", DIAGONAL_RULES)
         check_choice(self.offset, "offset", HEX_OFFSETS)
-        if self.vtt is not None:
-            if not isinstance(self.vtt, VttSpec):
-                raise ProtocolError(
-                    "bad_type", f"expected a VttSpec, got {show(self.vtt)}", path="vtt"
-                )
-            if self.kind != "square":
-                raise ProtocolError(
-                    "bad_value", "VTT pixel coordinates are for square grids", path="vtt"
-                )
+        if self.vtt is not None and not isinstance(self.vtt, VttSpec):
+            raise ProtocolError("bad_type", f"expected a VttSpec, got {show(self.vtt)}", path="vtt")
         _set(self, "cell_size", check_float(self.cell_size, "cell_size", minimum=0, exclusive=True))
         check_str(self.unit, "unit", min_len=1, max_len=16)
         check_int(self.width, "width", lo=1, hi=MAX_GRID_CELLS)

@@ -27,6 +27,7 @@ import signal
 import threading
 from collections.abc import AsyncIterator, Callable
 from typing import cast
+from urllib.parse import urlsplit
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
@@ -34,6 +35,7 @@ import protocol
 from vtt_bridge.config import Config
 from vtt_bridge.fanout import Shared
 from vtt_bridge.hub import Hub
+from vtt_bridge.page import add_routes as add_page_routes
 from vtt_bridge.recording import FileRecorder
 from vtt_bridge.store import Store
 from vtt_bridge.tables import Session
@@ -242,6 +244,7 @@ def create_app(config: Config) -> web.Application:
     app.router.add_get("/ws", websocket)
     app.router.add_get("/healthz", healthz)
     app.router.add_get("/metrics", metrics)
+    add_page_routes(app)
     return app
 
 
@@ -298,6 +301,11 @@ async def _hub_context(app: web.Application) -> AsyncIterator[None]:
             task.cancel()
         with contextlib.suppress(Exception):
             await asyncio.wait_for(hub.drain(), 10)
+        if config.snapshot_every:
+            try:  # an optimisation: a failure costs the next start-up a longer tail
+                await hub.committer.snapshot_tables(list(hub.tables.values()))
+            except Exception:
+                log.exception("shutdown snapshots failed")
         for recorder in app[RECORDERS]:
             recorder.close()
         hub.close()
@@ -366,9 +374,13 @@ async def metrics(request: web.Request) -> web.Response:
 _connection_ids = itertools.count(1)
 
 
-def origin_allowed(config: Config, origin: str | None) -> bool:
-    """A browser's ``Origin`` must be on the allowlist; non-browser clients send none."""
+def origin_allowed(config: Config, origin: str | None, host: str | None = None) -> bool:
+    """A browser's ``Origin`` must be this server itself (the table view it serves at
+    ``/``: same host and port as the request's ``Host``) or on the allowlist;
+    non-browser clients send none."""
     if origin is None:
+        return True
+    if host is not None and urlsplit(origin).netloc == host:
         return True
     return "*" in config.allowed_origins or origin in config.allowed_origins
 
@@ -377,7 +389,7 @@ async def websocket(request: web.Request) -> web.StreamResponse:
     """One client connection: join, then commands; everything else is the hub's."""
     config = request.app[CONFIG]
     hub = request.app[HUB]
-    if not origin_allowed(config, request.headers.get("Origin")):
+    if not origin_allowed(config, request.headers.get("Origin"), request.host):
         hub.metrics.count("origin_refused")
         raise web.HTTPForbidden(text="origin not allowed")
     ws = web.WebSocketResponse(

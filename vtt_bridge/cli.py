@@ -26,6 +26,7 @@ from aiohttp import web
 import protocol
 from vtt_bridge.app import DEMO_TABLE, HUB, create_app
 from vtt_bridge.config import Config
+from vtt_bridge.demo import DEMO_RULESET, load_demo_scene
 from vtt_bridge.hub import RESERVED_PARTICIPANTS, Hub
 from vtt_bridge.recording import RecordingError, replay
 from vtt_bridge.store import JoinToken, Store
@@ -208,11 +209,18 @@ def _serve(args: argparse.Namespace) -> int:
         )
         table = hub.table_by_name(DEMO_TABLE) if config.demo else None
         if table is not None:
+            if await load_demo_scene(hub, table, config.clock()):
+                print(f"demo scene loaded: start combat ({DEMO_RULESET}) from the GM's page")
             print(f"demo table {table.id}:")
-            for grant in sorted(
-                table.tokens.values(), key=lambda g: (g.role != "gm", g.participant)
-            ):
+            grants = sorted(table.tokens.values(), key=lambda g: (g.role != "gm", g.participant))
+            for grant in grants:
                 print(f"  {grant.role:9} {grant.participant:12} join token {grant.token}")
+            # The table view at /: the token rides in the fragment, never sent to the server.
+            print("open the table view in a browser:")
+            for grant in grants:
+                print(
+                    f"  {grant.participant:12} http://{config.host}:{config.port}/#token={grant.token}"
+                )
         sys.stdout.flush()
 
     app.on_startup.append(announce)
@@ -282,6 +290,9 @@ def _replay(files: list[Path]) -> int:
             continue
         if result.ok:
             print(f"ok    {path}: {result.compared} messages identical")
+        elif result.other_versions:
+            failed += 1
+            print(f"VERSION {path}: {result.explain()}")
         else:
             failed += 1
             print(f"DIFF  {path}:")

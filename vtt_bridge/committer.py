@@ -27,13 +27,12 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-import engine
 import protocol
 from engine import Encounter, EncounterState
-from vtt_bridge.loading import DeadlineFn
+from vtt_bridge.loading import DeadlineFn, snapshot_of
 from vtt_bridge.metrics import Metrics
 from vtt_bridge.replies import ack_reply, broadcast, send_ack, send_error
-from vtt_bridge.store import LogRow, Snapshot, Store, TableRow
+from vtt_bridge.store import LogRow, Store, TableRow
 from vtt_bridge.tables import Session, Table
 
 log = logging.getLogger("vtt_bridge")
@@ -83,17 +82,9 @@ class DueSnapshot:
     state: EncounterState
     position: int
     events: int
+    #: The open prompts' deadlines at ``position`` (start-up arms them from here).
+    deadlines: dict[str, int] = field(default_factory=dict)
     written: bool = False
-
-
-def _snapshot_of(snap: DueSnapshot) -> Snapshot | None:
-    """The snapshot of a due state, or None when it does not rebuild exactly (only one
-    that does is worth keeping)."""
-    plain = engine.to_plain(snap.state)
-    digest = engine.state_hash(snap.state)
-    if engine.state_hash(engine.from_plain(EncounterState, plain)) != digest:
-        return None
-    return Snapshot(snap.position, snap.events, plain, digest)
 
 
 def _inflight_key(pending: Pending) -> tuple[str, str, str, int]:
@@ -293,8 +284,18 @@ class Committer:
                 continue
             table, row = pending.table, pending.row
             assert pending.state is not None
+            # The deadlines as the batch leaves them: the committed ones (this batch is
+            # not answered yet), with each command's closed and opened prompts in turn.
+            before = after[table.id].deadlines if table.id in after else table.deadlines
+            deadlines = {
+                p: d for p, d in before.items() if p not in pending.closed
+            } | pending.opened
             after[table.id] = DueSnapshot(
-                table, pending.state, row.position + 1, row.first_event + len(row.events)
+                table,
+                pending.state,
+                row.position + 1,
+                row.first_event + len(row.events),
+                deadlines,
             )
         return [
             due
@@ -311,7 +312,7 @@ class Committer:
         snapshots = []
         for snap in due:
             try:
-                snapshot = _snapshot_of(snap)
+                snapshot = snapshot_of(snap.state, snap.position, snap.events, snap.deadlines)
             except Exception:  # a snapshot is an optimisation: never refuse the batch
                 log.exception("snapshot of table %s at %d failed", snap.table.id, snap.position)
                 continue
@@ -319,6 +320,20 @@ class Committer:
                 snapshots.append((snap.table.id, snapshot))
                 snap.written = True
         return self.store.append_many(rows, snapshots, settings)
+
+    async def snapshot_tables(self, tables: list[Table]) -> int:
+        """Snapshot every table with commands after its last snapshot, at its committed
+        state (a graceful shutdown does, so the next start-up, perhaps of a newer
+        release, applies nothing again).  Returns how many it wrote."""
+        due = [
+            DueSnapshot(t, t.committed, t.positions, len(t.events), dict(t.deadlines))
+            for t in tables
+            if t.positions > t.snapshot_position and t.unanswered == 0
+        ]
+        if due:
+            await self.in_db(self._commit, [], due, [])
+            self._snapshots_taken(due)
+        return sum(snap.written for snap in due)
 
     def _snapshots_taken(self, due: list[DueSnapshot]) -> None:
         for snap in due:

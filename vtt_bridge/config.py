@@ -32,8 +32,9 @@ class Config:
     heartbeat: float = 20.0
     #: Seconds a new connection has to send its join before it is closed (1008).
     join_timeout: float = 10.0
-    #: Browser origins allowed to open a WebSocket; ``"*"`` allows any.  A request
-    #: without an ``Origin`` header (not a browser) is allowed.
+    #: Browser origins allowed to open a WebSocket besides the server's own (the table
+    #: view it serves); ``"*"`` allows any.  A request without an ``Origin`` header (not
+    #: a browser) is allowed.
     allowed_origins: tuple[str, ...] = ()
     #: Inbound messages per second per connection (sustained), and the burst allowed.
     rate_limit: float = 50.0

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import secrets
 from collections.abc import Callable
 from typing import Any
@@ -31,9 +32,9 @@ from vtt_bridge.committer import Committer, CrashFn, Pending
 from vtt_bridge.loading import DeadlineFn, StartupError
 from vtt_bridge.membership import CATCH_UP_CHUNK, SERVER_NAME
 from vtt_bridge.metrics import Metrics
-from vtt_bridge.replies import send_ack, send_error
+from vtt_bridge.replies import ack_reply, send_ack, send_error
 from vtt_bridge.store import JoinToken, LogRow, Store, TableRow
-from vtt_bridge.tables import Session, Table, new_join_token
+from vtt_bridge.tables import Reply, Session, Table, new_join_token
 from vtt_bridge.translate import command_to_plain, event_to_plain, to_command
 
 __all__ = [
@@ -47,6 +48,7 @@ __all__ = [
     "StartupError",
 ]
 
+log = logging.getLogger("vtt_bridge")
 DEFAULT_PROMPT_TIMEOUT = 30.0
 #: Commands one connection may have applied and not yet answered before its next frame
 #: waits: enough for group commit to gather them, few enough that their answers (and
@@ -89,6 +91,9 @@ class Hub:
             crash=crash or (lambda point: False),
             snapshot_every=snapshot_every,
         )
+        #: What start-up did with each table, and ``--verify-log``'s findings.
+        self.load_reports: dict[str, loading.LoadReport] = {}
+        self.verified: dict[str, loading.Verified] = {}
         self._load(verify_log)
 
     @property
@@ -145,7 +150,7 @@ class Hub:
         if log_rows:
             self.store.append_many([(row.id, r) for r in log_rows])
         table = self._install(row, tokens)
-        loading.rebuild(table, log_rows, None, self._on_deadline)
+        self.load_reports[row.id] = loading.load(table, self.store, self._on_deadline)
         return table
 
     def table_by_name(self, name: str) -> Table | None:
@@ -163,15 +168,35 @@ class Hub:
     def _load(self, verify_log: bool) -> None:
         for row in self.store.tables():
             table = self._install(row, self.store.join_tokens(row.id))
-            snapshot = self.store.latest_snapshot(row.id)
-            loading.rebuild(table, self.store.log(row.id), snapshot, self._on_deadline)
-            if verify_log and snapshot is not None:
-                full = self.full_replay_hash(table.id)
-                if full != table.encounter.state_hash():
-                    raise StartupError(
-                        f"table {table.id}: snapshot {snapshot.position} plus the log's tail "
-                        "disagrees with a full replay of the log"
-                    )
+            report = loading.load(table, self.store, self._on_deadline)
+            self.load_reports[row.id] = report
+            self.metrics.count("replay_divergences", len(report.divergences))
+            self.metrics.count("tables_carried_forward", int(report.carried_forward))
+            if verify_log:
+                self.verified[row.id] = self._verify(table)
+
+    def _verify(self, table: Table) -> loading.Verified:
+        """``--verify-log``: replay the whole log from nothing.  A log written wholly
+        under this release's versions must reproduce every logged event and the loaded
+        state (else :class:`StartupError`); older rows re-judged under today's rules
+        may differ, and are reported."""
+        found = loading.verify(self.store, table)
+        log.info("verify-log: %s", found.describe())
+        if found.current and (found.divergences or found.full_hash != found.loaded_hash):
+            first = found.divergences[0] if found.divergences else None
+            raise StartupError(
+                f"table {table.id}: a full replay of the log disagrees with the loaded state"
+                + (f" (command {first.position} {first.why})" if first else "")
+            )
+        if not found.current:
+            log.warning(
+                "verify-log: table %s: %d logged commands replay differently under this "
+                "release's rules from nothing (written under older versions; the table "
+                "was carried forward, not re-judged)",
+                table.id,
+                len(found.divergences),
+            )
+        return found
 
     def full_replay_hash(self, table_id: str) -> str:
         """The state hash of replaying a table's whole log from nothing (no snapshot)."""
@@ -264,6 +289,13 @@ class Hub:
         if pending.refused_code == "internal" and prompt_id in table.deadlines:
             self._on_deadline(table.id, prompt_id, now_ms + EXPIRE_RETRY_MS)
 
+    async def apply_as_gm(self, table: Table, command: engine.Command, now_ms: int) -> str | None:
+        """Apply a command of the GM's from the server itself (the demo table's scene),
+        logged and broadcast as a member's would be; the refusal code, or None."""
+        pending = self._apply(table, None, None, "", command, now_ms)
+        await self.committer.wait(pending)
+        return pending.refused_code
+
     def leave(self, session: Session, now_ms: int) -> None:
         """The connection closed: stop sending it anything."""
         membership.leave(session, now_ms)
@@ -332,6 +364,21 @@ class Hub:
             with contextlib.suppress(Exception):
                 await asyncio.shield(inflight)
         reply = table.reply_to(session.participant, session.client, ref)
+        if reply is None and table.acks_loaded_from and not session.client.startswith("conn:"):
+            try:
+                reply = await self._logged_ack(table, session, ref)
+            except Exception:
+                # Not known to be new: applying it might apply it twice.  Not
+                # remembered either, so sending it again gets the real answer.
+                log.exception("retransmission: the log could not be read")
+                await self._answer(
+                    session,
+                    lambda: send_error(
+                        self.metrics, session, ref, "internal", "try again", None, now_ms
+                    ),
+                    now_ms,
+                )
+                return True
         if reply is None:
             return False
         self.metrics.count("retransmits")
@@ -348,6 +395,24 @@ class Hub:
                 now_ms,
             )
         return True
+
+    async def _logged_ack(self, table: Table, session: Session, ref: int) -> Reply | None:
+        """The acknowledgement of an older command than start-up loaded, from the log:
+        looked up only for a seq at most the highest this client has in the log (read
+        once per client), so a new command costs no read."""
+        client = session.client
+        if client not in table.logged_refs:
+            highest = await self.committer.in_db(self.store.highest_ref, table.id, client)
+            table.logged_refs[client] = highest
+        highest = table.logged_refs[client]
+        if highest is None or ref > highest:
+            return None
+        found = await self.committer.in_db(self.store.find_ack, table.id, client, ref)
+        if found is None or found.participant != session.participant:
+            return None
+        reply = ack_reply(found.first_event, found.events)
+        table.remember(session.participant, session.client, ref, reply)
+        return reply
 
     async def _refuse_in_order(
         self,

@@ -11,6 +11,11 @@ Replay builds a fresh in-process bridge over an in-memory database, feeds it the
 ``in``, ``expire`` and ``close`` records at their recorded clock readings, and compares
 what it sends each connection with the ``out`` records, message by message.  The clock
 is an input, like the dice, so prompt deadlines replay exactly.
+
+The header names the rules and wire versions it was recorded under (``rules_version``,
+``wire_version``; a recording without them is version 1).  A replay under other
+versions is expected to differ: it says so and where the first difference is, rather
+than a diff of every message.
 """
 
 from __future__ import annotations
@@ -18,11 +23,14 @@ from __future__ import annotations
 import base64
 import difflib
 import json
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
 import protocol
+from engine.versions import RULES_VERSION
+from protocol.versions import WIRE_VERSION
 from vtt_bridge.hub import SERVER_NAME, Hub
 from vtt_bridge.store import JoinToken, LogRow, Store, TableRow
 from vtt_bridge.tables import Session, Table
@@ -46,6 +54,8 @@ class FileRecorder:
                 "record": "header",
                 "format": FORMAT,
                 "server": SERVER_NAME,
+                "rules_version": RULES_VERSION,
+                "wire_version": WIRE_VERSION,
                 "t": now_ms,
                 "table": asdict(table.row),
                 "tokens": [asdict(t) for t in table.tokens.values()],
@@ -92,16 +102,49 @@ class FileRecorder:
 
 @dataclass
 class ReplayResult:
-    """What a replay found: how many messages matched, and a readable diff if any did not."""
+    """What a replay found: how many messages matched, and a readable diff if any did
+    not; the versions it was recorded under, and the first difference."""
 
     path: str
     compared: int = 0
     diff: list[str] = field(default_factory=list)
+    rules_version: int = 1
+    wire_version: int = 1
+    #: How many messages differ, and the first of them: (connection, index, recorded,
+    #: replayed); a side that has no message there is None.
+    differing: int = 0
+    first: tuple[str, int, str | None, str | None] | None = None
 
     @property
     def ok(self) -> bool:
         """True when every message matched."""
         return not self.diff
+
+    @property
+    def other_versions(self) -> bool:
+        """Recorded under other rules or wire versions than this release's."""
+        return (self.rules_version, self.wire_version) != (RULES_VERSION, WIRE_VERSION)
+
+    def explain(self) -> str:
+        """Why a replay under other versions differs, and where it first does."""
+        lines = [
+            f"recorded under rules version {self.rules_version}, wire version "
+            f"{self.wire_version}; this release is rules version {RULES_VERSION}, wire "
+            f"version {WIRE_VERSION}.  A recording replays exactly only under the "
+            "versions it was recorded with: the rules or what the bridge sends changed "
+            f"since.  {self.differing} of {self.compared} recorded messages differ."
+        ]
+        if self.first is not None:
+            conn, index, want, got = self.first
+            lines.append(f"  first difference: connection {conn}, message {index + 1}")
+            lines.append(f"    recorded: {want if want is not None else '(nothing)'}")
+            lines.append(f"    replayed: {got if got is not None else '(nothing)'}")
+        lines.append(
+            "  Re-record it with this release (for the golden ones: python -m "
+            "tests.scenario, python -m tests.scenario_hero), or replay it with the "
+            "release that recorded it."
+        )
+        return "\n".join(lines)
 
 
 def read_recording(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
@@ -123,15 +166,23 @@ def read_recording(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     return lines[0], lines[1:]
 
 
-async def replay(path: Path) -> ReplayResult:
-    """Feed a recording into a fresh bridge and compare every message it sends."""
+async def replay(path: Path, *, after: Callable[[Table], None] | None = None) -> ReplayResult:
+    """Feed a recording into a fresh bridge and compare every message it sends.
+
+    ``after``, if given, is called with the table once each record has been handled
+    (the client library's tests read the table's state there)."""
     header, records = read_recording(path)
+    versions = {
+        "rules_version": header.get("rules_version", 1),
+        "wire_version": header.get("wire_version", 1),
+    }
     hub = Hub(Store(":memory:"))
     try:
         table = hub.restore_table(
             TableRow(**header["table"]),
             [JoinToken(**t) for t in header["tokens"]],
-            [LogRow(**r) for r in header["log"]],
+            # Rows say their own versions; those of an older recording, its header's.
+            [LogRow(**(versions | r)) for r in header["log"]],
         )
         produced: dict[str, list[dict[str, Any]]] = {}
         expected: dict[str, list[dict[str, Any]]] = {}
@@ -164,18 +215,21 @@ async def replay(path: Path) -> ReplayResult:
                 hub.leave(sessions[record["conn"]], now)
             elif kind not in ("close",):
                 raise RecordingError(f"{path}: unknown record kind {kind!r}")
+            if after is not None:
+                after(table)
     finally:
         hub.close()
-    return _compare(str(path), expected, produced, closed)
+    result = ReplayResult(str(path), **versions)
+    return _compare(result, expected, produced, closed)
 
 
 def _compare(
-    path: str,
+    result: ReplayResult,
     expected: dict[str, list[dict[str, Any]]],
     produced: dict[str, list[dict[str, Any]]],
     closed: set[str],
 ) -> ReplayResult:
-    result = ReplayResult(path)
+    path = result.path
     for conn in sorted(set(expected) | set(produced)):
         want = [_line(m) for m in expected.get(conn, [])]
         got = [_line(m) for m in produced.get(conn, [])]
@@ -186,12 +240,23 @@ def _compare(
             # waits, produces: what it was sent must match, the rest never left.
             continue
         if want != got:
+            _count_differences(result, conn, want, got)
             result.diff += list(
                 difflib.unified_diff(
                     want, got, f"{path} [{conn}] recorded", f"{path} [{conn}] replayed", lineterm=""
                 )
             )
     return result
+
+
+def _count_differences(result: ReplayResult, conn: str, want: list[str], got: list[str]) -> None:
+    for index in range(max(len(want), len(got))):
+        recorded = want[index] if index < len(want) else None
+        replayed = got[index] if index < len(got) else None
+        if recorded != replayed:
+            result.differing += 1
+            if result.first is None:
+                result.first = (conn, index, recorded, replayed)
 
 
 def _line(message: dict[str, Any]) -> str:

@@ -9,6 +9,7 @@ waits on a disk flush, and a single writer needs no locking beyond SQLite's own.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sqlite3
 import time
@@ -16,6 +17,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from engine.versions import RULES_VERSION
+from protocol.versions import WIRE_VERSION, upgrade_events
+from vtt_bridge import event_upgrades  # noqa: F401  (registers the event upgrade steps)
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -39,6 +44,8 @@ CREATE TABLE IF NOT EXISTS snapshots (
     events INTEGER NOT NULL,
     state TEXT NOT NULL,
     hash TEXT NOT NULL,
+    rules_version INTEGER NOT NULL DEFAULT 1,
+    deadlines TEXT,
     PRIMARY KEY (table_id, position)
 );
 CREATE TABLE IF NOT EXISTS log (
@@ -48,8 +55,19 @@ CREATE TABLE IF NOT EXISTS log (
     command TEXT NOT NULL,
     events TEXT NOT NULL,
     meta TEXT NOT NULL,
+    rules_version INTEGER NOT NULL DEFAULT 1,
+    wire_version INTEGER NOT NULL DEFAULT 1,
     PRIMARY KEY (table_id, position)
 );
+"""
+#: Find a client's acknowledged command by its seq (a retransmission of a command older
+#: than what start-up loaded, see ``find_ack``), and the rows holding old events (a
+#: catch-up from before the events kept in memory), without reading the whole log.
+CLIENT_INDEX = """
+CREATE INDEX IF NOT EXISTS log_by_client ON log (
+    table_id, json_extract(meta, '$.client'), json_extract(meta, '$.ref')
+);
+CREATE INDEX IF NOT EXISTS log_by_event ON log (table_id, first_event);
 """
 
 
@@ -78,23 +96,53 @@ class JoinToken:
 
 @dataclass(frozen=True, slots=True)
 class LogRow:
-    """One accepted command with the events it caused (plain JSON-safe values)."""
+    """One accepted command with the events it caused (plain JSON-safe values), and
+    the rules and wire versions of the release that wrote it (see ``engine.versions``
+    and ``protocol.versions``; rows of databases older than versions are version 1)."""
 
     position: int
     first_event: int
     command: dict[str, Any]
     events: list[dict[str, Any]]
     meta: dict[str, Any]
+    rules_version: int = RULES_VERSION
+    wire_version: int = WIRE_VERSION
 
 
 @dataclass(frozen=True, slots=True)
 class Snapshot:
-    """A table's encounter state after its first ``position`` commands (``events`` events)."""
+    """A table's encounter state after its first ``position`` commands (``events`` events).
+
+    ``hash`` is :func:`stored_hash` of ``state`` as stored, in the form of
+    ``rules_version``; ``deadlines`` are the open prompts' deadlines at that point (None
+    in snapshots written before they were kept)."""
 
     position: int
     events: int
     state: dict[str, Any]
     hash: str
+    deadlines: dict[str, int] | None = None
+    rules_version: int = RULES_VERSION
+
+
+@dataclass(frozen=True, slots=True)
+class StoredAck:
+    """A logged command found by its client and seq (a retransmission)."""
+
+    position: int
+    first_event: int
+    events: int
+    participant: str
+
+
+@dataclass(frozen=True, slots=True)
+class VersionRun:
+    """Consecutive log positions ``first``..``last`` written under the same versions."""
+
+    first: int
+    last: int
+    rules_version: int
+    wire_version: int
 
 
 #: Called at named points of a commit (``"before_commit"``, ``"mid_snapshot"``) so a
@@ -123,13 +171,21 @@ class Store:
 
     def _migrate(self) -> None:
         # Databases made before a column existed get it with its default.
+        # A release before versions wrote version 1: the default says so (and adding a
+        # column with a constant default rewrites nothing).
         for table, column, ddl in (
             ("tables", "dice", "dice TEXT NOT NULL DEFAULT 'gm'"),
             ("join_tokens", "revoked", "revoked INTEGER NOT NULL DEFAULT 0"),
+            ("log", "rules_version", "rules_version INTEGER NOT NULL DEFAULT 1"),
+            ("log", "wire_version", "wire_version INTEGER NOT NULL DEFAULT 1"),
+            ("snapshots", "rules_version", "rules_version INTEGER NOT NULL DEFAULT 1"),
+            ("snapshots", "deadlines", "deadlines TEXT"),
         ):
             names = {r[1] for r in self._db.execute(f"PRAGMA table_info({table})")}
             if column not in names:
                 self._db.execute(f"ALTER TABLE {table} ADD COLUMN {ddl}")
+        # Built once on a database that has none (one pass over the log).
+        self._db.executescript(CLIENT_INDEX)
 
     def close(self) -> None:
         """Close the database (pending work is already committed)."""
@@ -221,7 +277,8 @@ class Store:
         started = time.perf_counter()
         with self._transaction():
             self._db.executemany(
-                "INSERT INTO log VALUES (?, ?, ?, ?, ?, ?)",
+                "INSERT INTO log (table_id, position, first_event, command, events, meta, "
+                "rules_version, wire_version) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 [
                     (
                         table_id,
@@ -230,6 +287,8 @@ class Store:
                         _dumps(row.command),
                         _dumps(row.events),
                         _dumps(row.meta),
+                        row.rules_version,
+                        row.wire_version,
                     )
                     for table_id, row in rows
                 ],
@@ -247,9 +306,19 @@ class Store:
             self._put_snapshot(table_id, snapshot)
 
     def _put_snapshot(self, table_id: str, snapshot: Snapshot) -> None:
+        deadlines = None if snapshot.deadlines is None else _dumps(snapshot.deadlines)
         self._db.execute(
-            "INSERT OR REPLACE INTO snapshots VALUES (?, ?, ?, ?, ?)",
-            (table_id, snapshot.position, snapshot.events, _dumps(snapshot.state), snapshot.hash),
+            "INSERT OR REPLACE INTO snapshots (table_id, position, events, state, hash, "
+            "rules_version, deadlines) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (
+                table_id,
+                snapshot.position,
+                snapshot.events,
+                _dumps(snapshot.state),
+                snapshot.hash,
+                snapshot.rules_version,
+                deadlines,
+            ),
         )
         self._crash("mid_snapshot")
         self._db.execute(
@@ -260,34 +329,105 @@ class Store:
     def latest_snapshot(self, table_id: str) -> Snapshot | None:
         """The newest snapshot of a table, if it has one."""
         r = self._db.execute(
-            "SELECT position, events, state, hash FROM snapshots WHERE table_id = ? "
-            "ORDER BY position DESC LIMIT 1",
+            "SELECT position, events, state, hash, deadlines, rules_version FROM snapshots "
+            "WHERE table_id = ? ORDER BY position DESC LIMIT 1",
             (table_id,),
         ).fetchone()
-        return None if r is None else Snapshot(r[0], r[1], json.loads(r[2]), r[3])
+        if r is None:
+            return None
+        deadlines = None if r[4] is None else json.loads(r[4])
+        return Snapshot(r[0], r[1], json.loads(r[2]), r[3], deadlines, r[5])
 
-    def log(self, table_id: str) -> list[LogRow]:
-        """Every accepted command of a table, in order."""
+    def log(self, table_id: str, since: int = 0) -> list[LogRow]:
+        """The accepted commands of a table from position ``since`` on, in order."""
         rows = self._db.execute(
-            "SELECT position, first_event, command, events, meta FROM log "
-            "WHERE table_id = ? ORDER BY position",
-            (table_id,),
+            f"SELECT {_ROW_COLUMNS} FROM log WHERE table_id = ? AND position >= ? "
+            "ORDER BY position",
+            (table_id, since),
         ).fetchall()
-        return [
-            LogRow(pos, first, json.loads(cmd), json.loads(evs), json.loads(meta))
-            for pos, first, cmd, evs, meta in rows
-        ]
+        return [_log_row(r) for r in rows]
+
+    def positions(self, table_id: str) -> int:
+        """How many commands a table's log holds (its next position)."""
+        r = self._db.execute(
+            "SELECT max(position) FROM log WHERE table_id = ?", (table_id,)
+        ).fetchone()
+        return 0 if r[0] is None else int(r[0]) + 1
+
+    def deadlines_before(self, table_id: str, prompts: set[str], position: int) -> dict[str, int]:
+        """The deadlines the log gave ``prompts`` when they opened, looking back from
+        ``position`` (newest first: an open prompt opened recently, as a rule)."""
+        found: dict[str, int] = {}
+        cursor = self._db.execute(
+            "SELECT meta FROM log WHERE table_id = ? AND position < ? ORDER BY position DESC",
+            (table_id, position),
+        )
+        for (meta,) in cursor:
+            if len(found) == len(prompts):
+                break
+            for prompt, deadline in json.loads(meta).get("deadlines", {}).items():
+                if prompt in prompts and prompt not in found:
+                    found[prompt] = deadline
+        cursor.close()
+        return found
+
+    def highest_ref(self, table_id: str, client: str) -> int | None:
+        """The highest seq ``client`` has acknowledged commands under in the table's log
+        (read off :data:`CLIENT_INDEX`)."""
+        r = self._db.execute(
+            "SELECT max(json_extract(meta, '$.ref')) FROM log WHERE table_id = ? "
+            "AND json_extract(meta, '$.client') = ?",
+            (table_id, client),
+        ).fetchone()
+        return r[0] if isinstance(r[0], int) else None
+
+    def find_ack(self, table_id: str, client: str, ref: int) -> StoredAck | None:
+        """The newest logged command ``client`` sent with seq ``ref``, if any."""
+        # Not ORDER BY position: the planner would walk the primary key instead of the
+        # index.  A client may have reused a seq: the newest row is the one.
+        rows = self._db.execute(
+            "SELECT position, first_event, json_array_length(events), "
+            "json_extract(meta, '$.participant') FROM log WHERE table_id = ? "
+            "AND json_extract(meta, '$.client') = ? AND json_extract(meta, '$.ref') = ?",
+            (table_id, client, ref),
+        ).fetchall()
+        if not rows:
+            return None
+        r = max(rows)
+        # Older logs name no participant: it is the client key's first part.
+        participant = r[3] if isinstance(r[3], str) else client.split("/", 1)[0]
+        return StoredAck(r[0], r[1], r[2], participant)
+
+    def versions(self, table_id: str) -> list[VersionRun]:
+        """Which positions of a table's log were written under which versions."""
+        runs: list[VersionRun] = []
+        for position, rules, wire in self._db.execute(
+            "SELECT position, rules_version, wire_version FROM log WHERE table_id = ? "
+            "ORDER BY position",
+            (table_id,),
+        ):
+            last = runs[-1] if runs else None
+            if last is not None and (last.rules_version, last.wire_version) == (rules, wire):
+                runs[-1] = VersionRun(last.first, position, rules, wire)
+            else:
+                runs.append(VersionRun(position, position, rules, wire))
+        return runs
 
     def events_between(self, table_id: str, start: int, end: int) -> list[dict[str, Any]]:
-        """The events with index ``start`` <= i < ``end`` of a table, from the log."""
+        """The events with index ``start`` <= i < ``end`` of a table, from the log, as
+        this release sends them (events of an older wire version are upgraded)."""
         rows = self._db.execute(
-            "SELECT first_event, events FROM log WHERE table_id = ? AND first_event < ? "
-            "AND first_event + json_array_length(events) > ? ORDER BY position",
-            (table_id, end, start),
+            "SELECT first_event, events, wire_version, command FROM log WHERE table_id = ? "
+            "AND first_event < ? AND first_event >= coalesce((SELECT max(first_event) "
+            "FROM log WHERE table_id = ? AND first_event <= ?), 0) ORDER BY first_event",
+            (table_id, end, table_id, start),
         ).fetchall()
         found: list[dict[str, Any]] = []
-        for first, events in rows:
-            for offset, event in enumerate(json.loads(events)):
+        for first, events, wire, command in rows:
+            decoded = json.loads(events)
+            if wire != WIRE_VERSION:
+                decoded = upgrade_events(decoded, json.loads(command), wire)
+            for offset, event in enumerate(decoded):
                 if start <= first + offset < end:
                     found.append(event)
         return found
@@ -311,6 +451,22 @@ class _Transaction:
 
     def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
         self._db.execute("COMMIT" if exc_type is None else "ROLLBACK")
+
+
+_ROW_COLUMNS = "position, first_event, command, events, meta, rules_version, wire_version"
+
+
+def _log_row(r: tuple[Any, ...]) -> LogRow:
+    return LogRow(r[0], r[1], json.loads(r[2]), json.loads(r[3]), json.loads(r[4]), r[5], r[6])
+
+
+def stored_hash(plain: Any) -> str:
+    """The hash a snapshot is stored with: SHA-256 of the canonical JSON (sorted keys,
+    no spaces) of its plain state.  Defined here, by the storage format, and not by the
+    engine, so a snapshot's integrity can be checked before (and whatever) the engine
+    of the day makes of it; it equals ``engine.state_hash`` of the state it holds."""
+    text = json.dumps(plain, sort_keys=True, separators=(",", ":"), allow_nan=False)
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def _dumps(value: Any) -> str:

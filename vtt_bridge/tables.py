@@ -239,6 +239,12 @@ class Table:
     acks: ReplyStore = field(default_factory=ReplyStore)
     refusals: ReplyStore = field(default_factory=ReplyStore)
     snapshot_position: int = 0
+    #: The log position from which start-up remembered acknowledgements (0: all of
+    #: them); older ones are looked up in the log on a retransmission.
+    acks_loaded_from: int = 0
+    #: Per client key, the highest seq it has in the log (None: none), read once on
+    #: its first command while older acknowledgements are only in the log.
+    logged_refs: dict[str, int | None] = field(default_factory=dict)
     #: The settings the database holds; ``row`` is ahead of it while a
     #: ``configure_table`` waits for its commit (see :class:`vtt_bridge.committer.Pending`).
     stored_row: TableRow | None = None

@@ -12,7 +12,7 @@ from typing import Any
 import engine
 import protocol
 from engine import COMMAND_TYPES, Command, from_plain, to_plain
-from engine.rulesets.hero.upgrade import command_to_act
+from geometry.vtt_coords import OwlbearImageGrid
 
 
 def scene_from_spec(spec: protocol.SceneSpec) -> engine.Scene:
@@ -30,7 +30,11 @@ def scene_from_spec(spec: protocol.SceneSpec) -> engine.Scene:
             vtt=None
             if grid.vtt is None
             else engine.VttSpec(
-                grid.vtt.kind, grid.vtt.grid_size, grid.vtt.scene_x, grid.vtt.scene_y
+                grid.vtt.kind,
+                grid.vtt.grid_size,
+                grid.vtt.scene_x,
+                grid.vtt.scene_y,
+                grid.vtt.hex_shape,
             ),
         ),
         walls=tuple(
@@ -58,6 +62,13 @@ def combatant_from_spec(t: protocol.TokenSpec) -> engine.Combatant:
     )
 
 
+def image_grid(image: protocol.ImageGrid | None) -> OwlbearImageGrid | None:
+    """The geometry form of an Owlbear item's image grid, if the client sent one."""
+    if image is None:
+        return None
+    return OwlbearImageGrid(image.offset[0], image.offset[1], image.dpi, *image.scale)
+
+
 def to_command(message: protocol.ClientMessage, *, actor: str, seed: Callable[[], int]) -> Command:
     """The engine command for a client message.  ``seed()`` gives a ``start_combat``
     that names none its dice seed; it is called only then (it costs a hash)."""
@@ -81,8 +92,19 @@ def to_command(message: protocol.ClientMessage, *, actor: str, seed: Callable[[]
             return engine.EndEffect(actor, effect)
         case protocol.Move(token=token, path=path, mode=mode, attack=target, maneuver=m):
             return engine.Move(actor, token, tuple(path), mode, target, m, message.rolls)
-        case protocol.MovePoints(token=token, points=points, mode=mode, attack=target, maneuver=m):
-            return engine.MovePoints(actor, token, tuple(points), mode, target, m, message.rolls)
+        case protocol.MovePoints(
+            token=token, points=points, mode=mode, attack=target, maneuver=m, image=image
+        ):
+            return engine.MovePoints(
+                actor,
+                token,
+                tuple(points),
+                mode,
+                target,
+                m,
+                rolls=message.rolls,
+                image=image_grid(image),
+            )
         case protocol.AnswerPrompt(prompt=prompt, accept=accept, rolls=rolls, maneuver=m):
             return engine.AnswerPrompt(actor, prompt, accept, rolls, m)
         case protocol.SetCondition(token=token, condition=condition, on=on):
@@ -117,12 +139,9 @@ def command_to_plain(command: Command) -> dict[str, Any]:
 
 
 def command_from_plain(data: dict[str, Any]) -> Command:
-    """The inverse of :func:`command_to_plain`.  A command logged before the Hero
-    supplement's actions became ``act`` (``attack``, ``take_action``, ``delay``,
-    ``take_delayed``, ``ready``, ``abort``, ``set_vitals``) is read as the ``act`` it
-    is now (:func:`engine.rulesets.hero.upgrade.command_to_act`), so a table's older
-    log still replays to the events it holds."""
-    fields = dict(command_to_act(data))
+    """The inverse of :func:`command_to_plain` (an older release's command passes through
+    :func:`engine.versions.upgrade_command` first)."""
+    fields = dict(data)
     kind = fields.pop("type")
     return from_plain(COMMAND_TYPES[kind], fields)
 

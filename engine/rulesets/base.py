@@ -447,7 +447,7 @@ def register(cls: _R) -> _R:
 _LOADED: list[bool] = []
 
 
-def _load_all() -> None:
+def load_all() -> None:
     """Import every ruleset in ``engine/rulesets/`` once (each registers itself).  Done at
     the first look-up, not on import, so a ruleset may import any core module."""
     if _LOADED:
@@ -462,7 +462,7 @@ def _load_all() -> None:
 
 def find_ruleset(name: str) -> Ruleset:
     """The ruleset registered as ``name``; raises ``UnsupportedRuleset`` otherwise."""
-    _load_all()
+    load_all()
     try:
         return _REGISTRY[name]
     except KeyError:
@@ -473,19 +473,19 @@ def find_ruleset(name: str) -> Ruleset:
 
 def ruleset_names() -> tuple[str, ...]:
     """Every registered ruleset name, sorted."""
-    _load_all()
+    load_all()
     return tuple(sorted(_REGISTRY))
 
 
 def registered() -> tuple[Ruleset, ...]:
     """Every registered ruleset."""
-    _load_all()
+    load_all()
     return tuple(_REGISTRY[name] for name in ruleset_names())
 
 
 def _decode_rules(combat: Combat) -> Combat:
     """Rebuild a decoded combat's ruleset state with the ruleset's own classes."""
-    _load_all()
+    load_all()
     ruleset = _REGISTRY.get(combat.ruleset)
     if ruleset is None:
         return combat

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine import EndPhase, Move
+from engine import AnswerPrompt, EndPhase, Move
 from engine.events import CombatantActs, CombatantSkipped, InterjectionEnded
 from engine.rulesets.hero.commands import Abort, Attack
 from engine.rulesets.hero.events import Aborted
@@ -84,3 +84,31 @@ def test_an_abort_to_a_move_action_names_no_manoeuvre_and_waits_for_prompts() ->
     refused(encounter, Abort("bob", "elf", None, "dash"), "bad_params")  # not a declared word
     encounter.apply(Move("alice", "hero", ((3, 5),)))  # provokes: a prompt waits
     refused(encounter, Abort("bob", "elf", None, "move"), "prompt_pending")
+
+
+def test_an_abort_to_a_move_provokes_like_any_move_and_the_action_then_goes_on() -> None:
+    encounter = fight(
+        token("hero", 1, 1, owner="alice", init=15),
+        token("ogre", 5, 5, init=10),
+        token("elf", 4, 5, owner="bob", init=5),
+    )
+    encounter.apply(Abort("bob", "elf", None, "move"))
+    events = encounter.apply(Move("bob", "elf", ((3, 5), (2, 5))))
+    assert kinds(events) == ["move_started", "move_interrupted", "prompt_opened"]
+    prompt = events[-1].prompt  # type: ignore[attr-defined]
+    events = encounter.apply(AnswerPrompt("gm", prompt, False))
+    assert kinds(events)[-1] == "move_completed"
+    encounter.apply(EndPhase("bob", "elf"))
+    assert actor(encounter) == "hero"
+
+
+def test_an_abort_to_a_move_after_acting_gives_up_the_next_phases_action() -> None:
+    encounter = three()
+    encounter.apply(EndPhase("alice", "hero"))
+    events = encounter.apply(Abort("alice", "hero", None, "move"))
+    assert events[0] == Aborted("hero", None, 0, (1, 2), "move")
+    encounter.apply(EndPhase("alice", "hero"))  # ends the aborted move action
+    assert actor(encounter) == "ogre"
+    encounter.apply(EndPhase("gm", "ogre"))
+    events = encounter.apply(EndPhase("bob", "elf"))
+    assert CombatantSkipped("hero", 1, 2, "aborted") in events

@@ -165,3 +165,18 @@ def test_a_delayer_that_can_no_longer_act_cannot_take_it_at_the_end() -> None:
     refused(encounter, AnswerPrompt("alice", prompt.prompt, True), "illegal_action")
     events = encounter.apply(AnswerPrompt("alice", prompt.prompt, False))
     assert "phase_started" in kinds(events)
+
+
+def test_options_offer_the_kept_delay_in_the_next_phase_until_ones_own_action() -> None:
+    encounter = three()
+    encounter.apply(EndPhase("alice", "hero"))
+    encounter.apply(EndPhase("gm", "ogre"))
+    prompt = asked(encounter.apply(Delay("bob", "elf")))
+    assert encounter.options("elf", "bob").open_prompts == (prompt.prompt,)
+    encounter.apply(AnswerPrompt("bob", prompt.prompt, False))
+    assert "take_delayed" in encounter.options("elf", "bob").available  # Phase 2, hero up
+    encounter.apply(EndPhase("alice", "hero"))
+    encounter.apply(EndPhase("gm", "ogre"))  # the elf's own INIT: the delay lapses
+    options = encounter.options("elf", "bob")
+    assert options.can_act and "take_delayed" not in options.available
+    assert "delay" in options.available  # "though you can delay again"

@@ -36,9 +36,16 @@ from protocol import (
     server_from_wire,
     to_wire,
 )
-from protocol.actions import ACTION_MESSAGES, MovePoints, SetCondition, SetDoor
+from protocol.actions import ACTION_MESSAGES, ImageGrid, MovePoints, SetCondition, SetDoor
 from protocol.admin import ConfigureTable, IssueToken, RevokeToken, TokenIssued, TokenRevoked
-from protocol.features import DOOR_STATES, TERRAIN_KINDS, TerrainSpec, VttSpec, WallSpec
+from protocol.features import (
+    DOOR_STATES,
+    HEX_SHAPES,
+    TERRAIN_KINDS,
+    TerrainSpec,
+    VttSpec,
+    WallSpec,
+)
 from protocol.fight import FIGHT_MESSAGES, Act, EndEffect, JoinCombat, LeaveCombat, SetEffect
 from protocol.queries import AskOptions, AskPath, Options, PathPlan
 from protocol.scene import DIAGONAL_RULES, GRID_KINDS, HEX_OFFSETS
@@ -82,7 +89,7 @@ def scenes(draw: st.DrawFn) -> SceneSpec:
         height=draw(st.integers(1, min(10_000, 1_000_000 // width))),  # at most a million cells
         diagonal=draw(st.sampled_from(sorted(DIAGONAL_RULES))),
         offset=draw(st.sampled_from(sorted(HEX_OFFSETS))),
-        vtt=draw(nullable(VTTS)) if kind == "square" else None,
+        vtt=draw(nullable(VTTS)),
     )
     right, bottom = grid.width * grid.cell_size, grid.height * grid.cell_size
     point = st.tuples(st.floats(0, right), st.floats(0, bottom))
@@ -138,6 +145,13 @@ VTTS = st.builds(
     grid_size=st.floats(1e-3, 1e4),
     scene_x=st.floats(-1e4, 1e4),
     scene_y=st.floats(-1e4, 1e4),
+    hex_shape=nullable(st.sampled_from(sorted(HEX_SHAPES))),
+)
+IMAGE_GRIDS = st.builds(
+    ImageGrid,
+    offset=st.tuples(st.floats(-1e4, 1e4), st.floats(-1e4, 1e4)),
+    dpi=st.floats(1e-3, 1e4),
+    scale=st.tuples(st.floats(1e-3, 1e3), st.floats(1e-3, 1e3)),
 )
 # A move's or an answer's ``maneuver``: a small map whose fields the ruleset declares.
 MANEUVERS = st.fixed_dictionaries(
@@ -236,6 +250,7 @@ CLIENT_MESSAGES: st.SearchStrategy[ClientMessage] = st.one_of(
         attack=nullable(IDS),
         maneuver=nullable(MANEUVERS),
         rolls=nullable(st.lists(st.integers(1, 1000), min_size=1, max_size=5).map(tuple)),
+        image=nullable(IMAGE_GRIDS),
     ),
     st.builds(SetCondition, seq=SEQ, token=IDS, condition=IDS, on=st.booleans()),
 )

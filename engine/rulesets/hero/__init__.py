@@ -92,6 +92,7 @@ from engine.rulesets.base import (
     register,
 )
 from engine.rulesets.hero import budget, time
+from engine.rulesets.hero import upgrade as upgrade  # registers its upgrade steps
 from engine.rulesets.hero.actions import ACTIONS
 from engine.rulesets.hero.budget import flag
 from engine.rulesets.hero.events import HERO_EVENTS, AttackRolled

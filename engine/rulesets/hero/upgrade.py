@@ -7,15 +7,15 @@ move asked ``ready:<id>`` for one, and its actions were commands of their own
 (``attack``, ``take_action``, ``delay``, ``take_delayed``, ``ready``, ``abort``,
 ``set_vitals``).  These two functions turn such plain values into today's form without
 re-judging anything: the same facts, in the places the current classes read them.  They
-are the upgrade steps for the version bump of the seam (register them with
-``engine.versions``' ``state_upgrade`` / ``command_upgrade`` for the version the seam
-upgrades from); the bridge also reads a legacy command kind through
-:func:`command_to_act` whatever version a log row claims.
+are registered as the upgrade steps from rules version 2 (:mod:`engine.versions`); a
+version-1 log passes through issue 10's step (none) and then these.
 """
 
 from __future__ import annotations
 
 from typing import Any
+
+from engine.versions import command_upgrade, state_upgrade
 
 Plain = dict[str, Any]
 
@@ -34,6 +34,7 @@ _HERO_COMBAT_FIELDS = (
 )
 
 
+@command_upgrade(2)
 def command_to_act(plain: Plain) -> Plain:
     """A plain logged command (``{"type": ..., ...}``) in today's form: a pre-seam Hero
     action becomes the ``act`` it is now; anything else is returned as it is."""
@@ -53,6 +54,7 @@ def command_to_act(plain: Plain) -> Plain:
     }
 
 
+@state_upgrade(2)
 def state_to_seam(plain: Plain) -> Plain:
     """A plain ``EncounterState`` of a pre-seam Hero fight in today's form."""
     combat = plain.get("combat")

@@ -1,0 +1,150 @@
+// A whole fight through the library against a real bridge: scene, combat, a move out of
+// reach, the attack of opportunity prompt answered by the GM, the end of the Phase.
+
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+
+import { BridgeClient, BridgeError } from "../src/index.js";
+import { comparable, startBridge, waitFor } from "./helpers.js";
+
+/** The Hero supplement's 1 m square grid: an ogre, the hero next to it, a wolf away. */
+const SCENE = {
+  grid: { kind: "square", cell_size: 1, unit: "m", width: 12, height: 12 },
+  tokens: [
+    { id: "ogre", name: "Ogre", owner: "gm", side: "monsters", x: 5, y: 5, size: 1, reach: 1, movement: 6,
+      stats: { ocv: 5, dcv: 3, init: 12 } },
+    { id: "hero", name: "Hero", owner: "alice", side: "heroes", x: 4, y: 5, size: 1, reach: 1, movement: 6,
+      stats: { ocv: 6, dcv: 4, init: 14 } },
+    { id: "wolf", name: "Wolf", owner: "bob", side: "heroes", x: 1, y: 1, size: 1, reach: 1, movement: 6,
+      stats: { ocv: 4, dcv: 4, init: 10 } },
+  ],
+  walls: [{ id: "w1", a: [8, 0], b: [8, 4], blocks_move: true, blocks_sight: true, door: "none" }],
+  terrain: [],
+};
+
+let bridge;
+const clients = [];
+
+/** @param {string} who @param {Partial<import("../src/client.js").ClientOptions>} [options] */
+async function join(who, options = {}) {
+  const client = new BridgeClient(bridge.url, { token: bridge.tables.fight[who], ...options });
+  clients.push(client);
+  await client.connect();
+  return client;
+}
+
+before(async () => {
+  bridge = await startBridge({ tables: ["fight"] });
+});
+
+after(async () => {
+  for (const client of clients) client.close();
+  await bridge?.stop();
+});
+
+test("a whole fight through the library", async () => {
+  const gm = await join("gm");
+  const alice = await join("alice", { binary: true });
+  const bob = await join("bob", { batch: false });
+  assert.equal(gm.welcome.role, "gm");
+  assert.equal(alice.welcome.participant, "alice");
+  assert.equal(alice.view.lastEvent, -1);
+  assert.equal(alice.view.scene, null);
+
+  const seen = [];
+  alice.on("event", (event) => seen.push(event.index));
+  const moves = [];
+  bob.on("event:move_completed", (data) => moves.push(data));
+
+  // The scene: every member's view has it once the GM's command is acknowledged.
+  const loaded = await gm.loadScene(SCENE);
+  assert.deepEqual([loaded.first_event, loaded.last_event], [0, 0]);
+  assert.equal(gm.view.tokens.hero.x, 4);
+  assert.deepEqual(gm.view.tokens.ogre.stats, { ocv: 5, dcv: 3, init: 12 });
+  await waitFor(() => alice.view.lastEvent === 0 && bob.view.lastEvent === 0);
+  assert.deepEqual(alice.view.scene.walls.map((w) => w.id), ["w1"]);
+
+  // Combat: initiative by INIT, the hero first.
+  await gm.startCombat("hero-supplement", { seed: 7 });
+  assert.deepEqual(gm.view.combat.order, ["hero", "ogre", "wolf"]);
+  assert.equal(gm.view.combat.actor, "hero");
+  assert.deepEqual([gm.view.combat.turn, gm.view.combat.phase], [1, 1]);
+
+  // Asking changes nothing and is answered in kind.
+  const plan = await alice.askPath("hero", [1, 5]);
+  assert.equal(plan.token, "hero");
+  assert.deepEqual(plan.path.at(-1), [1, 5]);
+  const options = await alice.askOptions("hero");
+  assert.equal(options.can_act, true);
+
+  // A refused command rejects with a typed error and changes nothing.
+  const before = alice.view.lastEvent;
+  await assert.rejects(bob.move("hero", [[3, 5]]), (err) => {
+    assert.ok(err instanceof BridgeError);
+    assert.ok(err.code.length > 0);
+    assert.equal(err.type, "move");
+    return true;
+  });
+  await assert.rejects(alice.move("hero", [[3, "x"]]), (err) => {
+    assert.equal(err.code, "bad_type");
+    assert.equal(err.path, "body.path[0][1]");
+    return true;
+  });
+  assert.equal(alice.view.lastEvent, before);
+
+  // The hero walks away from the ogre: the move stops where it leaves reach, and the
+  // GM, who controls the ogre, is asked, with a deadline.
+  const prompted = new Promise((resolve) => gm.on("prompt", resolve));
+  await alice.move("hero", plan.path);
+  const prompt = await prompted;
+  assert.equal(prompt.kind, "attack_of_opportunity");
+  assert.equal(prompt.attacker, "ogre");
+  assert.equal(prompt.target, "hero");
+  assert.equal(prompt.controller, "gm");
+  assert.ok(prompt.deadlineMs > Date.now() - 1000);
+  assert.ok(BridgeClient.remainingMs(prompt) > 0);
+  assert.deepEqual(gm.myPrompts().map((p) => p.prompt), [prompt.prompt]);
+  assert.deepEqual(alice.myPrompts(), []);
+  assert.equal(alice.view.prompts[prompt.prompt].deadlineMs, null, "not alice's to answer");
+  assert.equal(alice.view.combat.moving.token, "hero");
+
+  // The GM takes the attack; a hit asks whether the hero can go on: yes.
+  await gm.answerPrompt(prompt.prompt, true);
+  for (const next of gm.myPrompts()) {
+    assert.equal(next.kind, "continue_after_hit");
+    await gm.answerPrompt(next.prompt, true);
+  }
+  await waitFor(() => alice.view.combat.moving === null && bob.view.tokens.hero.x === 1);
+  assert.deepEqual([alice.view.tokens.hero.x, alice.view.tokens.hero.y], [1, 5]);
+  assert.deepEqual(alice.view.prompts, {});
+  assert.deepEqual(moves.map((m) => m.token), ["hero"]);
+
+  // End of the hero's Phase: the ogre is up, on every page.
+  await alice.endPhase("hero");
+  await waitFor(() => gm.view.lastEvent === alice.view.lastEvent && bob.view.lastEvent === alice.view.lastEvent);
+  for (const client of [gm, alice, bob]) assert.equal(client.view.combat.actor, "ogre");
+
+  // Every event reached alice once, in order.
+  assert.deepEqual(seen, Array.from({ length: alice.view.lastEvent + 1 }, (_, i) => i));
+
+  // What the three folded is what the bridge itself holds: a fresh join's full state.
+  const late = await join("gm");
+  assert.equal(late.view.lastEvent, alice.view.lastEvent);
+  for (const client of [gm, alice, bob]) assert.deepEqual(comparable(client.view), comparable(late.view));
+
+  const pong = await gm.ping();
+  assert.deepEqual(pong, {});
+});
+
+test("a bad join token rejects connect() and closes the client", async () => {
+  const client = new BridgeClient(bridge.url, { token: "no-such-token" });
+  await assert.rejects(client.connect(), (err) => err.code === "bad_token");
+  assert.equal(client.status, "closed");
+  await assert.rejects(client.ping(), (err) => err.code === "closed");
+});
+
+test("values without a wire form are refused before sending", async () => {
+  const gm = await join("gm");
+  assert.throws(() => gm.send("set_door", { wall: "w1", open: new Date() }), TypeError);
+  assert.throws(() => gm.send("move", { token: "hero", path: [[NaN, 1]] }), /not a wire number/);
+});

@@ -1,0 +1,216 @@
+// Test helpers: a real bridge started per test file, and a TCP proxy that can drop the
+// connection in the middle of a command.
+
+import { spawn, execFile } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import net from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** The repository root (clients/js/test -> ../../..). */
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+
+/** The Python that runs the bridge: $VTT_BRIDGE_PYTHON, else the repository's venv. */
+export const PYTHON = process.env.VTT_BRIDGE_PYTHON || path.join(ROOT, ".venv/bin/python");
+
+/** @returns {Promise<number>} a free loopback port */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = /** @type {net.AddressInfo} */ (server.address());
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Join tokens by participant in what `create-table` or `serve --demo` printed. */
+function readTokens(text) {
+  /** @type {Record<string, string>} */
+  const tokens = {};
+  for (const m of text.matchAll(/^\s+(gm|player|spectator)\s+(\S+)\s+join token (\S+)$/gm)) tokens[m[2]] = m[3];
+  return tokens;
+}
+
+/**
+ * Start `vtt-bridge serve --demo` on a free loopback port with a fresh database.
+ * Resolves once it listens, with its URL, the demo table's join tokens by participant
+ * (`tokens`), those of the other `tables` made first with `vtt-bridge create-table`
+ * (players alice and bob; `tables[name][participant]`), and a stop() that ends it
+ * (SIGTERM, then SIGKILL) and removes the database.
+ * @param {{tables?: string[], extra?: string[]}} [options] `extra`: more `serve` flags
+ */
+export async function startBridge({ tables = [], extra = [] } = {}) {
+  const dir = await mkdtemp(path.join(tmpdir(), "vtt-bridge-js-"));
+  const db = path.join(dir, "bridge.sqlite3");
+  /** @type {Record<string, Record<string, string>>} */
+  const made = {};
+  for (const name of tables) {
+    const printed = await run(["-m", "vtt_bridge", "create-table", name, "--player", "alice", "--player", "bob", "--db", db]);
+    made[name] = readTokens(printed);
+  }
+  const port = await freePort();
+  const args = ["-m", "vtt_bridge", "serve", "--demo", "--host", "127.0.0.1", "--port", String(port),
+    "--db", db, ...extra];
+  const child = spawn(PYTHON, args, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+  let out = "";
+  let err = "";
+  child.stderr.on("data", (d) => (err += d));
+  let tokens = {};
+  await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`bridge did not start:\n${out}\n${err}`)), 20_000);
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`bridge exited (${code}):\n${out}\n${err}`));
+    });
+    child.stdout.on("data", (d) => {
+      out += d;
+      tokens = readTokens(out);
+      if (out.includes("listening") && tokens.gm && tokens.alice && tokens.bob) {
+        clearTimeout(timer);
+        child.removeAllListeners("exit");
+        resolve(undefined);
+      }
+    });
+  });
+  // The listening line is printed on start-up, before the socket is bound: wait for it.
+  await waitFor(async () => {
+    try {
+      return (await fetch(`http://127.0.0.1:${port}/healthz`)).ok;
+    } catch {
+      return false;
+    }
+  }, 20_000);
+  return {
+    port,
+    url: `ws://127.0.0.1:${port}/ws`,
+    tokens,
+    tables: made,
+    /** @returns {Promise<Record<string, any>>} the bridge's counters */
+    async metrics() {
+      return (await fetch(`http://127.0.0.1:${port}/metrics`)).json();
+    },
+    stderr: () => err,
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once("exit", resolve));
+        child.kill("SIGTERM");
+        const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+        await exited;
+        clearTimeout(timer);
+      }
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * Poll `check` until it returns true (or throw after `timeoutMs`).
+ * @param {() => boolean | Promise<boolean>} check
+ * @param {number} [timeoutMs]
+ */
+export async function waitFor(check, timeoutMs = 30_000) {
+  const end = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error("timed out waiting");
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/**
+ * A TCP proxy in front of the bridge whose connections the test can cut.
+ * `cutAfterNextSend()` lets the client's next chunk through to the bridge, then closes
+ * both sides at once: the bridge gets the command, the client never gets the answer.
+ * @param {number} target the bridge's port
+ */
+export async function startProxy(target) {
+  /** @type {Set<{client: net.Socket, upstream: net.Socket}>} */
+  const pairs = new Set();
+  let cutNext = false;
+  let cuts = 0;
+  const server = net.createServer((client) => {
+    const upstream = net.connect(target, "127.0.0.1");
+    const pair = { client, upstream };
+    pairs.add(pair);
+    let upgraded = false;
+    client.on("data", (chunk) => {
+      upstream.write(chunk);
+      // The first chunk is the HTTP upgrade request, not a frame.
+      if (upgraded && cutNext) {
+        cutNext = false;
+        cuts += 1;
+        upstream.end(); // flushes the frame to the bridge first
+        client.destroy();
+      }
+      upgraded = true;
+    });
+    upstream.on("data", (chunk) => client.write(chunk));
+    const close = () => {
+      pairs.delete(pair);
+      client.destroy();
+      upstream.destroy();
+    };
+    client.on("close", close);
+    upstream.on("close", close);
+    client.on("error", () => {});
+    upstream.on("error", () => {});
+  });
+  const port = await new Promise((resolve) => {
+    server.listen(0, "127.0.0.1", () => resolve(/** @type {net.AddressInfo} */ (server.address()).port));
+  });
+  return {
+    url: `ws://127.0.0.1:${port}/ws`,
+    cutAfterNextSend() {
+      cutNext = true;
+    },
+    /** Drop every connection now. */
+    cutAll() {
+      for (const { client, upstream } of pairs) {
+        client.destroy();
+        upstream.destroy();
+      }
+    },
+    get cuts() {
+      return cuts;
+    },
+    close() {
+      this.cutAll();
+      return new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+/**
+ * Run the repository's Python with `args`; resolves with its stdout.
+ * @param {string[]} args
+ * @returns {Promise<string>}
+ */
+function run(args) {
+  return new Promise((resolve, reject) => {
+    execFile(PYTHON, args, { cwd: ROOT, maxBuffer: 256 * 1024 * 1024 }, (error, stdout, stderr) => {
+      if (error) reject(new Error(`${args.join(" ")} failed: ${error.message}\n${stderr}`));
+      else resolve(stdout);
+    });
+  });
+}
+
+/**
+ * Run a Python module of the repository; resolves with its stdout parsed as JSON.
+ * @param {string[]} args
+ */
+export async function pythonJson(args) {
+  return JSON.parse(await run(args));
+}
+
+/** A view without what only some participants are told (deadlines) or that the
+ * bridge's state does not hold (the last movement figure reported). */
+/** @param {import("../src/table.js").TableView} view */
+export function comparable(view) {
+  const copy = structuredClone(view);
+  for (const prompt of Object.values(copy.prompts)) delete prompt.deadlineMs;
+  if (copy.combat) delete copy.combat.movementLeft;
+  return copy;
+}
+

@@ -1,0 +1,98 @@
+"""The rules version, and the steps that carry an older release's state forward.
+
+A table's log says, row by row, which :data:`RULES_VERSION` wrote it, and each snapshot
+says which version its state is in.  Bump :data:`RULES_VERSION` whenever a change of the
+engine or a ruleset can make a logged command produce other events or another state
+than it did, or changes the fields of a state, command or event dataclass.
+
+Snapshots and logged commands are stored as plain values (:func:`engine.to_plain`): a
+dict per dataclass, keyed by field name, with no class or module names in them.  So a
+class may move to another module (``engine/rulesets/<game>/``) or be renamed without
+touching stored data; what breaks an old snapshot is a field renamed, removed, or added
+without a default, or a field's type changed.  For those, register a step here::
+
+    @state_upgrade(1)            # turns version-1 plain state into version 2
+    def _holds_remember_the_phase(plain: dict[str, Any]) -> dict[str, Any]:
+        ...
+
+Steps run in order from the stored version up to :data:`RULES_VERSION`; a version with
+no step needs none (its state and commands read as they are).  A step never re-judges
+anything: it rewrites the stored form so the current classes can read the same facts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+#: The version of the rules and of the engine's stored forms this release writes.
+#: Version 1: every release up to commit 84cb153 (the ``tests/fixtures/db_v1`` fixture).
+#: Version 2 (issue 10): an unnamed Delay asks at the Phase's end instead of being
+#: forced; the hampered metre replaces crawling for those who cannot move 1 m; an attack
+#: naming no manoeuvre counts as a Strike; a withdraw in darkness exempts no one; aborts
+#: must be defensive.  New fields (``rolls``, ``Abort.action``, ``PendingMove.rolls``)
+#: all have defaults, so version-1 state and commands read as they are.
+#: Version 3 (issue 12): the ruleset seam.  A game's state lives in ``Combat.rules`` /
+#: ``per_combatant`` and its actions are ``act`` commands; the Hero supplement registers
+#: the steps from version 2 (``engine/rulesets/hero/upgrade.py``).  Nothing plays
+#: differently.
+RULES_VERSION = 3
+
+Plain = dict[str, Any]
+Upgrade = Callable[[Plain], Plain]
+
+#: ``STATE_UPGRADES[v]`` turns the plain state (``to_plain(EncounterState)``) of version
+#: ``v`` into that of version ``v + 1``.
+STATE_UPGRADES: dict[int, Upgrade] = {}
+#: ``COMMAND_UPGRADES[v]`` does the same for a logged command (``command_to_plain``).
+COMMAND_UPGRADES: dict[int, Upgrade] = {}
+
+
+class NewerVersion(ValueError):
+    """Stored data written by a newer release than this one: it cannot be read back."""
+
+
+def state_upgrade(version: int) -> Callable[[Upgrade], Upgrade]:
+    """Register the step from plain state of ``version`` to ``version + 1``."""
+    return _register(STATE_UPGRADES, version)
+
+
+def command_upgrade(version: int) -> Callable[[Upgrade], Upgrade]:
+    """Register the step from a plain command of ``version`` to ``version + 1``."""
+    return _register(COMMAND_UPGRADES, version)
+
+
+def upgrade_state(plain: Plain, version: int) -> Plain:
+    """The plain state of ``version`` in the form of :data:`RULES_VERSION`."""
+    return _upgrade(STATE_UPGRADES, plain, version, "state")
+
+
+def upgrade_command(plain: Plain, version: int) -> Plain:
+    """The plain command of ``version`` in the form of :data:`RULES_VERSION`."""
+    return _upgrade(COMMAND_UPGRADES, plain, version, "command")
+
+
+def _register(steps: dict[int, Upgrade], version: int) -> Callable[[Upgrade], Upgrade]:
+    def add(step: Upgrade) -> Upgrade:
+        if version in steps:
+            raise ValueError(f"an upgrade step from version {version} is already registered")
+        steps[version] = step
+        return step
+
+    return add
+
+
+def _upgrade(steps: dict[int, Upgrade], plain: Plain, version: int, what: str) -> Plain:
+    # A ruleset registers the steps for its own stored forms when it is imported.
+    from engine.rulesets.base import load_all
+
+    load_all()
+    if version > RULES_VERSION:
+        raise NewerVersion(
+            f"{what} written under rules version {version}; this release knows up to "
+            f"{RULES_VERSION}"
+        )
+    for step in range(version, RULES_VERSION):
+        if step in steps:
+            plain = steps[step](plain)
+    return plain

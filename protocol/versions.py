@@ -1,0 +1,60 @@
+"""The wire version: the shape of what the bridge sends, within protocol version 1.
+
+:data:`protocol.PROTOCOL_VERSION` is the envelope a client speaks and only changes when
+old clients can no longer talk to the server.  :data:`WIRE_VERSION` counts every change
+of what a message or an event carries, compatible or not (a new field in an event is
+one): the bridge's log stores events as they went out, and a client catching up on old
+events gets them from the log.  Bump it with any such change, and register the step
+that rewrites an event logged under the old version into what this release would send::
+
+    @event_upgrade(1)            # turns a version-1 event into version 2
+    def _moves_name_their_mode(event: dict[str, Any], command: dict[str, Any]) -> dict:
+        ...  # ``command`` is the logged command that caused it (plain form)
+
+A version with no step needs none.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+#: The version of the message and event shapes this release sends.
+#: Version 1: every release up to commit 84cb153 (the ``tests/fixtures/db_v1`` fixture).
+#: Version 2: ``move_started`` names its movement ``mode``; ``aborted`` names its
+#: ``action`` (issue 10).
+#: Version 3 (issue 12): a game's actions are ``act``; ``join_combat``, ``leave_combat``,
+#: ``set_effect``, ``end_effect`` and their events are new.  Events logged before keep
+#: their shape (no step needed).
+WIRE_VERSION = 3
+
+EventUpgrade = Callable[[dict[str, Any], dict[str, Any]], dict[str, Any]]
+#: ``EVENT_UPGRADES[v]`` turns a logged event (``{"kind", "data"}``) of wire version
+#: ``v`` into version ``v + 1``, given the plain command that caused it.
+EVENT_UPGRADES: dict[int, EventUpgrade] = {}
+
+
+def event_upgrade(version: int) -> Callable[[EventUpgrade], EventUpgrade]:
+    """Register the step from a logged event of ``version`` to ``version + 1``."""
+
+    def add(step: EventUpgrade) -> EventUpgrade:
+        if version in EVENT_UPGRADES:
+            raise ValueError(f"an event upgrade from version {version} is already registered")
+        EVENT_UPGRADES[version] = step
+        return step
+
+    return add
+
+
+def upgrade_events(
+    events: list[dict[str, Any]], command: dict[str, Any], version: int
+) -> list[dict[str, Any]]:
+    """Events logged under wire ``version`` as this release would send them."""
+    if version > WIRE_VERSION:
+        raise ValueError(
+            f"events written under wire version {version}; this release knows up to {WIRE_VERSION}"
+        )
+    for step in range(version, WIRE_VERSION):
+        if step in EVENT_UPGRADES:
+            events = [EVENT_UPGRADES[step](event, command) for event in events]
+    return events

@@ -1,0 +1,154 @@
+"""The table view in a real headless Chromium, a player's page and the GM's side by side.
+
+The GM loads the demo scene and starts combat from the page; the player selects the hero,
+clicks a cell out of the ogre's reach, sees the bridge's planned path and cost, and moves;
+the GM's page shows the attack of opportunity prompt with its countdown and answers it;
+both pages show the attack and, after the player ends the Phase, the initiative marker
+moved on.  Screenshots of both pages go to ``$VTT_BRIDGE_SCREENSHOTS`` (default: the
+test's temporary directory).
+
+Needs Debian's ``chromium`` (``.ci/install-browser``) and Playwright for Python (the dev
+extras), which drives it without a browser of its own.  Without them the test is skipped
+on a workstation and fails on CI (``CI=true``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import shutil
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from aiohttp.test_utils import TestServer
+
+from tests.bridge.conftest import token_of
+from vtt_bridge import Config, create_app
+from vtt_bridge.app import HUB
+
+#: As the machine's notes run Chromium as root on a closed network: no sandbox (root),
+#: and no background connections to refuse.
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+ON_CI = os.environ.get("CI", "").lower() in ("true", "1")
+#: Milliseconds a page may take to show something: generous, the machine is shared.
+PATIENCE_MS = 30_000
+
+
+def _missing(what: str) -> None:
+    if ON_CI:
+        pytest.fail(f"{what} (CI must run the browser tests)")
+    pytest.skip(what)
+
+
+def _chromium() -> str:
+    found = os.environ.get("VTT_BRIDGE_CHROMIUM") or shutil.which("chromium")
+    if found is None:
+        _missing("Debian's chromium is not installed: run .ci/install-browser")
+    assert found is not None
+    return found
+
+
+try:
+    from playwright.async_api import Page, async_playwright, expect
+except ImportError:  # pragma: no cover - the dev extras install it
+    async_playwright = None
+
+
+@pytest.fixture
+async def pages(tmp_path: Path) -> AsyncIterator[dict[str, Any]]:
+    """A bridge with one table, and Chromium pages joined as its GM and as alice."""
+    if async_playwright is None:
+        _missing("playwright is not installed: pip install -e '.[dev]'")
+    expect.set_options(timeout=PATIENCE_MS)
+    chromium = _chromium()
+    config = Config(database=tmp_path / "db.sqlite3")
+    async with TestServer(create_app(config), host="127.0.0.1") as server:
+        table = server.app[HUB].create_table("view", ["alice", "bob"])
+        base = f"http://127.0.0.1:{server.port}/"
+        async with async_playwright() as playwright:
+            browser = await playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+            errors: list[str] = []
+            opened: dict[str, Any] = {"errors": errors}
+            try:
+                for who in ("gm", "alice"):
+                    page = await browser.new_page(viewport={"width": 1280, "height": 800})
+                    page.set_default_timeout(PATIENCE_MS)
+                    page.on("pageerror", lambda e, who=who: errors.append(f"{who}: {e}"))
+                    await page.goto(f"{base}#token={token_of(table, who)}")
+                    await expect(page.locator("#status")).to_have_text("joined")
+                    opened[who] = page
+                yield opened
+            finally:
+                await browser.close()
+
+
+async def _view(page: Page, expression: str) -> Any:
+    """A value of the page's client view (the library's folded table)."""
+    return await page.evaluate(f"(() => window.vttClient.view{expression})()")
+
+
+async def test_a_fight_played_from_the_pages(pages: dict[str, Any], tmp_path: Path) -> None:
+    gm: Page = pages["gm"]
+    alice: Page = pages["alice"]
+    shots = Path(os.environ.get("VTT_BRIDGE_SCREENSHOTS") or tmp_path / "screenshots")
+    shots.mkdir(parents=True, exist_ok=True)
+
+    # The GM sets the table up from the page.
+    await gm.get_by_role("button", name="Load the demo scene").click()
+    await expect(alice.locator('[data-token="hero"]')).to_be_visible()
+    await gm.get_by_role("button", name=re.compile("Start combat")).click()
+    await expect(alice.locator("#time")).to_have_text("Turn 1, Phase 1")
+    await expect(alice.locator("#order li.actor")).to_contain_text("Hero")
+
+    # The player plans a move out of the ogre's reach and sees the bridge's plan first.
+    await alice.locator('[data-token="hero"]').click()
+    await alice.locator('[data-cell="3,6"]').click(force=True)
+    await expect(alice.locator("#hint")).to_contain_text(re.compile(r"Path to 3,6: cost \d"))
+    await expect(alice.locator("polyline.plan")).to_have_count(1)
+    assert await _view(alice, ".tokens.hero.x") == 6, "planning moves nothing"
+    await alice.get_by_role("button", name="Move there").click()
+
+    # The GM's page shows the prompt with a countdown; the player's shows it as theirs.
+    prompt = gm.locator("#prompt-list li.mine")
+    await expect(prompt).to_contain_text("attack of opportunity: ogre on hero")
+    await expect(prompt.locator(".countdown")).to_have_text(re.compile(r"^\d+ s$"))
+    await expect(alice.locator("#prompt-list li.theirs")).to_contain_text("gm decides")
+    await expect(alice.locator("polyline.moving")).to_have_count(1)
+    await gm.screenshot(path=shots / "gm-prompt.png")
+    await alice.screenshot(path=shots / "alice-prompt.png")
+
+    # The GM attacks; after a hit it also says whether the hero can go on: yes.
+    await prompt.get_by_role("button", name="Accept").click()
+    await expect(alice.locator("#log")).to_contain_text("ogre attacks hero:")
+    arrived = alice.locator("#log li", has_text="hero arrives at 3,6")
+    follow_up = gm.locator("#prompt-list li.mine", has_text="continue after hit")
+    for _ in range(PATIENCE_MS // 50):
+        if await arrived.count():
+            break
+        if await follow_up.count():
+            await follow_up.get_by_role("button", name="Accept").click()
+        await asyncio.sleep(0.05)
+    await expect(arrived).to_have_count(1)
+    assert await _view(alice, ".tokens.hero.x") == 3
+
+    # The player ends the Phase: the marker moves on, on both pages.
+    await alice.get_by_role("button", name="End Hero's Phase").click()
+    for page in (gm, alice):
+        await expect(page.locator("#order li.actor")).to_contain_text("Elf")
+        await expect(page.locator('[data-token="elf"]')).to_have_class(re.compile(r"\bactor\b"))
+    await gm.screenshot(path=shots / "gm.png")
+    await alice.screenshot(path=shots / "alice.png")
+    for name in ("gm-prompt.png", "alice-prompt.png", "gm.png", "alice.png"):
+        assert (shots / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert pages["errors"] == []

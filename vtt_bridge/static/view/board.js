@@ -1,0 +1,141 @@
+// The board: the table view drawn as SVG, redrawn whole from the client's view (a fight's
+// board is a few hundred shapes; a full redraw per change is simpler than patching and
+// fast enough).
+
+import { layoutFor } from "./layout.js";
+
+const NS = "http://www.w3.org/2000/svg";
+const TERRAIN_FILL = {
+  difficult: "#c9b27c",
+  water: "#7fb2e5",
+  climbable: "#a7a7a7",
+  gap: "#333a44",
+  impassable: "#5a3b3b",
+};
+
+/** @param {string} name @param {Record<string, string | number>} attrs @param {string} [text] */
+function el(name, attrs, text) {
+  const node = document.createElementNS(NS, name);
+  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, String(value));
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+/** @param {Array<[number, number]>} points */
+const pointsAttr = (points) => points.map(([x, y]) => `${x.toFixed(3)},${y.toFixed(3)}`).join(" ");
+
+const SIDE_COLOURS = ["#1e63b5", "#c62828", "#2e7d32", "#ef6c00", "#6a1b9a", "#00838f"];
+
+/** A colour per side, the same on every page: by the side's rank among the scene's
+ * sides in alphabetical order. @param {string} side @param {string[]} sides sorted */
+export function sideColour(side, sides) {
+  const i = sides.indexOf(side);
+  return i >= 0 ? SIDE_COLOURS[i % SIDE_COLOURS.length] : "#777";
+}
+
+/**
+ * @typedef {object} BoardState what the page adds to the table view
+ * @property {string | null} selected the selected token
+ * @property {{token: string, path: Array<[number, number]>, cost: number, budget: number | null, reason: string | null} | null} plan
+ * @property {string | null} participant who this page is
+ */
+
+/**
+ * Draw `view` into `svg`.
+ * @param {SVGSVGElement} svg
+ * @param {import("/client/src/table.js").TableView} view
+ * @param {BoardState} board
+ */
+export function drawBoard(svg, view, board) {
+  svg.replaceChildren();
+  if (!view.scene) {
+    svg.setAttribute("viewBox", "0 0 10 4");
+    svg.append(el("text", { x: 5, y: 2, "text-anchor": "middle", "font-size": 0.5, class: "empty" }, "No scene loaded yet"));
+    return;
+  }
+  const { grid, walls, terrain } = view.scene;
+  const layout = layoutFor(grid);
+  const s = grid.cell_size;
+  const pad = s / 2;
+  svg.setAttribute("viewBox", `${-pad} ${-pad} ${layout.width + 2 * pad} ${layout.height + 2 * pad}`);
+  svg.dataset.cellSize = String(s);
+
+  const cells = el("g", { class: "cells" });
+  for (let r = 0; r < grid.height; r++) {
+    for (let c = 0; c < grid.width; c++) {
+      cells.append(el("polygon", { points: pointsAttr(layout.corners([c, r])), "data-cell": `${c},${r}` }));
+    }
+  }
+  svg.append(cells);
+
+  for (const region of terrain) {
+    svg.append(el("polygon", { class: `terrain ${region.kind}`, points: pointsAttr(region.polygon),
+      fill: TERRAIN_FILL[region.kind] ?? "#999" }));
+  }
+
+  const combat = view.combat;
+  // Readied actions' trigger areas.
+  for (const hold of Object.values(combat?.holds ?? {})) {
+    for (const cell of hold.area) {
+      svg.append(el("polygon", { class: "trigger", points: pointsAttr(layout.corners(cell)) }));
+    }
+  }
+
+  for (const wall of walls) {
+    const kind = wall.door === "none" ? (wall.blocks_sight ? "wall" : "window") : `door ${wall.door}`;
+    svg.append(el("line", { class: kind, x1: wall.a[0], y1: wall.a[1], x2: wall.b[0], y2: wall.b[1],
+      "stroke-width": s / 8, "data-wall": wall.id }));
+  }
+
+  // A move under way, and the path the player is planning.
+  if (combat?.moving) svg.append(pathLine(layout, combat.moving.path, "moving", s));
+  if (board.plan?.path.length) {
+    const from = view.tokens[board.plan.token];
+    if (from) svg.append(pathLine(layout, [[from.x, from.y], ...board.plan.path], "plan", s));
+  }
+
+  const sides = [...new Set(Object.values(view.tokens).map((t) => t.side))].sort();
+  for (const token of Object.values(view.tokens)) {
+    const { center, outline } = layout.footprint(token);
+    const classes = ["token"];
+    if (combat?.actor === token.id) classes.push("actor");
+    if (board.selected === token.id) classes.push("selected");
+    if (board.participant && token.owner === board.participant) classes.push("mine");
+    const group = el("g", { class: classes.join(" "), "data-token": token.id });
+    const label = token.name || token.id;
+    group.append(el("polygon", { points: pointsAttr(outline), fill: sideColour(token.side, sides), "stroke-width": s / 12 }));
+    // The name fits the footprint: smaller type for long names on small tokens.
+    const type = Math.min(s * 0.34, (1.45 * s * token.size) / Math.max(1, label.length));
+    group.append(el("text", { x: center[0], y: center[1] + type * 0.35, "text-anchor": "middle",
+      "font-size": type }, label));
+    svg.append(group);
+  }
+
+  // Where an open prompt's mover stands, and where it would leave reach.
+  for (const prompt of Object.values(view.prompts)) {
+    const [x, y] = layout.center(prompt.at);
+    svg.append(el("circle", { class: "prompt-at", cx: x, cy: y, r: s * 0.55, "stroke-width": s / 14 }));
+    if (prompt.kind === "attack_of_opportunity") {
+      svg.append(el("circle", { class: "exit-point", cx: prompt.exitPoint[0], cy: prompt.exitPoint[1], r: s / 9 }));
+    }
+  }
+}
+
+/** @param {import("./layout.js").Layout} layout @param {Array<[number, number]>} cells */
+function pathLine(layout, cells, kind, s) {
+  return el("polyline", { class: kind, points: pointsAttr(cells.map((c) => layout.center(c))),
+    "stroke-width": s / 10, fill: "none" });
+}
+
+/**
+ * The cell under a pointer event on the board, or null.
+ * @param {SVGSVGElement} svg @param {MouseEvent} event @param {Record<string, any>} grid
+ * @returns {[number, number] | null}
+ */
+export function cellUnder(svg, event, grid) {
+  const matrix = svg.getScreenCTM();
+  if (!matrix) return null;
+  const point = new DOMPoint(event.clientX, event.clientY).matrixTransform(matrix.inverse());
+  const cell = layoutFor(grid).cellAt([point.x, point.y]);
+  return cell[0] >= 0 && cell[1] >= 0 && cell[0] < grid.width && cell[1] < grid.height ? cell : null;
+}

@@ -1,0 +1,92 @@
+// Where cells are on the page, in the scene's own units (the SVG's viewBox is in them, so
+// walls and terrain, which the scene gives in those units, are drawn as they are).  The
+// same layout as geometry/square.py and geometry/hexgrid.py: a square cell (c, r) covers
+// [c, c+1] x [r, r+1] cell sizes; hexes are offset coordinates whose `cell_size` is the
+// distance between adjacent centres, with the grid's left and top edges at 0.  Drawing
+// only: which cells a token threatens or may reach is the bridge's to say.
+
+const SQRT3 = Math.sqrt(3);
+
+/**
+ * @typedef {[number, number]} Point
+ * @typedef {object} Layout
+ * @property {number} width the scene's width in its units
+ * @property {number} height
+ * @property {(cell: [number, number]) => Point} center
+ * @property {(cell: [number, number]) => Point[]} corners the cell's outline
+ * @property {(point: Point) => [number, number]} cellAt the cell under a point
+ * @property {(token: {x: number, y: number, size: number}) => {center: Point, outline: Point[]}} footprint
+ */
+
+/** @param {Record<string, any>} grid the scene's grid @returns {Layout} */
+export function layoutFor(grid) {
+  return grid.kind === "square" ? squareLayout(grid) : hexLayout(grid);
+}
+
+/** @param {Record<string, any>} grid @returns {Layout} */
+function squareLayout(grid) {
+  const s = grid.cell_size;
+  return {
+    width: grid.width * s,
+    height: grid.height * s,
+    center: ([c, r]) => [(c + 0.5) * s, (r + 0.5) * s],
+    corners: ([c, r]) => [[c * s, r * s], [(c + 1) * s, r * s], [(c + 1) * s, (r + 1) * s], [c * s, (r + 1) * s]],
+    cellAt: ([x, y]) => [Math.floor(x / s), Math.floor(y / s)],
+    footprint: ({ x, y, size }) => ({
+      center: [(x + size / 2) * s, (y + size / 2) * s],
+      outline: [[x * s, y * s], [(x + size) * s, y * s], [(x + size) * s, (y + size) * s], [x * s, (y + size) * s]],
+    }),
+  };
+}
+
+/** @param {Record<string, any>} grid @returns {Layout} */
+function hexLayout(grid) {
+  const s = grid.cell_size;
+  const radius = s / SQRT3; // centre to corner
+  const pointy = grid.kind === "hex_pointy";
+  const even = grid.offset === "even";
+  // Along the staggered axis a line is pushed half a hex when its index is odd (or even).
+  const push = (i) => (even ? 1 - (i & 1) / 2 : 0.5 + (i & 1) / 2);
+  /** @type {(cell: [number, number]) => Point} */
+  const center = pointy
+    ? ([c, r]) => [s * (c + push(r)), radius + (s * SQRT3 * r) / 2]
+    : ([c, r]) => [radius + (s * SQRT3 * c) / 2, s * (r + push(c))];
+  const start = pointy ? -90 : 0;
+  const hexAround = ([x, y], k) =>
+    Array.from({ length: 6 }, (_, i) => {
+      const a = ((start + 60 * i) * Math.PI) / 180;
+      return /** @type {Point} */ ([x + k * Math.cos(a), y + k * Math.sin(a)]);
+    });
+  const last = center([grid.width - 1, grid.height - 1]);
+  return {
+    width: pointy ? last[0] + s : last[0] + radius,
+    height: pointy ? last[1] + radius : last[1] + s,
+    center,
+    corners: (cell) => hexAround(center(cell), radius),
+    cellAt: (point) => {
+      // The nearest centre among the candidates around the point.
+      const guess = pointy
+        ? [Math.round(point[0] / s - 0.5), Math.round((point[1] - radius) / ((s * SQRT3) / 2))]
+        : [Math.round((point[0] - radius) / ((s * SQRT3) / 2)), Math.round(point[1] / s - 0.5)];
+      let best = /** @type {[number, number]} */ (guess);
+      let bestD = Infinity;
+      for (let dc = -1; dc <= 1; dc++) {
+        for (let dr = -1; dr <= 1; dr++) {
+          const cell = /** @type {[number, number]} */ ([guess[0] + dc, guess[1] + dr]);
+          const [x, y] = center(cell);
+          const d = (x - point[0]) ** 2 + (y - point[1]) ** 2;
+          if (d < bestD) [best, bestD] = [cell, d];
+        }
+      }
+      return best;
+    },
+    // Size 1 is its hex; an odd size 2k+1 the hexes within k steps, drawn as a hex
+    // reaching the outer ones' corners; size 2 (three hexes round a corner) is drawn,
+    // approximately, like size 1 and a half around its origin.
+    footprint: ({ x, y, size }) => {
+      const c = center([x, y]);
+      const k = (size - 1) / 2;
+      return { center: c, outline: hexAround(c, radius * (1 + SQRT3 * k)) };
+    },
+  };
+}

@@ -1,0 +1,219 @@
+// The table view: joins with the token in the URL fragment and draws the fight live from
+// the client library's view.  It plays too: a player selects its token, clicks a cell,
+// sees the bridge's planned path and cost, and commits the move; whoever controls a
+// prompt answers it here; the acting combatant's controller ends its Phase.
+
+import { BridgeClient, BridgeError } from "/client/src/index.js";
+import { cellUnder, drawBoard } from "./board.js";
+import { describe } from "./describe.js";
+
+const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
+const svg = /** @type {SVGSVGElement} */ (/** @type {unknown} */ ($("board")));
+const LOG_KEPT = 500;
+/** The demo scene (the one `serve --demo` loads) and the ruleset its stats are for. */
+const DEMO_SCENE_URL = "/view/demo-scene.json";
+const DEMO_RULESET = "hero-supplement";
+
+/** What the page adds to the table view. */
+const board = { selected: null, plan: null, participant: null, options: null };
+
+/** @param {string} tag @param {Record<string, any>} [props] @param {Array<Node | string>} [children] */
+function h(tag, props = {}, children = []) {
+  const { dataset = {}, ...rest } = props;
+  const node = Object.assign(document.createElement(tag), rest);
+  Object.assign(node.dataset, dataset);
+  node.append(...children);
+  return node;
+}
+
+/** @param {string} text @param {string} [kind] */
+function log(text, kind = "") {
+  const list = $("log");
+  list.append(h("li", { className: kind, textContent: text }));
+  while (list.children.length > LOG_KEPT) list.firstElementChild?.remove();
+  list.scrollTop = list.scrollHeight;
+}
+
+/** Run a command from a button; a refusal goes to the log, in the bridge's words. */
+async function act(what, run) {
+  try {
+    return await run();
+  } catch (err) {
+    const why = err instanceof BridgeError ? `${err.code}: ${err.message}` : String(err);
+    log(`${what} refused: ${why}`, "error");
+    return null;
+  }
+}
+
+function start() {
+  const token = new URLSearchParams(location.hash.slice(1)).get("token");
+  if (!token) {
+    $("join").hidden = false;
+    $("join-form").addEventListener("submit", (event) => {
+      event.preventDefault();
+      location.hash = `token=${encodeURIComponent(/** @type {HTMLInputElement} */ ($("join-token")).value.trim())}`;
+      location.reload();
+    });
+    drawBoard(svg, { lastEvent: -1, scene: null, tokens: {}, combat: null, prompts: {} }, board);
+    return;
+  }
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  const client = new BridgeClient(`${scheme}://${location.host}/ws`, { token, binary: true });
+  window.vttClient = client; // for the console, and for browser tests
+  client.on("status", (status) => {
+    $("status").textContent = status;
+    $("status").className = `status ${status}`;
+  });
+  client.on("welcome", (w) => {
+    board.participant = w.participant;
+    $("who").textContent = `${w.participant} (${w.role}) at table ${w.table}`;
+  });
+  client.on("event", (event) => log(describe(event.kind, event.data)));
+  client.on("error", (err) => log(String(err.message ?? err), "error"));
+  client.on("change", () => render(client));
+  svg.addEventListener("click", (event) => clicked(client, event));
+  setInterval(() => tick(client), 250);
+  client.connect().then(() => render(client), (err) => log(`cannot join: ${err.message}`, "error"));
+}
+
+/** May this participant move or end the Phase of `token`? (The bridge decides; this only
+ * spares the player buttons that would certainly be refused.) */
+function controls(client, token) {
+  const me = client.welcome;
+  return !!me && !!token && (me.role === "gm" || token.owner === me.participant);
+}
+
+/** @param {BridgeClient} client @param {MouseEvent} event */
+async function clicked(client, event) {
+  const view = client.view;
+  if (!view.scene) return;
+  const target = /** @type {Element} */ (event.target).closest("[data-token]");
+  const id = target?.getAttribute("data-token");
+  if (id && controls(client, view.tokens[id])) {
+    board.selected = id;
+    board.plan = null;
+    board.options = await act("ask_options", () => client.askOptions(id));
+    render(client);
+    return;
+  }
+  const cell = cellUnder(svg, event, view.scene.grid);
+  if (!cell || !board.selected) return;
+  const token = board.selected;
+  const plan = await act("ask_path", () => client.askPath(token, cell));
+  if (plan) {
+    board.plan = plan;
+    render(client);
+  }
+}
+
+/** @param {BridgeClient} client */
+function render(client) {
+  const view = client.view;
+  drawBoard(svg, view, board);
+  renderOrder(view);
+  renderPrompts(client);
+  renderControls(client);
+}
+
+/** @param {import("/client/src/table.js").TableView} view */
+function renderOrder(view) {
+  const combat = view.combat;
+  $("time").textContent = !combat ? "no combat" : combat.surprise ? "Surprise Phase" : `Turn ${combat.turn}, Phase ${combat.phase}`;
+  $("order").replaceChildren(
+    ...(combat?.order ?? []).map((id) => {
+      const hold = combat.holds[id];
+      const name = view.tokens[id]?.name || id;
+      const extra = [];
+      if (hold) extra.push(h("span", { className: "hold", textContent: ` ${hold.kind === "delay" ? "delaying" : `readied ${hold.action}`}` }));
+      for (const condition of combat.conditions[id] ?? []) extra.push(` [${condition}]`);
+      return h("li", { className: combat.actor === id ? "actor" : "" }, [`${name} (${combat.scores[id]})`, ...extra]);
+    }),
+  );
+}
+
+/** @param {BridgeClient} client */
+function renderPrompts(client) {
+  const me = client.welcome?.participant;
+  const items = Object.values(client.view.prompts).map((prompt) => {
+    const mine = prompt.controller === me;
+    const text = `${prompt.kind.replaceAll("_", " ")}: ${prompt.attacker} on ${prompt.target} (${prompt.controller} decides)`;
+    const children = [text, " ", h("span", { className: "countdown", dataset: { prompt: prompt.prompt } })];
+    if (mine) {
+      children.push(h("br"));
+      for (const [label, accept] of [["Accept", true], ["Decline", false]]) {
+        const button = h("button", { textContent: label });
+        button.addEventListener("click", () => act("answer_prompt", () => client.answerPrompt(prompt.prompt, accept)));
+        children.push(button);
+      }
+    }
+    return h("li", { className: mine ? "mine" : "theirs" }, children);
+  });
+  $("prompt-list").replaceChildren(...items);
+  tick(client);
+}
+
+/** Refresh the prompts' countdowns. @param {BridgeClient} client */
+function tick(client) {
+  for (const span of document.querySelectorAll(".countdown")) {
+    const prompt = client.view.prompts[/** @type {HTMLElement} */ (span).dataset.prompt ?? ""];
+    const left = prompt ? BridgeClient.remainingMs(prompt) : null;
+    span.textContent = left === null ? "" : `${Math.ceil(left / 1000)} s`;
+  }
+}
+
+/** @param {BridgeClient} client */
+function renderControls(client) {
+  const view = client.view;
+  const gm = client.welcome?.role === "gm";
+  const buttons = [];
+  const button = (label, what, run) => {
+    const b = h("button", { textContent: label });
+    b.addEventListener("click", () => act(what, run));
+    buttons.push(b);
+  };
+  if (gm && !view.combat) {
+    button(view.scene ? "Load the demo scene again" : "Load the demo scene", "load_scene", async () =>
+      client.loadScene(await (await fetch(DEMO_SCENE_URL)).json()));
+    if (view.scene) button(`Start combat (${DEMO_RULESET})`, "start_combat", () => client.startCombat(DEMO_RULESET));
+  }
+  if (gm && view.scene) {
+    for (const wall of view.scene.walls.filter((w) => w.door !== "none")) {
+      const open = wall.door === "closed";
+      button(`${open ? "Open" : "Close"} door ${wall.id}`, "set_door", () => client.setDoor(wall.id, open));
+    }
+  }
+  const actor = view.combat?.actor;
+  if (actor && controls(client, view.tokens[actor])) {
+    button(`End ${view.tokens[actor]?.name || actor}'s Phase`, "end_phase", async () => {
+      board.plan = null;
+      return client.endPhase(actor);
+    });
+  }
+  const plan = board.plan;
+  let hint = board.selected ? `${board.selected} selected: click a cell to plan a move.` : "Click one of your tokens to select it.";
+  if (board.options) {
+    const o = board.options;
+    hint += o.can_act ? ` Movement left: ${o.movement_left}.` : ` Cannot act now: ${o.reason}.`;
+  }
+  if (plan) {
+    if (plan.path.length) {
+      hint = `Path to ${plan.to}: cost ${plan.cost}${plan.budget === null ? "" : ` of ${plan.budget}`}.`;
+      button("Move there", "move", async () => {
+        board.plan = null;
+        const ack = await client.move(plan.token, plan.path);
+        board.options = await client.askOptions(plan.token);
+        return ack;
+      });
+      button("Cancel", "cancel", async () => {
+        board.plan = null;
+        render(client);
+      });
+    } else {
+      hint = `No path to ${plan.to}: ${plan.reason}`;
+    }
+  }
+  $("control-list").replaceChildren(...buttons);
+  $("hint").textContent = hint;
+}
+
+start();
