@@ -2,9 +2,9 @@
 
 Same shape as :mod:`protocol.messages`: frozen dataclasses that check themselves, with
 ``from_body`` / ``to_body`` for the wire body.  Client -> server: ``issue_token``,
-``revoke_token``, ``configure_table``.  Server -> client: ``token_issued``,
-``token_revoked``.  Only a table's GM may send the client ones; the server decides that,
-not this module.
+``revoke_token``, ``configure_table``, ``list_tokens``.  Server -> client:
+``token_issued``, ``token_revoked``, ``token_list``.  Only a table's GM may send the
+client ones; the server decides that, not this module.
 """
 
 from __future__ import annotations
@@ -12,20 +12,40 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar, Final
 
-from protocol.validate import SEQ_MAX, check_choice, check_int, check_keys, check_str
+from protocol.errors import ProtocolError
+from protocol.validate import (
+    SEQ_MAX,
+    at,
+    check_bool,
+    check_choice,
+    check_int,
+    check_keys,
+    check_str,
+    check_tuple,
+    index_segment,
+)
 
 __all__ = [
     "DICE_POLICIES",
     "ISSUABLE_ROLES",
+    "LIST_TOKENS_PAGE",
+    "TOKEN_ROLES",
     "ConfigureTable",
     "IssueToken",
+    "ListTokens",
+    "ListedToken",
     "RevokeToken",
     "TokenIssued",
+    "TokenList",
     "TokenRevoked",
 ]
 
 #: Roles a GM may hand out: a table has one GM, made with the table.
 ISSUABLE_ROLES: Final[frozenset[str]] = frozenset({"player", "spectator"})
+#: Every role a join token may carry.
+TOKEN_ROLES: Final[frozenset[str]] = ISSUABLE_ROLES | {"gm"}
+#: The most tokens one ``token_list`` holds; ``list_tokens.offset`` pages through more.
+LIST_TOKENS_PAGE: Final = 256
 #: ``server``: the server rolls every die; ``gm``: the GM's client may supply rolls.
 DICE_POLICIES: Final[frozenset[str]] = frozenset({"server", "gm"})
 #: Bounds of a table's prompt deadline, in milliseconds.
@@ -178,3 +198,104 @@ class TokenRevoked:
     def to_body(self) -> dict[str, Any]:
         """The wire body."""
         return {"ref": self.ref, "token": self.token}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ListTokens:
+    """GM: list the table's join tokens, in the order they were issued, from ``offset``
+    on (at most :data:`LIST_TOKENS_PAGE`); answered with ``token_list``."""
+
+    TYPE: ClassVar[str] = "list_tokens"
+    seq: int
+    offset: int = 0
+
+    def __post_init__(self) -> None:
+        _seq(self.seq)
+        check_int(self.offset, "offset", lo=0, hi=SEQ_MAX)
+
+    @classmethod
+    def from_body(cls, body: object, *, seq: int) -> ListTokens:
+        """Read the wire body."""
+        obj = check_keys(body, (), optional=("offset",))
+        return cls(seq=seq, **obj)
+
+    def to_body(self) -> dict[str, Any]:
+        """The wire body."""
+        return {"offset": self.offset}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ListedToken:
+    """One join token of a ``token_list``: its value, who it makes its holder, and
+    whether it was revoked."""
+
+    token: str
+    participant: str
+    role: str
+    revoked: bool
+
+    def __post_init__(self) -> None:
+        check_str(self.token, "token", min_len=1, max_len=128)
+        check_str(self.participant, "participant", min_len=1, max_len=64)
+        check_choice(self.role, "role", TOKEN_ROLES)
+        check_bool(self.revoked, "revoked")
+
+    @classmethod
+    def from_wire(cls, value: object) -> ListedToken:
+        """Read one item of the wire list."""
+        obj = check_keys(value, ("token", "participant", "role", "revoked"))
+        return cls(**obj)
+
+    def to_wire(self) -> dict[str, Any]:
+        """The wire item."""
+        return {
+            "token": self.token,
+            "participant": self.participant,
+            "role": self.role,
+            "revoked": self.revoked,
+        }
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TokenList:
+    """Reply to ``list_tokens`` (client seq ``ref``): ``tokens`` from ``offset`` on, of
+    ``total`` the table has (revoked ones included)."""
+
+    TYPE: ClassVar[str] = "token_list"
+    seq: int
+    ref: int
+    offset: int
+    total: int
+    tokens: tuple[ListedToken, ...]
+
+    def __post_init__(self) -> None:
+        _seq(self.seq)
+        check_int(self.ref, "ref", lo=0, hi=SEQ_MAX)
+        check_int(self.offset, "offset", lo=0, hi=SEQ_MAX)
+        check_int(self.total, "total", lo=0, hi=SEQ_MAX)
+        check_tuple(self.tokens, "tokens", max_items=LIST_TOKENS_PAGE)
+        for i, item in enumerate(self.tokens):
+            if not isinstance(item, ListedToken):
+                raise ProtocolError("bad_type", "expected a listed token", path=f"tokens[{i}]")
+
+    @classmethod
+    def from_body(cls, body: object, *, seq: int) -> TokenList:
+        """Read the wire body."""
+        obj = check_keys(body, ("ref", "offset", "total", "tokens"))
+        items = check_tuple(obj["tokens"], "tokens", max_items=LIST_TOKENS_PAGE)
+        tokens = []
+        for i, item in enumerate(items):
+            with at("tokens"), at(index_segment(i)):
+                tokens.append(ListedToken.from_wire(item))
+        return cls(
+            seq=seq, ref=obj["ref"], offset=obj["offset"], total=obj["total"], tokens=tuple(tokens)
+        )
+
+    def to_body(self) -> dict[str, Any]:
+        """The wire body."""
+        return {
+            "ref": self.ref,
+            "offset": self.offset,
+            "total": self.total,
+            "tokens": [t.to_wire() for t in self.tokens],
+        }

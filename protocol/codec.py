@@ -139,14 +139,14 @@ def _refuse_ext(code: int, data: bytes) -> object:
     raise ProtocolError("bad_type", f"msgpack extension type {code} is not allowed")
 
 
-def _parse_msgpack(data: bytes) -> object:
+def _parse_msgpack(data: bytes, max_bytes: int = MAX_FRAME_BYTES) -> object:
     try:
         return msgpack.unpackb(
             data,
             raw=False,
             strict_map_key=True,
             use_list=True,
-            max_str_len=MAX_FRAME_BYTES,
+            max_str_len=max_bytes,
             max_bin_len=0,
             max_array_len=MAX_ARRAY_LEN,
             max_map_len=MAX_MAP_LEN,
@@ -212,12 +212,65 @@ def _parse_frame(
     frame: bytes | bytearray | memoryview | str, max_bytes: int, max_depth: int
 ) -> object:
     _check_size(frame, max_bytes)
-    tree = _parse_json(frame, max_depth) if isinstance(frame, str) else _parse_msgpack(bytes(frame))
+    if isinstance(frame, str):
+        try:
+            tree = _parse_json(frame, max_depth)
+        except ProtocolError as exc:
+            # Too deep, or broken further on: the envelope's seq may still be readable.
+            exc.seq = _peek_json_seq(frame)
+            raise
+    else:
+        data = bytes(frame)
+        try:
+            tree = _parse_msgpack(data, max_bytes)
+        except ProtocolError as exc:
+            # The tree was refused whole (a list over its limit, say), yet the envelope's
+            # seq may still be readable: the refusal then names the message it answers.
+            exc.seq = _peek_msgpack_seq(data)
+            raise
     try:
         return json_safe(tree, "", max_depth=max_depth)
     except ProtocolError as exc:
         exc.seq = _peek_seq(tree)
         raise
+
+
+_SEQ_VALUE = re.compile(r"\s*:\s*(\d{1,16})\s*[,}]")
+
+
+def _peek_json_seq(text: str) -> int | None:
+    """The envelope's ``seq`` of a JSON frame that failed to parse: the value of a
+    ``"seq"`` key at the top level, found with the depth scan's tokens (strings and
+    brackets, so a ``"seq"`` inside the body or inside a string does not count)."""
+    depth = 0
+    for match in _JSON_TOKEN.finditer(text):
+        token = match.group()
+        if token in ("[", "{"):
+            depth += 1
+        elif token in ("]", "}"):
+            depth -= 1
+        elif depth == 1 and token == '"seq"':
+            value = _SEQ_VALUE.match(text, match.end())
+            return None if value is None else _peek_seq({"seq": int(value.group(1))})
+    return None
+
+
+def _peek_msgpack_seq(data: bytes) -> int | None:
+    """The envelope's ``seq`` of a msgpack frame that failed to parse, read key by key
+    without building the values before it (skipped); None when it cannot be read."""
+    unpacker = msgpack.Unpacker(
+        raw=False, max_buffer_size=len(data) or 1, max_bin_len=0, max_ext_len=0
+    )
+    try:
+        unpacker.feed(data)
+        for _ in range(unpacker.read_map_header()):
+            key = unpacker.unpack()
+            if key == "seq":
+                return _peek_seq({"seq": unpacker.unpack()})
+            unpacker.skip()
+    except Exception:  # whatever stops the reading, the seq is simply not known
+        return None
+    return None
 
 
 def _is_array(frame: bytes | str) -> bool:

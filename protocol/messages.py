@@ -23,7 +23,7 @@ from protocol.actions import (
     read_maneuver,
     read_move_body,
 )
-from protocol.admin import ConfigureTable, IssueToken, RevokeToken
+from protocol.admin import ConfigureTable, IssueToken, ListTokens, RevokeToken
 from protocol.errors import ProtocolError
 from protocol.fight import FIGHT_MESSAGES, Act, EndEffect, JoinCombat, LeaveCombat, SetEffect
 from protocol.queries import AskOptions, AskPath
@@ -364,6 +364,7 @@ ClientMessage: TypeAlias = (
     | IssueToken
     | RevokeToken
     | ConfigureTable
+    | ListTokens
     | SetDoor
     | SetCondition
     | MovePoints
@@ -381,7 +382,7 @@ CLIENT_MESSAGE_TYPES: Final[Mapping[str, type[ClientMessage]]] = {
     cls.TYPE: cls
     for cls in (
         *(Join, LoadScene, StartCombat, Move, AnswerPrompt, EndPhase, Resync, Ping),
-        *(IssueToken, RevokeToken, ConfigureTable),
+        *(IssueToken, RevokeToken, ConfigureTable, ListTokens),
         *ACTION_MESSAGES,
         *FIGHT_MESSAGES,
         AskOptions,

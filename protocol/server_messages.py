@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Final, TypeAlias
 
-from protocol.admin import TokenIssued, TokenRevoked
+from protocol.admin import TokenIssued, TokenList, TokenRevoked
 from protocol.errors import ProtocolError
 from protocol.queries import Options, PathPlan
 from protocol.validate import (
@@ -339,6 +339,7 @@ ServerMessage: TypeAlias = (
     | Pong
     | TokenIssued
     | TokenRevoked
+    | TokenList
     | Options
     | PathPlan
 )
@@ -348,7 +349,7 @@ SERVER_MESSAGE_TYPES: Final[Mapping[str, type[ServerMessage]]] = {
     cls.TYPE: cls
     for cls in (
         *(Welcome, Ack, ErrorMessage, Event, Prompt, State, Pong),
-        *(TokenIssued, TokenRevoked),
+        *(TokenIssued, TokenRevoked, TokenList),
         Options,
         PathPlan,
     )

@@ -25,6 +25,8 @@ class TableClient:
         #: How many messages each frame held (a batch frame holds several).
         self.frame_sizes: list[int] = []
         self._unread: deque[protocol.ServerMessage] = deque()
+        #: The largest server frame this client decodes (raise it for big scenes).
+        self.max_bytes = protocol.MAX_FRAME_BYTES
 
     @classmethod
     async def connect(
@@ -56,7 +58,7 @@ class TableClient:
             msg = await asyncio.wait_for(self.ws.receive(), TIMEOUT)
             if msg.type != aiohttp.WSMsgType.TEXT and msg.type != aiohttp.WSMsgType.BINARY:
                 raise ConnectionError(f"connection ended: {msg.type} {msg.data!r}")
-            messages = protocol.decode_server_frame(msg.data)
+            messages = protocol.decode_server_frame(msg.data, max_bytes=self.max_bytes)
             self.frame_sizes.append(len(messages))
             self._unread.extend(messages)
         decoded = self._unread.popleft()

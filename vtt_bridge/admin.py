@@ -16,8 +16,8 @@ import protocol
 from engine import SYSTEM
 from vtt_bridge.committer import Pending
 from vtt_bridge.replies import send_error
-from vtt_bridge.store import JoinToken
-from vtt_bridge.tables import Session, Table
+from vtt_bridge.store import AdminReply, JoinToken
+from vtt_bridge.tables import Reply, Session, Table
 
 if TYPE_CHECKING:
     from vtt_bridge.hub import Hub
@@ -28,17 +28,29 @@ RESERVED_PARTICIPANTS = frozenset({engine.GM, SYSTEM})
 log = logging.getLogger("vtt_bridge")
 
 
-async def handle(hub: Hub, session: Session, message: protocol.ClientMessage, now_ms: int) -> None:
+async def handle(
+    hub: Hub,
+    session: Session,
+    message: protocol.ClientMessage,
+    digest: str | None,
+    now_ms: int,
+) -> None:
     """Carry out an admin message from ``session`` at its table, and answer it.
 
     The answer, and a revocation's closing of connections, take the place in the
     table's answer order the message had when it arrived: after every command received
     before it, before every one received after, as a replay (one frame at a time) has
-    them.  New settings are committed like a command, with the commands they govern."""
+    them.  New settings are committed like a command, with the commands they govern.
+
+    Idempotent like a command (the hub answers a retransmission before this is
+    called): the answer is stored with the change, in one transaction, under the
+    client's id and ``seq`` and the message's ``digest`` (None: a client without an
+    id, nothing is kept), and remembered for a retransmission."""
     table = session.table
     assert table is not None
-    async with hub.committer.place_held(table, now_ms) as place:
-        await _carry_out(hub, session, table, message, now_ms, place)
+    held = hub.committer.place_held(table, now_ms, session, message.seq, session.client)
+    async with held as place:
+        await _carry_out(hub, session, table, message, digest, now_ms, place)
 
 
 async def _carry_out(
@@ -46,6 +58,7 @@ async def _carry_out(
     session: Session,
     table: Table,
     message: protocol.ClientMessage,
+    digest: str | None,
     now_ms: int,
     place: Pending,
 ) -> None:
@@ -54,7 +67,20 @@ async def _carry_out(
     def answer(reply: Callable[[], None]) -> None:
         hub.committer.fill(place, reply)
 
+    def stored_reply(reply: Reply) -> AdminReply | None:
+        if digest is None:
+            return None
+        return AdminReply(table.id, session.participant, session.client, ref, digest, [*reply])
+
+    def keep(reply: Reply) -> None:
+        if digest is not None:
+            table.remember(session.participant, session.client, ref, reply, digest)
+
     def refuse(code: str, text: str, path: str | None) -> Callable[[], None]:
+        # Kept (in memory, like a command's refusal), except ``internal``: nothing was
+        # done, and the same message sent again should try again.
+        if code != "internal":
+            keep(("error", code, text, path))
         return lambda: send_error(hub.metrics, session, ref, code, text, path, now_ms)
 
     not_stored = refuse("internal", "the change could not be stored", None)
@@ -68,11 +94,14 @@ async def _carry_out(
         value = table.issue_token_value(message.participant, message.role)
         grant = JoinToken(value, table.id, message.participant, message.role)
         table.tokens[value] = grant
-        if not await _stored(hub, hub.store.add_token, grant):
+        reply: Reply = ("token_issued", value, grant.participant, grant.role)
+        if not await _stored(hub, hub.store.add_token, grant, stored_reply(reply)):
             if table.tokens.get(value) is grant:
                 del table.tokens[value]
             answer(not_stored)
             return
+        hub.crash("admin_stored")  # the crash test: stored, and the GM never hears of it
+        keep(reply)
         hub.by_token[value] = table  # only now: a join reads the token from the database
         hub.metrics.count("tokens_issued")
         issued = protocol.TokenIssued(
@@ -85,9 +114,12 @@ async def _carry_out(
             unknown = "this table has no such player or spectator token"
             answer(refuse("unknown_join_token", unknown, "body.token"))
             return
-        if not await _stored(hub, hub.store.revoke_token, found.token):
+        gone: Reply = ("token_revoked", found.token)
+        if not await _stored(hub, hub.store.revoke_token, found.token, stored_reply(gone)):
             answer(not_stored)
             return
+        hub.crash("admin_stored")
+        keep(gone)
         revoked = protocol.TokenRevoked(seq=0, ref=ref, token=found.token)
 
         def close_and_answer() -> None:
@@ -109,11 +141,46 @@ async def _carry_out(
         table.row = row
         change = Pending(table, table.generation, session, ref, session.client, now_ms)
         change.settings = row
+        change.digest = digest
         hub.committer.enqueue(change)
         answer(lambda: None)  # the held place: the change right behind it answers
         await hub.committer.wait(change)
     else:
         answer(refuse("not_permitted", "not handled", None))
+
+
+def list_tokens(session: Session, message: protocol.ListTokens, now_ms: int) -> None:
+    """Answer ``list_tokens``: the table's join tokens, in the order they were issued,
+    from ``message.offset`` on (at most :data:`protocol.LIST_TOKENS_PAGE`).  Only the GM
+    may ask (the permission table), so only the GM is ever sent token values."""
+    table = session.table
+    assert table is not None
+    grants = list(table.tokens.values())
+    page = grants[message.offset : message.offset + protocol.LIST_TOKENS_PAGE]
+    session.send(
+        protocol.TokenList(
+            seq=session.next_seq(),
+            ref=message.seq,
+            offset=message.offset,
+            total=len(grants),
+            tokens=tuple(
+                protocol.ListedToken(
+                    token=g.token, participant=g.participant, role=g.role, revoked=g.revoked
+                )
+                for g in page
+            ),
+        ),
+        now_ms,
+    )
+
+
+def remember_stored(table: Table, replies: Iterable[AdminReply]) -> None:
+    """Remember the stored answers to ``table``'s admin messages (at start-up), so one
+    sent again after a restart is answered as it was the first time."""
+    for stored in replies:
+        table.remember(
+            stored.participant, stored.client, stored.ref, tuple(stored.reply), stored.digest
+        )
 
 
 async def _stored(hub: Hub, fn: Callable[..., None], *args: Any) -> bool:

@@ -6,8 +6,11 @@ per connection inside ``try/finally``.
 
 What a connection may cost the server is bounded here, before the hub sees a frame:
 
-* the handshake: an ``Origin`` header must be on the allowlist (403 otherwise); no
-  permessage-deflate; heartbeats; frames over ``max_message_bytes`` close it (1009);
+* the handshake: the whole HTTP request must arrive within ``handshake_timeout``
+  seconds (else the socket is dropped); beyond ``max_connections`` open connections it
+  is refused with 503 before the upgrade; an ``Origin`` header must be on the allowlist
+  (403 otherwise); no permessage-deflate; heartbeats; frames over
+  ``max_message_bytes`` close it (1009);
 * it must join within ``join_timeout`` seconds (else close 1008);
 * a token bucket limits its inbound messages (close 1008 when empty);
 * sending is not done in the receive loop: each connection has a bounded outbound queue
@@ -35,8 +38,9 @@ import protocol
 from vtt_bridge.config import Config
 from vtt_bridge.fanout import Shared
 from vtt_bridge.hub import Hub
+from vtt_bridge.operations import operations_guard, warn_if_files_run_short
 from vtt_bridge.page import add_routes as add_page_routes
-from vtt_bridge.recording import FileRecorder
+from vtt_bridge.recording import REPLAYED_LIMITS, FileRecorder
 from vtt_bridge.store import Store
 from vtt_bridge.tables import Session
 
@@ -233,7 +237,13 @@ def crash_hook(spec: str | None) -> Callable[[str], bool]:
 
 def create_app(config: Config) -> web.Application:
     """The bridge as an aiohttp application."""
-    app = web.Application()
+    # aiohttp's keep-alive timer is the only deadline on a connection that has not sent
+    # its whole request yet (75 s by default under ``web.run_app``): it is the handshake
+    # deadline.  Once upgraded, a WebSocket is governed by its heartbeat instead.
+    app = web.Application(
+        handler_args={"keepalive_timeout": config.handshake_timeout},
+        middlewares=[operations_guard(config)],
+    )
     app[CONFIG] = config
     app[CONNECTIONS] = set()
     app[TIMERS] = set()
@@ -272,6 +282,9 @@ async def _hub_context(app: web.Application) -> AsyncIterator[None]:
         snapshot_every=config.snapshot_every,
         verify_log=config.verify_log,
         crash=crash,
+        max_message_bytes=config.max_message_bytes,
+        max_connections_per_token=config.max_connections_per_token,
+        events_kept_bytes=config.events_kept_bytes,
     )
     app[HUB] = hub
     if config.demo and hub.table_by_name(DEMO_TABLE) is None:
@@ -282,8 +295,10 @@ async def _hub_context(app: web.Application) -> AsyncIterator[None]:
         now = config.clock()
         for table in hub.tables.values():
             path = config.record_dir / f"{table.row.name}-{table.id}-{now}.jsonl"
-            table.recorder = FileRecorder(path, table, hub.store.log(table.id), now)
+            limits = {name: int(getattr(config, name)) for name in sorted(REPLAYED_LIMITS)}
+            table.recorder = FileRecorder(path, table, hub.store.log(table.id), now, limits)
             app[RECORDERS].append(table.recorder)
+    warn_if_files_run_short(config.max_connections)
     watchdog = loop.create_task(_watchdog(app))
     poller = loop.create_task(_poll_revocations(app)) if config.revocation_poll > 0 else None
     log.info("hub ready", extra={"tables": len(hub.tables), "database": str(config.database)})
@@ -392,10 +407,27 @@ async def websocket(request: web.Request) -> web.StreamResponse:
     if not origin_allowed(config, request.headers.get("Origin"), request.host):
         hub.metrics.count("origin_refused")
         raise web.HTTPForbidden(text="origin not allowed")
+    if hub.metrics.connections_open >= config.max_connections:
+        hub.metrics.count("connections_refused")
+        log.warning(
+            "refusing a connection: %d open, --max-connections is %d",
+            hub.metrics.connections_open,
+            config.max_connections,
+        )
+        full = web.Response(status=503, text="too many connections", headers={"Retry-After": "5"})
+        full.force_close()  # and free its socket now, not at the keep-alive deadline
+        return full
+    # aiohttp refuses a frame of exactly ``max_msg_size``; the limit itself is allowed.
     ws = web.WebSocketResponse(
-        heartbeat=config.heartbeat, max_msg_size=config.max_message_bytes, compress=False
+        heartbeat=config.heartbeat, max_msg_size=config.max_message_bytes + 1, compress=False
     )
-    await ws.prepare(request)
+    # Counted before the upgrade: handshakes in flight at once cannot overshoot the cap.
+    hub.metrics.connections_open += 1
+    try:
+        await ws.prepare(request)
+    except BaseException:
+        hub.metrics.connections_open -= 1
+        raise
     loop = asyncio.get_running_loop()
     outbound = Outbound(
         ws,
@@ -406,7 +438,6 @@ async def websocket(request: web.Request) -> web.StreamResponse:
     )
     session = outbound.session
     request.app[CONNECTIONS].add(outbound)
-    hub.metrics.connections_open += 1
     hub.metrics.count("connections")
     writer = asyncio.create_task(outbound.run())
 

@@ -16,6 +16,7 @@ import gc
 import json
 import logging
 import os
+import socket
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -28,6 +29,7 @@ from vtt_bridge.app import DEMO_TABLE, HUB, create_app
 from vtt_bridge.config import Config
 from vtt_bridge.demo import DEMO_RULESET, load_demo_scene
 from vtt_bridge.hub import RESERVED_PARTICIPANTS, Hub
+from vtt_bridge.logthrottle import RepeatFilter
 from vtt_bridge.recording import RecordingError, replay
 from vtt_bridge.store import JoinToken, Store
 from vtt_bridge.tables import new_join_token
@@ -70,6 +72,19 @@ SERVE_OPTIONS: list[tuple[str, str, Callable[[str], Any], str]] = [
     ("synchronous", "synchronous", str, "SQLite synchronous: FULL (default), EXTRA, NORMAL"),
     ("crash-at", "crash_at", str, "fault injection for crash tests: POINT[:N]"),
     ("log-format", "log_format", str, "text or json"),
+    ("handshake-timeout", "handshake_timeout", float, "seconds to send the HTTP request"),
+    ("max-connections", "max_connections", int, "WebSocket connections at once (then 503)"),
+    (
+        "max-connections-per-token",
+        "max_connections_per_token",
+        int,
+        "connections joined with one join token (0: no cap)",
+    ),
+    ("events-kept-bytes", "events_kept_bytes", int, "bytes of recent events kept per table"),
+    ("ops-token", "ops_token", str, "bearer token /healthz and /metrics require"),
+    ("ops-host", "ops_host", str, "address of the operations listener (with --ops-port)"),
+    ("ops-port", "ops_port", int, "serve /healthz and /metrics only on this port"),
+    ("log-repeat-interval", "log_repeat_interval", float, "seconds between repeated log lines"),
 ]
 
 
@@ -149,9 +164,11 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(entry, separators=(",", ":"))
 
 
-def setup_logging(log_format: str) -> None:
-    """Text logs for people, ``json`` logs (one object a line) for collectors."""
+def setup_logging(log_format: str, repeat_interval: float = Config.log_repeat_interval) -> None:
+    """Text logs for people, ``json`` logs (one object a line) for collectors; a failure
+    that repeats is logged once per ``repeat_interval`` seconds, with a count."""
     handler = logging.StreamHandler()
+    handler.addFilter(RepeatFilter(repeat_interval))
     if log_format == "json":
         handler.setFormatter(JsonFormatter())
     else:
@@ -164,7 +181,10 @@ def setup_logging(log_format: str) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point; returns the process exit code."""
     args = build_parser().parse_args(argv)
-    setup_logging(getattr(args, "log_format", None) or "text")
+    setup_logging(
+        getattr(args, "log_format", None) or "text",
+        getattr(args, "log_repeat_interval", Config.log_repeat_interval),
+    )
     if args.command == "serve":
         return _serve(args)
     if args.command == "create-table":
@@ -200,6 +220,13 @@ async def _settle_heap(app: web.Application) -> None:
 
 def _serve(args: argparse.Namespace) -> int:
     config = config_from_args(args)
+    ops_sockets = []
+    if config.ops_port is not None:
+        if config.ops_port == config.port:
+            print("ERROR --ops-port must differ from --port", file=sys.stderr)
+            return 2
+        # Its own listening socket: the app tells the two apart by the local port.
+        ops_sockets.append(socket.create_server((config.ops_host, config.ops_port)))
     app = create_app(config)
 
     async def announce(app: web.Application) -> None:
@@ -207,6 +234,8 @@ def _serve(args: argparse.Namespace) -> int:
         print(
             f"vtt-bridge listening on ws://{config.host}:{config.port}/ws (log: {config.database})"
         )
+        if config.ops_port is not None:
+            print(f"operations on http://{config.ops_host}:{config.ops_port}/healthz, /metrics")
         table = hub.table_by_name(DEMO_TABLE) if config.demo else None
         if table is not None:
             if await load_demo_scene(hub, table, config.clock()):
@@ -225,7 +254,14 @@ def _serve(args: argparse.Namespace) -> int:
 
     app.on_startup.append(announce)
     app.on_startup.append(_settle_heap)
-    web.run_app(app, host=config.host, port=config.port, print=None, shutdown_timeout=15)
+    web.run_app(
+        app,
+        host=config.host,
+        port=config.port,
+        sock=ops_sockets or None,
+        print=None,
+        shutdown_timeout=15,
+    )
     return 0
 
 

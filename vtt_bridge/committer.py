@@ -32,7 +32,7 @@ from engine import Encounter, EncounterState
 from vtt_bridge.loading import DeadlineFn, snapshot_of
 from vtt_bridge.metrics import Metrics
 from vtt_bridge.replies import ack_reply, broadcast, send_ack, send_error
-from vtt_bridge.store import LogRow, Store, TableRow
+from vtt_bridge.store import AdminReply, LogRow, Store, TableRow
 from vtt_bridge.tables import Session, Table
 
 log = logging.getLogger("vtt_bridge")
@@ -72,6 +72,8 @@ class Pending:
     ready: asyncio.Future[None] | None = None
     #: The code it was refused with, once answered (None: accepted, or an action).
     refused_code: str | None = None
+    #: The :func:`~vtt_bridge.replies.message_digest` of the message, kept with its reply.
+    digest: str | None = None
 
 
 @dataclass(eq=False)
@@ -85,6 +87,20 @@ class DueSnapshot:
     #: The open prompts' deadlines at ``position`` (start-up arms them from here).
     deadlines: dict[str, int] = field(default_factory=dict)
     written: bool = False
+
+
+def _settings_replies(live: list[Pending]) -> list[AdminReply]:
+    """The answers to the ``configure_table`` messages among ``live``, stored with the
+    settings they change (only for clients that can retransmit)."""
+    return [
+        AdminReply(p.table.id, p.sender.participant, p.client, p.ref, p.digest, ["ack", None, None])
+        for p in live
+        if p.settings is not None
+        and p.sender is not None
+        and p.ref is not None
+        and p.digest is not None
+        and not p.client.startswith("conn:")
+    ]
 
 
 def _inflight_key(pending: Pending) -> tuple[str, str, str, int]:
@@ -141,21 +157,37 @@ class Committer:
         """The commit ``client``'s command ``ref`` at the table waits for, if still queued."""
         return self._inflight.get((table_id, participant, client, ref))
 
-    def hold_place(self, table: Table, now_ms: int) -> Pending:
+    def hold_place(
+        self,
+        table: Table,
+        now_ms: int,
+        sender: Session | None = None,
+        ref: int | None = None,
+        client: str = "",
+    ) -> Pending:
         """Hold the next place in ``table``'s answer order for an answer that needs an
         await first (an admin message's database write); :meth:`fill` gives it.  Its
-        holder must fill it, or every later answer of the server waits."""
-        pending = Pending(table, table.generation, None, None, "", now_ms)
+        holder must fill it, or every later answer of the server waits.  Held for
+        ``sender``'s message ``ref``, it is that message's :meth:`in_flight` until
+        answered (a retransmission waits for it)."""
+        pending = Pending(table, table.generation, sender, ref, client, now_ms)
         pending.ready = asyncio.get_running_loop().create_future()
         self.enqueue(pending)
         return pending
 
     @contextlib.asynccontextmanager
-    async def place_held(self, table: Table, now_ms: int) -> AsyncIterator[Pending]:
+    async def place_held(
+        self,
+        table: Table,
+        now_ms: int,
+        sender: Session | None = None,
+        ref: int | None = None,
+        client: str = "",
+    ) -> AsyncIterator[Pending]:
         """:meth:`hold_place` for the block's work, which fills it; on the way out an
         empty place is filled with nothing (whatever went wrong, every later answer
         would wait for it) and its turn is waited for."""
-        place = self.hold_place(table, now_ms)
+        place = self.hold_place(table, now_ms, sender, ref, client)
         try:
             yield place
         finally:
@@ -223,7 +255,11 @@ class Committer:
                     if pending.sender is not None:
                         pending.sender.in_flight -= 1
                     if pending.sender is not None and pending.ref is not None:
-                        self._inflight.pop(_inflight_key(pending), None)
+                        # Only its own entry: a held place and the settings change
+                        # queued behind it share a key.
+                        key = _inflight_key(pending)
+                        if self._inflight.get(key) is pending.done:
+                            del self._inflight[key]
                     if pending.done is not None and not pending.done.done():
                         pending.done.set_result(None)
                     queue.task_done()
@@ -234,8 +270,9 @@ class Committer:
         settings = [p.settings for p in live if p.settings is not None]
         if rows or settings:
             due = self._snapshots_due(live)
+            replies = _settings_replies(live)
             try:
-                ms = await self.in_db(self._commit, rows, due, settings)
+                ms = await self.in_db(self._commit, rows, due, settings, replies)
             except Exception:
                 log.exception(
                     "commit of %d commands and %d settings failed; each table tries alone",
@@ -304,7 +341,11 @@ class Committer:
         ]
 
     def _commit(
-        self, rows: list[tuple[str, LogRow]], due: list[DueSnapshot], settings: list[TableRow]
+        self,
+        rows: list[tuple[str, LogRow]],
+        due: list[DueSnapshot],
+        settings: list[TableRow],
+        replies: list[AdminReply],
     ) -> float:
         """On the database thread: the batch's rows, snapshots and settings in one
         transaction, so a snapshot costs no flush of its own.  Returns the milliseconds
@@ -319,7 +360,7 @@ class Committer:
             if snapshot is not None:
                 snapshots.append((snap.table.id, snapshot))
                 snap.written = True
-        return self.store.append_many(rows, snapshots, settings)
+        return self.store.append_many(rows, snapshots, settings, replies)
 
     async def snapshot_tables(self, tables: list[Table]) -> int:
         """Snapshot every table with commands after its last snapshot, at its committed
@@ -331,7 +372,7 @@ class Committer:
             if t.positions > t.snapshot_position and t.unanswered == 0
         ]
         if due:
-            await self.in_db(self._commit, [], due, [])
+            await self.in_db(self._commit, [], due, [], [])
             self._snapshots_taken(due)
         return sum(snap.written for snap in due)
 
@@ -359,7 +400,8 @@ class Committer:
             settings = [p.settings for p in mine if p.settings is not None]
             try:
                 if rows or settings:
-                    ms = await self.in_db(self.store.append_many, rows, (), settings)
+                    replies = _settings_replies(mine)
+                    ms = await self.in_db(self.store.append_many, rows, (), settings, replies)
                     self.metrics.commit(len(rows), ms)
             except Exception:
                 log.exception("commit failed for table %s; its commands are refused", table.id)
@@ -383,6 +425,9 @@ class Committer:
         pending.table.stored_row = pending.settings
         if pending.ref is not None:
             sender = pending.sender
+            pending.table.remember(
+                sender.participant, pending.client, pending.ref, ("ack", None, None), pending.digest
+            )
             sender.send(protocol.Ack(seq=sender.next_seq(), ref=pending.ref), pending.now_ms)
 
     def _reply_error(self, pending: Pending, code: str, message: str, path: str | None) -> None:
@@ -391,7 +436,11 @@ class Committer:
             self.metrics.refused(code)
             return
         pending.table.remember(
-            pending.sender.participant, pending.client, pending.ref, ("error", code, message, path)
+            pending.sender.participant,
+            pending.client,
+            pending.ref,
+            ("error", code, message, path),
+            pending.digest,
         )
         send_error(self.metrics, pending.sender, pending.ref, code, message, path, pending.now_ms)
 
@@ -414,7 +463,9 @@ class Committer:
             self._on_deadline(table.id, prompt_id, deadline)
         if pending.sender is not None and pending.ref is not None:
             reply = ack_reply(row.first_event, len(row.events))
-            table.remember(pending.sender.participant, pending.client, pending.ref, reply)
+            table.remember(
+                pending.sender.participant, pending.client, pending.ref, reply, pending.digest
+            )
             try:
                 send_ack(pending.sender, pending.ref, reply, now_ms)
             except Exception:  # the others still hear of the command

@@ -54,4 +54,25 @@ class Config:
     #: with SIGKILL the Nth time (default 1st) the server reaches ``POINT``.
     crash_at: str | None = None
     log_format: str = "text"
+    #: Seconds a new TCP connection has to send its whole HTTP request (the WebSocket
+    #: handshake) or an idle keep-alive connection is held before it is dropped.
+    handshake_timeout: float = 10.0
+    #: WebSocket connections open at once; more are refused with HTTP 503 before the
+    #: upgrade.  Keep it under the process's file limit (``ulimit -n``).
+    max_connections: int = 900
+    #: Connections joined with one join token at once (0: no cap); a join beyond it is
+    #: refused (``too_many_connections``) and closed (1013).
+    max_connections_per_token: int = 8
+    #: Bytes of recent events a table keeps in memory for catch-up (besides the count
+    #: bound); a client asking for older ones gets the full state.
+    events_kept_bytes: int = 1024 * 1024
+    #: A bearer token ``/healthz`` and ``/metrics`` require (None: none required).
+    ops_token: str | None = None
+    #: A second address serving only ``/healthz`` and ``/metrics`` (None: they are
+    #: served on the main address).  ``ops_host`` defaults to 127.0.0.1.
+    ops_host: str = "127.0.0.1"
+    ops_port: int | None = None
+    #: Seconds between two log lines of one repeated failure (a refused connection, an
+    #: accept error): the rest are counted and reported with the next line.
+    log_repeat_interval: float = 10.0
     clock: Callable[[], int] = field(default=wall_clock_ms)

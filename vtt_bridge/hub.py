@@ -32,9 +32,9 @@ from vtt_bridge.committer import Committer, CrashFn, Pending
 from vtt_bridge.loading import DeadlineFn, StartupError
 from vtt_bridge.membership import CATCH_UP_CHUNK, SERVER_NAME
 from vtt_bridge.metrics import Metrics
-from vtt_bridge.replies import ack_reply, send_ack, send_error
+from vtt_bridge.replies import ack_reply, message_digest, resend, send_error
 from vtt_bridge.store import JoinToken, LogRow, Store, TableRow
-from vtt_bridge.tables import Reply, Session, Table, new_join_token
+from vtt_bridge.tables import EVENTS_KEPT_BYTES, EventLog, Kept, Session, Table, new_join_token
 from vtt_bridge.translate import command_to_plain, event_to_plain, to_command
 
 __all__ = [
@@ -74,8 +74,20 @@ class Hub:
         snapshot_every: int = 0,
         verify_log: bool = False,
         crash: CrashFn | None = None,
+        max_message_bytes: int = protocol.MAX_FRAME_BYTES,
+        max_connections_per_token: int = 0,
+        events_kept_bytes: int = EVENTS_KEPT_BYTES,
     ) -> None:
         self.store = store
+        #: The crash test's fault injector (see :func:`vtt_bridge.app.crash_hook`).
+        self.crash: CrashFn = crash or (lambda point: False)
+        #: The largest frame decoded (``--max-message-bytes``); the server closes larger
+        #: ones (1009) before they reach the hub.
+        self.max_message_bytes = max_message_bytes
+        #: Connections one join token may have joined at once (0: no cap).
+        self.max_connections_per_token = max_connections_per_token
+        #: Bytes of recent events each table keeps in memory (:class:`EventLog`).
+        self.events_kept_bytes = events_kept_bytes
         self.tables: dict[str, Table] = {}
         #: Every join token not revoked, to the table it admits to.
         self.by_token: dict[str, Table] = {}
@@ -158,7 +170,11 @@ class Hub:
         return next((t for t in self.tables.values() if t.row.name == name), None)
 
     def _install(self, row: TableRow, tokens: list[JoinToken]) -> Table:
-        table = Table(row=row, tokens={t.token: t for t in tokens})
+        table = Table(
+            row=row,
+            tokens={t.token: t for t in tokens},
+            events=EventLog(keep_bytes=self.events_kept_bytes),
+        )
         self.tables[row.id] = table
         for token in tokens:
             if not token.revoked:
@@ -170,6 +186,7 @@ class Hub:
             table = self._install(row, self.store.join_tokens(row.id))
             report = loading.load(table, self.store, self._on_deadline)
             self.load_reports[row.id] = report
+            admin.remember_stored(table, self.store.admin_replies(row.id))
             self.metrics.count("replay_divergences", len(report.divergences))
             self.metrics.count("tables_carried_forward", int(report.carried_forward))
             if verify_log:
@@ -207,7 +224,7 @@ class Hub:
     async def receive(self, session: Session, frame: str | bytes, now_ms: int) -> None:
         """Handle one frame from ``session``'s connection."""
         try:
-            message = protocol.decode_client(frame)
+            message = protocol.decode_client(frame, max_bytes=self.max_message_bytes)
         except protocol.ProtocolError as exc:
             if session.table is not None and session.table.recorder is not None:
                 session.table.recorder.frame_in(session.conn, frame, now_ms)
@@ -256,8 +273,13 @@ class Hub:
         elif isinstance(message, protocol.AskPath):
             plan = message
             await self._answer(session, lambda: queries.answer_path(session, plan, now_ms), now_ms)
+        elif isinstance(message, protocol.ListTokens):
+            listing = message
+            await self._answer(session, lambda: admin.list_tokens(session, listing, now_ms), now_ms)
         elif rule.kind == "admin":
-            await admin.handle(self, session, message, now_ms)
+            digest = self._digest(session, message)
+            if not await self._retransmitted(session, message.seq, digest, now_ms):
+                await admin.handle(self, session, message, digest, now_ms)
         elif rule.kind == "command":
             await self._command(session, message, now_ms)
         else:  # a row whose kind nobody handles: refuse, never ignore
@@ -328,45 +350,59 @@ class Hub:
     ) -> None:
         table = session.table
         assert table is not None
-        if await self._retransmitted(session, message.seq, now_ms):
+        digest = self._digest(session, message)
+        if await self._retransmitted(session, message.seq, digest, now_ms):
             return
         if self.closing:
             stopping = permissions.Refusal("shutting_down", "the server is stopping")
-            await self._refuse_in_order(table, session, message.seq, stopping, now_ms)
+            await self._refuse_in_order(table, session, message.seq, stopping, now_ms, digest)
             return
         combat = table.encounter.state.combat
         ruleset = combat.ruleset if combat is not None else None
         refused = permissions.field_refusal(session.role, message, table.row.dice, ruleset)
         if refused is not None:
-            await self._refuse_in_order(table, session, message.seq, refused, now_ms)
+            await self._refuse_in_order(table, session, message.seq, refused, now_ms, digest)
             return
         try:
             command = to_command(message, actor=session.participant, seed=table.combat_seed)
         except TypeError:
             refusal = permissions.Refusal("not_permitted", f"{message.TYPE!r} is not a command")
-            await self._refuse_in_order(table, session, message.seq, refusal, now_ms)
+            await self._refuse_in_order(table, session, message.seq, refusal, now_ms, digest)
             return
         self.metrics.count("commands")
         # Not waited for: the writer acknowledges it once committed, in queue order,
         # and the connection goes on reading (group commit wants commands in flight)...
-        pending = self._apply(table, session, message.seq, session.client, command, now_ms)
+        pending = self._apply(table, session, message.seq, session.client, command, now_ms, digest)
         if session.in_flight >= MAX_IN_FLIGHT:
             # ...up to a few: a burst of commands must not become a burst of answers
             # bigger than a member's outbound queue holds.
             await self.committer.wait(pending)
 
-    async def _retransmitted(self, session: Session, ref: int, now_ms: int) -> bool:
-        """Answer a command this client already sent from memory; True if it was one."""
+    @staticmethod
+    def _digest(session: Session, message: protocol.ClientMessage) -> str | None:
+        """The message's digest, kept with its reply; None for a connection that named no
+        ``client`` (it cannot retransmit, so nothing is kept)."""
+        return None if session.client.startswith("conn:") else message_digest(message)
+
+    async def _retransmitted(
+        self, session: Session, ref: int, digest: str | None, now_ms: int
+    ) -> bool:
+        """Answer a message this client already sent (a command or an admin message)
+        from memory; True if it was one.
+
+        A *different* message under a seq already answered is refused (``seq_reused``)
+        rather than taken for a retransmission: answering it with the old reply would
+        drop it silently.  The kept reply is left as it was."""
         table = session.table
         assert table is not None
         inflight = self.committer.in_flight(table.id, session.participant, session.client, ref)
         if inflight is not None:
             with contextlib.suppress(Exception):
                 await asyncio.shield(inflight)
-        reply = table.reply_to(session.participant, session.client, ref)
-        if reply is None and table.acks_loaded_from and not session.client.startswith("conn:"):
+        kept = table.kept(session.participant, session.client, ref)
+        if kept is None and table.acks_loaded_from and not session.client.startswith("conn:"):
             try:
-                reply = await self._logged_ack(table, session, ref)
+                kept = await self._logged_ack(table, session, ref)
             except Exception:
                 # Not known to be new: applying it might apply it twice.  Not
                 # remembered either, so sending it again gets the real answer.
@@ -379,24 +415,26 @@ class Hub:
                     now_ms,
                 )
                 return True
-        if reply is None:
+        if kept is None:
             return False
+        reply, original = kept
+        if digest is not None and original is not None and digest != original:
+            reused = f"seq {ref} was already used by this client for another message"
+            await self._answer(
+                session,
+                lambda: send_error(self.metrics, session, ref, "seq_reused", reused, "seq", now_ms),
+                now_ms,
+            )
+            return True
         self.metrics.count("retransmits")
         # In queue order: commands this connection sent after the original are still
         # in flight, and their answers come first, as in a replay.
-        found = reply
-        if found[0] == "ack":
-            await self._answer(session, lambda: send_ack(session, ref, found, now_ms), now_ms)
-        else:
-            code, text, path = found[1], found[2], found[3]
-            await self._answer(
-                session,
-                lambda: send_error(self.metrics, session, ref, code, text, path, now_ms),
-                now_ms,
-            )
+        await self._answer(
+            session, lambda: resend(self.metrics, session, ref, reply, now_ms), now_ms
+        )
         return True
 
-    async def _logged_ack(self, table: Table, session: Session, ref: int) -> Reply | None:
+    async def _logged_ack(self, table: Table, session: Session, ref: int) -> Kept | None:
         """The acknowledgement of an older command than start-up loaded, from the log:
         looked up only for a seq at most the highest this client has in the log (read
         once per client), so a new command costs no read."""
@@ -411,8 +449,8 @@ class Hub:
         if found is None or found.participant != session.participant:
             return None
         reply = ack_reply(found.first_event, found.events)
-        table.remember(session.participant, session.client, ref, reply)
-        return reply
+        table.remember(session.participant, session.client, ref, reply, found.digest)
+        return reply, found.digest
 
     async def _refuse_in_order(
         self,
@@ -421,9 +459,11 @@ class Hub:
         ref: int,
         refusal: permissions.Refusal,
         now_ms: int,
+        digest: str | None = None,
     ) -> None:
         """Queue a refusal behind the commands in flight, so it is not sent before them."""
         pending = Pending(table, table.generation, sender, ref, sender.client, now_ms)
+        pending.digest = digest
         pending.refusal = (refusal.code, refusal.message, refusal.path)
         await self.committer.submit(pending)
 
@@ -435,6 +475,7 @@ class Hub:
         client: str,
         command: engine.Command,
         now_ms: int,
+        digest: str | None = None,
     ) -> Pending:
         """Apply ``command`` to the table at once and queue it for its commit and answer
         (:meth:`Committer.wait` waits for that).
@@ -443,6 +484,7 @@ class Hub:
         command and queueing it, so the queue order is the order commands were applied
         in, with no lock."""
         pending = Pending(table, table.generation, sender, ref, client, now_ms)
+        pending.digest = digest
         try:
             events = table.encounter.apply(command)
         except CommandRejected as exc:
@@ -461,6 +503,8 @@ class Hub:
             if sender is not None and ref is not None and not client.startswith("conn:"):
                 meta["client"], meta["ref"] = client, ref
                 meta["participant"] = sender.participant
+                if digest is not None:
+                    meta["digest"] = digest
             pending.row = LogRow(
                 table.next_position, table.next_event, command_to_plain(command), plain, meta
             )

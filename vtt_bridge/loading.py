@@ -112,7 +112,7 @@ def load(table: Table, store: Store, on_deadline: DeadlineFn) -> LoadReport:
         else (snapshot.events if start and snapshot is not None else 0)
     )
     report.rows_read = len(tail)
-    _fill_window(table, tail, total)
+    _fill_window(table, store, tail, total)
     _remember_acks(table, tail)
     # Acknowledgements before the tail stay in the log: a retransmission with a seq at
     # most its client's highest there is looked up (Hub._retransmitted).
@@ -200,11 +200,18 @@ def wire_events(row: LogRow) -> list[dict[str, object]]:
     return upgrade_events(row.events, row.command, row.wire_version)
 
 
-def _fill_window(table: Table, window: list[LogRow], total: int) -> None:
-    """The catch-up window: the window's events, numbered so the last one is
-    ``total - 1``; events before it are only in the log."""
-    events = EventLog(table.events.keep)
-    held = [event for row in window for event in wire_events(row)]
+def _fill_window(table: Table, store: Store, tail: list[LogRow], total: int) -> None:
+    """The catch-up window, numbered so the last event is ``total - 1``: the tail's
+    events, and before them, up to the window's count, the newest events of the log
+    before the tail (read by index, ``log_by_event``), so a client that rejoins after a
+    restart catches up with events as it would have before it, not with the whole
+    state.  The window's byte bound then drops the oldest as it does in play."""
+    events = EventLog(table.events.keep, table.events.keep_bytes)
+    held = [event for row in tail for event in wire_events(row)]
+    first = total - len(held)
+    earlier_from = max(0, first - events.keep)
+    if earlier_from < first:
+        held = store.events_between(table.id, earlier_from, first) + held
     events.base = total - len(held)
     events.extend(held)
     table.events = events
@@ -218,7 +225,14 @@ def _remember_acks(table: Table, rows: Iterable[LogRow]) -> None:
             participant = row.meta.get("participant")
             if not isinstance(participant, str):
                 participant = client.split("/", 1)[0]
-            table.remember(participant, client, ref, ack_reply(row.first_event, len(row.events)))
+            digest = row.meta.get("digest")
+            table.remember(
+                participant,
+                client,
+                ref,
+                ack_reply(row.first_event, len(row.events)),
+                digest if isinstance(digest, str) else None,
+            )
 
 
 def _snapshot_now(table: Table, store: Store) -> None:

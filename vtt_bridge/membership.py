@@ -139,14 +139,22 @@ async def _join(
             session.table, session.participant, session.role = None, "", ""
             session.kick(1008, "join token revoked")
             return
-        session.send(replace(welcome, seq=session.next_seq()), now_ms)
-        if message.last_event is None:
-            state = public_state(table.committed)
-            session.send(
-                protocol.State(seq=session.next_seq(), last_event=table.last_event(), state=state),
+        cap = hub.max_connections_per_token
+        if cap and sum(1 for s in table.sessions if s.token == grant.token) >= cap:
+            # Counted here, at the join's turn: two joins racing cannot both pass.
+            hub.metrics.count("token_connections_refused")
+            log.warning("refusing a join: %d connections already use one join token", cap)
+            send_error(
+                hub.metrics, session, message.seq, "too_many_connections",
+                f"{cap} connections are already joined with this join token", "body.token",
                 now_ms,
-            )
-            resend_prompts(session, now_ms)
+            )  # fmt: skip
+            session.table, session.participant, session.role = None, "", ""
+            session.kick(1013, "too many connections for this join token")
+            return
+        session.send(replace(welcome, seq=session.next_seq()), now_ms)
+        if message.last_event is None or not in_window(session, message.last_event):
+            send_state(session, now_ms)
         else:
             held.append(_hold(session))
         # A member from here on: broadcasts reach it after what it was just sent.
@@ -188,8 +196,37 @@ async def resync(hub: Hub, session: Session, after: int, now_ms: int) -> None:
     table = session.table
     assert table is not None
     held: list[tuple[int, list[tuple[Prompt, int | None]]]] = []
-    await hub.committer.in_order(table, lambda: held.append(_hold(session)), now_ms)
-    await _catch_up(hub, session, after, *held[0], now_ms)
+
+    def hold_or_send_state() -> None:
+        if in_window(session, after):
+            held.append(_hold(session))
+        else:
+            send_state(session, now_ms)
+
+    await hub.committer.in_order(table, hold_or_send_state, now_ms)
+    if held:
+        await _catch_up(hub, session, after, *held[0], now_ms)
+
+
+def in_window(session: Session, after: int) -> bool:
+    """Whether every event after index ``after`` is still in the table's memory window;
+    a member further behind is sent the whole state instead (``send_state``), which
+    costs less than replaying an unbounded history."""
+    table = session.table
+    assert table is not None
+    return after + 1 >= table.events.base
+
+
+def send_state(session: Session, now_ms: int) -> None:
+    """Send ``session`` the table's committed state and the prompts it controls."""
+    table = session.table
+    assert table is not None
+    state = public_state(table.committed)
+    session.send(
+        protocol.State(seq=session.next_seq(), last_event=table.last_event(), state=state),
+        now_ms,
+    )
+    resend_prompts(session, now_ms)
 
 
 def _hold(session: Session) -> tuple[int, list[tuple[Prompt, int | None]]]:
@@ -215,8 +252,8 @@ async def _catch_up(
     broadcasts held meanwhile, in order.
 
     In chunks, each sent once the connection's queue has room (a long catch-up must
-    not overflow it); events older than the table keeps in memory are read from the
-    log."""
+    not overflow it); events the table stopped keeping in memory meanwhile are read
+    from the log."""
     table = session.table
     assert table is not None
     index = max(after + 1, 0)

@@ -16,7 +16,8 @@ COUNTERS = (
     "connections", "joins", "commands", "commands_committed", "refusals",
     "prompts_opened", "prompts_expired", "retransmits", "rate_limited", "join_timeouts",
     "origin_refused", "tokens_issued", "tokens_revoked", "snapshots", "commit_batches",
-    "commit_rows", "replay_divergences", "tables_carried_forward",
+    "commit_rows", "replay_divergences", "tables_carried_forward", "connections_refused",
+    "token_connections_refused",
 )  # fmt: skip
 
 

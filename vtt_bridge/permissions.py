@@ -44,6 +44,8 @@ BRIDGE_ERROR_CODES: Final = frozenset(
         "unknown_join_token",  # revoke_token naming no token of this table
         "internal",  # the log could not be written; nothing changed
         "shutting_down",  # the server is stopping; send it again after reconnecting
+        "seq_reused",  # a seq this client already used, for a different message
+        "too_many_connections",  # a join beyond --max-connections-per-token
     }
 )
 
@@ -92,6 +94,7 @@ PERMISSIONS: Final[dict[type[protocol.ClientMessage], Rule]] = {
     protocol.IssueToken: Rule(GM_ONLY, "admin"),
     protocol.RevokeToken: Rule(GM_ONLY, "admin"),
     protocol.ConfigureTable: Rule(GM_ONLY, "admin"),
+    protocol.ListTokens: Rule(GM_ONLY, "session"),
 }
 
 

@@ -33,7 +33,7 @@ from engine.versions import RULES_VERSION
 from protocol.versions import WIRE_VERSION
 from vtt_bridge.hub import SERVER_NAME, Hub
 from vtt_bridge.store import JoinToken, LogRow, Store, TableRow
-from vtt_bridge.tables import Session, Table
+from vtt_bridge.tables import EVENTS_KEPT_BYTES, Session, Table
 
 FORMAT = 1
 
@@ -45,7 +45,16 @@ class RecordingError(ValueError):
 class FileRecorder:
     """Writes one table's traffic to a JSON Lines file, flushed line by line."""
 
-    def __init__(self, path: Path, table: Table, log_rows: list[LogRow], now_ms: int) -> None:
+    def __init__(
+        self,
+        path: Path,
+        table: Table,
+        log_rows: list[LogRow],
+        now_ms: int,
+        limits: dict[str, int] | None = None,
+    ) -> None:
+        """``limits``: the server's settings that change what a member is answered
+        (:data:`REPLAYED_LIMITS`), so replay answers the same."""
         path.parent.mkdir(parents=True, exist_ok=True)
         self.path = path
         self._file: IO[str] = path.open("w", encoding="utf-8")
@@ -60,6 +69,7 @@ class FileRecorder:
                 "table": asdict(table.row),
                 "tokens": [asdict(t) for t in table.tokens.values()],
                 "log": [asdict(r) for r in log_rows],
+                "limits": dict(limits or {}),
             }
         )
 
@@ -147,6 +157,15 @@ class ReplayResult:
         return "\n".join(lines)
 
 
+#: The frame size replay decodes: no recorded frame is refused for its size.
+REPLAY_MAX_BYTES = 1 << 30
+#: Server settings a recording's header keeps (``limits``, as ``Hub`` arguments), because
+#: they change what a member is answered: a join beyond the per-token cap is refused, a
+#: catch-up from before the event window gets the state.  Older recordings have none:
+#: the defaults.
+REPLAYED_LIMITS = frozenset({"max_connections_per_token", "events_kept_bytes"})
+
+
 def read_recording(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """The header and the records of a recording file."""
     try:
@@ -176,7 +195,15 @@ async def replay(path: Path, *, after: Callable[[Table], None] | None = None) ->
         "rules_version": header.get("rules_version", 1),
         "wire_version": header.get("wire_version", 1),
     }
-    hub = Hub(Store(":memory:"))
+    # Every recorded frame passed the live server's size limit (larger ones were closed
+    # before they reached the hub), whatever ``--max-message-bytes`` it ran with.
+    limits = header.get("limits") or {}
+    hub = Hub(
+        Store(":memory:"),
+        max_message_bytes=REPLAY_MAX_BYTES,
+        max_connections_per_token=int(limits.get("max_connections_per_token", 0)),
+        events_kept_bytes=int(limits.get("events_kept_bytes", EVENTS_KEPT_BYTES)),
+    )
     try:
         table = hub.restore_table(
             TableRow(**header["table"]),

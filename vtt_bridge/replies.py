@@ -8,13 +8,28 @@ from memory (a retransmission) and one after a commit are the same message.
 from __future__ import annotations
 
 import functools
+import hashlib
 from typing import Any
+
+import msgpack
 
 import engine
 import protocol
 from vtt_bridge.fanout import Shared
 from vtt_bridge.metrics import Metrics
 from vtt_bridge.tables import Reply, Session, Table
+
+
+def message_digest(message: protocol.ClientMessage) -> str:
+    """What a kept reply remembers of the message it answered: a short hash of its type
+    and body (not its ``seq``, not its frame's encoding), so a retransmission, in JSON
+    or msgpack, matches and another message sent under the same ``seq`` does not.
+
+    Hashed as msgpack (a third of ``json.dumps``'s cost, paid on every command of a
+    client with an id).  Maps keep their order there: a client resending a message
+    sends the same one, and bodies are built in field order."""
+    packed = msgpack.packb([message.TYPE, message.to_body()])
+    return hashlib.blake2b(packed, digest_size=12).hexdigest()
 
 
 def ack_reply(first: int, count: int) -> Reply:
@@ -30,6 +45,25 @@ def send_ack(session: Session, ref: int, reply: Reply, now_ms: int) -> None:
         protocol.Ack(seq=session.next_seq(), ref=ref, first_event=reply[1], last_event=reply[2]),
         now_ms,
     )
+
+
+def resend(metrics: Metrics, session: Session, ref: int, reply: Reply, now_ms: int) -> None:
+    """Answer a retransmitted message ``ref`` with the reply it was given the first time."""
+    kind = reply[0]
+    if kind == "ack":
+        send_ack(session, ref, reply, now_ms)
+    elif kind == "error":
+        send_error(metrics, session, ref, reply[1], reply[2], reply[3], now_ms)
+    elif kind == "token_issued":
+        session.send(
+            protocol.TokenIssued(
+                seq=session.next_seq(), ref=ref, token=reply[1], participant=reply[2], role=reply[3]
+            ),
+            now_ms,
+        )
+    else:
+        assert kind == "token_revoked", reply
+        session.send(protocol.TokenRevoked(seq=session.next_seq(), ref=ref, token=reply[1]), now_ms)
 
 
 def send_error(

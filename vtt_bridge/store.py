@@ -48,6 +48,15 @@ CREATE TABLE IF NOT EXISTS snapshots (
     deadlines TEXT,
     PRIMARY KEY (table_id, position)
 );
+CREATE TABLE IF NOT EXISTS admin_replies (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    participant TEXT NOT NULL,
+    client TEXT NOT NULL,
+    ref INTEGER NOT NULL,
+    digest TEXT NOT NULL,
+    reply TEXT NOT NULL,
+    PRIMARY KEY (table_id, participant, client, ref)
+);
 CREATE TABLE IF NOT EXISTS log (
     table_id TEXT NOT NULL REFERENCES tables(id),
     position INTEGER NOT NULL,
@@ -110,6 +119,20 @@ class LogRow:
 
 
 @dataclass(frozen=True, slots=True)
+class AdminReply:
+    """The answer to an admin message (``issue_token``, ``revoke_token``,
+    ``configure_table``), stored in the transaction that carries it out, so the message
+    sent again after a restart is answered the same and not carried out twice."""
+
+    table_id: str
+    participant: str
+    client: str
+    ref: int
+    digest: str
+    reply: list[Any]
+
+
+@dataclass(frozen=True, slots=True)
 class Snapshot:
     """A table's encounter state after its first ``position`` commands (``events`` events).
 
@@ -133,6 +156,8 @@ class StoredAck:
     first_event: int
     events: int
     participant: str
+    #: The digest of the message it answered (``seq_reused``); None in older logs.
+    digest: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,15 +233,36 @@ class Store:
             [(t.token, t.table_id, t.participant, t.role, int(t.revoked)) for t in tokens],
         )
 
-    def add_token(self, token: JoinToken) -> None:
-        """Store one more join token."""
+    def add_token(self, token: JoinToken, reply: AdminReply | None = None) -> None:
+        """Store one more join token (and the answer to the message that issued it)."""
         with self._transaction():
             self._insert_tokens([token])
+            self._put_replies([reply] if reply is not None else [])
 
-    def revoke_token(self, token: str) -> None:
-        """Mark a join token revoked: it no longer joins."""
+    def revoke_token(self, token: str, reply: AdminReply | None = None) -> None:
+        """Mark a join token revoked: it no longer joins (and store the answer to the
+        message that revoked it)."""
         with self._transaction():
             self._db.execute("UPDATE join_tokens SET revoked = 1 WHERE token = ?", (token,))
+            self._put_replies([reply] if reply is not None else [])
+
+    def _put_replies(self, replies: Sequence[AdminReply]) -> None:
+        self._db.executemany(
+            "INSERT OR REPLACE INTO admin_replies VALUES (?, ?, ?, ?, ?, ?)",
+            [
+                (r.table_id, r.participant, r.client, r.ref, r.digest, _dumps(r.reply))
+                for r in replies
+            ],
+        )
+
+    def admin_replies(self, table_id: str) -> list[AdminReply]:
+        """The stored answers to a table's admin messages, oldest first."""
+        rows = self._db.execute(
+            "SELECT table_id, participant, client, ref, digest, reply FROM admin_replies "
+            "WHERE table_id = ? ORDER BY rowid",
+            (table_id,),
+        ).fetchall()
+        return [AdminReply(t, p, c, ref, d, json.loads(r)) for t, p, c, ref, d, r in rows]
 
     def _put_settings(self, row: TableRow) -> None:
         self._db.execute(
@@ -268,10 +314,11 @@ class Store:
         rows: list[tuple[str, LogRow]],
         snapshots: Sequence[tuple[str, Snapshot]] = (),
         settings: Sequence[TableRow] = (),
+        replies: Sequence[AdminReply] = (),
     ) -> float:
         """Commit several accepted commands in one transaction (group commit), with the
-        ``snapshots`` taken after them (a table's older ones are dropped) and tables'
-        changed ``settings``.
+        ``snapshots`` taken after them (a table's older ones are dropped), tables'
+        changed ``settings`` and the ``replies`` to the messages that changed them.
 
         Returns how long the transaction took, in milliseconds, for the counters."""
         started = time.perf_counter()
@@ -297,6 +344,7 @@ class Store:
                 self._put_snapshot(table_id, snapshot)
             for row in settings:
                 self._put_settings(row)
+            self._put_replies(replies)
             self._crash("before_commit")
         return (time.perf_counter() - started) * 1000
 
@@ -387,7 +435,8 @@ class Store:
         # index.  A client may have reused a seq: the newest row is the one.
         rows = self._db.execute(
             "SELECT position, first_event, json_array_length(events), "
-            "json_extract(meta, '$.participant') FROM log WHERE table_id = ? "
+            "json_extract(meta, '$.participant'), json_extract(meta, '$.digest') "
+            "FROM log WHERE table_id = ? "
             "AND json_extract(meta, '$.client') = ? AND json_extract(meta, '$.ref') = ?",
             (table_id, client, ref),
         ).fetchall()
@@ -396,7 +445,7 @@ class Store:
         r = max(rows)
         # Older logs name no participant: it is the client key's first part.
         participant = r[3] if isinstance(r[3], str) else client.split("/", 1)[0]
-        return StoredAck(r[0], r[1], r[2], participant)
+        return StoredAck(r[0], r[1], r[2], participant, r[4] if isinstance(r[4], str) else None)
 
     def versions(self, table_id: str) -> list[VersionRun]:
         """Which positions of a table's log were written under which versions."""

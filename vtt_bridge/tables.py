@@ -10,6 +10,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+import msgpack
+
 import protocol
 from engine import Encounter, EncounterState
 from vtt_bridge.fanout import Shared
@@ -142,30 +144,64 @@ class DeliverFn(Protocol):
         """Take one message for sending."""
 
 
-#: Events a table keeps in memory for catch-up (at least; older ones are read from the log).
+#: Events a table keeps in memory for catch-up (at least, up to twice as many).
 EVENTS_KEPT = 4096
+#: Bytes of those events kept (at least, up to twice as many), whichever bound is hit
+#: first: a few big events (a 40 KB ``scene_loaded`` each) must not hold 4,096 of them.
+EVENTS_KEPT_BYTES = 1024 * 1024
+
+
+def event_size(event: dict[str, Any]) -> int:
+    """What an event costs the window: the length of its msgpack encoding, what it
+    costs on the wire and within a small factor of what it holds in memory.  msgpack,
+    not JSON: it is measured for every event committed, and packing is four times
+    cheaper than ``json.dumps``."""
+    return len(msgpack.packb(event))
 
 
 class EventLog:
     """A table's committed events: how many there are, and the newest in memory.
 
-    ``len()`` counts every event; indexes below ``base`` are only in the SQLite log."""
+    ``len()`` counts every event; indexes below ``base`` are only in the SQLite log.
+    The window is bounded by count (``keep``) and by bytes (``keep_bytes``): once it
+    holds twice either, the oldest are dropped until it holds at most both, so the
+    dropping costs O(1) per event over time."""
 
-    def __init__(self, keep: int = EVENTS_KEPT) -> None:
+    def __init__(self, keep: int = EVENTS_KEPT, keep_bytes: int = EVENTS_KEPT_BYTES) -> None:
         self.base = 0
         self.keep = keep
+        self.keep_bytes = keep_bytes
         self._recent: list[dict[str, Any]] = []
+        self._sizes: list[int] = []
+        self._bytes = 0
 
     def __len__(self) -> int:
         return self.base + len(self._recent)
 
+    @property
+    def bytes(self) -> int:
+        """The size of the events in the window (see :func:`event_size`)."""
+        return self._bytes
+
     def extend(self, events: list[dict[str, Any]]) -> None:
-        """Append committed events, forgetting the oldest beyond twice ``keep``."""
+        """Append committed events, forgetting the oldest beyond twice either bound."""
+        sizes = [event_size(e) for e in events]
         self._recent.extend(events)
-        if len(self._recent) > 2 * self.keep:
-            drop = len(self._recent) - self.keep
-            del self._recent[:drop]
-            self.base += drop
+        self._sizes.extend(sizes)
+        self._bytes += sum(sizes)
+        if len(self._recent) > 2 * self.keep or self._bytes > 2 * self.keep_bytes:
+            self._trim()
+
+    def _trim(self) -> None:
+        drop = max(0, len(self._recent) - self.keep)
+        dropped = sum(self._sizes[:drop])
+        while drop < len(self._recent) and self._bytes - dropped > self.keep_bytes:
+            dropped += self._sizes[drop]
+            drop += 1
+        del self._recent[:drop]
+        del self._sizes[:drop]
+        self._bytes -= dropped
+        self.base += drop
 
     def since(self, index: int) -> list[dict[str, Any]] | None:
         """The events from ``index`` on, or None when some of them are no longer here."""
@@ -175,8 +211,13 @@ class EventLog:
 
 
 #: A command's reply, kept for retransmissions: ``("ack", first, last)`` or
-#: ``("error", code, message, path)``.
+#: ``("error", code, message, path)``; an admin message's also ``("token_issued", token,
+#: participant, role)`` or ``("token_revoked", token)``.
 Reply = tuple[Any, ...]
+#: A kept reply and the digest of the message it answered (None: not known, a log
+#: written before digests were kept), so a different message under the same seq is told
+#: apart from a retransmission.
+Kept = tuple[Reply, str | None]
 #: Replies remembered per client for retransmission (older ones are forgotten).
 REPLIES_KEPT = 1024
 #: Clients per participant whose replies are kept.
@@ -191,10 +232,10 @@ class ReplyStore:
     push out another participant's replies."""
 
     def __init__(self) -> None:
-        self._by_participant: dict[str, OrderedDict[str, OrderedDict[int, Reply]]] = {}
+        self._by_participant: dict[str, OrderedDict[str, OrderedDict[int, Kept]]] = {}
 
-    def put(self, participant: str, client: str, ref: int, reply: Reply) -> None:
-        """Keep ``reply`` to ``client``'s command ``ref``."""
+    def put(self, participant: str, client: str, ref: int, reply: Kept) -> None:
+        """Keep ``reply`` (and its message's digest) to ``client``'s command ``ref``."""
         clients = self._by_participant.setdefault(participant, OrderedDict())
         kept = clients.pop(client, None) or OrderedDict()
         clients[client] = kept
@@ -204,7 +245,7 @@ class ReplyStore:
         while len(clients) > CLIENTS_KEPT:
             clients.popitem(last=False)
 
-    def get(self, participant: str, client: str, ref: int) -> Reply | None:
+    def get(self, participant: str, client: str, ref: int) -> Kept | None:
         """The reply kept for ``client``'s command ``ref``, if any."""
         clients = self._by_participant.get(participant)
         kept = None if clients is None else clients.get(client)
@@ -253,9 +294,11 @@ class Table:
         if self.stored_row is None:
             self.stored_row = self.row
 
-    def remember(self, participant: str, client: str, ref: int, reply: Reply) -> None:
-        """Keep ``reply`` to ``participant``'s ``client``'s command ``ref`` for a
-        retransmission.
+    def remember(
+        self, participant: str, client: str, ref: int, reply: Reply, digest: str | None = None
+    ) -> None:
+        """Keep ``reply`` to ``participant``'s ``client``'s command ``ref`` (whose
+        :func:`~vtt_bridge.replies.message_digest` is ``digest``) for a retransmission.
 
         Only clients that named themselves (``join.client``) can retransmit; a
         connection's own key (``conn:...``) is not kept.  Acknowledgements and
@@ -263,13 +306,19 @@ class Table:
         """
         if client.startswith("conn:"):
             return
-        store = self.acks if reply[0] == "ack" else self.refusals
-        store.put(participant, client, ref, reply)
+        store = self.refusals if reply[0] == "error" else self.acks
+        store.put(participant, client, ref, (reply, digest))
+
+    def kept(self, participant: str, client: str, ref: int) -> Kept | None:
+        """The reply already given to ``participant``'s ``client``'s command ``ref``,
+        with the digest of the message it answered."""
+        found = self.acks.get(participant, client, ref)
+        return found if found is not None else self.refusals.get(participant, client, ref)
 
     def reply_to(self, participant: str, client: str, ref: int) -> Reply | None:
         """The reply already given to ``participant``'s ``client``'s command ``ref``."""
-        found = self.acks.get(participant, client, ref)
-        return found if found is not None else self.refusals.get(participant, client, ref)
+        found = self.kept(participant, client, ref)
+        return None if found is None else found[0]
 
     @property
     def id(self) -> str:

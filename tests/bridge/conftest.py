@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -85,6 +86,19 @@ def token_of(table: Table, participant: str) -> str:
     return next(
         t.token for t in table.tokens.values() if t.participant == participant and not t.revoked
     )
+
+
+@asynccontextmanager
+async def running(tmp_path: Path, **options: Any) -> AsyncIterator[Bridge]:
+    """A bridge on loopback with ``Config`` ``options``, its database in ``tmp_path``."""
+    config = Config(database=tmp_path / "db.sqlite3", **options)
+    async with TestServer(create_app(config)) as server, aiohttp.ClientSession() as http:
+        bridge = Bridge(server, http, config)
+        try:
+            yield bridge
+        finally:
+            for client in bridge.clients:
+                await client.close()
 
 
 @pytest.fixture

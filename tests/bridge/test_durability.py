@@ -23,6 +23,7 @@ from tests.scenario import scene_body
 from tests.wsclient import TableClient
 from vtt_bridge import Config, create_app
 from vtt_bridge.app import HUB
+from vtt_bridge.translate import public_state
 
 
 def crowd_scene(players: list[str]) -> protocol.SceneSpec:
@@ -187,32 +188,43 @@ async def test_shutdown_answers_in_flight_then_goes_away(tmp_path: Path) -> None
     db.close()
 
 
-async def test_catch_up_reads_events_older_than_memory_from_the_log(tmp_path: Path) -> None:
+async def test_catch_up_older_than_memory_sends_the_state(tmp_path: Path) -> None:
     # An outbound queue smaller than the catch-up: it is paced, not overflowed.
     config = Config(database=tmp_path / "db.sqlite3", outbound_queue=16)
     async with TestServer(create_app(config)) as server, aiohttp.ClientSession() as http:
         bridge = Bridge(server, http, config)
         table = bridge.table("t", ["alice"])
-        table.events.keep = 3  # keep few events in memory, so most come from the log
+        table.events.keep = 3  # keep few events in memory
         gm = await bridge.member(table, "gm")
         seq = await gm.send(protocol.LoadScene, scene=crowd_scene(["alice"]))
         assert isinstance(await gm.reply_to(seq), protocol.Ack)
         for step in range(20):
             seq = await gm.send(protocol.Move, token="t-alice", path=((0, 1 + step % 2),))
             assert isinstance(await gm.reply_to(seq), protocol.Ack)
-        assert table.events.base > 0
+        base = table.events.base
+        assert base > 0
         last = len(table.events) - 1
-        await gm.wait_for(protocol.Event, lambda m: m.index == last)
-        seen = [m for m in gm.inbox if isinstance(m, protocol.Event)]
+        seen = {
+            m.index: m
+            for m in [await gm.wait_for(protocol.Event, lambda m: m.index == last), *gm.inbox]
+            if isinstance(m, protocol.Event)
+        }
+        # From before the window: the whole state, as of the last event, no events.
         late = await TableClient.connect(http, bridge.url)
         await late.join(token_of(table, "alice"), last_event=-1)
-        caught_up = [await late.wait_for(protocol.Event) for _ in range(len(table.events))]
-        assert [(e.index, e.kind, e.data) for e in caught_up] == [
-            (e.index, e.kind, e.data) for e in seen
+        state = await late.next()
+        assert isinstance(state, protocol.State) and state.last_event == last
+        assert state.state == public_state(table.committed)
+        # From inside the window: the events after it, as they were broadcast.
+        await late.send(protocol.Resync, after=base)
+        again = [await late.wait_for(protocol.Event) for _ in range(last - base)]
+        assert [(e.index, e.kind, e.data) for e in again] == [
+            (seen[i].index, seen[i].kind, seen[i].data) for i in range(base + 1, last + 1)
         ]
-        await late.send(protocol.Resync, after=5)
-        again = [await late.wait_for(protocol.Event) for _ in range(len(table.events) - 6)]
-        assert [e.index for e in again] == list(range(6, len(table.events)))
+        # A resync from before the window: the state again.
+        await late.send(protocol.Resync, after=base - 2)
+        state = await late.next()
+        assert isinstance(state, protocol.State) and state.last_event == last
         await late.close()
         await gm.close()
 

@@ -68,6 +68,7 @@ class Case:
         protocol.Ack,
         protocol.TokenIssued,
         protocol.TokenRevoked,
+        protocol.TokenList,
     )
 
 
@@ -98,6 +99,7 @@ def cases(issued_token: str, prompt: str) -> list[Case]:
             protocol.ConfigureTable, {"dice": "gm", "prompt_timeout_ms": 30_000}, GM_ONLY, ("gm",)
         ),
         Case(protocol.RevokeToken, {"token": issued_token}, GM_ONLY, ("gm",)),
+        Case(protocol.ListTokens, {"offset": 0}, GM_ONLY, ("gm",)),
         Case(
             protocol.StartCombat,
             {"ruleset": "hero-supplement", "aware": None, "seed": 7},
@@ -204,10 +206,7 @@ NEWCOMER = protocol.TokenSpec.from_wire(
 
 async def reply(client: TableClient, message: type[Any], body: dict[str, Any]) -> Any:
     seq = await client.send(message, **body)
-    found = await client.wait_for(
-        (protocol.Ack, protocol.ErrorMessage, protocol.TokenIssued, protocol.TokenRevoked),
-        lambda m: m.ref == seq,
-    )
+    found = await client.wait_for((*Case.reply, protocol.ErrorMessage), lambda m: m.ref == seq)
     return found
 
 

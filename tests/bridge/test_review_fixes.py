@@ -31,11 +31,11 @@ from tests.bridge.conftest import Bridge, closed_with, token_of
 from tests.scenario import scene_spec
 from tests.wsclient import TableClient
 from vtt_bridge import Config, create_app, membership, tables
-from vtt_bridge.app import HUB, TIMERS
+from vtt_bridge.app import HUB, TIMERS, Outbound
 from vtt_bridge.hub import Hub
 from vtt_bridge.recording import replay
 from vtt_bridge.store import JoinToken, Store
-from vtt_bridge.tables import EventLog, Table
+from vtt_bridge.tables import Table
 
 
 @contextlib.asynccontextmanager
@@ -330,15 +330,15 @@ async def test_revoke_closes_a_connection_still_catching_up(
     await gm.reply_to(seq)
     count = len(table.events)
     assert count >= 4
-    table.events = EventLog(keep=0)  # catch-up reads every event from the log, one by one
-    table.events.extend([{}] * count)
-    real = bridge.hub.store.events_between
+    real_room = Outbound.room
 
-    def slow(*args: Any) -> list[dict[str, Any]]:
-        time.sleep(0.2)
-        return real(*args)
+    async def slow_room(self: Outbound) -> None:
+        # Catch-up goes one event at a time, each after a pause: it is still going on
+        # when the revocation arrives.
+        await asyncio.sleep(0.2)
+        await real_room(self)
 
-    bridge.hub.store.events_between = slow  # type: ignore[method-assign]
+    monkeypatch.setattr(Outbound, "room", slow_room)
     token = token_of(table, "alice")
     alice = await bridge.connect()
     await alice.send(protocol.Join, token=token, last_event=-1)

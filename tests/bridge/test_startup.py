@@ -40,7 +40,9 @@ async def test_start_up_reads_the_tail_and_older_acks_and_events_come_from_the_l
         total = 1 + 2 * SNAPSHOT_EVERY + TAIL
         assert report.positions == table.positions == total
         assert report.snapshot == total - TAIL and report.rows_read == TAIL
-        assert table.events.base == total - TAIL  # older events are only in the log
+        # Only the tail is applied again; the catch-up window before it is refilled from
+        # the log's events by index, up to the window's bound (here all of them).
+        assert table.events.base == max(0, total - table.events.keep) and len(table.events) == total
 
         # p0's first command (seq 1, position 1) is far older than what was loaded.
         player = PLAYERS[0]
@@ -88,7 +90,10 @@ async def test_an_open_prompts_deadline_is_kept_in_the_snapshot(tmp_path: Path) 
     hub = Hub(Store(db))
     try:
         assert hub.tables[waiting].deadlines == deadlines
-        assert await hub.committer.snapshot_tables([hub.tables[waiting]]) == 1
+        # A table carried forward from an older release is snapshotted as it loads;
+        # one of this release's version is snapshotted by the graceful stop.
+        written = await hub.committer.snapshot_tables([hub.tables[waiting]])
+        assert written == (0 if hub.load_reports[waiting].carried_forward else 1)
         assert hub.store.latest_snapshot(waiting).deadlines == deadlines  # type: ignore[union-attr]
     finally:
         hub.close()

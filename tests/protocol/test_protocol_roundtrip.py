@@ -37,7 +37,16 @@ from protocol import (
     to_wire,
 )
 from protocol.actions import ACTION_MESSAGES, ImageGrid, MovePoints, SetCondition, SetDoor
-from protocol.admin import ConfigureTable, IssueToken, RevokeToken, TokenIssued, TokenRevoked
+from protocol.admin import (
+    ConfigureTable,
+    IssueToken,
+    ListedToken,
+    ListTokens,
+    RevokeToken,
+    TokenIssued,
+    TokenList,
+    TokenRevoked,
+)
 from protocol.features import (
     DOOR_STATES,
     HEX_SHAPES,
@@ -172,6 +181,7 @@ CLIENT_MESSAGES: st.SearchStrategy[ClientMessage] = st.one_of(
         IssueToken, seq=SEQ, participant=text(1, 64), role=st.sampled_from(["player", "spectator"])
     ),
     st.builds(RevokeToken, seq=SEQ, token=text(1, 128)),
+    st.builds(ListTokens, seq=SEQ, offset=SEQ),
     st.builds(
         ConfigureTable,
         seq=SEQ,
@@ -309,6 +319,23 @@ SERVER_MESSAGES: st.SearchStrategy[ServerMessage] = st.one_of(
     ),
     st.builds(TokenRevoked, seq=SEQ, ref=SEQ, token=text(1, 128)),
     st.builds(
+        TokenList,
+        seq=SEQ,
+        ref=SEQ,
+        offset=SEQ,
+        total=SEQ,
+        tokens=st.lists(
+            st.builds(
+                ListedToken,
+                token=text(1, 128),
+                participant=text(1, 64),
+                role=st.sampled_from(["gm", "player", "spectator"]),
+                revoked=st.booleans(),
+            ),
+            max_size=5,
+        ).map(tuple),
+    ),
+    st.builds(
         PathPlan,
         seq=SEQ,
         ref=SEQ,
@@ -367,6 +394,7 @@ def test_every_message_type_has_a_strategy() -> None:
                 IssueToken,
                 RevokeToken,
                 ConfigureTable,
+                ListTokens,
                 *ACTION_MESSAGES,
                 AskOptions,
                 AskPath,
@@ -375,7 +403,7 @@ def test_every_message_type_has_a_strategy() -> None:
         | {c.__name__ for c in FIGHT_MESSAGES}
     )
     server_names = {c.__name__ for c in (Welcome, Ack, ErrorMessage, Event, Prompt, State, Pong)}
-    server_names |= {c.__name__ for c in (TokenIssued, TokenRevoked, Options, PathPlan)}
+    server_names |= {c.__name__ for c in (TokenIssued, TokenRevoked, TokenList, Options, PathPlan)}
     assert {c.__name__ for c in CLIENT_MESSAGE_TYPES.values()} == client_names
     assert {c.__name__ for c in SERVER_MESSAGE_TYPES.values()} == server_names
 

@@ -86,7 +86,20 @@ def state_to_seam(plain: Plain) -> Plain:
         for hold in rules.get("holds", [])
         if hold.get("kind") == "ready"
     ]
+    empty_usage = {
+        "moved": 0.0,
+        "actions": [],
+        "movement": None,
+        "attacked": [],
+        "full_phase_started": None,
+        "free": 0,
+    }
+    rules.setdefault("interjection_usage", empty_usage)
     combat["rules"] = rules
+    # Written out in full, so the stored form equals what today's classes write.
+    combat.setdefault("groups", [])
+    combat.setdefault("effects", [])
+    combat.setdefault("next_effect", 1)
     scene = plain.get("scene")
     tokens = scene.get("tokens", []) if isinstance(scene, dict) else []
     combat["per_combatant"] = sorted([t["id"], None] for t in tokens)
