@@ -8,10 +8,9 @@ is the table's GM; ``"system"`` is the bridge itself (a prompt's deadline passin
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
-from engine.combat_state import Maneuver
-from engine.model import Scene
+from engine.model import Combatant, Scene
 from geometry import Cell, Point
 from geometry.vtt_coords import OwlbearImageGrid
 
@@ -36,6 +35,8 @@ class StartCombat:
     everyone.  ``seed`` seeds the encounter's dice and is logged with the command.
     ``rolls`` are the table's own dice for every roll starting the fight makes (the
     initiative tie-breaks), taken in the order the rolls are made; None: the seed rolls.
+    ``groups`` are sets of combatants that share one initiative roll and act at one
+    count (a GM's minions), each a tuple of token ids.
     """
 
     kind: ClassVar[str] = "start_combat"
@@ -44,28 +45,27 @@ class StartCombat:
     seed: int
     aware: tuple[str, ...] | None = None
     rolls: tuple[int, ...] | None = None
-
-
-MOVE_MODES = ("combat", "step", "withdraw", "noncombat", "crawl", "hampered")
+    groups: tuple[tuple[str, ...], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
 class Move:
     """Move ``token`` through ``path``: the cells after its current one, each adjacent.
 
-    ``mode`` is the kind of movement (``MOVE_MODES``); ``attack`` names a target the
-    mover attacks at the end of the move as part of the same action (that target gets
-    no attack of opportunity from this move), with ``maneuver``; ``rolls`` are the
-    table's own dice for that attack (None: the seed rolls).
+    ``mode`` is the kind of movement, one of the ruleset's ``move_modes`` (None: its
+    first); ``attack`` names a target the mover attacks at the end of the move as part
+    of the same action (that target gets no attack of opportunity from this move), with
+    ``maneuver``, where the ruleset allows it; ``rolls`` are the table's own dice for
+    that attack (None: the seed rolls).
     """
 
     kind: ClassVar[str] = "move"
     actor: str
     token: str
     path: tuple[Cell, ...]
-    mode: str = "combat"
+    mode: str | None = None
     attack: str | None = None
-    maneuver: Maneuver | None = None
+    maneuver: Any = None
     rolls: tuple[int, ...] | None = None
 
 
@@ -81,9 +81,9 @@ class MovePoints:
     actor: str
     token: str
     points: tuple[Point, ...]
-    mode: str = "combat"
+    mode: str | None = None
     attack: str | None = None
-    maneuver: Maneuver | None = None
+    maneuver: Any = None
     rolls: tuple[int, ...] | None = None
     image: OwlbearImageGrid | None = None
 
@@ -97,7 +97,7 @@ class AnswerPrompt:
     prompt: str
     accept: bool
     rolls: tuple[int, ...] | None = None
-    maneuver: Maneuver | None = None
+    maneuver: Any = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,86 +129,9 @@ class SetDoor:
 
 
 @dataclass(frozen=True, slots=True)
-class Attack:
-    """``token`` attacks ``target``: melee within reach, or ``ranged`` in line of sight and
-    within ``range`` (distance units).  ``ocv_bonus`` covers combat levels and the like."""
-
-    kind: ClassVar[str] = "attack"
-    actor: str
-    token: str
-    target: str
-    ranged: bool = False
-    range: float = 0.0
-    maneuver: Maneuver | None = None
-    ocv_bonus: int = 0
-    rolls: tuple[int, ...] | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class TakeAction:
-    """A named action other than moving or attacking (draw a focus, stand up, drop prone,
-    start or complete a full-phase action, defend with a manoeuvre ...)."""
-
-    kind: ClassVar[str] = "take_action"
-    actor: str
-    token: str
-    action: str
-    detail: str | None = None
-    maneuver: Maneuver | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Delay:
-    """``token`` delays its action, optionally to just before ``before``."""
-
-    kind: ClassVar[str] = "delay"
-    actor: str
-    token: str
-    before: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class TakeDelayed:
-    """``token`` takes its delayed action now, before whoever is up."""
-
-    kind: ClassVar[str] = "take_delayed"
-    actor: str
-    token: str
-
-
-@dataclass(frozen=True, slots=True)
-class Ready:
-    """``token`` readies an ``action`` (attack, move or free) for a trigger: ``trigger_by``'s
-    action, or a token (``trigger_by``, or anyone) entering ``area``."""
-
-    kind: ClassVar[str] = "ready"
-    actor: str
-    token: str
-    action: str
-    trigger_by: str | None = None
-    area: tuple[Cell, ...] = ()
-
-
-ABORT_ACTIONS = ("defend", "move")
-
-
-@dataclass(frozen=True, slots=True)
-class Abort:
-    """``token`` aborts out of turn to a defensive action (seed 000, *Abort*: "any
-    defensive attack or move action"): ``action`` ``defend`` holds the defensive
-    ``maneuver``; ``move`` takes a move action at once (``maneuver`` None), then
-    ``end_phase`` hands the action back."""
-
-    kind: ClassVar[str] = "abort"
-    actor: str
-    token: str
-    maneuver: Maneuver | None
-    action: str = "defend"
-
-
-@dataclass(frozen=True, slots=True)
 class SetCondition:
-    """The GM sets or clears a ``condition`` on ``token`` (``CONDITIONS``)."""
+    """The GM sets or clears a ``condition`` on ``token`` (one of the ruleset's
+    ``vocabulary.conditions``)."""
 
     kind: ClassVar[str] = "set_condition"
     actor: str
@@ -218,25 +141,63 @@ class SetCondition:
 
 
 @dataclass(frozen=True, slots=True)
-class SetVitals:
-    """The GM sets ``token``'s current END and STUN (damage and spending are the table's)."""
+class Act:
+    """``token`` takes the ruleset action ``action`` with ``params``.
 
-    kind: ClassVar[str] = "set_vitals"
+    ``params`` is the plain map of the action's declared params (the ruleset's
+    :class:`~engine.rulesets.base.ActionSpec`); the engine decodes it with that
+    declaration, and the bridge has validated it against the same one already.
+    """
+
+    kind: ClassVar[str] = "act"
     actor: str
     token: str
-    end: int
-    stun: int
+    action: str
+    params: dict[str, Any]
 
 
-CONDITIONS = (
-    "stunned",
-    "underwater",
-    "prone",
-    "cannot_act",
-    "darkness",
-    "invisible",
-    "no_recovery",
-)
+@dataclass(frozen=True, slots=True)
+class JoinCombat:
+    """The GM brings ``token`` into the running fight: it is placed on the scene (on a
+    free cell) and takes its place in the order by the ruleset's initiative."""
+
+    kind: ClassVar[str] = "join_combat"
+    actor: str
+    token: Combatant
+
+
+@dataclass(frozen=True, slots=True)
+class LeaveCombat:
+    """The GM takes ``token`` out of the running fight; ``remove`` also takes it off the
+    scene (else it stays there as scenery, acting no more)."""
+
+    kind: ClassVar[str] = "leave_combat"
+    actor: str
+    token: str
+    remove: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class SetEffect:
+    """The GM starts an effect ``name`` on ``token`` (None: on the scene) lasting
+    ``rounds`` Turns (None: until ended); it ends just before the current count comes
+    up again that many Turns later."""
+
+    kind: ClassVar[str] = "set_effect"
+    actor: str
+    name: str
+    token: str | None = None
+    rounds: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class EndEffect:
+    """The GM ends the effect ``effect`` now."""
+
+    kind: ClassVar[str] = "end_effect"
+    actor: str
+    effect: str
+
 
 Command = (
     LoadScene
@@ -247,14 +208,12 @@ Command = (
     | ExpirePrompt
     | EndPhase
     | SetDoor
-    | Attack
-    | TakeAction
-    | Delay
-    | TakeDelayed
-    | Ready
-    | Abort
     | SetCondition
-    | SetVitals
+    | Act
+    | JoinCombat
+    | LeaveCombat
+    | SetEffect
+    | EndEffect
 )
 
 COMMAND_TYPES: dict[str, type[Command]] = {
@@ -268,13 +227,11 @@ COMMAND_TYPES: dict[str, type[Command]] = {
         ExpirePrompt,
         EndPhase,
         SetDoor,
-        Attack,
-        TakeAction,
-        Delay,
-        TakeDelayed,
-        Ready,
-        Abort,
         SetCondition,
-        SetVitals,
+        Act,
+        JoinCombat,
+        LeaveCombat,
+        SetEffect,
+        EndEffect,
     )
 }

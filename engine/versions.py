@@ -32,7 +32,11 @@ from typing import Any
 #: naming no manoeuvre counts as a Strike; a withdraw in darkness exempts no one; aborts
 #: must be defensive.  New fields (``rolls``, ``Abort.action``, ``PendingMove.rolls``)
 #: all have defaults, so version-1 state and commands read as they are.
-RULES_VERSION = 2
+#: Version 3 (issue 12): the ruleset seam.  A game's state lives in ``Combat.rules`` /
+#: ``per_combatant`` and its actions are ``act`` commands; the Hero supplement registers
+#: the steps from version 2 (``engine/rulesets/hero/upgrade.py``).  Nothing plays
+#: differently.
+RULES_VERSION = 3
 
 Plain = dict[str, Any]
 Upgrade = Callable[[Plain], Plain]
@@ -79,6 +83,10 @@ def _register(steps: dict[int, Upgrade], version: int) -> Callable[[Upgrade], Up
 
 
 def _upgrade(steps: dict[int, Upgrade], plain: Plain, version: int, what: str) -> Plain:
+    # A ruleset registers the steps for its own stored forms when it is imported.
+    from engine.rulesets.base import load_all
+
+    load_all()
     if version > RULES_VERSION:
         raise NewerVersion(
             f"{what} written under rules version {version}; this release knows up to "

@@ -9,23 +9,14 @@ the body; the codec adds ``body.``) and ``to_body`` writes it back.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, Final, TypeAlias
 
 from protocol.actions import (
     ACTION_MESSAGES,
-    Abort,
-    Attack,
-    Delay,
-    ManeuverSpec,
     MovePoints,
-    Ready,
     SetCondition,
     SetDoor,
-    SetVitals,
-    TakeAction,
-    TakeDelayed,
-    check_maneuver,
     check_move_options,
     check_rolls,
     move_options_wire,
@@ -34,6 +25,7 @@ from protocol.actions import (
 )
 from protocol.admin import ConfigureTable, IssueToken, ListTokens, RevokeToken
 from protocol.errors import ProtocolError
+from protocol.fight import FIGHT_MESSAGES, Act, EndEffect, JoinCombat, LeaveCombat, SetEffect
 from protocol.queries import AskOptions, AskPath
 from protocol.scene import MAX_TOKENS, SceneSpec
 from protocol.token_message import TokenMessage
@@ -55,19 +47,25 @@ from protocol.validate import (
 
 __all__ = [
     "CLIENT_MESSAGE_TYPES",
+    "Act",
     "AnswerPrompt",
     "ClientMessage",
+    "EndEffect",
     "EndPhase",
     "Join",
+    "JoinCombat",
+    "LeaveCombat",
     "LoadScene",
     "Move",
     "Ping",
     "Resync",
+    "SetEffect",
     "StartCombat",
 ]
 
 MAX_PATH: Final = 1000
 MAX_ROLLS: Final = 100
+MAX_GROUPS: Final = 256
 
 
 def _set(obj: object, name: str, value: object) -> None:
@@ -163,7 +161,8 @@ class StartCombat:
     at the start (``None``: everyone is); ``seed`` seeds the dice (``None``: server picks).
     ``rolls`` (optional) are the table's own dice for the rolls starting a fight makes
     (initiative tie-breaks), in the order the ruleset makes them; ``[]`` says there are
-    none to make.  Absent or ``None``: the server rolls."""
+    none to make.  Absent or ``None``: the server rolls.  ``groups`` (optional) lists
+    sets of token ids that share one initiative roll and act at one count."""
 
     TYPE: ClassVar[str] = "start_combat"
     seq: int
@@ -171,6 +170,7 @@ class StartCombat:
     aware: tuple[str, ...] | None = None
     seed: int | None = None
     rolls: tuple[int, ...] | None = None
+    groups: tuple[tuple[str, ...], ...] = ()
 
     def __post_init__(self) -> None:
         check_seq(self.seq)
@@ -181,11 +181,17 @@ class StartCombat:
             check_int(self.seed, "seed", lo=0, hi=INT_MAX)
         if self.rolls is not None:
             _set(self, "rolls", _check_rolls(self.rolls, min_items=0))
+        groups = check_tuple(self.groups, "groups", max_items=MAX_GROUPS)
+        _set(
+            self,
+            "groups",
+            tuple(_check_ids(g, f"groups{index_segment(i)}") for i, g in enumerate(groups)),
+        )
 
     @classmethod
     def from_body(cls, body: object, *, seq: int) -> StartCombat:
-        """Read the wire body."""
-        obj = check_keys(body, ("ruleset", "aware", "seed"), ("rolls",))
+        """Read the wire body (``rolls`` and ``groups`` may be left out)."""
+        obj = check_keys(body, ("ruleset", "aware", "seed"), ("rolls", "groups"))
         return cls(seq=seq, **obj)
 
     def to_body(self) -> dict[str, Any]:
@@ -194,6 +200,8 @@ class StartCombat:
         body: dict[str, Any] = {"ruleset": self.ruleset, "aware": aware, "seed": self.seed}
         if self.rolls is not None:
             body["rolls"] = list(self.rolls)
+        if self.groups:
+            body["groups"] = [list(g) for g in self.groups]
         return body
 
 
@@ -226,16 +234,16 @@ class Move:
     seq: int
     token: str
     path: tuple[tuple[int, int], ...]
-    mode: str = "combat"
+    mode: str | None = None
     attack: str | None = None
-    maneuver: ManeuverSpec | None = None
+    maneuver: dict[str, Any] | None = field(default=None, hash=False)
     rolls: tuple[int, ...] | None = None
 
     def __post_init__(self) -> None:
         check_seq(self.seq)
         check_id(self.token, "token")
         _set(self, "path", _check_path(self.path))
-        check_move_options(self.mode, self.attack, self.maneuver)
+        check_move_options(self, self.mode, self.attack, self.maneuver)
         _set(self, "rolls", check_rolls(self.rolls))
 
     @classmethod
@@ -269,7 +277,7 @@ class AnswerPrompt:
     prompt: str
     accept: bool
     rolls: tuple[int, ...] | None = None
-    maneuver: ManeuverSpec | None = None
+    maneuver: dict[str, Any] | None = field(default=None, hash=False)
 
     def __post_init__(self) -> None:
         check_seq(self.seq)
@@ -277,19 +285,18 @@ class AnswerPrompt:
         check_bool(self.accept, "accept")
         if self.rolls is not None:
             _set(self, "rolls", _check_rolls(self.rolls))
-        check_maneuver(self.maneuver, "maneuver")
+        _set(self, "maneuver", read_maneuver(self.maneuver, "maneuver"))
 
     @classmethod
     def from_body(cls, body: object, *, seq: int) -> AnswerPrompt:
         """Read the wire body."""
         obj = dict(check_keys(body, ("prompt", "accept", "rolls"), ("maneuver",)))
-        obj["maneuver"] = read_maneuver(obj.get("maneuver"), "maneuver")
         return cls(seq=seq, **obj)
 
     def to_body(self) -> dict[str, Any]:
         """The wire body."""
         rolls = None if self.rolls is None else list(self.rolls)
-        maneuver = None if self.maneuver is None else self.maneuver.to_wire()
+        maneuver = self.maneuver
         return {"prompt": self.prompt, "accept": self.accept, "rolls": rolls, "maneuver": maneuver}
 
 
@@ -359,15 +366,13 @@ ClientMessage: TypeAlias = (
     | ConfigureTable
     | ListTokens
     | SetDoor
-    | Attack
-    | TakeAction
-    | Delay
-    | TakeDelayed
-    | Ready
-    | Abort
     | SetCondition
-    | SetVitals
     | MovePoints
+    | Act
+    | JoinCombat
+    | LeaveCombat
+    | SetEffect
+    | EndEffect
     | AskOptions
     | AskPath
 )
@@ -379,6 +384,7 @@ CLIENT_MESSAGE_TYPES: Final[Mapping[str, type[ClientMessage]]] = {
         *(Join, LoadScene, StartCombat, Move, AnswerPrompt, EndPhase, Resync, Ping),
         *(IssueToken, RevokeToken, ConfigureTable, ListTokens),
         *ACTION_MESSAGES,
+        *FIGHT_MESSAGES,
         AskOptions,
         AskPath,
     )

@@ -23,7 +23,10 @@ from typing import Any
 #: Version 1: every release up to commit 84cb153 (the ``tests/fixtures/db_v1`` fixture).
 #: Version 2: ``move_started`` names its movement ``mode``; ``aborted`` names its
 #: ``action`` (issue 10).
-WIRE_VERSION = 2
+#: Version 3 (issue 12): a game's actions are ``act``; ``join_combat``, ``leave_combat``,
+#: ``set_effect``, ``end_effect`` and their events are new.  Events logged before keep
+#: their shape (no step needed).
+WIRE_VERSION = 3
 
 EventUpgrade = Callable[[dict[str, Any], dict[str, Any]], dict[str, Any]]
 #: ``EVENT_UPGRADES[v]`` turns a logged event (``{"kind", "data"}``) of wire version
@@ -55,23 +58,3 @@ def upgrade_events(
         if step in EVENT_UPGRADES:
             events = [EVENT_UPGRADES[step](event, command) for event in events]
     return events
-
-
-@event_upgrade(1)
-def _moves_and_aborts_name_what_they_were(
-    event: dict[str, Any], command: dict[str, Any]
-) -> dict[str, Any]:
-    """Version 2 added ``mode`` to ``move_started`` and ``action`` to ``aborted``.
-
-    A version-1 move could only have been started by the ``move``/``move_points``
-    command that caused it, so its mode is that command's (``combat`` when it named
-    none); every version-1 abort was to a defensive manoeuvre, ``defend``.
-    """
-    kind, data = event.get("kind"), event.get("data")
-    if not isinstance(data, dict):
-        return event
-    if kind == "move_started" and "mode" not in data:
-        return {**event, "data": {**data, "mode": command.get("mode") or "combat"}}
-    if kind == "aborted" and "action" not in data:
-        return {**event, "data": {**data, "action": "defend"}}
-    return event

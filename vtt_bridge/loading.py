@@ -33,6 +33,7 @@ import engine
 from engine import CommandRejected, Encounter, EncounterState
 from engine.versions import RULES_VERSION, NewerVersion, upgrade_command, upgrade_state
 from protocol.versions import WIRE_VERSION, upgrade_events
+from vtt_bridge import event_upgrades  # noqa: F401  (registers the event upgrade steps)
 from vtt_bridge.replies import ack_reply
 from vtt_bridge.store import LogRow, Snapshot, Store, VersionRun, stored_hash
 from vtt_bridge.tables import EventLog, Table

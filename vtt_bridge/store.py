@@ -20,6 +20,7 @@ from typing import Any
 
 from engine.versions import RULES_VERSION
 from protocol.versions import WIRE_VERSION, upgrade_events
+from vtt_bridge import event_upgrades  # noqa: F401  (registers the event upgrade steps)
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (

@@ -42,21 +42,23 @@ def scene_from_spec(spec: protocol.SceneSpec) -> engine.Scene:
             for w in spec.walls
         ),
         terrain=tuple(engine.TerrainSpec(t.kind, t.polygon) for t in spec.terrain),
-        tokens=tuple(
-            engine.Combatant(
-                id=t.id,
-                name=t.name,
-                owner=t.owner,
-                side=t.side,
-                x=t.x,
-                y=t.y,
-                size=t.size,
-                reach=t.reach,
-                movement=t.movement,
-                stats=tuple(t.stats),
-            )
-            for t in spec.tokens
-        ),
+        tokens=tuple(combatant_from_spec(t) for t in spec.tokens),
+    )
+
+
+def combatant_from_spec(t: protocol.TokenSpec) -> engine.Combatant:
+    """The engine combatant a wire token spec describes."""
+    return engine.Combatant(
+        id=t.id,
+        name=t.name,
+        owner=t.owner,
+        side=t.side,
+        x=t.x,
+        y=t.y,
+        size=t.size,
+        reach=t.reach,
+        movement=t.movement,
+        stats=tuple(t.stats),
     )
 
 
@@ -73,12 +75,23 @@ def to_command(message: protocol.ClientMessage, *, actor: str, seed: Callable[[]
     match message:
         case protocol.LoadScene(scene=scene):
             return engine.LoadScene(actor, scene_from_spec(scene))
-        case protocol.StartCombat(ruleset=ruleset, aware=aware, seed=chosen, rolls=rolls):
-            return engine.StartCombat(
-                actor, ruleset, seed() if chosen is None else chosen, aware, rolls
-            )
+        case protocol.StartCombat(
+            ruleset=ruleset, aware=aware, seed=chosen, rolls=rolls, groups=groups
+        ):
+            dice_seed = seed() if chosen is None else chosen
+            return engine.StartCombat(actor, ruleset, dice_seed, aware, rolls, groups)
+        case protocol.Act(token=token, action=action, params=params):
+            return engine.Act(actor, token, action, dict(params))
+        case protocol.JoinCombat(token=spec):
+            return engine.JoinCombat(actor, combatant_from_spec(spec))
+        case protocol.LeaveCombat(token=token, remove=remove):
+            return engine.LeaveCombat(actor, token, remove)
+        case protocol.SetEffect(name=name, token=token, rounds=rounds):
+            return engine.SetEffect(actor, name, token, rounds)
+        case protocol.EndEffect(effect=effect):
+            return engine.EndEffect(actor, effect)
         case protocol.Move(token=token, path=path, mode=mode, attack=target, maneuver=m):
-            return engine.Move(actor, token, tuple(path), mode, target, maneuver(m), message.rolls)
+            return engine.Move(actor, token, tuple(path), mode, target, m, message.rolls)
         case protocol.MovePoints(
             token=token, points=points, mode=mode, attack=target, maneuver=m, image=image
         ):
@@ -88,47 +101,19 @@ def to_command(message: protocol.ClientMessage, *, actor: str, seed: Callable[[]
                 tuple(points),
                 mode,
                 target,
-                maneuver(m),
+                m,
                 rolls=message.rolls,
                 image=image_grid(image),
             )
         case protocol.AnswerPrompt(prompt=prompt, accept=accept, rolls=rolls, maneuver=m):
-            return engine.AnswerPrompt(actor, prompt, accept, rolls, maneuver(m))
-        case protocol.Attack() as a:
-            return engine.Attack(
-                actor,
-                a.token,
-                a.target,
-                a.ranged,
-                a.range,
-                maneuver(a.maneuver),
-                a.ocv_bonus,
-                a.rolls,
-            )
-        case protocol.TakeAction(token=token, action=action, detail=detail, maneuver=m):
-            return engine.TakeAction(actor, token, action, detail, maneuver(m))
-        case protocol.Delay(token=token, before=before):
-            return engine.Delay(actor, token, before)
-        case protocol.TakeDelayed(token=token):
-            return engine.TakeDelayed(actor, token)
-        case protocol.Ready(token=token, action=action, trigger_by=by, area=area):
-            return engine.Ready(actor, token, action, by, tuple(area))
-        case protocol.Abort(token=token, maneuver=m, action=action):
-            return engine.Abort(actor, token, maneuver(m), action)
+            return engine.AnswerPrompt(actor, prompt, accept, rolls, m)
         case protocol.SetCondition(token=token, condition=condition, on=on):
             return engine.SetCondition(actor, token, condition, on)
-        case protocol.SetVitals(token=token, end=end, stun=stun):
-            return engine.SetVitals(actor, token, end, stun)
         case protocol.EndPhase(token=token):
             return engine.EndPhase(actor, token)
         case protocol.SetDoor(wall=wall, open=is_open):
             return engine.SetDoor(actor, wall, is_open)
     raise TypeError(f"{type(message).__name__} is not a command")
-
-
-def maneuver(spec: protocol.ManeuverSpec | None) -> engine.Maneuver | None:
-    """The engine's manoeuvre for a wire one."""
-    return None if spec is None else engine.Maneuver(spec.name, spec.ocv, spec.dcv)
 
 
 COMMAND_MESSAGES = (
@@ -138,15 +123,13 @@ COMMAND_MESSAGES = (
     protocol.AnswerPrompt,
     protocol.EndPhase,
     protocol.SetDoor,
-    protocol.Attack,
-    protocol.TakeAction,
-    protocol.Delay,
-    protocol.TakeDelayed,
-    protocol.Ready,
-    protocol.Abort,
     protocol.SetCondition,
-    protocol.SetVitals,
     protocol.MovePoints,
+    protocol.Act,
+    protocol.JoinCombat,
+    protocol.LeaveCombat,
+    protocol.SetEffect,
+    protocol.EndEffect,
 )
 
 
@@ -156,7 +139,8 @@ def command_to_plain(command: Command) -> dict[str, Any]:
 
 
 def command_from_plain(data: dict[str, Any]) -> Command:
-    """The inverse of :func:`command_to_plain`."""
+    """The inverse of :func:`command_to_plain` (an older release's command passes through
+    :func:`engine.versions.upgrade_command` first)."""
     fields = dict(data)
     kind = fields.pop("type")
     return from_plain(COMMAND_TYPES[kind], fields)

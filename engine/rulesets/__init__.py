@@ -1,6 +1,36 @@
-"""Rulesets: one Protocol of hooks, one registry.  Importing this package registers them all."""
+"""Rulesets: one seam (:mod:`engine.rulesets.base`), one registry.
 
-from engine.rulesets import hero
-from engine.rulesets.base import Ruleset, find_ruleset, register, ruleset_names
+The first look-up (:func:`find_ruleset`, :func:`ruleset_names`, :func:`registered`)
+imports every ruleset in this package, folder or module, so each registers itself:
+adding a game is adding a folder here, with no line to edit anywhere else.
+"""
 
-__all__ = ["Ruleset", "find_ruleset", "hero", "register", "ruleset_names"]
+from engine.rulesets.base import (
+    ActionSpec,
+    Context,
+    Initiative,
+    MovePlan,
+    NoParams,
+    OpportunityAttack,
+    Ruleset,
+    Vocabulary,
+    find_ruleset,
+    register,
+    registered,
+    ruleset_names,
+)
+
+__all__ = [
+    "ActionSpec",
+    "Context",
+    "Initiative",
+    "MovePlan",
+    "NoParams",
+    "OpportunityAttack",
+    "Ruleset",
+    "Vocabulary",
+    "find_ruleset",
+    "register",
+    "registered",
+    "ruleset_names",
+]

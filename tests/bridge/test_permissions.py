@@ -130,16 +130,30 @@ def cases(issued_token: str, prompt: str) -> list[Case]:
             GM_ONLY,
             ("gm",),
         ),
-        Case(protocol.SetVitals, {"token": "hero", "end": 0, "stun": 0}, GM_ONLY, ("gm",)),
         Case(
-            protocol.TakeAction,
-            {"token": "hero", "action": "drop_item", "detail": "torch"},
+            protocol.Act,
+            {"token": "hero", "action": "set_vitals", "params": {"end": 0, "stun": 0}},
+            {
+                **NOT_A_MEMBER,
+                "alice": {"gm_only"},
+                "bob": {"not_your_token"},
+                "carol": {"no_scene"},
+            },
+            ("gm",),
+        ),
+        Case(
+            protocol.Act,
+            {"token": "hero", "action": "drop_item", "params": {"detail": "torch"}},
             {**NOT_A_MEMBER, "bob": {"not_your_token"}, "carol": {"no_scene"}},
             ("alice", "gm"),
         ),
         Case(
-            protocol.Attack,
-            {"token": "hero", "target": "ogre", "ranged": True, "range": 20.0},
+            protocol.Act,
+            {
+                "token": "hero",
+                "action": "attack",
+                "params": {"target": "ogre", "ranged": True, "range": 20.0},
+            },
             {**NOT_A_MEMBER, "bob": {"not_your_token"}, "carol": {"no_scene"}},
             ("alice", "gm"),
         ),
@@ -150,23 +164,44 @@ def cases(issued_token: str, prompt: str) -> list[Case]:
             ("alice", "gm"),
         ),
         # The ogre delays, then takes its delayed action before the scout acts.
-        Case(protocol.Delay, {"token": "ogre"}, OGRE_ONLY, ("gm",)),
-        Case(protocol.TakeDelayed, {"token": "ogre"}, OGRE_ONLY, ("gm",)),
+        Case(protocol.Act, {"token": "ogre", "action": "delay"}, OGRE_ONLY, ("gm",)),
+        Case(protocol.Act, {"token": "ogre", "action": "take_delayed"}, OGRE_ONLY, ("gm",)),
         # The hero, having acted, aborts to a dodge: it gives up its next Phase's action.
         Case(
-            protocol.Abort,
-            {"token": "hero", "maneuver": protocol.ManeuverSpec(name="dodge", dcv=3)},
+            protocol.Act,
+            {
+                "token": "hero",
+                "action": "abort",
+                "params": {"maneuver": {"name": "dodge", "dcv": 3}},
+            },
             {**NOT_A_MEMBER, "bob": {"not_your_token"}, "carol": {"no_scene"}},
             ("alice", "gm"),
         ),
         Case(protocol.EndPhase, {"token": "ogre"}, OGRE_ONLY, ("gm",)),
         Case(
-            protocol.Ready,
-            {"token": "scout", "action": "attack", "area": ((11, 11),)},
+            protocol.Act,
+            {
+                "token": "scout",
+                "action": "ready",
+                "params": {"action": "attack", "area": [[11, 11]]},
+            },
             {**NOT_A_MEMBER, "alice": {"not_your_token"}, "carol": {"no_scene"}},
             ("bob", "gm"),
         ),
+        # The GM's tools of every game: an effect, a newcomer who then leaves.
+        Case(protocol.SetEffect, {"name": "smoke", "token": None, "rounds": 1}, GM_ONLY, ("gm",)),
+        Case(protocol.EndEffect, {"effect": "e1"}, GM_ONLY, ("gm",)),
+        Case(protocol.JoinCombat, {"token": NEWCOMER}, GM_ONLY, ("gm",)),
+        Case(protocol.LeaveCombat, {"token": "imp", "remove": True}, GM_ONLY, ("gm",)),
     ]
+
+
+NEWCOMER = protocol.TokenSpec.from_wire(
+    {
+        "id": "imp", "name": "Imp", "owner": "gm", "side": "monsters", "x": 11, "y": 0,
+        "size": 1, "reach": 1.0, "movement": 6.0, "stats": {"ocv": 3, "dcv": 3, "init": 9},
+    }
+)  # fmt: skip
 
 
 async def reply(client: TableClient, message: type[Any], body: dict[str, Any]) -> Any:

@@ -36,24 +36,7 @@ from protocol import (
     server_from_wire,
     to_wire,
 )
-from protocol.actions import (
-    ACTION_MESSAGES,
-    CONDITIONS,
-    HOLD_ACTIONS,
-    MOVE_MODES,
-    Abort,
-    Attack,
-    Delay,
-    ImageGrid,
-    ManeuverSpec,
-    MovePoints,
-    Ready,
-    SetCondition,
-    SetDoor,
-    SetVitals,
-    TakeAction,
-    TakeDelayed,
-)
+from protocol.actions import ACTION_MESSAGES, ImageGrid, MovePoints, SetCondition, SetDoor
 from protocol.admin import (
     ConfigureTable,
     IssueToken,
@@ -72,6 +55,7 @@ from protocol.features import (
     VttSpec,
     WallSpec,
 )
+from protocol.fight import FIGHT_MESSAGES, Act, EndEffect, JoinCombat, LeaveCombat, SetEffect
 from protocol.queries import AskOptions, AskPath, Options, PathPlan
 from protocol.scene import DIAGONAL_RULES, GRID_KINDS, HEX_OFFSETS
 
@@ -178,9 +162,11 @@ IMAGE_GRIDS = st.builds(
     dpi=st.floats(1e-3, 1e4),
     scale=st.tuples(st.floats(1e-3, 1e3), st.floats(1e-3, 1e3)),
 )
-MANEUVERS = st.builds(
-    ManeuverSpec, name=text(1, 64), ocv=st.integers(-50, 50), dcv=st.integers(-50, 50)
+# A move's or an answer's ``maneuver``: a small map whose fields the ruleset declares.
+MANEUVERS = st.fixed_dictionaries(
+    {"name": text(1, 64), "ocv": st.integers(-50, 50), "dcv": st.integers(-50, 50)}
 )
+MODES = st.none() | IDS
 
 CLIENT_MESSAGES: st.SearchStrategy[ClientMessage] = st.one_of(
     st.builds(
@@ -210,13 +196,41 @@ CLIENT_MESSAGES: st.SearchStrategy[ClientMessage] = st.one_of(
         aware=nullable(st.lists(IDS, unique=True, max_size=5).map(tuple)),
         seed=nullable(st.integers(0, 2**63 - 1)),
         rolls=nullable(st.lists(st.integers(1, 1000), max_size=5).map(tuple)),
+        groups=st.lists(st.lists(IDS, unique=True, max_size=3).map(tuple), max_size=3).map(tuple),
     ),
+    st.builds(Act, seq=SEQ, token=IDS, action=IDS, params=JSON_MAP),
+    st.builds(
+        JoinCombat,
+        seq=SEQ,
+        token=st.builds(
+            TokenSpec,
+            id=IDS,
+            name=text(0, 128),
+            owner=text(1, 64),
+            side=text(1, 64),
+            x=st.integers(0, 99),
+            y=st.integers(0, 99),
+            size=st.integers(1, 16),
+            reach=st.floats(min_value=0, max_value=1e9),
+            movement=st.integers(0, 100),
+            stats=st.dictionaries(text(1, 64), STAT_VALUE, max_size=4),
+        ),
+    ),
+    st.builds(LeaveCombat, seq=SEQ, token=IDS, remove=st.booleans()),
+    st.builds(
+        SetEffect,
+        seq=SEQ,
+        name=text(1, 64),
+        token=nullable(IDS),
+        rounds=nullable(st.integers(1, 10_000)),
+    ),
+    st.builds(EndEffect, seq=SEQ, effect=IDS),
     st.builds(
         Move,
         seq=SEQ,
         token=IDS,
         path=st.lists(CELL, min_size=1, max_size=20).map(tuple),
-        mode=st.sampled_from(MOVE_MODES),
+        mode=MODES,
         attack=nullable(IDS),
         maneuver=nullable(MANEUVERS),
         rolls=nullable(st.lists(st.integers(1, 1000), min_size=1, max_size=5).map(tuple)),
@@ -233,37 +247,6 @@ CLIENT_MESSAGES: st.SearchStrategy[ClientMessage] = st.one_of(
     st.builds(Resync, seq=SEQ, after=st.integers(-1, 2**53 - 1)),
     st.builds(Ping, seq=SEQ),
     st.builds(SetDoor, seq=SEQ, wall=IDS, open=st.booleans()),
-    st.builds(
-        Attack,
-        seq=SEQ,
-        token=IDS,
-        target=IDS,
-        ranged=st.booleans(),
-        range=st.floats(0, 1e6),
-        maneuver=nullable(MANEUVERS),
-        ocv_bonus=st.integers(-50, 50),
-        rolls=nullable(st.lists(st.integers(1, 1000), min_size=1, max_size=10).map(tuple)),
-    ),
-    st.builds(
-        TakeAction,
-        seq=SEQ,
-        token=IDS,
-        action=text(1, 64),
-        detail=nullable(text(1, 128)),
-        maneuver=nullable(MANEUVERS),
-    ),
-    st.builds(Delay, seq=SEQ, token=IDS, before=nullable(IDS)),
-    st.builds(TakeDelayed, seq=SEQ, token=IDS),
-    st.builds(
-        Ready,
-        seq=SEQ,
-        token=IDS,
-        action=st.sampled_from(HOLD_ACTIONS),
-        trigger_by=nullable(IDS),
-        area=st.lists(CELL, max_size=5).map(tuple),
-    ),
-    st.builds(Abort, seq=SEQ, token=IDS, maneuver=MANEUVERS),
-    st.builds(Abort, seq=SEQ, token=IDS, maneuver=st.none(), action=st.just("move")),
     st.builds(AskOptions, seq=SEQ, token=IDS),
     st.builds(AskPath, seq=SEQ, token=IDS, to=CELL),
     st.builds(
@@ -273,18 +256,13 @@ CLIENT_MESSAGES: st.SearchStrategy[ClientMessage] = st.one_of(
         points=st.lists(
             st.tuples(st.floats(-1e6, 1e6), st.floats(-1e6, 1e6)), min_size=1, max_size=5
         ).map(tuple),
-        mode=st.sampled_from(MOVE_MODES),
+        mode=MODES,
         attack=nullable(IDS),
         maneuver=nullable(MANEUVERS),
         rolls=nullable(st.lists(st.integers(1, 1000), min_size=1, max_size=5).map(tuple)),
         image=nullable(IMAGE_GRIDS),
     ),
-    st.builds(
-        SetVitals, seq=SEQ, token=IDS, end=st.integers(0, 10**6), stun=st.integers(-(10**6), 10**6)
-    ),
-    st.builds(
-        SetCondition, seq=SEQ, token=IDS, condition=st.sampled_from(CONDITIONS), on=st.booleans()
-    ),
+    st.builds(SetCondition, seq=SEQ, token=IDS, condition=IDS, on=st.booleans()),
 )
 
 
@@ -405,21 +383,25 @@ def test_every_message_type_has_a_strategy() -> None:
     # If a message is added without a strategy, the round trips silently skip it.
     from protocol import CLIENT_MESSAGE_TYPES, SERVER_MESSAGE_TYPES
 
-    client_names = {
-        c.__name__
-        for c in (Join, LoadScene, StartCombat, Move, AnswerPrompt, EndPhase, Resync, Ping)
-    } | {
-        c.__name__
-        for c in (
-            IssueToken,
-            RevokeToken,
-            ConfigureTable,
-            ListTokens,
-            *ACTION_MESSAGES,
-            AskOptions,
-            AskPath,
-        )
-    }
+    client_names = (
+        {
+            c.__name__
+            for c in (Join, LoadScene, StartCombat, Move, AnswerPrompt, EndPhase, Resync, Ping)
+        }
+        | {
+            c.__name__
+            for c in (
+                IssueToken,
+                RevokeToken,
+                ConfigureTable,
+                ListTokens,
+                *ACTION_MESSAGES,
+                AskOptions,
+                AskPath,
+            )
+        }
+        | {c.__name__ for c in FIGHT_MESSAGES}
+    )
     server_names = {c.__name__ for c in (Welcome, Ack, ErrorMessage, Event, Prompt, State, Pong)}
     server_names |= {c.__name__ for c in (TokenIssued, TokenRevoked, TokenList, Options, PathPlan)}
     assert {c.__name__ for c in CLIENT_MESSAGE_TYPES.values()} == client_names

@@ -1,0 +1,31 @@
+"""The steps that rewrite an event logged under an older wire version as this release
+sends it (:mod:`protocol.versions`).  They live here, not in :mod:`protocol`, because
+they name a game's events (the protocol names no game's words); importing this module
+registers them, and :mod:`vtt_bridge.loading` does.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from protocol.versions import event_upgrade
+
+
+@event_upgrade(1)
+def _moves_and_aborts_name_what_they_were(
+    event: dict[str, Any], command: dict[str, Any]
+) -> dict[str, Any]:
+    """Version 2 added ``mode`` to ``move_started`` and ``action`` to ``aborted``.
+
+    A version-1 move could only have been started by the ``move``/``move_points``
+    command that caused it, so its mode is that command's (``combat`` when it named
+    none); every version-1 abort was to a defensive manoeuvre, ``defend``.
+    """
+    kind, data = event.get("kind"), event.get("data")
+    if not isinstance(data, dict):
+        return event
+    if kind == "move_started" and "mode" not in data:
+        return {**event, "data": {**data, "mode": command.get("mode") or "combat"}}
+    if kind == "aborted" and "action" not in data:
+        return {**event, "data": {**data, "action": "defend"}}
+    return event
