@@ -1,0 +1,1 @@
+"""Cyberpunk RED (seed 001): the turn and its actions.  See README.md in this folder."""
