@@ -12,9 +12,8 @@ Choices where the text is silent:
 - A tie is rerolled as Initiative again (REF + d10) by the tied combatants only; the
   reroll orders them among themselves and their queue score stays the first roll.  Those
   still tied after a reroll roll again, as long as it takes.
-- A newcomer who ties with combatants already in the queue does not shuffle them: it
-  rolls off against each of them in queue order (both reroll REF + d10 until one is
-  higher) and takes its place before the first one it beats, or after the last.
+- A newcomer who ties with combatants already in the queue goes after them, with no
+  reroll: "after that the order doesn't change" protects those already placed.
 - A driver who starts a vehicle goes to the very front; everyone else keeps their order.
 
 Every die is a ``DiceRolled`` event from the :class:`~engine.tray.DiceTray`, drawn from
@@ -88,46 +87,23 @@ def break_tie(
     return order
 
 
-def place_newcomer(
-    queue: Queue,
-    scores: Scores,
-    refs: Mapping[str, int],
-    newcomer: str,
-    dice: InitiativeDice,
-) -> tuple[Queue, Scores, int]:
-    """The queue with ``newcomer`` in its place ("newcomers who join the fight later roll
-    Initiative and take their place"), the new scores, and the newcomer's index.
+def newcomer_score(newcomer: str, ref: int, dice: InitiativeDice) -> int:
+    """A newcomer's Initiative ("newcomers who join the fight later roll Initiative and
+    take their place"): REF + d10, one roll."""
+    return dice.initiative(newcomer, ref, "initiative (joins)")
 
-    ``refs`` gives REF for the newcomer and for anyone it must roll off against.
+
+def place_newcomer(queue: Queue, scores: Scores, newcomer: str, score: int) -> tuple[Queue, Scores]:
+    """The queue with ``newcomer`` in its place: after everyone scoring ``score`` or more.
+
+    A newcomer who ties with combatants already in the queue goes after them and rolls
+    no tie-break: "after that the order doesn't change" protects those already placed.
     """
     if newcomer in queue:
         raise ValueError(f"{newcomer!r} is already in the Initiative Queue")
-    score_of = dict(scores)
-    mine = dice.initiative(newcomer, refs[newcomer], "initiative (joins)")
-    at = len(queue)
-    for index, cid in enumerate(queue):
-        theirs = score_of[cid]
-        if theirs < mine:
-            at = index
-            break
-        if theirs == mine and _wins_roll_off(newcomer, cid, refs, dice, mine):
-            at = index
-            break
-    new_queue = (*queue[:at], newcomer, *queue[at:])
-    score_of[newcomer] = mine
-    return new_queue, tuple((cid, score_of[cid]) for cid in new_queue), at
-
-
-def _wins_roll_off(
-    newcomer: str, holder: str, refs: Mapping[str, int], dice: InitiativeDice, score: int
-) -> bool:
-    """Whether ``newcomer`` beats ``holder`` when both reroll until one is higher."""
-    while True:
-        why = f"initiative reroll, tie at {score}"
-        a = dice.initiative(newcomer, refs[newcomer], why)
-        b = dice.initiative(holder, refs[holder], why)
-        if a != b:
-            return a > b
+    at = next((i for i, (_, s) in enumerate(scores) if s < score), len(queue))
+    new_scores = (*scores[:at], (newcomer, score), *scores[at:])
+    return (*queue[:at], newcomer, *queue[at:]), new_scores
 
 
 def to_front(queue: Queue, driver: str) -> Queue:
