@@ -27,7 +27,7 @@ held (they are not "an action ... to whom"); one hold per combatant.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine.rulesets.cyberpunk_red import economy
@@ -45,7 +45,14 @@ from engine.rulesets.cyberpunk_red.events import (
     HeldActionLost,
 )
 from engine.rulesets.cyberpunk_red.params import ParamError, build_params
-from engine.rulesets.cyberpunk_red.state import Arena, Fighter, HeldAction, Trigger, TurnUsage
+from engine.rulesets.cyberpunk_red.state import (
+    Arena,
+    Fighter,
+    HeldAction,
+    HeldParams,
+    Trigger,
+    TurnUsage,
+)
 from engine.tray import DiceTray
 
 
@@ -58,7 +65,7 @@ class HoldParams:
     trigger: str
     token: str | None = None
     area: tuple[tuple[int, int], ...] = ()
-    params: tuple[tuple[str, Any], ...] = ()
+    params: HeldParams = field(default_factory=HeldParams)
 
 
 def _declared(p: HoldParams) -> tuple[ActionSpec | None, Any, str | None]:
@@ -67,7 +74,7 @@ def _declared(p: HoldParams) -> tuple[ActionSpec | None, Any, str | None]:
         return None, None, f"cannot hold {p.action!r}"
     try:
         Trigger(p.trigger, p.token, p.area)
-        return spec, build_params(spec.params, dict(p.params)), None
+        return spec, build_params(spec.params, p.params.given()), None
     except (ValueError, ParamError) as exc:
         return spec, None, str(exc)
 
@@ -121,7 +128,7 @@ def fire(arena: Arena, world: World, held: HeldAction, by: str, at: Cell | None,
     arena = arena.with_hold(None, held.holder)
     holder = arena.fighter(held.holder)
     spec = ACTIONS[held.action]
-    params = build_params(spec.params, dict(held.params))
+    params = build_params(spec.params, held.params.given())
     fresh = holder.with_usage(TurnUsage())
     why = spec.needs(arena, world, fresh, params)
     if why is not None:

@@ -33,6 +33,7 @@ Token statistics (the VTT sends them with the scene):
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 HANDS = ("right", "left")
 SHIELD = "shield"
@@ -174,10 +175,33 @@ class Trigger:
 
 
 @dataclass(frozen=True, slots=True)
+class HeldParams:
+    """The held action's parameters: those its own declaration in :mod:`.actions` takes
+    (the others stay unset), checked against it when the hold is declared."""
+
+    target: str | None = None
+    weapon: str | None = None
+    base: int | None = None
+    skill: str | None = None
+    turns: int | None = None
+    item: str | None = None
+    defense: int | None = None
+    object: str | None = None
+    hand: str | None = None
+    vehicle: str | None = None
+    driver: bool | None = None
+    maneuver: str | None = None
+
+    def given(self) -> dict[str, Any]:
+        """The parameters set, as a map."""
+        return {k: v for k, v in ((f, getattr(self, f)) for f in self.__slots__) if v is not None}
+
+
+@dataclass(frozen=True, slots=True)
 class HeldAction:
     """A Hold Action: "saying in advance what you'll do, to whom and when".
 
-    ``action`` and ``params`` are the declared action (``params`` as sorted pairs);
+    ``action`` and ``params`` are the declared action and its parameters;
     ``trigger`` the moment; ``round`` the Round it was declared in (it is lost at the
     end of that Round); ``seen`` whether the ``in_sight`` target was already in view
     when declared (only coming into view fires it).
@@ -185,7 +209,7 @@ class HeldAction:
 
     holder: str
     action: str
-    params: tuple[tuple[str, object], ...]
+    params: HeldParams
     trigger: Trigger
     round: int
     seen: bool = False
