@@ -8,8 +8,8 @@ from engine.combat_state import Combat
 from engine.commands import GM
 from engine.errors import CommandRejected
 from engine.model import Combatant, EncounterState, Scene
-from engine.rulesets import Ruleset, find_ruleset
-from engine.turns import limited
+from engine.rulesets import find_ruleset
+from engine.turns import Ruleset, limited
 
 Result = tuple[EncounterState, list[Any]]
 

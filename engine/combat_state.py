@@ -8,6 +8,7 @@ and hash equal whatever order things happened in.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from geometry import Cell, Point
 
@@ -122,6 +123,49 @@ class Interjection:
 
 
 @dataclass(frozen=True, slots=True)
+class Effect:
+    """Something lasting that ends at a point in the order (set by the GM or a ruleset).
+
+    ``id`` is ``e<n>``; ``name`` is the table's or the ruleset's word; ``token`` the
+    combatant it is on (None: the whole scene); ``source`` who started it (``gm`` or a
+    combatant).  It began at ``started`` (turn, phase) at initiative count ``count`` and
+    ends just before that count comes up in ``ends`` (turn, phase): before the first
+    combatant whose score is at or below ``count``, whoever that is now (the order may
+    have changed, the starter may be skipped or gone), or at the end of that pass when
+    nobody is left at or below it.  Every member of a group shares its count, so an
+    effect begun at a group's count ends before the first of them.  ``ends`` None: until
+    someone ends it.
+    """
+
+    id: str
+    name: str
+    token: str | None
+    source: str
+    started: tuple[int, int]
+    count: int
+    ends: tuple[int, int] | None
+
+
+@dataclass(frozen=True, slots=True)
+class Trigger:
+    """A condition the core watches for on a ruleset's behalf (a readied or held action).
+
+    ``on`` is ``action`` (``by`` starts its action), ``enter`` (a token, ``by`` or
+    anyone, enters ``area`` while moving) or ``sight`` (a moving token, ``by`` or
+    anyone, comes into ``owner``'s line of sight).  When it happens the core pauses
+    what is going on and asks ``owner``'s controller with a ``readied_action`` prompt;
+    an accepted prompt calls the ruleset's :meth:`~engine.rulesets.base.Ruleset.trigger_fired`.
+    ``tag`` is the ruleset's own note (which held action this is).
+    """
+
+    owner: str
+    on: str
+    by: str | None = None
+    area: tuple[Cell, ...] = ()
+    tag: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class Vitals:
     """A combatant's current END and STUN (their maxima are its ``end``/``stun`` stats)."""
 
@@ -161,6 +205,13 @@ class Combat:
     defenses: tuple[tuple[str, Maneuver], ...] = ()
     phase_maneuvers: tuple[tuple[str, tuple[Maneuver, ...]], ...] = ()
     vitals: tuple[Vitals, ...] = ()
+    # -- the core's generic parts (every game) -------------------------------------------
+    rules: Any = None
+    per_combatant: tuple[tuple[str, Any], ...] = ()
+    groups: tuple[tuple[str, ...], ...] = ()
+    effects: tuple[Effect, ...] = ()
+    triggers: tuple[Trigger, ...] = ()
+    next_effect: int = 1
 
     @property
     def surprise(self) -> bool:
@@ -250,6 +301,28 @@ class Combat:
     def forfeited(self, combatant: str) -> bool:
         """Whether ``combatant`` gave up its action in the current Phase."""
         return (combatant, self.turn, self.phase) in self.forfeits
+
+    def state_of(self, combatant: str) -> Any:
+        """The ruleset's per-combatant state of ``combatant`` (see ``Ruleset.combatant_state``)."""
+        return next((s for cid, s in self.per_combatant if cid == combatant), None)
+
+    def with_state(self, combatant: str, value: Any) -> Combat:
+        """This combat with ``combatant``'s per-combatant ruleset state replaced."""
+        rest = [(cid, s) for cid, s in self.per_combatant if cid != combatant]
+        rest.append((combatant, value))
+        return replace(self, per_combatant=tuple(sorted(rest, key=lambda p: p[0])))
+
+    def with_rules(self, rules: Any) -> Combat:
+        """This combat with the ruleset's fight-wide state replaced."""
+        return replace(self, rules=rules)
+
+    def score_of(self, combatant: str) -> int | None:
+        """``combatant``'s initiative score (its count), or None if not in the order."""
+        return next((s for cid, s in self.scores if cid == combatant), None)
+
+    def group_of(self, combatant: str) -> tuple[str, ...]:
+        """The group ``combatant`` shares its count with (just itself when alone)."""
+        return next((g for g in self.groups if combatant in g), (combatant,))
 
     def vitals_of(self, combatant: str) -> Vitals | None:
         """``combatant``'s END and STUN, if it has them."""

@@ -8,10 +8,10 @@ is the table's GM; ``"system"`` is the bridge itself (a prompt's deadline passin
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from engine.combat_state import Maneuver
-from engine.model import Scene
+from engine.model import Combatant, Scene
 from geometry import Cell, Point
 
 GM = "gm"
@@ -33,6 +33,8 @@ class StartCombat:
 
     ``aware`` lists the combatants aware of their opponents at the start; None means
     everyone.  ``seed`` seeds the encounter's dice and is logged with the command.
+    ``groups`` are sets of combatants that share one initiative roll and act at one
+    count (a GM's minions), each a tuple of token ids.
     """
 
     kind: ClassVar[str] = "start_combat"
@@ -40,6 +42,7 @@ class StartCombat:
     ruleset: str
     seed: int
     aware: tuple[str, ...] | None = None
+    groups: tuple[tuple[str, ...], ...] = ()
 
 
 MOVE_MODES = ("combat", "step", "withdraw", "noncombat", "crawl", "hampered")
@@ -49,16 +52,17 @@ MOVE_MODES = ("combat", "step", "withdraw", "noncombat", "crawl", "hampered")
 class Move:
     """Move ``token`` through ``path``: the cells after its current one, each adjacent.
 
-    ``mode`` is the kind of movement (``MOVE_MODES``); ``attack`` names a target the
-    mover attacks at the end of the move as part of the same action (that target gets
-    no attack of opportunity from this move), with ``maneuver``.
+    ``mode`` is the kind of movement, one of the ruleset's ``move_modes`` (None: its
+    first); ``attack`` names a target the mover attacks at the end of the move as part
+    of the same action (that target gets no attack of opportunity from this move), with
+    ``maneuver``, where the ruleset allows it.
     """
 
     kind: ClassVar[str] = "move"
     actor: str
     token: str
     path: tuple[Cell, ...]
-    mode: str = "combat"
+    mode: str | None = None
     attack: str | None = None
     maneuver: Maneuver | None = None
 
@@ -71,7 +75,7 @@ class MovePoints:
     actor: str
     token: str
     points: tuple[Point, ...]
-    mode: str = "combat"
+    mode: str | None = None
     attack: str | None = None
     maneuver: Maneuver | None = None
 
@@ -209,6 +213,65 @@ class SetVitals:
     stun: int
 
 
+@dataclass(frozen=True, slots=True)
+class Act:
+    """``token`` takes the ruleset action ``action`` with ``params``.
+
+    ``params`` is the plain map of the action's declared params (the ruleset's
+    :class:`~engine.rulesets.base.ActionSpec`); the engine decodes it with that
+    declaration, and the bridge has validated it against the same one already.
+    """
+
+    kind: ClassVar[str] = "act"
+    actor: str
+    token: str
+    action: str
+    params: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class JoinCombat:
+    """The GM brings ``token`` into the running fight: it is placed on the scene (on a
+    free cell) and takes its place in the order by the ruleset's initiative."""
+
+    kind: ClassVar[str] = "join_combat"
+    actor: str
+    token: Combatant
+
+
+@dataclass(frozen=True, slots=True)
+class LeaveCombat:
+    """The GM takes ``token`` out of the running fight; ``remove`` also takes it off the
+    scene (else it stays there as scenery, acting no more)."""
+
+    kind: ClassVar[str] = "leave_combat"
+    actor: str
+    token: str
+    remove: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class SetEffect:
+    """The GM starts an effect ``name`` on ``token`` (None: on the scene) lasting
+    ``rounds`` Turns (None: until ended); it ends just before the current count comes
+    up again that many Turns later."""
+
+    kind: ClassVar[str] = "set_effect"
+    actor: str
+    name: str
+    token: str | None = None
+    rounds: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class EndEffect:
+    """The GM ends the effect ``effect`` now."""
+
+    kind: ClassVar[str] = "end_effect"
+    actor: str
+    effect: str
+
+
 CONDITIONS = (
     "stunned",
     "underwater",
@@ -236,6 +299,11 @@ Command = (
     | Abort
     | SetCondition
     | SetVitals
+    | Act
+    | JoinCombat
+    | LeaveCombat
+    | SetEffect
+    | EndEffect
 )
 
 COMMAND_TYPES: dict[str, type[Command]] = {
@@ -257,5 +325,10 @@ COMMAND_TYPES: dict[str, type[Command]] = {
         Abort,
         SetCondition,
         SetVitals,
+        Act,
+        JoinCombat,
+        LeaveCombat,
+        SetEffect,
+        EndEffect,
     )
 }

@@ -46,7 +46,7 @@ class Encounter:
 
     def options(self, token_id: str, actor: str = GM) -> Options:
         """What ``actor`` may do with ``token_id`` now (see :mod:`engine.options`)."""
-        return options(self._state, token_id, actor)
+        return options(self._state, token_id, actor, self._spatial)
 
     def plan_path(
         self, token_id: str, goal: Cell, actor: str = GM, state: EncounterState | None = None

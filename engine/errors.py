@@ -52,5 +52,9 @@ REJECTION_CODES = frozenset(
         "out_of_reach",  # a melee attack on a target outside reach, or a ranged one out of sight
         "no_hold",  # taking a delayed or readied action that was never declared
         "cannot_abort",  # aborting when the rules forbid it
+        "unknown_action",  # act naming an action the fight's ruleset does not have
+        "bad_params",  # act params that break the action's declaration (library callers)
+        "unknown_effect",  # ending an effect that is not running
+        "not_in_combat",  # a combatant that is not (or already) in the fight's order
     }
 )

@@ -308,6 +308,52 @@ class MoveStopped:
     reason: str
 
 
+@dataclass(frozen=True, slots=True)
+class EffectStarted:
+    """Effect ``effect`` (``name``) began on ``token`` (None: the scene), set by
+    ``source``; it ends just before count ``count`` in ``ends`` (turn, phase), or when
+    ended (``ends`` None)."""
+
+    kind: ClassVar[str] = "effect_started"
+    effect: str
+    name: str
+    token: str | None
+    source: str
+    count: int
+    ends: tuple[int, int] | None
+
+
+@dataclass(frozen=True, slots=True)
+class EffectEnded:
+    """Effect ``effect`` (``name``) ended: ``reason`` ``expired`` (its time ran out),
+    ``ended`` (the GM or a rule ended it) or ``left`` (its token left the fight)."""
+
+    kind: ClassVar[str] = "effect_ended"
+    effect: str
+    name: str
+    token: str | None
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class CombatantJoined:
+    """``combatant`` joined the running fight at count ``score``; the new order follows
+    in an ``initiative_order`` event."""
+
+    kind: ClassVar[str] = "combatant_joined"
+    combatant: str
+    score: int
+
+
+@dataclass(frozen=True, slots=True)
+class CombatantLeft:
+    """``combatant`` left the fight (``removed``: off the scene too)."""
+
+    kind: ClassVar[str] = "combatant_left"
+    combatant: str
+    removed: bool
+
+
 Event = (
     SceneLoaded
     | DoorChanged
@@ -336,6 +382,10 @@ Event = (
     | Recovered
     | VitalsChanged
     | MoveStopped
+    | EffectStarted
+    | EffectEnded
+    | CombatantJoined
+    | CombatantLeft
 )
 
 

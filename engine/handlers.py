@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from engine import actions
+from engine import actions, fight
 from engine.checks import (
     Result,
     acting_limited,
@@ -24,23 +24,28 @@ from engine.checks import (
     require_turn,
     scene_of,
 )
-from engine.combat_state import ATTACK, Combat, PendingMove
+from engine.combat_state import ATTACK, Combat, Interjection, PendingMove
 from engine.commands import (
     GM,
     MOVE_MODES,
     SYSTEM,
     Abort,
+    Act,
     AnswerPrompt,
     Attack,
     Delay,
+    EndEffect,
     EndPhase,
     ExpirePrompt,
+    JoinCombat,
+    LeaveCombat,
     LoadScene,
     Move,
     MovePoints,
     Ready,
     SetCondition,
     SetDoor,
+    SetEffect,
     SetVitals,
     StartCombat,
     TakeAction,
@@ -58,14 +63,14 @@ from engine.events import (
     SceneLoaded,
     TokenPlaced,
 )
-from engine.model import EncounterState, Prompt, Scene, VttSpec
+from engine.model import Combatant, EncounterState, Prompt, Scene, VttSpec
 from engine.movement import begin_move, continue_move, resolve_path, withdraw_exempt
 from engine.prompts import open_prompt
-from engine.rulesets import Ruleset, find_ruleset
+from engine.rulesets import Context, find_ruleset
 from engine.scene_checks import check_scene
 from engine.spatial import SpatialCache
 from engine.tray import DiceTray
-from engine.turns import advance, begin
+from engine.turns import Ruleset, advance, begin, legacy
 from geometry import Cell, threatened_cells, trace_waypoints
 from geometry.vtt_coords import FoundryHexScene, FoundryScene, OwlbearHexScene, OwlbearScene
 
@@ -92,7 +97,7 @@ def start_combat(state: EncounterState, command: StartCombat, spatial: SpatialCa
     if not scene.tokens:
         raise CommandRejected("no_scene", "load a scene with tokens before starting combat")
     try:
-        ruleset = find_ruleset(command.ruleset)
+        ruleset: Ruleset = find_ruleset(command.ruleset)
     except UnsupportedRuleset as exc:
         raise CommandRejected("unknown_ruleset", str(exc)) from None
     for token in scene.tokens:
@@ -102,13 +107,31 @@ def start_combat(state: EncounterState, command: StartCombat, spatial: SpatialCa
     for cid in aware:
         if scene.token(cid) is None:
             raise CommandRejected("unknown_token", f"aware names {cid!r}, not on the scene")
+    groups = check_groups(scene, command.groups)
     tray = DiceTray(command.seed, 0, GM)
-    order, scores = ruleset.initiative(scene.tokens, tray)
+    if legacy(ruleset):
+        order, scores = ruleset.initiative(scene.tokens, tray, groups)
+        vitals = tuple(v for t in scene.tokens if (v := ruleset.initial_vitals(t)) is not None)
+    else:
+        rolled = ruleset.initiative(scene.tokens, tray, groups)
+        order, scores, vitals = rolled.order, rolled.scores, ()
     aware_in_order = tuple(cid for cid in order if cid in set(aware))
-    vitals = tuple(v for t in scene.tokens if (v := ruleset.initial_vitals(t)) is not None)
     combat = Combat(
-        ruleset=ruleset.name, order=order, scores=scores, aware=aware_in_order, vitals=vitals
+        ruleset=ruleset.name,
+        order=order,
+        scores=scores,
+        aware=aware_in_order,
+        vitals=vitals,
+        groups=groups,
     )
+    if not legacy(ruleset):
+        combat = replace(
+            combat,
+            rules=ruleset.new_fight_state(combat),
+            per_combatant=tuple(
+                sorted((t.id, ruleset.new_combatant_state(t)) for t in scene.tokens)
+            ),
+        )
     state = replace(state, seed=command.seed, draws=tray.draws, combat=combat)
     state, turn_events = begin(state, ruleset)
     surprise = state.combat is not None and state.combat.surprise
@@ -121,13 +144,24 @@ def start_combat(state: EncounterState, command: StartCombat, spatial: SpatialCa
     return state, events
 
 
+def check_groups(scene: Scene, groups: tuple[tuple[str, ...], ...]) -> tuple[tuple[str, ...], ...]:
+    """``groups`` sorted, each member a token of ``scene`` in at most one group."""
+    seen: set[str] = set()
+    for group in groups:
+        for cid in group:
+            if scene.token(cid) is None:
+                raise CommandRejected("unknown_token", f"groups name {cid!r}, not on the scene")
+            if cid in seen:
+                raise CommandRejected("bad_scene", f"{cid!r} is in two groups")
+            seen.add(cid)
+    return tuple(sorted(tuple(sorted(g)) for g in groups if len(g) > 1))
+
+
 def move(state: EncounterState, command: Move, spatial: SpatialCache) -> Result:
     """Move a token: freely outside combat, by the rules of its ``mode`` in combat."""
     token = controlled_token(state, command.actor, command.token)
     scene = scene_of(state)
     path = (token.cell, *command.path)
-    if command.mode not in MOVE_MODES:
-        raise CommandRejected("illegal_move", f"unknown movement mode {command.mode!r}")
     combat = state.combat
     if combat is not None:
         require_no_prompts(combat)
@@ -138,9 +172,14 @@ def move(state: EncounterState, command: Move, spatial: SpatialCache) -> Result:
         moved = scene.with_token(token.moved_to(path[-1]))
         return replace(state, scene=moved), [TokenPlaced(token.id, path[-1])]
     combat, ruleset = combat_and_ruleset(state)
+    if not legacy(ruleset):
+        return _ruleset_move(state, command, spatial, ruleset, token, path, resolution.cost)
+    mode = command.mode or MOVE_MODES[0]
+    if mode not in MOVE_MODES:
+        raise CommandRejected("illegal_move", f"unknown movement mode {command.mode!r}")
     usage = combat.current_usage
     interjection = combat.interjection
-    if interjection is not None and interjection.allowed != "move" and command.mode != "step":
+    if interjection is not None and interjection.allowed != "move" and mode != "step":
         raise CommandRejected(
             "illegal_action", f"the readied action is a {interjection.allowed} action"
         )
@@ -148,7 +187,7 @@ def move(state: EncounterState, command: Move, spatial: SpatialCache) -> Result:
         combat,
         token,
         usage,
-        command.mode,
+        mode,
         cost=resolution.cost,
         steps=len(path) - 1,
         cell_size=scene.grid.cell_size,
@@ -204,6 +243,38 @@ def move(state: EncounterState, command: Move, spatial: SpatialCache) -> Result:
     tray = DiceTray(state.seed, state.draws, command.actor)
     state, events = begin_move(state, ruleset, spatial, pending, tray)
     return state, [MoveStarted(token.id, token.cell, tuple(command.path)), *events]
+
+
+def _ruleset_move(
+    state: EncounterState,
+    command: Move,
+    spatial: SpatialCache,
+    ruleset: Ruleset,
+    token: Combatant,
+    path: tuple[Cell, ...],
+    cost: float,
+) -> Result:
+    """A move in combat under a ruleset on the seam: it checks and charges the move."""
+    mode = command.mode or ruleset.move_modes[0]
+    if mode not in ruleset.move_modes:
+        raise CommandRejected(
+            "illegal_move",
+            f"unknown movement mode {mode!r}; one of {', '.join(ruleset.move_modes)}",
+        )
+    if command.attack is not None or command.maneuver is not None:
+        raise CommandRejected(
+            "illegal_move", f"{ruleset.title} makes no attack as part of a move: act instead"
+        )
+    tray = DiceTray(state.seed, state.draws, command.actor)
+    ctx = Context(state, ruleset, spatial, tray, command.actor, token)
+    plan = ruleset.plan_move(ctx, mode, cost=cost, steps=len(path) - 1)
+    exempt = ruleset.move_exempt(ctx, plan.mode)
+    pending = PendingMove(token.id, path, 0, cost, mode=plan.mode, exempt=exempt)
+    state = replace(state, combat=plan.combat, draws=tray.draws)
+    planned: list[Any] = list(tray.events)  # dice the ruleset rolled to plan the move
+    tray.events.clear()
+    state, events = begin_move(state, ruleset, spatial, pending, tray)
+    return state, [*planned, MoveStarted(token.id, token.cell, tuple(command.path)), *events]
 
 
 def move_points(state: EncounterState, command: MovePoints, spatial: SpatialCache) -> Result:
@@ -275,8 +346,12 @@ def answer_prompt(state: EncounterState, command: AnswerPrompt, spatial: Spatial
     tray = DiceTray(state.seed, state.draws, command.actor)
     state = _drop_prompt(state, prompt.id)
     if prompt.kind == "attack_of_opportunity" and command.accept:
+        if not legacy(ruleset):
+            return _ruleset_opportunity(state, ruleset, spatial, prompt, command, tray, events)
         return _opportunity_attack(state, ruleset, spatial, prompt, command, tray, events)
     if prompt.kind == "readied_action" and command.accept:
+        if not legacy(ruleset):
+            return _trigger_fired(state, ruleset, spatial, prompt, command, tray, events)
         state, fired = actions.fire_ready(state, ruleset, prompt.attacker, prompt.target)
         return state, events + fired
     if prompt.kind == "continue_after_hit" and not command.accept:
@@ -329,6 +404,11 @@ def set_door(state: EncounterState, command: SetDoor, spatial: SpatialCache) -> 
 
 
 HANDLERS: dict[type, Handler] = {
+    Act: fight.act,
+    JoinCombat: fight.join_combat,
+    LeaveCombat: fight.leave_combat,
+    SetEffect: fight.set_effect,
+    EndEffect: fight.end_effect_now,
     LoadScene: load_scene,
     StartCombat: start_combat,
     Move: move,
@@ -387,6 +467,76 @@ def _opportunity_attack(
         )
         return state, [*events, opened]
     return _resume(state, ruleset, spatial, tray, events)
+
+
+def _ruleset_opportunity(
+    state: EncounterState,
+    ruleset: Ruleset,
+    spatial: SpatialCache,
+    prompt: Prompt,
+    command: AnswerPrompt,
+    tray: DiceTray,
+    events: list[Any],
+) -> Result:
+    """An accepted attack of opportunity under a ruleset on the seam: the ruleset rolls
+    it; on a hit the GM says whether the mover can finish its move."""
+    scene = scene_of(state)
+    attacker, target = scene.token(prompt.attacker), scene.token(prompt.target)
+    assert attacker is not None and target is not None
+    ctx = Context(state, ruleset, spatial, tray, command.actor, attacker)
+    outcome = ruleset.opportunity_attack(ctx, target, command.rolls, command.maneuver)
+    combat = outcome.state.combat
+    assert combat is not None
+    made = (*combat.opportunity_attacks, (attacker.id, target.id))
+    state = replace(outcome.state, combat=replace(combat, opportunity_attacks=made))
+    state = replace(state, draws=max(state.draws, tray.draws))
+    events = [*events, *outcome.events]
+    tray.events.clear()
+    if outcome.hit and combat.pending_move is not None:
+        state, opened = open_prompt(
+            state, "continue_after_hit", GM, attacker.id, target.id, prompt.at, prompt.exit_point
+        )
+        return state, [*events, opened]
+    return _resume(state, ruleset, spatial, tray, events)
+
+
+def _trigger_fired(
+    state: EncounterState,
+    ruleset: Ruleset,
+    spatial: SpatialCache,
+    prompt: Prompt,
+    command: AnswerPrompt,
+    tray: DiceTray,
+    events: list[Any],
+) -> Result:
+    """A trigger's controller took the held action: the ruleset runs it now, out of
+    turn.  A move it interrupted waits in the interjection and goes on after it."""
+    combat, scene = state.combat, scene_of(state)
+    assert combat is not None
+    owner = scene.token(prompt.attacker)
+    trigger = next(
+        (
+            t
+            for t in combat.triggers
+            if t.owner == prompt.attacker and t.by in (None, prompt.target)
+        ),
+        None,
+    )
+    if owner is None or trigger is None:
+        raise CommandRejected("no_hold", f"{prompt.attacker!r} holds nothing for this trigger")
+    if combat.interjection is not None:
+        raise CommandRejected(
+            "illegal_action",
+            f"{combat.interjection.combatant!r} is acting out of turn: answer after it",
+        )
+    combat = replace(combat, triggers=tuple(t for t in combat.triggers if t != trigger))
+    interjection = Interjection(
+        owner.id, "trigger", trigger.tag or None, suspended=combat.pending_move
+    )
+    combat = replace(combat, interjection=interjection, pending_move=None)
+    ctx = Context(replace(state, combat=combat), ruleset, spatial, tray, command.actor, owner)
+    state, fired = ruleset.trigger_fired(ctx, trigger, prompt.target)
+    return replace(state, draws=max(state.draws, tray.draws)), [*events, *fired]
 
 
 def _resume(

@@ -30,10 +30,9 @@ from engine.errors import CommandRejected
 from engine.events import AttackRolled, MoveCompleted, MoveInterrupted, MoveStopped
 from engine.model import Combatant, EncounterState, Scene
 from engine.prompts import open_prompt
-from engine.rulesets.base import Ruleset
 from engine.spatial import SpatialCache
 from engine.tray import DiceTray
-from engine.turns import limited
+from engine.turns import Ruleset, legacy, limited
 from geometry import (
     AreaExit,
     BlockMode,
@@ -190,7 +189,12 @@ def _stops(
     assert isinstance(scene, Scene) and combat is not None
     stops: list[Stop] = []
     grid = spatial.index(scene).grid
-    if ruleset.provokes(pending.mode):
+    provokes = (
+        ruleset.provokes(pending.mode)
+        if legacy(ruleset)
+        else ruleset.provokes(combat, mover, pending.mode)
+    )
+    if provokes:
         starting = pending.step == 0
         for exit_ in resolution.exits:
             who = exit_.area_id
@@ -221,9 +225,57 @@ def _stops(
                         Stop("ready", hold.combatant, step, rest[step], grid.center(rest[step]))
                     )
                     break
+    if combat.interjection is None:
+        stops += _trigger_stops(state, spatial, mover, pending, rest)
     # In path order; a readied action goes first on the same step ("just before").
     stops.sort(key=lambda s: (s.step, s.kind != "ready", s.who))
     return stops
+
+
+def _trigger_stops(
+    state: EncounterState,
+    spatial: SpatialCache,
+    mover: Combatant,
+    pending: PendingMove,
+    rest: tuple[Cell, ...],
+) -> list[Stop]:
+    """Where the move sets off a trigger: entering its area, or coming into its owner's
+    sight (from a cell the owner cannot see into one it can).  The token stops on the
+    cell before, so the held action happens just before."""
+    scene, combat = state.scene, state.combat
+    assert isinstance(scene, Scene) and combat is not None
+    index = spatial.index(scene)
+    grid = index.grid
+    stops: list[Stop] = []
+    for trigger in combat.triggers:
+        if trigger.on not in ("enter", "sight") or trigger.owner == mover.id:
+            continue
+        if f"ready:{trigger.owner}" in pending.asked or trigger.by not in (None, mover.id):
+            continue
+        owner = scene.token(trigger.owner)
+        if owner is None:
+            continue
+        area = set(trigger.area)
+        for step in range(len(rest) - 1):
+            if trigger.on == "enter":
+                here = grid.footprint(rest[step], mover.size)
+                there = grid.footprint(rest[step + 1], mover.size)
+                fires = not here & area and bool(there & area)
+            else:
+                fires = not _seen_at(index, owner, mover, rest[step]) and _seen_at(
+                    index, owner, mover, rest[step + 1]
+                )
+            if fires:
+                stops.append(Stop("ready", owner.id, step, rest[step], grid.center(rest[step])))
+                break
+    return stops
+
+
+def _seen_at(index: ThreatIndex, owner: Combatant, mover: Combatant, cell: Cell) -> bool:
+    grid = index.grid
+    a = grid.footprint_center(owner.cell, owner.size)
+    b = grid.footprint_center(cell, mover.size)
+    return not index.walls.segment_blocked(a, b, BlockMode.SIGHT)
 
 
 def _later_exit(
@@ -243,8 +295,9 @@ def _may_attack(combat: Any, ruleset: Ruleset, scene: Scene, who: str, mover: Co
     threatener = scene.token(who)
     if threatener is None or threatener.id not in combat.order:
         return False
-    return ruleset.threatens(combat, threatener, mover) and ruleset.opportunity_available(
-        combat, threatener, mover
+    return bool(
+        ruleset.threatens(combat, threatener, mover)
+        and ruleset.opportunity_available(combat, threatener, mover)
     )
 
 
@@ -282,7 +335,10 @@ def _arrive(
     combat = replace(combat, pending_move=None)
     usage = combat.current_usage
     limit = limited(combat) or combat.interjection is not None
-    left = ruleset.movement_left(arrived, usage, limit)
+    if legacy(ruleset):
+        left = ruleset.movement_left(arrived, usage, limit)
+    else:
+        left = ruleset.movement_left(combat, arrived)
     events: list[Any] = [MoveCompleted(mover.id, arrived.cell, pending.cost, left)]
     if pending.attack is not None:
         target = scene.token(pending.attack)

@@ -21,9 +21,10 @@ from engine.combat_state import ATTACK, FULL, Combat, PhaseUsage
 from engine.commands import GM, MOVE_MODES
 from engine.errors import CommandRejected
 from engine.model import Combatant, EncounterState
-from engine.rulesets import Ruleset, find_ruleset
+from engine.rulesets import Context, find_ruleset
 from engine.spatial import SpatialCache
-from engine.turns import able
+from engine.tray import DiceTray
+from engine.turns import Ruleset, able, legacy
 from geometry import Cell, GeometryError
 from geometry.search import cheapest_path
 
@@ -57,7 +58,9 @@ class Options:
     open_prompts: tuple[str, ...]
 
 
-def options(state: EncounterState, token_id: str, actor: str = GM) -> Options:
+def options(
+    state: EncounterState, token_id: str, actor: str = GM, spatial: SpatialCache | None = None
+) -> Options:
     """What ``actor`` may do with ``token_id`` now."""
     prompts = _prompts_for(state, actor)
     try:
@@ -65,6 +68,8 @@ def options(state: EncounterState, token_id: str, actor: str = GM) -> Options:
         combat, ruleset = combat_and_ruleset(state)
     except CommandRejected as refusal:
         return Options(token_id, False, refusal.message, 0.0, (), (), prompts)
+    if not legacy(ruleset):
+        return _seam_options(state, spatial or SpatialCache(), token, actor, ruleset, prompts)
     verdicts: dict[str, str | None] = {}
     acting = combat.actor == token.id
     if not acting:
@@ -112,6 +117,61 @@ def options(state: EncounterState, token_id: str, actor: str = GM) -> Options:
                 verdicts[action] = only
     left = ruleset.movement_left(token, usage, limited)
     return _result(token_id, True, None, left, verdicts, prompts)
+
+
+def _seam_options(
+    state: EncounterState,
+    spatial: SpatialCache,
+    token: Combatant,
+    actor: str,
+    ruleset: Ruleset,
+    prompts: tuple[str, ...],
+) -> Options:
+    """Options under a ruleset on the seam: each action's own ``refusal`` (the check its
+    handler runs first) and a dry run of the smallest move in each mode."""
+    combat = state.combat
+    assert combat is not None
+    ctx = Context(state, ruleset, spatial, DiceTray(state.seed, state.draws, actor), actor, token)
+    acting = combat.actor == token.id
+    order: list[str] = []
+    verdicts: dict[str, str | None] = {}
+    waiting: str | None = None
+    try:
+        interjecting = combat.interjection is not None and acting
+        require_no_prompts(combat, ignore="readied_action" if interjecting else None)
+    except CommandRejected as refusal:
+        waiting = refusal.message
+    if acting:
+        for mode in ruleset.move_modes:
+            order.append(mode)
+            verdicts[mode] = waiting or _dry_move(ctx, ruleset, mode)
+    for name, spec in ruleset.actions.items():
+        if spec.when == "gm" or (spec.when == "turn" and not acting):
+            continue
+        order.append(name)
+        verdicts[name] = (waiting if spec.when == "turn" else None) or spec.refusal(ctx)
+    left = 0.0
+    reason = None
+    if acting:
+        order.append("end_phase")
+        verdicts["end_phase"] = None if combat.pending_move is None else "a move is under way"
+        left = ruleset.movement_left(combat, token)
+    else:
+        reason = f"it is {combat.actor!r}'s action (Turn {combat.turn}, Phase {combat.phase})"
+    available = tuple(a for a in order if verdicts[a] is None)
+    refused = tuple((a, r) for a in order if (r := verdicts[a]) is not None)
+    return Options(token.id, acting, reason, left, available, refused, prompts)
+
+
+def _dry_move(ctx: Context, ruleset: Ruleset, mode: str) -> str | None:
+    """Why the smallest move (one cell) of ``mode`` would be refused now, or None."""
+    if ctx.combat.pending_move is not None:
+        return "a move is under way"
+    try:
+        ruleset.plan_move(ctx, mode, cost=ctx.scene.grid.cell_size, steps=1)
+    except CommandRejected as refusal:
+        return refusal.message
+    return None
 
 
 def _movement_refusal(
@@ -201,7 +261,7 @@ def plan_path(
     if combat is not None:
         # On its action: what it has left; otherwise a whole Phase's worth.  Either way
         # the search is bounded by how far the token could go, never the whole map.
-        ruleset = find_ruleset(combat.ruleset)
+        ruleset: Ruleset = find_ruleset(combat.ruleset)
         if combat.actor == token.id:
             budget = ruleset.movement_left(token, combat.current_usage, acting_limited(combat))
         else:

@@ -13,6 +13,7 @@ import hashlib
 import json
 import types
 import typing
+from collections.abc import Callable
 from typing import Any, TypeVar, Union, get_args, get_origin, get_type_hints
 
 T = TypeVar("T")
@@ -103,7 +104,9 @@ def _convert(hint: Any, data: Any, path: str) -> Any:
         if unknown:
             raise TypeError(f"{path}: unknown fields {sorted(unknown)}")
         kwargs = {k: _convert(hints[k], v, f"{path}.{k}") for k, v in data.items()}
-        return hint(**kwargs)
+        built = hint(**kwargs)
+        finish = _FINISHERS.get(hint)
+        return built if finish is None else finish(built)
     if hint is float:
         if isinstance(data, bool) or not isinstance(data, (int, float)):
             raise TypeError(f"{path}: expected a number, got {data!r}")
@@ -113,6 +116,17 @@ def _convert(hint: Any, data: Any, path: str) -> Any:
             raise TypeError(f"{path}: expected {hint.__name__}, got {data!r}")
         return data
     raise TypeError(f"{path}: cannot convert to {hint!r}")
+
+
+#: Per-class steps run after ``from_plain`` builds an instance: a field typed ``Any``
+#: whose class only the value itself knows (a ruleset's state, named by the combat's
+#: ruleset) is decoded there.
+_FINISHERS: dict[type, Callable[[Any], Any]] = {}
+
+
+def register_finisher(cls: type[T], finish: Callable[[T], T]) -> None:
+    """Run ``finish`` on every ``cls`` that ``from_plain`` builds."""
+    _FINISHERS[cls] = finish
 
 
 @functools.cache

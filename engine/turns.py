@@ -39,6 +39,7 @@ from dataclasses import replace
 from typing import Any
 
 from engine.combat_state import Combat, PhaseUsage
+from engine.effects import expire
 from engine.errors import CommandRejected
 from engine.events import (
     CombatantActs,
@@ -52,7 +53,6 @@ from engine.events import (
 )
 from engine.model import EncounterState, Scene
 from engine.prompts import open_prompt
-from engine.rulesets.base import Ruleset
 
 TRANSITIONS: tuple[tuple[str, str, str], ...] = (
     ("no combat", "start, some but not all aware", "surprise phase"),
@@ -69,6 +69,21 @@ TRANSITIONS: tuple[tuple[str, str, str], ...] = (
 )
 
 Result = tuple[EncounterState, list[Any]]
+#: The ruleset of a fight.  ``Any`` while the Hero supplement still answers through the
+#: hooks it had before the seam (:func:`legacy`); every other ruleset is a
+#: :class:`~engine.rulesets.base.Ruleset`.
+Ruleset = Any
+
+
+def legacy(ruleset: Any) -> bool:
+    """Whether ``ruleset`` is the Hero supplement's pre-seam shape (being moved)."""
+    return hasattr(ruleset, "plan_movement")
+
+
+def _combat(state: EncounterState) -> Combat:
+    combat = state.combat
+    assert combat is not None
+    return combat
 
 
 def has_surprise_phase(aware: tuple[str, ...], everyone: tuple[str, ...]) -> bool:
@@ -121,6 +136,11 @@ def advance(state: EncounterState, ruleset: Ruleset) -> Result:
     return state, events + more
 
 
+def resume_at(state: EncounterState, ruleset: Ruleset, index: int) -> Result:
+    """Walk on from ``index`` in the order (after the one acting there left the fight)."""
+    return _next_from(state, ruleset, index, opened=0)
+
+
 def next_phase(turn: int, phase: int, per_turn: int) -> tuple[int, int]:
     """The (turn, phase) after ``phase``: the Surprise Phase leads to Turn 1 Phase 1, the
     last Phase of a Turn to the next Turn's first."""
@@ -142,9 +162,30 @@ def _next_from(state: EncounterState, ruleset: Ruleset, index: int, *, opened: i
     events: list[Any] = []
     while index < len(combat.order):
         cid = combat.order[index]
+        # Effects end just before their count comes up, whoever stands there now.
+        state, ended = expire(replace(state, combat=combat), ruleset, combat.score_of(cid))
+        events += ended
+        combat = _combat(state)
         if not eligible(combat, cid):
             index += 1
             continue
+        if not legacy(ruleset):
+            state, cut, who = ruleset.cut_in(replace(state, combat=combat), cid)
+            events += cut
+            combat = _combat(state)
+            if who is not None:
+                state, more = start_acting(state, ruleset, combat.order.index(who))
+                return state, events + more
+            skip = ruleset.skip_reason(combat, cid)
+            if skip is not None:
+                events.append(CombatantSkipped(cid, combat.turn, combat.phase, skip))
+                state, reached = ruleset.count_reached(replace(state, combat=combat), cid)
+                events += reached
+                combat = _combat(state)
+                index += 1
+                continue
+            state, more = start_acting(replace(state, combat=combat), ruleset, index)
+            return state, events + more
         # A delay "just before" someone fires when their place in the order comes,
         # whether or not they can act themselves.
         delayer = next(
@@ -178,6 +219,18 @@ def _next_from(state: EncounterState, ruleset: Ruleset, index: int, *, opened: i
             continue
         state, more = start_acting(replace(state, combat=combat), ruleset, index)
         return state, events + more
+    # The order is done: effects due by now end, and the ruleset may let someone act
+    # at the end of the pass.
+    state, ended = expire(replace(state, combat=combat), ruleset, None)
+    events += ended
+    combat = _combat(state)
+    if not legacy(ruleset):
+        state, late, who = ruleset.pass_ended(state)
+        events += late
+        combat = _combat(state)
+        if who is not None:
+            state, more = start_acting(state, ruleset, combat.order.index(who))
+            return state, events + more
     # The order is done.  A delay taken this Phase and still waiting ("wait until some
     # time later and act then") gets its last chance now, at the end of the sequence.
     waiting = next(
@@ -205,7 +258,10 @@ def _next_from(state: EncounterState, ruleset: Ruleset, index: int, *, opened: i
     state = replace(state, combat=combat)
     turn, phase = next_phase(combat.turn, combat.phase, ruleset.phases_per_turn)
     if turn > combat.turn:  # the last Phase of a Turn is done: Post-Turn first
-        state, recovered = _post_turn(state, ruleset)
+        if legacy(ruleset):
+            state, recovered = _post_turn(state, ruleset)
+        else:
+            state, recovered = ruleset.turn_ended(state)
         events += recovered
     state, more = _open_phase(state, ruleset, turn=turn, phase=phase, opened=opened + 1)
     return state, events + more
@@ -255,13 +311,38 @@ def start_acting(state: EncounterState, ruleset: Ruleset, index: int) -> Result:
     scene = state.scene
     assert combat is not None and isinstance(scene, Scene)
     cid = combat.order[index]
-    combat, events = _reached(combat, cid)
-    combat = replace(combat, acting=index, usage=PhaseUsage(), interjection=None)
     token = scene.token(cid)
     assert token is not None, f"combatant {cid!r} left the scene mid-combat"
-    movement = ruleset.movement_left(token, combat.usage, limited(combat))
-    events.append(CombatantActs(cid, combat.turn, combat.phase, limited(combat), movement))
-    state = replace(state, combat=combat)
+    if legacy(ruleset):
+        combat, events = _reached(combat, cid)
+        combat = replace(combat, acting=index, usage=PhaseUsage(), interjection=None)
+        movement = ruleset.movement_left(token, combat.usage, limited(combat))
+        events.append(CombatantActs(cid, combat.turn, combat.phase, limited(combat), movement))
+        state = replace(state, combat=combat)
+    else:
+        state, events = ruleset.count_reached(state, cid)
+        combat = replace(_combat(state), acting=index, usage=PhaseUsage(), interjection=None)
+        state, started = ruleset.start_acting(replace(state, combat=combat), cid)
+        combat = _combat(state)
+        restricted = ruleset.limited(combat, cid)
+        movement = ruleset.movement_left(combat, token)
+        events += [*started, CombatantActs(cid, combat.turn, combat.phase, restricted, movement)]
+        # Triggers set off by this combatant's action fire just before it.
+        for trigger in combat.triggers:
+            if trigger.on == "action" and trigger.by == cid:
+                holder = scene.token(trigger.owner)
+                if holder is not None and ruleset.can_act(combat, holder.id):
+                    state, opened = open_prompt(
+                        state,
+                        "readied_action",
+                        holder.owner,
+                        holder.id,
+                        cid,
+                        token.cell,
+                        (0.0, 0.0),
+                    )
+                    events.append(opened)
+        return state, events
     # A readied action triggered by this combatant's action fires just before it.
     readied = [h for h in combat.holds if h.kind == "ready" and h.trigger_by == cid and not h.area]
     for ready in readied:

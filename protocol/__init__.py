@@ -53,6 +53,7 @@ from protocol.codec import (
 )
 from protocol.errors import ERROR_CODES, ProtocolError
 from protocol.features import DOOR_STATES, TERRAIN_KINDS, TerrainSpec, VttSpec, WallSpec
+from protocol.fight import Act, EndEffect, JoinCombat, LeaveCombat, SetEffect
 from protocol.messages import (
     CLIENT_MESSAGE_TYPES,
     AnswerPrompt,
@@ -112,6 +113,7 @@ __all__ = [
     "TERRAIN_KINDS",
     "Abort",
     "Ack",
+    "Act",
     "AnswerPrompt",
     "AskOptions",
     "AskPath",
@@ -119,12 +121,15 @@ __all__ = [
     "ClientMessage",
     "ConfigureTable",
     "Delay",
+    "EndEffect",
     "EndPhase",
     "ErrorMessage",
     "Event",
     "GridSpec",
     "IssueToken",
     "Join",
+    "JoinCombat",
+    "LeaveCombat",
     "LoadScene",
     "ManeuverSpec",
     "Message",
@@ -143,6 +148,7 @@ __all__ = [
     "ServerMessage",
     "SetCondition",
     "SetDoor",
+    "SetEffect",
     "SetVitals",
     "StartCombat",
     "StatValue",

@@ -33,6 +33,7 @@ from protocol.actions import (
 )
 from protocol.admin import ConfigureTable, IssueToken, RevokeToken
 from protocol.errors import ProtocolError
+from protocol.fight import FIGHT_MESSAGES, Act, EndEffect, JoinCombat, LeaveCombat, SetEffect
 from protocol.queries import AskOptions, AskPath
 from protocol.scene import MAX_TOKENS, SceneSpec
 from protocol.token_message import TokenMessage
@@ -54,19 +55,25 @@ from protocol.validate import (
 
 __all__ = [
     "CLIENT_MESSAGE_TYPES",
+    "Act",
     "AnswerPrompt",
     "ClientMessage",
+    "EndEffect",
     "EndPhase",
     "Join",
+    "JoinCombat",
+    "LeaveCombat",
     "LoadScene",
     "Move",
     "Ping",
     "Resync",
+    "SetEffect",
     "StartCombat",
 ]
 
 MAX_PATH: Final = 1000
 MAX_ROLLS: Final = 100
+MAX_GROUPS: Final = 256
 
 
 def _set(obj: object, name: str, value: object) -> None:
@@ -159,13 +166,16 @@ def _check_ids(value: object, path: str) -> tuple[str, ...]:
 @dataclass(frozen=True, slots=True, kw_only=True)
 class StartCombat:
     """Start combat under ``ruleset``. ``aware`` lists the combatants aware of their foes
-    at the start (``None``: everyone is); ``seed`` seeds the dice (``None``: server picks)."""
+    at the start (``None``: everyone is); ``seed`` seeds the dice (``None``: server picks);
+    ``groups`` (optional) lists sets of token ids that share one initiative roll and act
+    at one count."""
 
     TYPE: ClassVar[str] = "start_combat"
     seq: int
     ruleset: str
     aware: tuple[str, ...] | None = None
     seed: int | None = None
+    groups: tuple[tuple[str, ...], ...] = ()
 
     def __post_init__(self) -> None:
         check_seq(self.seq)
@@ -174,17 +184,26 @@ class StartCombat:
             _set(self, "aware", _check_ids(self.aware, "aware"))
         if self.seed is not None:
             check_int(self.seed, "seed", lo=0, hi=INT_MAX)
+        groups = check_tuple(self.groups, "groups", max_items=MAX_GROUPS)
+        _set(
+            self,
+            "groups",
+            tuple(_check_ids(g, f"groups{index_segment(i)}") for i, g in enumerate(groups)),
+        )
 
     @classmethod
     def from_body(cls, body: object, *, seq: int) -> StartCombat:
-        """Read the wire body."""
-        obj = check_keys(body, ("ruleset", "aware", "seed"))
+        """Read the wire body (``groups`` may be left out)."""
+        obj = check_keys(body, ("ruleset", "aware", "seed"), ("groups",))
         return cls(seq=seq, **obj)
 
     def to_body(self) -> dict[str, Any]:
         """The wire body."""
         aware = None if self.aware is None else list(self.aware)
-        return {"ruleset": self.ruleset, "aware": aware, "seed": self.seed}
+        body: dict[str, Any] = {"ruleset": self.ruleset, "aware": aware, "seed": self.seed}
+        if self.groups:
+            body["groups"] = [list(g) for g in self.groups]
+        return body
 
 
 def _check_path(value: object) -> tuple[tuple[int, int], ...]:
@@ -354,6 +373,11 @@ ClientMessage: TypeAlias = (
     | SetCondition
     | SetVitals
     | MovePoints
+    | Act
+    | JoinCombat
+    | LeaveCombat
+    | SetEffect
+    | EndEffect
     | AskOptions
     | AskPath
 )
@@ -365,6 +389,7 @@ CLIENT_MESSAGE_TYPES: Final[Mapping[str, type[ClientMessage]]] = {
         *(Join, LoadScene, StartCombat, Move, AnswerPrompt, EndPhase, Resync, Ping),
         *(IssueToken, RevokeToken, ConfigureTable),
         *ACTION_MESSAGES,
+        *FIGHT_MESSAGES,
         AskOptions,
         AskPath,
     )

@@ -302,7 +302,9 @@ class Hub:
             stopping = permissions.Refusal("shutting_down", "the server is stopping")
             await self._refuse_in_order(table, session, message.seq, stopping, now_ms)
             return
-        refused = permissions.field_refusal(session.role, message, table.row.dice)
+        combat = table.encounter.state.combat
+        ruleset = combat.ruleset if combat is not None else None
+        refused = permissions.field_refusal(session.role, message, table.row.dice, ruleset)
         if refused is not None:
             await self._refuse_in_order(table, session, message.seq, refused, now_ms)
             return

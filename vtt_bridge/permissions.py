@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from typing import Final
 
 import protocol
+from engine import UnsupportedRuleset, find_ruleset
+from engine.params import ParamError, decode_params, dice_fields
 
 GM: Final = "gm"
 PLAYER: Final = "player"
@@ -83,6 +85,15 @@ PERMISSIONS: Final[dict[type[protocol.ClientMessage], Rule]] = {
     protocol.Abort: Rule(ACTORS, "command", "not_your_token, cannot_abort"),
     protocol.SetCondition: Rule(GM_ONLY, "command", "gm_only, unknown_token"),
     protocol.SetVitals: Rule(GM_ONLY, "command", "gm_only, unknown_token, illegal_action"),
+    protocol.Act: Rule(
+        ACTORS,
+        "command",
+        "unknown_action, not_your_token, not_your_turn, the action's own (+ params, dice policy)",
+    ),
+    protocol.JoinCombat: Rule(GM_ONLY, "command", "gm_only, no_combat, not_in_combat, bad_scene"),
+    protocol.LeaveCombat: Rule(GM_ONLY, "command", "gm_only, no_combat, not_in_combat"),
+    protocol.SetEffect: Rule(GM_ONLY, "command", "gm_only, no_combat, unknown_token"),
+    protocol.EndEffect: Rule(GM_ONLY, "command", "gm_only, no_combat, unknown_effect"),
     protocol.IssueToken: Rule(GM_ONLY, "admin"),
     protocol.RevokeToken: Rule(GM_ONLY, "admin"),
     protocol.ConfigureTable: Rule(GM_ONLY, "admin"),
@@ -122,11 +133,45 @@ def refusal(role: str, message: protocol.ClientMessage) -> Refusal | None:
     return Refusal("not_permitted", f"a {role} may not send {name!r}")
 
 
-def field_refusal(role: str, message: protocol.ClientMessage, dice: str) -> Refusal | None:
-    """Rules on a message's fields that depend on the table's settings (``dice``)."""
+def field_refusal(
+    role: str, message: protocol.ClientMessage, dice: str, ruleset: str | None = None
+) -> Refusal | None:
+    """Rules on a message's fields that depend on the table's settings (``dice``) and,
+    for ``act``, on the fight's ``ruleset``: its params checked against the action's
+    declaration before the engine sees them, and its dice fields under the dice policy."""
     if isinstance(message, protocol.AnswerPrompt | protocol.Attack) and message.rolls is not None:
-        if role != GM:
-            return Refusal("dice_refused", "players' rolls are never accepted", "body.rolls")
-        if dice != "gm":
-            return Refusal("dice_refused", "this table's server rolls every die", "body.rolls")
+        return _dice_refusal(role, dice, "body.rolls")
+    if isinstance(message, protocol.Act) and ruleset is not None:
+        return _act_refusal(role, message, dice, ruleset)
+    return None
+
+
+def _dice_refusal(role: str, dice: str, path: str) -> Refusal | None:
+    if role != GM:
+        return Refusal("dice_refused", "players' rolls are never accepted", path)
+    if dice != "gm":
+        return Refusal("dice_refused", "this table's server rolls every die", path)
+    return None
+
+
+def _act_refusal(role: str, message: protocol.Act, dice: str, ruleset: str) -> Refusal | None:
+    """An ``act``'s params against its action's declaration (an unknown ruleset or
+    action is left to the engine, which refuses it with its own code)."""
+    try:
+        found = find_ruleset(ruleset)
+    except UnsupportedRuleset:
+        return None
+    spec = getattr(found, "actions", {}).get(message.action)
+    if spec is None:
+        return None
+    try:
+        decode_params(spec.params, message.params)
+    except ParamError as error:
+        where = f"body.params.{error.path}" if error.path else "body.params"
+        return Refusal(error.code, error.detail, where.replace(".[", "["))
+    for name in dice_fields(spec.params):
+        if message.params.get(name) is not None:
+            refusal = _dice_refusal(role, dice, f"body.params.{name}")
+            if refusal is not None:
+                return refusal
     return None

@@ -37,21 +37,23 @@ def scene_from_spec(spec: protocol.SceneSpec) -> engine.Scene:
             for w in spec.walls
         ),
         terrain=tuple(engine.TerrainSpec(t.kind, t.polygon) for t in spec.terrain),
-        tokens=tuple(
-            engine.Combatant(
-                id=t.id,
-                name=t.name,
-                owner=t.owner,
-                side=t.side,
-                x=t.x,
-                y=t.y,
-                size=t.size,
-                reach=t.reach,
-                movement=t.movement,
-                stats=tuple(t.stats),
-            )
-            for t in spec.tokens
-        ),
+        tokens=tuple(combatant_from_spec(t) for t in spec.tokens),
+    )
+
+
+def combatant_from_spec(t: protocol.TokenSpec) -> engine.Combatant:
+    """The engine combatant a wire token spec describes."""
+    return engine.Combatant(
+        id=t.id,
+        name=t.name,
+        owner=t.owner,
+        side=t.side,
+        x=t.x,
+        y=t.y,
+        size=t.size,
+        reach=t.reach,
+        movement=t.movement,
+        stats=tuple(t.stats),
     )
 
 
@@ -61,8 +63,19 @@ def to_command(message: protocol.ClientMessage, *, actor: str, seed: Callable[[]
     match message:
         case protocol.LoadScene(scene=scene):
             return engine.LoadScene(actor, scene_from_spec(scene))
-        case protocol.StartCombat(ruleset=ruleset, aware=aware, seed=chosen):
-            return engine.StartCombat(actor, ruleset, seed() if chosen is None else chosen, aware)
+        case protocol.StartCombat(ruleset=ruleset, aware=aware, seed=chosen, groups=groups):
+            dice_seed = seed() if chosen is None else chosen
+            return engine.StartCombat(actor, ruleset, dice_seed, aware, groups)
+        case protocol.Act(token=token, action=action, params=params):
+            return engine.Act(actor, token, action, dict(params))
+        case protocol.JoinCombat(token=spec):
+            return engine.JoinCombat(actor, combatant_from_spec(spec))
+        case protocol.LeaveCombat(token=token, remove=remove):
+            return engine.LeaveCombat(actor, token, remove)
+        case protocol.SetEffect(name=name, token=token, rounds=rounds):
+            return engine.SetEffect(actor, name, token, rounds)
+        case protocol.EndEffect(effect=effect):
+            return engine.EndEffect(actor, effect)
         case protocol.Move(token=token, path=path, mode=mode, attack=target, maneuver=m):
             return engine.Move(actor, token, tuple(path), mode, target, maneuver(m))
         case protocol.MovePoints(token=token, points=points, mode=mode, attack=target, maneuver=m):
@@ -124,6 +137,11 @@ COMMAND_MESSAGES = (
     protocol.SetCondition,
     protocol.SetVitals,
     protocol.MovePoints,
+    protocol.Act,
+    protocol.JoinCombat,
+    protocol.LeaveCombat,
+    protocol.SetEffect,
+    protocol.EndEffect,
 )
 
 

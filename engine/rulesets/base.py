@@ -1,145 +1,381 @@
-"""The ruleset plug-in interface and its registry.
+"""The ruleset seam: everything a game plugs into the engine, and the registry.
 
-Like python-chess's variants: one ``typing.Protocol`` of narrow hooks, class-level
-metadata, and one registry looked up by name.  The engine owns the flow (commands,
-state, the turn table in :mod:`engine.turns`); a ruleset answers questions about its
-game's rules and never mutates anything.
+How to write a ruleset
+======================
+A ruleset is one folder, ``engine/rulesets/<game>/``, whose ``__init__.py`` defines a
+subclass of :class:`Ruleset` decorated with :func:`register`.  The package is found and
+imported by :mod:`engine.rulesets` on its own: adding a game edits neither the core
+(``engine/*.py``) nor :mod:`protocol`.  ``tests/toy_ruleset.py`` is a complete, tiny
+example; ``engine/rulesets/hero/`` and ``engine/rulesets/cyberpunk_red/`` are real ones.
 
-The hooks are shaped for all four games the project targets: Hero's Phases and Turns
-(``phases_per_turn = 4``), Cyberpunk RED's and M&M's Rounds (``phases_per_turn = 1``),
-random, rerolled or modifier-first initiative tie-breaks (``initiative``), per-action
-budgets (``movement_left``), and opportunity attacks where a game has them.
+The core owns what every game shares: the encounter and its scene, the spatial index,
+time as ordered passes over the combatants (``phases_per_turn`` passes a Turn or Round;
+groups acting at one count; newcomers and leavers), prompts and their deadlines, paused
+moves and attacks of opportunity as a mechanism, triggers (:class:`Trigger`: a token's
+action, entering an area, coming into sight), effects that end at a point in the order
+(:class:`Effect`), dice as inputs (:class:`~engine.tray.DiceTray`) and the event log.
+
+A ruleset owns its game:
+
+1. **Vocabulary** (:class:`Vocabulary`): its action names, move modes, conditions,
+   resources and event kinds.  ``tests/test_architecture.py`` reads it and fails when a
+   core module or ``protocol/`` names one of those words.
+2. **State.**  ``fight_state`` (one value for the fight) and ``combatant_state`` (one
+   value per combatant) are frozen dataclasses with defaults, built by
+   :meth:`Ruleset.new_fight_state` and :meth:`Ruleset.new_combatant_state` and stored by
+   the core in ``Combat.rules`` and ``Combat.per_combatant`` (read with
+   ``combat.state_of(cid)``, replace with ``combat.with_state(cid, value)``).  Snapshots
+   store them as plain maps and decode them with these two classes, so keep old fields
+   decodable (give new fields defaults).
+3. **Actions** (``actions``): name -> :class:`ActionSpec`.  Each has typed params (a
+   frozen dataclass, see :mod:`engine.params`) checked by the bridge before the engine
+   sees them; a ``refusal`` check that both ``ask_options`` and the handler run (one copy
+   of "is it legal now"); and ``run``, which returns the new state and events.  On the
+   wire every action is ``act {token, action, params}``.
+4. **Time.**  Hooks the core calls as the order is walked: :meth:`Ruleset.skip_reason`,
+   :meth:`Ruleset.count_reached`, :meth:`Ruleset.cut_in`, :meth:`Ruleset.start_acting`,
+   :meth:`Ruleset.pass_ended` and :meth:`Ruleset.turn_ended`.
+5. **Movement.**  ``move_modes`` and :meth:`Ruleset.plan_move` (check a move and charge
+   it), :meth:`Ruleset.movement_left`, and for games with attacks of opportunity
+   :meth:`Ruleset.provokes`, :meth:`Ruleset.threatens`,
+   :meth:`Ruleset.opportunity_available` and :meth:`Ruleset.opportunity_attack`.
+6. **Events**: frozen dataclasses with a ``kind`` class variable, declared in the
+   folder and listed in ``vocabulary.events``; the bridge sends any of them as is.
+
+A hook never mutates anything: it gets values and returns new ones.  Every hook below
+has a default that suits a game without that rule, so a small game is small.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import ClassVar, Protocol, TypeVar
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
-from engine.combat_state import Combat, Maneuver, PhaseUsage, Vitals
+from engine.combat_state import Combat, Effect, Trigger
 from engine.errors import UnsupportedRuleset
-from engine.events import AttackRolled
-from engine.model import Combatant
+from engine.model import Combatant, EncounterState, Scene
+from engine.serial import from_plain, register_finisher
 from engine.tray import DiceTray
 
+if TYPE_CHECKING:
+    from engine.spatial import SpatialCache
 
-class Ruleset(Protocol):
-    """The hooks every ruleset implements (rules questions only; no state changes)."""
+__all__ = [
+    "ActionSpec",
+    "Context",
+    "Effect",
+    "Initiative",
+    "MovePlan",
+    "NoParams",
+    "OpportunityAttack",
+    "Result",
+    "Ruleset",
+    "Trigger",
+    "Vocabulary",
+    "find_ruleset",
+    "register",
+    "ruleset_names",
+]
 
+Result = tuple[EncounterState, list[Any]]
+"""What changes the encounter: the new state and the events that explain it."""
+
+P = TypeVar("P")
+
+
+@dataclass(frozen=True, slots=True)
+class NoParams:
+    """The params of an action that takes none."""
+
+
+@dataclass(frozen=True, slots=True)
+class Context:
+    """What a ruleset's action or hook gets: the state, who asks, for which token.
+
+    ``actor`` is the participant (``gm`` or a player); ``token`` the combatant acted
+    for; ``tray`` rolls this command's dice (``state.draws`` is brought up to date by
+    the core afterwards).
+    """
+
+    state: EncounterState
+    ruleset: Ruleset
+    spatial: SpatialCache
+    tray: DiceTray
+    actor: str
+    token: Combatant
+
+    @property
+    def combat(self) -> Combat:
+        """The running combat."""
+        combat = self.state.combat
+        assert combat is not None
+        return combat
+
+    @property
+    def scene(self) -> Scene:
+        """The scene."""
+        scene = self.state.scene
+        assert isinstance(scene, Scene)
+        return scene
+
+    @property
+    def mine(self) -> Any:
+        """The acting token's per-combatant ruleset state."""
+        return self.combat.state_of(self.token.id)
+
+
+@dataclass(frozen=True, slots=True)
+class ActionSpec(Generic[P]):
+    """One action a ruleset offers through ``act``.
+
+    ``params`` is the frozen dataclass its ``params`` map must decode to.  ``refusal``
+    says why the action is not possible now (or None), from the state alone: the core
+    runs it before ``run`` *and* to answer ``ask_options``, so the two cannot drift.
+    ``run`` then checks what depends on the params and returns the new state and events.
+    ``when`` is ``turn`` (only on the token's own action), ``any`` (also out of turn,
+    like an abort) or ``gm`` (the GM's tool, any time in combat, never listed as an
+    option).  ``code`` is the rejection code a refusal carries.
+    """
+
+    name: str
+    params: type[P]
+    run: Callable[[Context, P], Result]
+    refusal: Callable[[Context], str | None] = field(default=lambda ctx: None)
+    when: str = "turn"
+    code: str = "illegal_action"
+    doc: str = ""
+
+    def __post_init__(self) -> None:
+        if self.when not in ("turn", "any", "gm"):
+            raise ValueError(f"action {self.name!r}: when must be turn, any or gm")
+
+
+@dataclass(frozen=True, slots=True)
+class Vocabulary:
+    """The words a ruleset owns: no core module or ``protocol/`` may name them.
+
+    ``actions`` and ``move_modes`` default to the ruleset's ``actions`` keys and
+    ``move_modes`` (see :meth:`Ruleset.words`); list here what else is the game's:
+    ``conditions`` the GM may set, ``resources`` (statistics and tracked pools such as
+    END), ``events`` (the kinds of the ruleset's event classes) and ``other`` words.
+    """
+
+    conditions: tuple[str, ...] = ()
+    resources: tuple[str, ...] = ()
+    events: tuple[type, ...] = ()
+    other: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Initiative:
+    """The acting order, highest first, with each combatant's score (its count)."""
+
+    order: tuple[str, ...]
+    scores: tuple[tuple[str, int], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class MovePlan:
+    """A checked move: the combat with the move charged, and the mode to record."""
+
+    combat: Combat
+    mode: str
+
+
+@dataclass(frozen=True, slots=True)
+class OpportunityAttack:
+    """An accepted attack of opportunity: the new state, its events, and whether it hit
+    (a hit asks the GM whether the mover can finish its move)."""
+
+    state: EncounterState
+    events: list[Any]
+    hit: bool
+
+
+class Ruleset:
+    """Base class of every ruleset: the hooks the core calls, each with a default.
+
+    Subclass it, set the class variables, fill ``actions``, override the hooks your game
+    needs, and decorate the class with :func:`register`.
+    """
+
+    #: The name ``start_combat`` uses (``"hero-supplement"``).
     name: ClassVar[str]
+    #: A title for people.
     title: ClassVar[str]
-    phases_per_turn: ClassVar[int]
+    #: Passes over the order per Turn (Hero: 4 Phases; a Round of one pass: 1).
+    phases_per_turn: ClassVar[int] = 1
+    #: The fight-wide and per-combatant state classes (frozen dataclasses with defaults).
+    fight_state: ClassVar[type | None] = None
+    combatant_state: ClassVar[type | None] = None
+    #: The movement modes a ``move`` may name; the first is the default.
+    move_modes: ClassVar[tuple[str, ...]] = ("walk",)
+    #: The actions ``act`` may name, in the order ``ask_options`` lists them.
+    actions: ClassVar[Mapping[str, ActionSpec[Any]]] = {}
+    #: The conditions, resources and event kinds the game owns.
+    vocabulary: ClassVar[Vocabulary] = Vocabulary()
+
+    # -- set-up -----------------------------------------------------------------------------
 
     def check_combatant(self, combatant: Combatant) -> None:
         """Raise ``CommandRejected("bad_scene", ...)`` if the token lacks a needed statistic."""
-        ...
 
     def initiative(
-        self, combatants: Sequence[Combatant], tray: DiceTray
-    ) -> tuple[tuple[str, ...], tuple[tuple[str, int], ...]]:
-        """The acting order (highest first) and each combatant's score, rolling on ``tray``."""
-        ...
+        self, combatants: Sequence[Combatant], tray: DiceTray, groups: Sequence[Sequence[str]]
+    ) -> Initiative:
+        """The acting order and scores, rolling on ``tray``.  The members of each group
+        share one roll and one score, and come out next to each other."""
+        raise NotImplementedError
 
-    def initial_vitals(self, combatant: Combatant) -> Vitals | None:
-        """Starting resources (END, STUN) for combatants that track them."""
-        ...
+    def newcomer(self, combat: Combat, combatant: Combatant, tray: DiceTray) -> int:
+        """The score a combatant joining a running fight takes (the core places it after
+        everyone with that score or more).  Default: its own roll of :meth:`initiative`."""
+        return dict(self.initiative([combatant], tray, ()).scores)[combatant.id]
 
-    def refusal(
-        self, combatant: Combatant, usage: PhaseUsage, action: str, limited: bool
-    ) -> str | None:
-        """Why ``combatant`` cannot take an ``action`` slot (attack/move/full) now, or None."""
-        ...
+    def new_fight_state(self, combat: Combat) -> Any:
+        """The fight-wide state when the fight starts."""
+        return self.fight_state() if self.fight_state is not None else None
 
-    def movement_left(self, combatant: Combatant, usage: PhaseUsage, limited: bool) -> float:
-        """How far ``combatant`` may still move this Phase by ordinary movement."""
-        ...
+    def new_combatant_state(self, combatant: Combatant) -> Any:
+        """A combatant's state when it enters the fight (at the start, or joining)."""
+        return self.combatant_state() if self.combatant_state is not None else None
 
-    def plan_movement(
-        self,
-        combat: Combat,
-        mover: Combatant,
-        usage: PhaseUsage,
-        mode: str,
-        *,
-        cost: float,
-        steps: int,
-        cell_size: float,
-        limited: bool,
-    ) -> tuple[str | None, str]:
-        """Check a move of ``mode``: the action slot it takes and the movement kind."""
-        ...
+    def surprise(self, aware: tuple[str, ...], everyone: tuple[str, ...]) -> bool:
+        """Whether the fight opens with a surprise pass (only ``aware`` act, limited)."""
+        return False
 
-    def provokes(self, mode: str) -> bool:
-        """Whether movement of ``mode`` can provoke attacks of opportunity."""
-        ...
+    # -- time -------------------------------------------------------------------------------
 
-    def free_action_slot(self, combatant: Combatant, kind: str) -> str | None:
-        """The action slot a named action takes (None: free)."""
-        ...
+    def can_act(self, combat: Combat, cid: str) -> bool:
+        """Whether ``cid`` can act at all now (not unconscious, not unaware ...)."""
+        return not combat.surprise or cid in combat.aware
+
+    def limited(self, combat: Combat, cid: str) -> bool:
+        """Whether ``cid``'s action now is a limited one (the surprise pass, say)."""
+        return combat.surprise
+
+    def skip_reason(self, combat: Combat, cid: str) -> str | None:
+        """Why ``cid`` is skipped though its count came up (it keeps its place), or None."""
+        return None if self.can_act(combat, cid) else "cannot act"
+
+    def count_reached(self, state: EncounterState, cid: str) -> Result:
+        """``cid``'s count came up, whether or not it acts (things that last "until your
+        next action" end here)."""
+        return state, []
+
+    def cut_in(
+        self, state: EncounterState, cid: str
+    ) -> tuple[EncounterState, list[Any], str | None]:
+        """Before ``cid`` acts: someone who acts now instead (a delay "just before" it),
+        with the state reordered as the game says; or None."""
+        return state, [], None
+
+    def start_acting(self, state: EncounterState, cid: str) -> Result:
+        """``cid`` begins to act (reset its action budget here)."""
+        return state, []
+
+    def pass_ended(self, state: EncounterState) -> tuple[EncounterState, list[Any], str | None]:
+        """The pass over the order is done: someone who still acts now, or None."""
+        return state, [], None
+
+    def turn_ended(self, state: EncounterState) -> Result:
+        """The last pass of a Turn (a Round) is done, before the next opens."""
+        return state, []
+
+    # -- movement ---------------------------------------------------------------------------
+
+    def plan_move(self, ctx: Context, mode: str, *, cost: float, steps: int) -> MovePlan:
+        """Check a move of ``mode`` costing ``cost`` over ``steps`` cells and charge it,
+        or raise ``CommandRejected`` with the rule it breaks."""
+        left = self.movement_left(ctx.combat, ctx.token)
+        if cost > left + 1e-9:
+            from engine.errors import CommandRejected
+
+            raise CommandRejected("over_budget", f"the move costs {cost:g}, {left:g} left")
+        return MovePlan(ctx.combat, mode)
+
+    def movement_left(self, combat: Combat, combatant: Combatant) -> float:
+        """How far ``combatant`` may still move now."""
+        return combatant.movement
+
+    def move_exempt(self, ctx: Context, mode: str) -> tuple[str, ...]:
+        """Threateners that get no attack of opportunity as this move begins."""
+        return ()
+
+    def provokes(self, combat: Combat, mover: Combatant, mode: str) -> bool:
+        """Whether moving this way can provoke attacks of opportunity at all."""
+        return False
 
     def threatens(self, combat: Combat, threatener: Combatant, target: Combatant) -> bool:
         """Whether ``threatener`` can make attacks of opportunity against ``target`` now."""
-        ...
+        return False
 
     def opportunity_available(
         self, combat: Combat, threatener: Combatant, target: Combatant
     ) -> bool:
-        """Whether ``threatener`` still has an attack of opportunity against ``target`` now."""
-        ...
-
-    def attack_roll(
-        self,
-        combat: Combat,
-        attacker: Combatant,
-        target: Combatant,
-        tray: DiceTray,
-        rolls: tuple[int, ...] | None,
-        *,
-        attack: str,
-        maneuvers: Sequence[Maneuver] = (),
-        ocv_bonus: int = 0,
-    ) -> AttackRolled:
-        """Roll an attack."""
-        ...
+        """Whether ``threatener`` still has an attack of opportunity against ``target``."""
+        return False
 
     def opportunity_attack(
-        self,
-        combat: Combat,
-        attacker: Combatant,
-        target: Combatant,
-        tray: DiceTray,
-        rolls: tuple[int, ...] | None,
-        maneuver: Maneuver | None = None,
-    ) -> AttackRolled:
-        """Resolve an accepted attack of opportunity."""
-        ...
+        self, ctx: Context, target: Combatant, rolls: tuple[int, ...] | None, answer: Any
+    ) -> OpportunityAttack:
+        """Resolve an accepted attack of opportunity by ``ctx.token`` on ``target``."""
+        raise NotImplementedError
 
-    def recovers(self, combat: Combat, combatant: Combatant) -> bool:
-        """Whether ``combatant`` takes the end-of-Turn recovery."""
-        ...
+    # -- triggers ---------------------------------------------------------------------------
 
-    def recovery(self, combatant: Combatant, vitals: Vitals) -> Vitals:
-        """``vitals`` after the end-of-Turn recovery."""
-        ...
+    def trigger_fired(self, ctx: Context, trigger: Trigger, by: str) -> Result:
+        """``trigger`` (owned by ``ctx.token``) came, set off by ``by``, and its controller
+        took it: the held action happens now."""
+        raise NotImplementedError
+
+    # -- effects and conditions ------------------------------------------------------------
+
+    def effect_ended(self, state: EncounterState, effect: Effect) -> Result:
+        """``effect`` just ended (the core already emitted ``effect_ended``)."""
+        return state, []
+
+    # -- vocabulary -------------------------------------------------------------------------
+
+    @classmethod
+    def words(cls) -> frozenset[str]:
+        """Every word this ruleset owns (for the architecture test)."""
+        vocab = cls.vocabulary
+        kinds = {str(getattr(e, "kind", "")) for e in vocab.events}
+        return frozenset(
+            {
+                *cls.actions,
+                *cls.move_modes,
+                *vocab.conditions,
+                *vocab.resources,
+                *kinds,
+                *vocab.other,
+            }
+            - {""}
+        )
 
 
-_REGISTRY: dict[str, Callable[[], Ruleset]] = {}
-_Factory = TypeVar("_Factory", bound=Callable[[], Ruleset])
+# -- the registry -----------------------------------------------------------------------------
+
+_REGISTRY: dict[str, Ruleset] = {}
+_R = TypeVar("_R", bound=type)
 
 
-def register(factory: _Factory) -> _Factory:
+def register(cls: _R) -> _R:
     """Class decorator: make a ruleset findable by its ``name``."""
-    name = factory().name
-    if name in _REGISTRY:
+    name: str = getattr(cls, "name")  # noqa: B009 (the Hero supplement is not a subclass yet)
+    known = _REGISTRY.get(name)
+    if known is not None and type(known).__qualname__ != cls.__qualname__:
         raise ValueError(f"ruleset {name!r} is registered twice")
-    _REGISTRY[name] = factory
-    return factory
+    _REGISTRY[name] = cls()
+    return cls
 
 
 def find_ruleset(name: str) -> Ruleset:
     """The ruleset registered as ``name``; raises ``UnsupportedRuleset`` otherwise."""
     try:
-        return _REGISTRY[name]()
+        return _REGISTRY[name]
     except KeyError:
         raise UnsupportedRuleset(
             f"unsupported ruleset: {name!r} (known: {', '.join(sorted(_REGISTRY))})"
@@ -149,3 +385,28 @@ def find_ruleset(name: str) -> Ruleset:
 def ruleset_names() -> tuple[str, ...]:
     """Every registered ruleset name, sorted."""
     return tuple(sorted(_REGISTRY))
+
+
+def registered() -> tuple[Ruleset, ...]:
+    """Every registered ruleset."""
+    return tuple(_REGISTRY[name] for name in ruleset_names())
+
+
+def _decode_rules(combat: Combat) -> Combat:
+    """Rebuild a decoded combat's ruleset state with the ruleset's own classes."""
+    ruleset = _REGISTRY.get(combat.ruleset)
+    if ruleset is None:
+        return combat
+    rules, per = combat.rules, combat.per_combatant
+    fight, each = getattr(ruleset, "fight_state", None), getattr(ruleset, "combatant_state", None)
+    if fight is not None and isinstance(rules, dict):
+        rules = from_plain(fight, rules)
+    if each is not None:
+        per = tuple(
+            (cid, from_plain(each, value) if isinstance(value, dict) else value)
+            for cid, value in per
+        )
+    return replace(combat, rules=rules, per_combatant=per)
+
+
+register_finisher(Combat, _decode_rules)

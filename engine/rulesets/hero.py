@@ -137,10 +137,17 @@ class HeroSupplement:
             )
 
     def initiative(
-        self, combatants: Sequence[Combatant], tray: DiceTray
+        self,
+        combatants: Sequence[Combatant],
+        tray: DiceTray,
+        groups: Sequence[Sequence[str]] = (),
     ) -> tuple[tuple[str, ...], tuple[tuple[str, int], ...]]:
-        """INIT order, highest first; ties broken by 1d6 rolls among the tied only."""
+        """INIT order, highest first; ties broken by 1d6 rolls among the tied only.  A
+        group acts at its best member's INIT, its members together."""
         scores = {c.id: int_stat(c, "init") for c in combatants}
+        for group in groups:
+            best = max(scores[cid] for cid in group)
+            scores.update({cid: best for cid in group})
         by_score: dict[int, list[str]] = {}
         for combatant in combatants:
             by_score.setdefault(scores[combatant.id], []).append(combatant.id)

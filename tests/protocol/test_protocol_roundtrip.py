@@ -55,6 +55,7 @@ from protocol.actions import (
 )
 from protocol.admin import ConfigureTable, IssueToken, RevokeToken, TokenIssued, TokenRevoked
 from protocol.features import DOOR_STATES, TERRAIN_KINDS, TerrainSpec, VttSpec, WallSpec
+from protocol.fight import FIGHT_MESSAGES, Act, EndEffect, JoinCombat, LeaveCombat, SetEffect
 from protocol.queries import AskOptions, AskPath, Options, PathPlan
 from protocol.scene import DIAGONAL_RULES, GRID_KINDS, HEX_OFFSETS
 
@@ -94,7 +95,7 @@ def scenes(draw: st.DrawFn) -> SceneSpec:
         cell_size=draw(st.floats(min_value=1e-9, max_value=1e4) | st.integers(1, 100)),
         unit=draw(text(1, 16)),
         width=(width := draw(st.integers(1, 10_000))),
-        height=draw(st.integers(1, 1_000_000 // width)),  # at most a million cells
+        height=draw(st.integers(1, min(10_000, 1_000_000 // width))),  # at most a million cells
         diagonal=draw(st.sampled_from(sorted(DIAGONAL_RULES))),
         offset=draw(st.sampled_from(sorted(HEX_OFFSETS))),
         vtt=draw(nullable(VTTS)) if kind == "square" else None,
@@ -184,7 +185,35 @@ CLIENT_MESSAGES: st.SearchStrategy[ClientMessage] = st.one_of(
         ruleset=text(1, 64),
         aware=nullable(st.lists(IDS, unique=True, max_size=5).map(tuple)),
         seed=nullable(st.integers(0, 2**63 - 1)),
+        groups=st.lists(st.lists(IDS, unique=True, max_size=3).map(tuple), max_size=3).map(tuple),
     ),
+    st.builds(Act, seq=SEQ, token=IDS, action=IDS, params=JSON_MAP),
+    st.builds(
+        JoinCombat,
+        seq=SEQ,
+        token=st.builds(
+            TokenSpec,
+            id=IDS,
+            name=text(0, 128),
+            owner=text(1, 64),
+            side=text(1, 64),
+            x=st.integers(0, 99),
+            y=st.integers(0, 99),
+            size=st.integers(1, 16),
+            reach=st.floats(min_value=0, max_value=1e9),
+            movement=st.integers(0, 100),
+            stats=st.dictionaries(text(1, 64), STAT_VALUE, max_size=4),
+        ),
+    ),
+    st.builds(LeaveCombat, seq=SEQ, token=IDS, remove=st.booleans()),
+    st.builds(
+        SetEffect,
+        seq=SEQ,
+        name=text(1, 64),
+        token=nullable(IDS),
+        rounds=nullable(st.integers(1, 10_000)),
+    ),
+    st.builds(EndEffect, seq=SEQ, effect=IDS),
     st.builds(
         Move,
         seq=SEQ,
@@ -358,13 +387,24 @@ def test_every_message_type_has_a_strategy() -> None:
     # If a message is added without a strategy, the round trips silently skip it.
     from protocol import CLIENT_MESSAGE_TYPES, SERVER_MESSAGE_TYPES
 
-    client_names = {
-        c.__name__
-        for c in (Join, LoadScene, StartCombat, Move, AnswerPrompt, EndPhase, Resync, Ping)
-    } | {
-        c.__name__
-        for c in (IssueToken, RevokeToken, ConfigureTable, *ACTION_MESSAGES, AskOptions, AskPath)
-    }
+    client_names = (
+        {
+            c.__name__
+            for c in (Join, LoadScene, StartCombat, Move, AnswerPrompt, EndPhase, Resync, Ping)
+        }
+        | {
+            c.__name__
+            for c in (
+                IssueToken,
+                RevokeToken,
+                ConfigureTable,
+                *ACTION_MESSAGES,
+                AskOptions,
+                AskPath,
+            )
+        }
+        | {c.__name__ for c in FIGHT_MESSAGES}
+    )
     server_names = {c.__name__ for c in (Welcome, Ack, ErrorMessage, Event, Prompt, State, Pong)}
     server_names |= {c.__name__ for c in (TokenIssued, TokenRevoked, Options, PathPlan)}
     assert {c.__name__ for c in CLIENT_MESSAGE_TYPES.values()} == client_names
