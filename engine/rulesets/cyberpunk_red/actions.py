@@ -37,8 +37,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any, Protocol
+from typing import Annotated, Any, Literal, Protocol
 
+from engine.params import DICE, TokenRef
 from engine.rulesets.cyberpunk_red import economy
 from engine.rulesets.cyberpunk_red.events import ActionDone, AttackRolled, GrabContested
 from engine.rulesets.cyberpunk_red.state import (
@@ -51,6 +52,8 @@ from engine.rulesets.cyberpunk_red.state import (
 from engine.tray import DiceTray
 
 Cell = tuple[int, int]
+Hand = Literal["right", "left"]
+Dice = Annotated[tuple[int, ...] | None, DICE]
 
 
 class World(Protocol):
@@ -88,12 +91,12 @@ class NoParams:
 @dataclass(frozen=True, slots=True)
 class AttackParams:
     """Attack ``target`` with ``weapon`` (default fists); ``base`` is the table's STAT +
-    Skill (and modifiers) added to the d10; ``roll`` a d10 the table rolled itself."""
+    Skill (and modifiers) added to the d10; ``rolls``: the d10 if the table rolled it."""
 
-    target: str
+    target: TokenRef
     weapon: str = "unarmed"
     base: int = 0
-    roll: int | None = None
+    rolls: Dice = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,7 +118,7 @@ class SkillParams:
 class TargetParams:
     """The combatant acted on."""
 
-    target: str
+    target: TokenRef
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,18 +126,18 @@ class GrabParams:
     """Grab ``target`` (or wrest ``item`` from it): d10 + ``base`` against the target's
     d10 + ``defense``; ``rolls`` are the two d10s if the table rolled them."""
 
-    target: str
+    target: TokenRef
     item: str | None = None
     base: int = 0
     defense: int = 0
-    rolls: tuple[int, int] | None = None
+    rolls: Dice = None
 
 
 @dataclass(frozen=True, slots=True)
 class ThrowParams:
     """Throw the held opponent, or ``item`` from a hand at ``target``'s square."""
 
-    target: str | None = None
+    target: TokenRef | None = None
     item: str | None = None
 
 
@@ -149,7 +152,7 @@ class ObjectParams:
 class HandParams:
     """The hand acted on: ``right`` or ``left``."""
 
-    hand: str
+    hand: Hand
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,14 +161,14 @@ class TakeParams:
     a free one)."""
 
     weapon: str
-    hand: str | None = None
+    hand: Hand | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class VehicleParams:
     """Board ``vehicle``, at the wheel if ``driver``."""
 
-    vehicle: str
+    vehicle: TokenRef
     driver: bool = False
 
 
@@ -435,8 +438,7 @@ def _spend(f: Fighter, name: str) -> Fighter:
 def _attack(arena: Arena, world: World, f: Fighter, p: AttackParams, tray: DiceTray) -> Result:
     f = _spend(f, "attack")
     f = economy.spend_attack(f, p.weapon)
-    supplied = None if p.roll is None else (p.roll,)
-    (die,) = tray.roll(f"attack {f.id} -> {p.target} ({p.weapon})", 1, 10, supplied)
+    (die,) = tray.roll(f"attack {f.id} -> {p.target} ({p.weapon})", 1, 10, p.rolls)
     event = AttackRolled(f.id, p.target, p.weapon, die, p.base, die + p.base, len(f.usage.attacks))
     return arena.with_fighter(f), [event]
 

@@ -28,8 +28,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Literal
 
+from engine.params import CellRef, ParamError, TokenRef, decode_params
 from engine.rulesets.cyberpunk_red import economy
 from engine.rulesets.cyberpunk_red.actions import (
     ACTIONS,
@@ -44,7 +45,6 @@ from engine.rulesets.cyberpunk_red.events import (
     HeldActionFired,
     HeldActionLost,
 )
-from engine.rulesets.cyberpunk_red.params import ParamError, build_params
 from engine.rulesets.cyberpunk_red.state import (
     Arena,
     Fighter,
@@ -62,9 +62,9 @@ class HoldParams:
     ``in_sight`` of ``token``, or a token (``token``, or anyone) ``enters`` ``area``."""
 
     action: str
-    trigger: str
-    token: str | None = None
-    area: tuple[tuple[int, int], ...] = ()
+    trigger: Literal["after_turn", "enters", "in_sight"]
+    token: TokenRef | None = None
+    area: tuple[CellRef, ...] = ()
     params: HeldParams = field(default_factory=HeldParams)
 
 
@@ -74,7 +74,7 @@ def _declared(p: HoldParams) -> tuple[ActionSpec | None, Any, str | None]:
         return None, None, f"cannot hold {p.action!r}"
     try:
         Trigger(p.trigger, p.token, p.area)
-        return spec, build_params(spec.params, p.params.given()), None
+        return spec, decode_params(spec.params, p.params.given()), None
     except (ValueError, ParamError) as exc:
         return spec, None, str(exc)
 
@@ -128,7 +128,7 @@ def fire(arena: Arena, world: World, held: HeldAction, by: str, at: Cell | None,
     arena = arena.with_hold(None, held.holder)
     holder = arena.fighter(held.holder)
     spec = ACTIONS[held.action]
-    params = build_params(spec.params, held.params.given())
+    params: Any = decode_params(spec.params, held.params.given())
     fresh = holder.with_usage(TurnUsage())
     why = spec.needs(arena, world, fresh, params)
     if why is not None:

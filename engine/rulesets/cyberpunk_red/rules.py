@@ -11,9 +11,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.errors import CommandRejected
+from engine.params import ParamError, decode_params
 from engine.rulesets.cyberpunk_red.actions import ACTIONS, ActionSpec, Result, World
 from engine.rulesets.cyberpunk_red.holding import HOLD
-from engine.rulesets.cyberpunk_red.params import ParamError, build_params
 from engine.rulesets.cyberpunk_red.state import Arena, Fighter
 from engine.tray import DiceTray
 
@@ -45,7 +45,7 @@ def spec(name: str) -> ActionSpec:
 def parse(name: str, data: dict[str, Any]) -> Any:
     """``data`` as the typed parameters of action ``name``; CommandRejected if they do not fit."""
     try:
-        return build_params(spec(name).params, data)
+        return decode_params(spec(name).params, data)
     except ParamError as exc:
         raise CommandRejected("illegal_action", str(exc)) from None
 

@@ -93,6 +93,7 @@ class Fighter:
     ``right``/``left`` hold a weapon name, ``shield`` or None; ``weapons`` is everything it
     carries, in a hand or not; ``holding`` the opponent it holds (Grab); ``vehicle`` the
     vehicle it sits in, ``driver`` whether at the wheel; ``task`` a long Use Skill under way.
+    ``is_vehicle`` marks the entry the engine keeps for a vehicle token, which never acts.
     """
 
     id: str
@@ -113,6 +114,7 @@ class Fighter:
     driver: bool = False
     task: Task | None = None
     usage: TurnUsage = field(default_factory=TurnUsage)
+    is_vehicle: bool = False
 
     def in_hand(self, hand: str) -> str | None:
         """What ``hand`` (``right`` or ``left``) holds."""

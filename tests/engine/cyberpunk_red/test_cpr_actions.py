@@ -56,7 +56,7 @@ def why(arena: Arena, world: SceneWorld, name: str, params: object, who: str = "
 
 def test_attack_is_rolled_and_reported_the_hit_stays_the_tables() -> None:
     arena, world = setup()
-    after, events = act(arena, world, "attack", AttackParams("vik", "pistol", base=14, roll=7))
+    after, events = act(arena, world, "attack", AttackParams("vik", "pistol", base=14, rolls=(7,)))
     (attack,) = events
     assert isinstance(attack, AttackRolled)
     assert (attack.die, attack.base, attack.total, attack.number) == (7, 14, 21, 1)

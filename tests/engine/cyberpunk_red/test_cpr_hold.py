@@ -44,7 +44,7 @@ def test_holding_declares_action_target_and_trigger_and_spends_the_action() -> N
         (HoldParams("attack", "soon", token="vik", params=SHOOT_REX), "unknown trigger"),
         (HoldParams("attack", "after_turn", token="vik", params=HeldParams(target="rex")), ""),
         (HoldParams("attack", "after_turn", token="vik", params=HeldParams(weapon="pistol")),
-         "missing parameter 'target'"),
+         "'target' is required"),
         (HoldParams("attack", "after_turn", token="nobody", params=SHOOT_REX), "no token"),
     ],
 )  # fmt: skip
