@@ -356,7 +356,7 @@ class CyberpunkRed(Ruleset):
         mover = ctx.scene.token(by)
         at = mover.cell if mover is not None else None
         arena, events = holding.fire(arena, world(ctx), held, by, at, ctx.tray)
-        return store(ctx.state, arena), [*ctx.tray.events, *events]
+        return store(ctx.state, arena), _dice_after_firing(events, ctx.tray)
 
 
 def _turn_over(state: EncounterState) -> Result:
@@ -382,5 +382,10 @@ def _turn_over(state: EncounterState) -> Result:
         spatial_world = SceneWorld(build_index(scene))
         arena, fired = holding.fire(arena_of(state), spatial_world, held, ended, None, tray)
         state = replace(store(state, arena), draws=tray.draws)
-        events += [*tray.events, *fired]
+        events += _dice_after_firing(fired, tray)
     return state, events
+
+
+def _dice_after_firing(events: list[Any], tray: DiceTray) -> list[Any]:
+    """``events`` of a held action firing with its dice after the announcement."""
+    return [*events[:1], *tray.events, *events[1:]]
