@@ -214,8 +214,9 @@ def test_a_hold_fires_when_a_token_enters_the_area_interrupting_its_move() -> No
     encounter = started()
     done(encounter)  # Gina
     done(encounter)  # the boss
+    shoot = {"target": "goon", "weapon": "rifle", "base": 11}
     act(encounter, "rex", "hold_action", action="attack", trigger="enters",
-        area=[[11, 2], [11, 3]], params={"target": "goon", "weapon": "rifle", "base": 11})  # fmt: skip
+        area=[[11, 2], [11, 3]], params=shoot)  # fmt: skip
     done(encounter)
     events = encounter.apply(Move("gm", "goon", ((12, 2), (11, 2), (10, 2))))
     assert kinds(events)[-2:] == ["move_interrupted", "prompt_opened"]
