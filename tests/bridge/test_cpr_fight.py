@@ -27,9 +27,7 @@ async def test_the_cyberpunk_red_fight_shows_every_rule() -> None:
     assert dict(map(tuple, first_order["scores"]))["boss"] == 16
     # A move split around an ROF 2 attack: move, shoot, move, shoot.
     gina = [
-        e.kind
-        for e in events
-        if e.data.get("token") == "gina" or e.data.get("attacker") == "gina"
+        e.kind for e in events if e.data.get("token") == "gina" or e.data.get("attacker") == "gina"
     ][:6]
     assert gina == ["move_started", "move_completed", "cpr_attack",
                     "move_started", "move_completed", "cpr_attack"]  # fmt: skip

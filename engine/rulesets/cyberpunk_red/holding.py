@@ -11,15 +11,20 @@ among them) and one trigger:
 - ``after_turn`` of a named combatant ("after Gina's turn"): fires as that turn ends,
   before the next combatant's;
 - ``enters``: a token (any, or the one named) steps into one of the area's cells ("when
-  the door opens": the doorway's cells); the move stops on that cell, the action fires,
-  and the move goes on;
+  the door opens": the doorway's cells); the engine pauses the move on the square
+  before it steps in and asks the holder's controller, whose yes fires the action, and
+  the move goes on when the holder ends its interruption;
 - ``in_sight``: the named token comes into the holder's line of sight ("as soon as he
-  leans out"), from the scene's walls; it fires when the token was out of sight and a
-  step brings it into view.
+  leans out"), from the scene's walls: paused and asked the same way.
+
+These two are the engine's triggers (``engine.combat_state.Trigger``); ``after_turn``
+is this ruleset's own: it fires, without asking, as the named combatant's turn ends
+(the action, target and moment were all declared; there is no move to pause).
 
 When it fires it is carried out at once, interrupting, under the same checks as on the
 holder's own turn except the Action (already spent declaring).  If it cannot be carried
-out then (the target is out of reach or sight), it is lost, with the reason.  Whatever
+out then (the target is out of reach or sight), it is lost, with the reason.  A
+controller who declines the prompt lets that moment pass; the hold still waits.  Whatever
 has not fired when the Round ends is lost.  Run, NET Actions and free actions cannot be
 held (they are not "an action ... to whom"); one hold per combatant.
 """
@@ -107,9 +112,7 @@ def needs_hold(arena: Arena, world: World, f: Fighter, p: HoldParams | None) -> 
 
 def hold(arena: Arena, world: World, f: Fighter, p: HoldParams, tray: DiceTray) -> Result:
     """Declare the Hold Action."""
-    seen = p.trigger == "in_sight" and p.token is not None and world.sees(f.id, p.token)
-    held = HeldAction(f.id, p.action, p.params, Trigger(p.trigger, p.token, p.area),
-                      arena.round, seen)  # fmt: skip
+    held = HeldAction(f.id, p.action, p.params, Trigger(p.trigger, p.token, p.area), arena.round)
     f = economy.spend_action(replace(f, task=None), "hold_action")
     arena = arena.with_fighter(f).with_hold(held, f.id)
     event = ActionHeld(f.id, p.action, p.trigger, p.token, p.area, arena.round)
@@ -146,27 +149,6 @@ def after_turn(arena: Arena, ended: str, order: Sequence[str]) -> list[HeldActio
         [h for h in arena.holds if h.trigger.kind == "after_turn" and h.trigger.token == ended],
         order,
     )
-
-
-def on_step(
-    arena: Arena, world: World, mover: str, cell: Cell, order: Sequence[str]
-) -> tuple[Arena, list[HeldAction]]:
-    """Holds set off by ``mover`` stepping onto ``cell`` (an area entered, or a token
-    coming into view), in queue ``order``; the arena remembers who is now in view."""
-    fired: list[HeldAction] = []
-    for held in arena.holds:
-        trigger = held.trigger
-        if held.holder == mover:
-            continue
-        if trigger.kind == "enters" and cell in trigger.area and trigger.token in (None, mover):
-            fired.append(held)
-        elif trigger.kind == "in_sight" and trigger.token == mover:
-            now = world.sees(held.holder, mover)
-            if now and not held.seen:
-                fired.append(held)
-            elif now != held.seen:
-                arena = arena.with_hold(replace(held, seen=now), held.holder)
-    return arena, _in_order(fired, order)
 
 
 def end_of_round(arena: Arena) -> Result:

@@ -348,14 +348,26 @@ class CyberpunkRed(Ruleset):
     # -- triggers -------------------------------------------------------------------------
 
     def trigger_fired(self, ctx: Context, trigger: CoreTrigger, by: str) -> Result:
-        """A token entered the held area or came into sight: the held action fires now."""
+        """A token entered the held area or came into sight: the held action fires now.
+
+        The engine pauses a move on the last square before the trigger (for sight: the
+        last square out of view).  "I shoot as soon as he leans out" needs him in view,
+        so a sight trigger's action is checked and taken against the square where the
+        mover comes into view, the next of its move."""
         arena = arena_of(ctx.state)
         held = arena.hold(ctx.token.id)
         if held is None:
             raise CommandRejected("no_hold", f"{ctx.token.id} holds no action")
         mover = ctx.scene.token(by)
         at = mover.cell if mover is not None else None
-        arena, events = holding.fire(arena, world(ctx), held, by, at, ctx.tray)
+        view = world(ctx)
+        interjection = ctx.combat.interjection
+        pending = interjection.suspended if interjection is not None else None
+        if trigger.on == "sight" and mover is not None and pending is not None:
+            if pending.step + 1 < len(pending.path):
+                at = pending.path[pending.step + 1]
+                view = SceneWorld(build_index(ctx.scene.with_token(mover.moved_to(at))))
+        arena, events = holding.fire(arena, view, held, by, at, ctx.tray)
         return store(ctx.state, arena), _dice_after_firing(events, ctx.tray)
 
 

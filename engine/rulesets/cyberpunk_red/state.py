@@ -205,8 +205,7 @@ class HeldAction:
 
     ``action`` and ``params`` are the declared action and its parameters;
     ``trigger`` the moment; ``round`` the Round it was declared in (it is lost at the
-    end of that Round); ``seen`` whether the ``in_sight`` target was already in view
-    when declared (only coming into view fires it).
+    end of that Round).
     """
 
     holder: str
@@ -214,7 +213,6 @@ class HeldAction:
     params: HeldParams
     trigger: Trigger
     round: int
-    seen: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -261,3 +261,41 @@ def test_the_state_survives_a_snapshot(steps: int) -> None:
         done(encounter)
     state = encounter.state
     assert from_plain(EncounterState, to_plain(state)) == state
+
+
+def test_a_declined_prompt_lets_the_moment_pass_and_the_hold_waits() -> None:
+    encounter = started()
+    done(encounter)  # Gina
+    done(encounter)  # the boss
+    shoot = {"target": "goon", "weapon": "rifle"}
+    act(encounter, "rex", "hold_action", action="attack", trigger="enters",
+        area=[[11, 2], [11, 3]], params=shoot)  # fmt: skip
+    done(encounter)
+    events = encounter.apply(Move("gm", "goon", ((12, 2), (11, 2), (10, 2))))
+    events = encounter.apply(AnswerPrompt("gm", events[-1].prompt, False))
+    assert events[-1].kind == "move_completed" and "cpr_attack" not in kinds(events)
+    combat = encounter.state.combat
+    assert combat is not None and [t.owner for t in combat.triggers] == ["rex"]
+
+
+def test_a_hold_fires_when_its_target_comes_into_sight() -> None:
+    from engine import WallSpec
+
+    # A hanging tarp: it hides the goon from Gina but does not stop anyone.
+    wall = WallSpec("tarp", (22.0, 0.0), (22.0, 8.0), blocks_move=False)
+    scene = street()
+    encounter = Encounter()
+    encounter.apply(LoadScene("gm", Scene(scene.grid, scene.tokens, (wall,), scene.terrain)))
+    encounter.apply(StartCombat("gm", "cyberpunk-red", SEED))
+    act(encounter, "gina", "hold_action", action="attack", trigger="in_sight", token="goon",
+        params={"target": "goon", "weapon": "pistol"})  # fmt: skip
+    done(encounter)
+    done(encounter)
+    done(encounter)
+    events = encounter.apply(Move("gm", "goon", ((12, 2), (11, 2), (10, 2))))  # "leans out"
+    assert kinds(events)[-2:] == ["move_interrupted", "prompt_opened"]
+    assert events[-2].at == (11, 2)  # the engine pauses on the last square out of view
+    events = encounter.apply(AnswerPrompt("gm", events[-1].prompt, True))
+    assert kinds(events)[-1] == "cpr_attack" and events[-1].held
+    fired = next(e for e in events if e.kind == "cpr_held_fired")
+    assert fired.at == (10, 2)  # the shot is at the square where the goon comes into view
