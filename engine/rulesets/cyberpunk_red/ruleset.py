@@ -363,10 +363,10 @@ class CyberpunkRed(Ruleset):
         view = world(ctx)
         interjection = ctx.combat.interjection
         pending = interjection.suspended if interjection is not None else None
-        if trigger.on == "sight" and mover is not None and pending is not None:
-            if pending.step + 1 < len(pending.path):
-                at = pending.path[pending.step + 1]
-                view = SceneWorld(build_index(ctx.scene.with_token(mover.moved_to(at))))
+        ahead = pending.path[pending.step + 1 :] if pending is not None else ()
+        if trigger.on == "sight" and mover is not None and ahead:
+            at = ahead[0]
+            view = SceneWorld(build_index(ctx.scene.with_token(mover.moved_to(at))))
         arena, events = holding.fire(arena, view, held, by, at, ctx.tray)
         return store(ctx.state, arena), _dice_after_firing(events, ctx.tray)
 
