@@ -218,7 +218,12 @@ def _needs_attack(arena: Arena, world: World, f: Fighter, p: AttackParams | None
         weapons = [f.in_hand(h) for h in HANDS if f.in_hand(h) not in (None, SHIELD)]
         refusals = [economy.attack_refusal(f, w) for w in [*weapons, "unarmed"] if w]
         return None if any(r is None for r in refusals) else refusals[0]
-    why = _opponent(arena, world, f, p.target) or economy.attack_refusal(f, p.weapon)
+    # Any token may be shot at, a vehicle included; only a combatant can be grabbed.
+    if p.target == f.id:
+        return "cannot target itself"
+    if not world.is_token(p.target):
+        return f"no token {p.target!r}"
+    why = economy.attack_refusal(f, p.weapon)
     if why:
         return why
     weapon = f.weapon(p.weapon)

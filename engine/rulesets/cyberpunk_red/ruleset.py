@@ -260,6 +260,10 @@ class CyberpunkRed(Ruleset):
 
     def newcomer(self, combat: Combat, combatant: Combatant, tray: DiceTray) -> int:
         """A newcomer rolls REF + d10; the core places it after anyone at that score."""
+        if is_vehicle(combatant):
+            raise CommandRejected(
+                "bad_scene", f"{combatant.id!r} is a vehicle: it joins no Initiative Queue"
+            )
         ref = fighter_from_token(combatant).ref
         return initiative.newcomer_score(combatant.id, ref, initiative.InitiativeDice(tray))
 

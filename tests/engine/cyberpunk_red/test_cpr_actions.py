@@ -74,6 +74,12 @@ def test_a_melee_attack_needs_reach_a_ranged_one_line_of_sight() -> None:
     )
 
 
+def test_a_vehicle_can_be_shot_at_but_not_grabbed() -> None:
+    arena, world = setup()
+    act(arena, world, "attack", AttackParams("car", "pistol"))
+    assert "no combatant" in why(arena, world, "grab", GrabParams("car"))
+
+
 def test_run_needs_a_move_first() -> None:
     arena, world = setup()
     assert "move first" in why(arena, world, "run", NoParams())

@@ -198,6 +198,11 @@ def test_a_newcomer_rolls_and_takes_its_place() -> None:
     assert scores == sorted(scores, reverse=True)
 
 
+def test_a_vehicle_cannot_join_the_queue() -> None:
+    encounter = started()
+    refused(encounter, JoinCombat("gm", vehicle("van", 8, 8)), "bad_scene")
+
+
 def test_a_hold_after_someones_turn_fires_when_that_turn_ends() -> None:
     encounter = started()
     act(encounter, "gina", "hold_action", action="attack", trigger="after_turn", token="boss",
