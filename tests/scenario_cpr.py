@@ -69,16 +69,29 @@ async def act(client: TableClient, message: type[Any], **body: Any) -> protocol.
     return reply
 
 
-async def play_fight(gm: TableClient, alice: TableClient, bob: TableClient) -> None:
-    """The fight, step by step (see the module docstring)."""
+async def options(client: TableClient, token: str) -> protocol.Options:
+    """What ``token`` may do now, and why not the rest (``ask_options``)."""
+    seq = await client.send(protocol.AskOptions, token=token)
+    answer: protocol.Options = await client.wait_for(protocol.Options, lambda m: m.ref == seq)
+    return answer
+
+
+async def play_fight(
+    gm: TableClient, alice: TableClient, bob: TableClient
+) -> list[protocol.Options]:
+    """The fight, step by step (see the module docstring); returns the answers to Gina's
+    ``ask_options`` (before her turn, and after her two shots)."""
+    asked: list[protocol.Options] = []
     await act(gm, protocol.LoadScene, scene=street())
     await act(gm, protocol.StartCombat, ruleset="cyberpunk-red", aware=None, seed=SEED)
     # Round 1.  Gina: "move, shoot, move, shoot": two ROF 2 shots with one Action.
     shoot = {"target": "boss", "weapon": "pistol", "base": 14}
+    asked.append(await options(alice, "gina"))
     await act(alice, protocol.Move, token="gina", path=((3, 4), (4, 4)))
     await act(alice, protocol.Act, token="gina", action="attack", params=shoot)
     await act(alice, protocol.Move, token="gina", path=((5, 4),))
     await act(alice, protocol.Act, token="gina", action="attack", params=shoot)
+    asked.append(await options(alice, "gina"))
     await act(alice, protocol.EndPhase, token="gina")
     # The boss holds a burst for the doorway: nobody comes through it this Round.
     await act(gm, protocol.Act, token="boss", action="hold_action", params={
@@ -110,10 +123,14 @@ async def play_fight(gm: TableClient, alice: TableClient, bob: TableClient) -> N
     # The newcomer's first turn, at its place after Rex.
     await act(gm, protocol.Move, token="nix", path=((13, 8), (12, 8)))
     await act(gm, protocol.EndPhase, token="nix")
+    return asked
 
 
-async def run_fight(record_to: Path | None = None) -> list[protocol.Event]:
-    """Play the fight on a fresh server; return the events the GM saw, in order."""
+async def run_fight(
+    record_to: Path | None = None,
+) -> tuple[list[protocol.Event], list[protocol.Options]]:
+    """Play the fight on a fresh server; return the events the GM saw, in order, and
+    Gina's options."""
     with tempfile.TemporaryDirectory() as tmp:
         config = Config(database=Path(tmp) / "db.sqlite3", demo=True, record_dir=Path(tmp) / "rec")
         app = create_app(config)
@@ -128,7 +145,7 @@ async def run_fight(record_to: Path | None = None) -> list[protocol.Event]:
             await gm.join(tokens["gm"])
             await alice.join(tokens["alice"])
             await bob.join(tokens["bob"])
-            await play_fight(gm, alice, bob)
+            asked = await play_fight(gm, alice, bob)
             while True:  # drain what the GM has not read yet
                 try:
                     await asyncio.wait_for(gm.next(), 0.3)
@@ -140,7 +157,7 @@ async def run_fight(record_to: Path | None = None) -> list[protocol.Event]:
         if record_to is not None:
             (recording,) = (Path(tmp) / "rec").glob("*.jsonl")
             shutil.copy(recording, record_to)
-    return [m for m in gm.inbox if isinstance(m, protocol.Event)]
+    return [m for m in gm.inbox if isinstance(m, protocol.Event)], asked
 
 
 if __name__ == "__main__":

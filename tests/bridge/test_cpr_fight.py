@@ -14,8 +14,15 @@ def data(events: list[Any], kind: str) -> list[dict[str, Any]]:
 
 
 async def test_the_cyberpunk_red_fight_shows_every_rule() -> None:
-    events = await run_fight()
+    events, asked = await run_fight()
     kinds = [e.kind for e in events]
+    # ask_options: what Gina may do and why not, before her turn's actions and after.
+    before, after = asked
+    assert before.can_act and before.movement_left == 8.0
+    assert {"walk", "swim", "attack", "hold_action", "end_phase"} <= set(before.available)
+    assert "move first" in dict(before.refused)["run"]
+    assert dict(after.refused)["attack"] == '"no more than two attacks a turn"'
+    assert after.movement_left == 2.0
     # A tie rerolled: Gina and the boss both 16; only they reroll; the scores stay.
     rolls = [d["purpose"] for d in data(events, "dice_rolled")]
     assert [r for r in rolls if "reroll" in r] == [

@@ -18,13 +18,23 @@ def cpr(tid: str, x: int, y: int, *, ref: int = 6, move: int = 4, **stats: Stat)
     (``weapon__pistol=2`` is ``weapon.pistol``)."""
     pairs = {"ref": ref, "move": move, **{k.replace("__", "."): v for k, v in stats.items()}}
     return Combatant(
-        tid, tid.title(), "gm", "a", x, y, reach=2.0, stats=tuple(sorted(pairs.items()))
+        tid,
+        tid.title(),
+        "gm",
+        "a",
+        x,
+        y,
+        reach=2.0,
+        movement=0.0,
+        stats=tuple(sorted(pairs.items())),
     )
 
 
 def vehicle(tid: str, x: int, y: int) -> Combatant:
     """A vehicle token."""
-    return Combatant(tid, tid.title(), "gm", "none", x, y, reach=2.0, stats=(("vehicle", True),))
+    return Combatant(
+        tid, tid.title(), "gm", "none", x, y, reach=2.0, movement=0.0, stats=(("vehicle", True),)
+    )
 
 
 def scene(*tokens: Combatant, walls: tuple[WallSpec, ...] = (), size: int = 12) -> Scene:
