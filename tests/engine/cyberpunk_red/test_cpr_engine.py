@@ -304,3 +304,18 @@ def test_a_hold_fires_when_its_target_comes_into_sight() -> None:
     assert kinds(events)[-1] == "cpr_attack" and events[-1].held
     fired = next(e for e in events if e.kind == "cpr_held_fired")
     assert fired.at == (10, 2)  # the shot is at the square where the goon comes into view
+
+
+def test_the_table_may_roll_initiative_itself_ties_included() -> None:
+    encounter = Encounter()
+    encounter.apply(LoadScene("gm", street()))
+    # Gina 8+3, Rex 6+9, the boss 8+7, the goon 3+1: Rex and the boss tie at 15 and
+    # reroll (Rex 6+2, the boss 8+1): the boss goes first.
+    events = encounter.apply(StartCombat("gm", "cyberpunk-red", SEED, rolls=(3, 9, 7, 1, 2, 1)))
+    assert all(e.source == "table" for e in events if e.kind == "dice_rolled")
+    combat = encounter.state.combat
+    assert combat is not None and combat.order == ("boss", "rex", "gina", "goon")
+    refused(Encounter(), StartCombat("gm", "cyberpunk-red", SEED, rolls=(3, 9, 7, 1)), "no_scene")
+    short = Encounter()
+    short.apply(LoadScene("gm", street()))
+    refused(short, StartCombat("gm", "cyberpunk-red", SEED, rolls=(3, 9, 7, 1)), "bad_rolls")
