@@ -8,7 +8,7 @@ those modules.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Literal
 
@@ -103,7 +103,9 @@ def world(ctx: Context) -> SceneWorld:
 # -- the actions, through the seam ------------------------------------------------------
 
 
-def _refusal(name: str) -> Any:
+def _refusal(name: str) -> Callable[[Context], str | None]:
+    """The seam's ``refusal`` for action ``name``: the same check its run makes first."""
+
     def refusal(ctx: Context) -> str | None:
         arena = arena_of(ctx.state)
         if not arena.has(ctx.token.id):
@@ -113,7 +115,10 @@ def _refusal(name: str) -> Any:
     return refusal
 
 
-def _runner(name: str) -> Any:
+def _runner(name: str) -> Callable[[Context, Any], Result]:
+    """The seam's ``run`` for action ``name``: check, apply, and the queue or trigger it
+    changes."""
+
     def run(ctx: Context, params: Any) -> Result:
         arena, events = rules.perform(
             arena_of(ctx.state), world(ctx), ctx.token.id, name, params, ctx.tray
@@ -130,7 +135,8 @@ def _runner(name: str) -> Any:
 
 
 def _driver_to_front(state: EncounterState, driver: str) -> Result:
-    """ "A driver who starts a vehicle moves to its front" of the queue."""
+    """The driver goes to the front of the queue ("a driver who starts a vehicle moves to
+    its front")."""
     combat = state.combat
     assert combat is not None
     order = initiative.to_front(combat.order, driver)
