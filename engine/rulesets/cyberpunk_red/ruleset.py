@@ -339,6 +339,12 @@ class CyberpunkRed(Ruleset):
         fighter = ctx.mine
         if not isinstance(fighter, Fighter) or fighter.is_vehicle:
             raise CommandRejected("illegal_action", f"{ctx.token.id} is a vehicle")
+        interjection = ctx.combat.interjection
+        if interjection is not None and interjection.combatant == fighter.id:
+            raise CommandRejected(
+                "illegal_action",
+                f"{ctx.token.id} is carrying out a held action: it holds no movement",
+            )
         length = steps * ctx.scene.grid.cell_size
         charge = max(cost, movement.step_cost(length, 1.0, mode))
         why = movement.move_refusal(fighter, _fight(ctx.combat).move_rules, mode, length, charge)

@@ -228,6 +228,7 @@ def test_a_hold_fires_when_a_token_enters_the_area_interrupting_its_move() -> No
     prompt = events[-1]
     events = encounter.apply(AnswerPrompt("gm", prompt.prompt, True))
     assert kinds(events)[-3:] == ["cpr_held_fired", "dice_rolled", "cpr_attack"]
+    refused(encounter, Move("gm", "rex", ((3, 6),)), "illegal_action")  # only the held shot
     events = done(encounter)  # Rex's interruption is over: the goon's move goes on
     assert events[-1].kind == "move_completed" and events[-1].at == (10, 2)
 
