@@ -8,6 +8,8 @@ from dataclasses import replace
 from itertools import pairwise
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from engine.rulesets.cyberpunk_red import economy
 from engine.rulesets.cyberpunk_red.movement import (
@@ -182,3 +184,29 @@ def test_the_table_sets_the_mortally_wounded_figures() -> None:
     house = MoveRules(mortally_wounded_move=2, mortally_wounded_floor=0)
     assert effective_move(solo(move=4, mortally_wounded=True), house) == 2
     assert effective_move(solo(move=6, armor_penalty=4, mortally_wounded=True), house) == 0
+
+
+WEAPONS = {"pistol": 2, "machete": 2, "rifle": 1, "shotgun": 1, "unarmed": 2}
+
+
+@given(
+    right=st.sampled_from([None, "pistol", "machete", "rifle", "shotgun"]),
+    left=st.sampled_from([None, "pistol", "machete", "rifle", "shotgun"]),
+    tries=st.lists(st.sampled_from(sorted(WEAPONS)), max_size=6),
+)
+def test_whatever_is_tried_the_turn_keeps_the_rof_rules(
+    right: str | None, left: str | None, tries: list[str]
+) -> None:
+    if right is not None and right == left:
+        left = None
+    f = solo(right=right, left=left)
+    for weapon in tries:
+        if economy.attack_refusal(f, weapon) is None:
+            f = economy.spend_attack(f, weapon)
+    made = f.usage.attacks
+    assert len(made) <= 2  # "no more than two attacks a turn"
+    assert all(w == "unarmed" or w in (right, left) for w in made)  # only what is in hand
+    if len(made) == 2:
+        a, b = made
+        assert not (WEAPONS[a] == 1 and WEAPONS[b] == 1)  # never two ROF 1 attacks
+        assert a != b or WEAPONS[a] == 2  # the same weapon twice only at ROF 2
