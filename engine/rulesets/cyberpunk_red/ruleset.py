@@ -352,7 +352,7 @@ class CyberpunkRed(Ruleset):
             code = "over_budget" if why.startswith("costs") else "illegal_action"
             raise CommandRejected(code, f"{ctx.token.id} cannot {mode.replace('_', ' ')}: {why}")
         combat = ctx.combat.with_state(fighter.id, economy.spend_movement(fighter, charge))
-        return MovePlan(combat, mode)
+        return MovePlan(combat, mode, charge)
 
     def movement_left(self, combat: Combat, combatant: Combatant) -> float:
         """Metres of Move Action still open this turn."""
