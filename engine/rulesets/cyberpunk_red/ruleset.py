@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar
 
 from engine.combat_state import Combat
 from engine.combat_state import Trigger as CoreTrigger
 from engine.errors import CommandRejected
-from engine.events import InitiativeOrder
+from engine.events import ConditionChanged, InitiativeOrder
 from engine.model import Combatant, EncounterState
 from engine.rulesets.base import (
     ActionSpec,
@@ -59,6 +59,22 @@ class CprFight:
     move_rules: movement.MoveRules = field(default_factory=movement.MoveRules)
 
 
+CONDITIONS = ("prone", "mortally_wounded")
+
+
+def fighter_in(combat: Combat, cid: str) -> Fighter | None:
+    """``cid``'s fighter, its conditions read from the fight's conditions (the GM's
+    ``set_condition``, and what Get Up or a Throw changed), or None for a vehicle."""
+    fighter = combat.state_of(cid)
+    if not isinstance(fighter, Fighter) or fighter.is_vehicle:
+        return None
+    return replace(
+        fighter,
+        prone=combat.has(cid, "prone"),
+        mortally_wounded=combat.has(cid, "mortally_wounded"),
+    )
+
+
 def _fight(combat: Combat) -> CprFight:
     rules_state = combat.rules
     assert isinstance(rules_state, CprFight)
@@ -72,7 +88,7 @@ def arena_of(state: EncounterState) -> Arena:
     assert combat is not None and scene is not None
     fight = _fight(combat)
     fighters = tuple(
-        f for _, f in combat.per_combatant if isinstance(f, Fighter) and not f.is_vehicle
+        f for cid, _ in combat.per_combatant if (f := fighter_in(combat, cid)) is not None
     )
     known = {v.id for v in fight.vehicles}
     vehicles = (
@@ -84,15 +100,22 @@ def arena_of(state: EncounterState) -> Arena:
     )
 
 
-def store(state: EncounterState, arena: Arena) -> EncounterState:
-    """``state`` with the rules modules' ``arena`` written back."""
+def store(state: EncounterState, arena: Arena) -> tuple[EncounterState, list[Any]]:
+    """``state`` with the rules modules' ``arena`` written back, and a
+    ``condition_changed`` for each condition an action changed (Get Up, a Throw)."""
     combat = state.combat
     assert combat is not None
+    events: list[Any] = []
     for fighter in arena.fighters:
         combat = combat.with_state(fighter.id, fighter)
+        for condition in CONDITIONS:
+            on = bool(getattr(fighter, condition))
+            if combat.has(fighter.id, condition) != on:
+                combat = combat.with_condition(fighter.id, condition, on)
+                events.append(ConditionChanged(fighter.id, condition, on))
     fight = replace(_fight(combat), vehicles=arena.vehicles, floor=arena.floor,
                     holds=arena.holds, round=arena.round)  # fmt: skip
-    return replace(state, combat=combat.with_rules(fight))
+    return replace(state, combat=combat.with_rules(fight)), events
 
 
 def world(ctx: Context) -> SceneWorld:
@@ -123,10 +146,10 @@ def _runner(name: str) -> Callable[[Context, Any], Result]:
         arena, events = rules.perform(
             arena_of(ctx.state), world(ctx), ctx.token.id, name, params, ctx.tray
         )
-        state = store(ctx.state, arena)
-        extra: list[Any] = []
+        state, extra = store(ctx.state, arena)
         if name == "start_vehicle":
-            state, extra = _driver_to_front(state, ctx.token.id)
+            state, shifted = _driver_to_front(state, ctx.token.id)
+            extra += shifted
         elif name == "hold_action":
             state = _watch(state, ctx.token.id, params)
         return state, [*ctx.tray.events, *events, *extra]
@@ -162,33 +185,12 @@ def _watch(state: EncounterState, holder: str, params: holding.HoldParams) -> En
 
 
 @dataclass(frozen=True, slots=True)
-class MarkParams:
-    """The GM marks ``condition`` on (or, with ``on`` false, off) the token."""
-
-    condition: Literal["prone", "mortally_wounded"]
-    on: bool = True
-
-
-@dataclass(frozen=True, slots=True)
 class MovePenaltyParams:
     """The table's figures for Mortally Wounded: MOVE minus ``mortally_wounded_move``,
     never below ``mortally_wounded_floor`` by it."""
 
     mortally_wounded_move: int = 6
     mortally_wounded_floor: int = 1
-
-
-def _mark(ctx: Context, params: MarkParams) -> Result:
-    fighter = ctx.mine
-    if not isinstance(fighter, Fighter) or fighter.is_vehicle:
-        raise CommandRejected("illegal_action", f"{ctx.token.id} is not a combatant")
-    if params.condition == "prone":
-        fighter = replace(fighter, prone=params.on)
-    else:
-        fighter = replace(fighter, mortally_wounded=params.on)
-    note = f"{params.condition} {'on' if params.on else 'off'}"
-    state = replace(ctx.state, combat=ctx.combat.with_state(fighter.id, fighter))
-    return state, [ActionDone(fighter.id, "mark", "gm", note=note)]
 
 
 def _move_penalties(ctx: Context, params: MovePenaltyParams) -> Result:
@@ -209,8 +211,6 @@ ACTIONS: dict[str, ActionSpec[Any]] = {
         name: ActionSpec(name, spec.params, _runner(name), _refusal(name), "turn", doc=spec.does)
         for name, spec in rules.CATALOGUE.items()
     },
-    "mark": ActionSpec("mark", MarkParams, _mark, when="gm",
-                       doc="The GM marks prone or Mortally Wounded"),
     "move_penalties": ActionSpec("move_penalties", MovePenaltyParams, _move_penalties, when="gm",
                                  doc="The GM sets what Mortally Wounded takes off MOVE"),
 }  # fmt: skip
@@ -228,7 +228,7 @@ class CyberpunkRed(Ruleset):
     move_modes: ClassVar[tuple[str, ...]] = tuple(movement.MODE_COST)
     actions: ClassVar[dict[str, ActionSpec[Any]]] = ACTIONS
     vocabulary: ClassVar[Vocabulary] = Vocabulary(
-        conditions=("prone", "mortally_wounded"),
+        conditions=CONDITIONS,
         # REF and MOVE are statistics too, but "ref" and "move" are also the core's own
         # words in other senses (a reply's reference, the move command).
         resources=("armor_penalty", "net_actions", "jump", "shield", "vehicle"),
@@ -324,7 +324,7 @@ class CyberpunkRed(Ruleset):
         combat = state.combat
         assert combat is not None
         arena, events = holding.end_of_round(arena_of(state))
-        state = store(state, arena)
+        state, _ = store(state, arena)  # the Round's end changes no condition
         combat = state.combat
         assert combat is not None
         holders = {e.holder for e in events}
@@ -336,8 +336,8 @@ class CyberpunkRed(Ruleset):
 
     def plan_move(self, ctx: Context, mode: str, *, cost: float, steps: int) -> MovePlan:
         """MOVE x 2 m a Move Action; ``mode`` and terrain price each metre (:mod:`.movement`)."""
-        fighter = ctx.mine
-        if not isinstance(fighter, Fighter) or fighter.is_vehicle:
+        fighter = fighter_in(ctx.combat, ctx.token.id)
+        if fighter is None:
             raise CommandRejected("illegal_action", f"{ctx.token.id} is a vehicle")
         interjection = ctx.combat.interjection
         if interjection is not None and interjection.combatant == fighter.id:
@@ -356,8 +356,8 @@ class CyberpunkRed(Ruleset):
 
     def movement_left(self, combat: Combat, combatant: Combatant) -> float:
         """Metres of Move Action still open this turn."""
-        fighter = combat.state_of(combatant.id)
-        if not isinstance(fighter, Fighter) or fighter.is_vehicle:
+        fighter = fighter_in(combat, combatant.id)
+        if fighter is None:
             return 0.0
         return movement.movement_left(fighter, _fight(combat).move_rules)
 
@@ -384,7 +384,8 @@ class CyberpunkRed(Ruleset):
             at = ahead[0]
             view = SceneWorld(build_index(ctx.scene.with_token(mover.moved_to(at))))
         arena, events = holding.fire(arena, view, held, by, at, ctx.tray)
-        return store(ctx.state, arena), _dice_after_firing(events, ctx.tray)
+        state, changed = store(ctx.state, arena)
+        return state, [*_dice_after_firing(events, ctx.tray), *changed]
 
 
 def _turn_over(state: EncounterState) -> Result:
@@ -409,8 +410,9 @@ def _turn_over(state: EncounterState) -> Result:
         tray = DiceTray(state.seed, state.draws, holder.owner if holder else "gm")
         spatial_world = SceneWorld(build_index(scene))
         arena, fired = holding.fire(arena_of(state), spatial_world, held, ended, None, tray)
-        state = replace(store(state, arena), draws=tray.draws)
-        events += _dice_after_firing(fired, tray)
+        state, changed = store(state, arena)
+        state = replace(state, draws=tray.draws)
+        events += [*_dice_after_firing(fired, tray), *changed]
     return state, events
 
 

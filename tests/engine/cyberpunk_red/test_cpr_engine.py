@@ -18,7 +18,7 @@ from engine import (
     from_plain,
     to_plain,
 )
-from engine.commands import Act, AnswerPrompt, JoinCombat
+from engine.commands import Act, AnswerPrompt, JoinCombat, SetCondition
 from engine.model import EncounterState
 from engine.rulesets.cyberpunk_red.state import Fighter
 from tests.engine.cyberpunk_red.helpers import cpr, vehicle
@@ -148,16 +148,19 @@ def test_a_jump_is_capped_by_the_tokens_jump() -> None:
 
 def test_a_prone_character_moves_only_after_get_up() -> None:
     encounter = started()
-    act(encounter, "gina", "mark", condition="prone")
+    encounter.apply(SetCondition("gm", "gina", "prone", True))
     message = refused(encounter, Move("gm", "gina", ((3, 4),)), "illegal_action")
     assert "Get Up" in message
-    act(encounter, "gina", "get_up")
+    events = act(encounter, "gina", "get_up")
+    assert kinds(events) == ["cpr_action", "condition_changed"]
+    combat = encounter.state.combat
+    assert combat is not None and not combat.has("gina", "prone")
     encounter.apply(Move("gm", "gina", ((3, 4),)))
 
 
 def test_mortally_wounded_lowers_move_by_what_the_table_sets() -> None:
     encounter = started()
-    act(encounter, "gina", "mark", condition="mortally_wounded")
+    encounter.apply(SetCondition("gm", "gina", "mortally_wounded", True))
     assert encounter.options("gina").movement_left == 2.0  # MOVE 4 - 6, at least 1: 2 m
     act(encounter, "gina", "move_penalties", mortally_wounded_move=2, mortally_wounded_floor=0)
     assert encounter.options("gina").movement_left == 4.0
@@ -253,7 +256,8 @@ def test_options_say_what_a_cyberpunk_red_combatant_may_do_and_why_not() -> None
     refused_ = dict(options.refused)
     assert "move first" in refused_["run"]
     assert refused_["get_up"] == "not prone"
-    assert "mark" not in options.available and "mark" not in refused_  # the GM's tool
+    assert "move_penalties" not in options.available  # the GM's tool
+    assert "move_penalties" not in refused_
     waiting = encounter.options("rex")
     assert not waiting.can_act and waiting.reason is not None
 
