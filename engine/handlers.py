@@ -191,7 +191,7 @@ def move(state: EncounterState, command: Move, spatial: SpatialCache) -> Result:
         token=token.id,
         path=path,
         step=0,
-        cost=resolution.cost,
+        cost=resolution.cost if plan.cost is None else plan.cost,
         mode=plan.mode,
         asked=tuple(f"aoo:{who}" for who in ruleset.spared(ctx)),
         exempt=ruleset.move_exempt(ctx, plan.mode),

@@ -189,10 +189,15 @@ class Initiative:
 
 @dataclass(frozen=True, slots=True)
 class MovePlan:
-    """A checked move: the combat with the move charged, and the mode to record."""
+    """A checked move: the combat with the move charged, and the mode to record.
+
+    ``cost`` is what the move costs by the ruleset's own pricing when that differs from
+    the scene's (a swim across dry ground): reported in ``move_completed``.  None: the
+    scene's cost, as the core measured it."""
 
     combat: Combat
     mode: str
+    cost: float | None = None
 
 
 @dataclass(frozen=True, slots=True)

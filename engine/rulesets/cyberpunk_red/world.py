@@ -1,0 +1,54 @@
+"""The scene as the Actions see it: reach and line of sight from geometry.
+
+A :class:`SceneWorld` answers :class:`~.actions.World`'s questions from the core's
+spatial index of the current scene: a token reaches the cells its ``reach`` covers from
+its footprint's edge (:mod:`geometry.reach`; on a 2 m grid a reach of 2 m is the eight
+neighbouring squares), and sees another when a line between their cells' centres
+clears every sight-blocking wall (:mod:`geometry.sight`).
+"""
+
+from __future__ import annotations
+
+from geometry import ThreatIndex
+from geometry.sight import creatures_see
+
+Cell = tuple[int, int]
+
+
+class SceneWorld:
+    """Reach and sight over one scene's :class:`~geometry.ThreatIndex`."""
+
+    def __init__(self, index: ThreatIndex) -> None:
+        self.index = index
+
+    def is_token(self, token: str) -> bool:
+        """Whether the scene has a token ``token``."""
+        try:
+            self.index.token(token)
+        except ValueError:
+            return False
+        return True
+
+    def cell(self, token: str) -> Cell:
+        """Token ``token``'s (top-left) cell."""
+        return self.index.token(token).origin
+
+    def footprint(self, token: str) -> frozenset[Cell]:
+        """Every cell under token ``token``."""
+        tok = self.index.token(token)
+        return self.index.grid.footprint(tok.origin, tok.size)
+
+    def reaches_cell(self, token: str, cell: Cell) -> bool:
+        """Whether ``cell`` is under ``token`` or within its reach."""
+        return cell in self.footprint(token) or cell in self.index.threatened(token)
+
+    def in_reach(self, a: str, b: str) -> bool:
+        """Whether any cell of token ``b`` is within token ``a``'s reach."""
+        return bool(self.index.threatened(a) & self.footprint(b))
+
+    def sees(self, a: str, b: str) -> bool:
+        """Whether token ``a`` has line of sight to token ``b``."""
+        ta, tb = self.index.token(a), self.index.token(b)
+        return creatures_see(
+            self.index.grid, self.index.walls, ta.origin, tb.origin, size_a=ta.size, size_b=tb.size
+        )
