@@ -119,8 +119,12 @@ MOVE_OPTIONS = ("mode", "attack", "maneuver")
 
 
 def check_move_options(mode: object, attack: object, maneuver: object) -> None:
-    """Check the fields a move may add to its path: its mode, an attack, its manoeuvre."""
-    check_choice(mode, "mode", MOVE_MODES)
+    """Check the fields a move may add to its path: its mode, an attack, its manoeuvre.
+
+    ``mode`` is checked for shape only (a word, or None for the ruleset's first): which
+    modes exist is the ruleset's vocabulary, and the engine refuses one it lacks."""
+    if mode is not None:
+        check_id(mode, "mode")
     _optional_id(attack, "attack")
     check_maneuver(maneuver, "maneuver")
 
@@ -133,7 +137,7 @@ def read_move_body(body: object, path_field: str) -> dict[str, Any]:
 
 
 def move_options_wire(
-    mode: str, attack: str | None, maneuver: ManeuverSpec | None
+    mode: str | None, attack: str | None, maneuver: ManeuverSpec | None
 ) -> dict[str, Any]:
     """The move options as wire fields."""
     return {"mode": mode, "attack": attack, "maneuver": _wire(maneuver)}
@@ -393,7 +397,7 @@ class MovePoints:
     seq: int
     token: str
     points: tuple[tuple[float, float], ...]
-    mode: str = "combat"
+    mode: str | None = None
     attack: str | None = None
     maneuver: ManeuverSpec | None = None
 

@@ -234,7 +234,7 @@ class Move:
     seq: int
     token: str
     path: tuple[tuple[int, int], ...]
-    mode: str = "combat"
+    mode: str | None = None
     attack: str | None = None
     maneuver: ManeuverSpec | None = None
 
