@@ -109,12 +109,14 @@ def start_combat(state: EncounterState, command: StartCombat, spatial: SpatialCa
             raise CommandRejected("unknown_token", f"aware names {cid!r}, not on the scene")
     groups = check_groups(scene, command.groups)
     tray = DiceTray(command.seed, 0, GM)
+    explained: tuple[Any, ...] = ()
     if legacy(ruleset):
         order, scores = ruleset.initiative(scene.tokens, tray, groups)
         vitals = tuple(v for t in scene.tokens if (v := ruleset.initial_vitals(t)) is not None)
     else:
         rolled = ruleset.initiative(scene.tokens, tray, groups)
         order, scores, vitals = rolled.order, rolled.scores, ()
+        explained = rolled.events
     aware_in_order = tuple(cid for cid in order if cid in set(aware))
     combat = Combat(
         ruleset=ruleset.name,
@@ -138,6 +140,7 @@ def start_combat(state: EncounterState, command: StartCombat, spatial: SpatialCa
     events: list[Any] = [
         CombatStarted(ruleset.name, surprise, aware_in_order),
         *tray.events,
+        *explained,
         InitiativeOrder(order, scores),
         *turn_events,
     ]
