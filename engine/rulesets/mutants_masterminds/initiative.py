@@ -97,7 +97,9 @@ def roll_off(tied: list[Unit], count: int, tray: DiceTray, events: list[object])
     still tied roll again."""
     if len(tied) < 2:
         return tied
-    rolls = {u: tray.roll(f"initiative roll-off at {count}: {', '.join(u)}", 1, 20)[0] for u in tied}
+    rolls = {
+        u: tray.roll(f"initiative roll-off at {count}: {', '.join(u)}", 1, 20)[0] for u in tied
+    }
     out: list[Unit] = []
     for value in sorted(set(rolls.values()), reverse=True):
         out += roll_off([u for u in tied if rolls[u] == value], count, tray, events)
