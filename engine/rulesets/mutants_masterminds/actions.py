@@ -3,7 +3,9 @@
 The text (seed 003) names no attack and no power; what an M&M table expects, as this
 ruleset plays it:
 
-- ``attack`` (standard action): an attack check, d20 + attack bonus, against 10 + the
+- ``attack`` (standard action): a ``close`` attack on a target within the token's
+  reach, or a ``ranged`` one on a target in line of sight (walls block it; range
+  penalties are the table's); an attack check, d20 + attack bonus, against 10 + the
   target's Parry (``close``) or Dodge (``ranged``); a flat-footed target without Uncanny
   Dodge "can't use" them, so its defence counts 0 (seed 003, *Flat-Footed*: the text
   removes the bonus entirely).  Natural 20: hits, reported as a critical; natural 1:
@@ -27,6 +29,8 @@ from typing import Annotated, Literal
 
 from engine.effects import start_effect
 from engine.errors import CommandRejected
+from engine.model import Combatant
+from engine.movement import in_reach
 from engine.params import DICE, Length, Range, TokenRef
 from engine.rulesets.base import Context, NoParams, Result
 from engine.rulesets.mutants_masterminds import turn
@@ -37,6 +41,7 @@ from engine.rulesets.mutants_masterminds.events import (
     TradedDown,
 )
 from engine.rulesets.mutants_masterminds.state import Hero, number, uncanny
+from geometry import BlockMode
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +109,7 @@ def attack(ctx: Context, params: AttackParams) -> Result:
     if target is None or target.id == ctx.token.id:
         raise CommandRejected("unknown_token", f"no target {params.target!r}")
     defender = hero_of(ctx, target.id)
+    out_of_reach(ctx, target, params.reach)
     defence = "parry" if params.reach == "close" else "dodge"
     bonus = params.bonus
     if bonus is None:
@@ -121,6 +127,20 @@ def attack(ctx: Context, params: AttackParams) -> Result:
     )  # fmt: skip
     ctx = _store(ctx, turn.after_standard(hero_of(ctx)))
     return ctx.state, [*ctx.tray.events, check]
+
+
+def out_of_reach(ctx: Context, target: Combatant, reach: str) -> None:
+    """Refuse a close attack on a target out of reach, a ranged one out of sight (range
+    penalties are the table's: the text gives none)."""
+    if reach == "close":
+        if not in_reach(ctx.spatial, ctx.scene, ctx.token, target):
+            raise CommandRejected("out_of_reach", f"{target.id!r} is not within reach")
+        return
+    index = ctx.spatial.index(ctx.scene)
+    a = index.grid.footprint_center(ctx.token.cell, ctx.token.size)
+    b = index.grid.footprint_center(target.cell, target.size)
+    if index.walls.segment_blocked(a, b, BlockMode.SIGHT):
+        raise CommandRejected("out_of_reach", f"{target.id!r} is not in line of sight")
 
 
 def use_power(ctx: Context, params: PowerParams) -> Result:

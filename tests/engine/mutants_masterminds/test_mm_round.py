@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine import Move
+from engine import Encounter, GridSpec, LoadScene, Move, Scene, StartCombat
+from engine.commands import Act
 from engine.options import options
 from tests.engine.helpers import refused
 from tests.engine.mutants_masterminds.helpers import (
@@ -93,6 +94,21 @@ def test_the_attack_bonus_defaults_to_the_tokens_close_or_ranged_attack() -> Non
     assert check.bonus == 4
 
 
+def test_a_close_attack_needs_the_target_within_reach_a_ranged_one_in_sight() -> None:
+    from engine import WallSpec
+
+    encounter = Encounter()
+    tokens = (mm("hero", 0, 0, dex=40), mm("thug", 4, 0, dex=0, side="villains"))
+    wall = WallSpec("w", (2.0, 0.0), (2.0, 2.5))
+    encounter.apply(LoadScene("gm", Scene(GridSpec(8, 8), tokens, (wall,))))
+    encounter.apply(StartCombat("gm", "mm3e", 1, None, ()))
+    refused(encounter, Act("gm", "hero", "attack", {"target": "thug"}), "out_of_reach")
+    ranged = Act("gm", "hero", "attack", {"target": "thug", "reach": "ranged"})
+    refused(encounter, ranged, "out_of_reach")
+    encounter.apply(Move("gm", "hero", ((0, 1), (0, 2), (0, 3), (0, 4))))
+    encounter.apply(ranged)
+
+
 # -- surprise -------------------------------------------------------------------------------
 
 
@@ -135,7 +151,7 @@ def test_in_the_surprise_round_the_aware_act_in_initiative_order_and_the_unaware
 def test_the_unaware_stay_flat_footed_through_the_surprise_round() -> None:
     encounter, _ = ambush()
     first = actor(encounter)
-    (check,) = of(act(encounter, first, "attack", target="hero"), "attack_check")
+    (check,) = of(act(encounter, first, "attack", target="hero", reach="ranged"), "attack_check")
     assert check.flat_footed and check.defence_rank == 0
     events = end_turn(encounter)
     assert hero(encounter, "hero").flat_footed
@@ -145,7 +161,7 @@ def test_the_unaware_stay_flat_footed_through_the_surprise_round() -> None:
 def test_the_aware_take_a_standard_or_a_move_action_not_both() -> None:
     encounter, _ = ambush()
     first = actor(encounter)
-    act(encounter, first, "attack", target="hero")
+    act(encounter, first, "attack", target="hero", reach="ranged")
     assert options(encounter.state, first).refused[0][0] == "ground"
     refused(
         encounter, Move("gm", first, ((0, 1),) if first == "sniper" else ((3, 1),)), "over_budget"
@@ -166,7 +182,7 @@ def test_a_turn_holds_a_standard_a_move_and_free_actions() -> None:
     encounter = duel()
     act(encounter, "hero", "free_action", what="Surrender!")
     encounter.apply(Move("gm", "hero", ((0, 1), (0, 2))))
-    act(encounter, "hero", "attack", target="thug")
+    act(encounter, "hero", "attack", target="thug", reach="ranged")
     act(encounter, "hero", "free_action", what="Told you.")
     verdicts = dict(options(encounter.state, "hero").refused)
     assert verdicts["attack"] == "the standard action is taken this turn"
