@@ -18,8 +18,9 @@ from engine.checks import (
     require_no_prompts,
     scene_of,
 )
-from engine.combat_state import ATTACK, MOVE, Hold, Interjection, PhaseUsage, Vitals
+from engine.combat_state import ATTACK, MOVE, STRIKE, Hold, Interjection, PhaseUsage, Vitals
 from engine.commands import (
+    ABORT_ACTIONS,
     CONDITIONS,
     GM,
     Abort,
@@ -80,8 +81,8 @@ def attack(state: Any, command: Attack, spatial: SpatialCache) -> Result:
     elif not in_reach(spatial, scene, token, target):
         raise CommandRejected("out_of_reach", f"{target.id!r} is not within {token.id!r}'s reach")
     tray = DiceTray(state.seed, state.draws, command.actor)
-    maneuver = command.maneuver
-    used = (*combat.maneuvers_of(token.id), *((maneuver,) if maneuver else ()))
+    maneuver = command.maneuver or STRIKE
+    used = (*combat.maneuvers_of(token.id), maneuver)
     roll = ruleset.attack_roll(
         combat,
         token,
@@ -93,9 +94,7 @@ def attack(state: Any, command: Attack, spatial: SpatialCache) -> Result:
         ocv_bonus=command.ocv_bonus,
     )
     usage = replace(usage, actions=(*usage.actions, ATTACK), attacked=(*usage.attacked, target.id))
-    combat = combat.with_usage(usage)
-    if maneuver is not None:
-        combat = combat.with_maneuver(token.id, maneuver)
+    combat = combat.with_usage(usage).with_maneuver(token.id, maneuver)
     return replace(state, combat=combat, draws=tray.draws), [*tray.events, roll]
 
 
@@ -280,9 +279,30 @@ def fire_ready(state: Any, ruleset: Any, holder_id: str, trigger: str) -> Result
 
 
 def abort(state: Any, command: Abort, spatial: SpatialCache) -> Result:
-    """Abort to a defensive action out of turn, giving up the next action (seed 000, *Abort*)."""
+    """Abort out of turn to "any defensive attack or move action", giving up the next
+    action (seed 000, *Abort*): hold a defensive manoeuvre, or take a move action now."""
     token = controlled_token(state, command.actor, command.token)
     combat, ruleset = combat_and_ruleset(state)
+    maneuver = command.maneuver
+    if command.action not in ABORT_ACTIONS:
+        raise CommandRejected(
+            "illegal_action", f"abort to {' or '.join(ABORT_ACTIONS)}, not {command.action!r}"
+        )
+    if command.action == "defend" and (maneuver is None or not ruleset.defensive(maneuver)):
+        named = "no manoeuvre" if maneuver is None else f"{maneuver.name!r}"
+        raise CommandRejected(
+            "cannot_abort",
+            f"an abort is to a defensive attack or move action; {named} is not a defensive "
+            "manoeuvre",
+        )
+    if command.action == "move":
+        if maneuver is not None:
+            raise CommandRejected("illegal_action", "an abort to a move action names no manoeuvre")
+        require_no_prompts(combat)
+        if combat.pending_move is not None or combat.interjection is not None:
+            raise CommandRejected(
+                "cannot_abort", "an abort to a move action waits until the current move ends"
+            )
     if combat.actor == token.id:
         raise CommandRejected(
             "cannot_abort", "it is your action: defend normally instead of aborting"
@@ -303,10 +323,16 @@ def abort(state: Any, command: Abort, spatial: SpatialCache) -> Result:
     combat = replace(combat, forfeits=(*combat.forfeits, (token.id, turn, phase)))
     if acted:
         combat = replace(combat, abort_locks=(*combat.abort_locks, (token.id, turn, phase)))
-    combat = combat.with_defense(token.id, command.maneuver)
-    maneuver = command.maneuver
+    if maneuver is None:  # a move action, now: the aborter acts until it ends it
+        combat = replace(combat, interjection=Interjection(token.id, "abort", "move"))
+        movement = ruleset.movement_left(token, PhaseUsage(), True)
+        return replace(state, combat=combat), [
+            Aborted(token.id, None, 0, (turn, phase), "move"),
+            CombatantActs(token.id, combat.turn, combat.phase, True, movement),
+        ]
+    combat = combat.with_defense(token.id, maneuver)
     return replace(state, combat=combat), [
-        Aborted(token.id, maneuver.name, maneuver.dcv, (turn, phase))
+        Aborted(token.id, maneuver.name, maneuver.dcv, (turn, phase), "defend")
     ]
 
 

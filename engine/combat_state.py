@@ -25,6 +25,12 @@ class Maneuver:
     dcv: int = 0
 
 
+#: The manoeuvre of an attack that names none: a plain Strike, no modifiers.  It counts
+#: among the Phase's manoeuvres like any other (seed 000, *Attacks of Opportunity*: with
+#: several attack manoeuvres "you use the worst OCV and DCV bonus").
+STRIKE = Maneuver("strike")
+
+
 @dataclass(frozen=True, slots=True)
 class PhaseUsage:
     """What a combatant has spent of its Phase.
@@ -53,8 +59,10 @@ class Prompt:
 
     ``kind`` is ``attack_of_opportunity`` (``attacker`` may attack ``target``, paused on
     ``at`` before crossing ``exit_point``), ``readied_action`` (``attacker``'s trigger has
-    come; ``target`` is whoever triggered it) or ``continue_after_hit`` (the GM says
-    whether ``target`` can still finish its action after ``attacker`` hit it).
+    come; ``target`` is whoever triggered it), ``delayed_action`` (the Phase's order is
+    done and ``attacker``, also ``target``, still waits on a delay: take it now?) or
+    ``continue_after_hit`` (the GM says whether ``target`` can still finish its action
+    after ``attacker`` hit it).
     """
 
     id: str
@@ -71,7 +79,8 @@ class PendingMove:
     """A move under way: its whole path (start first), the step it has reached, what it
     cost, how it moves (``mode``), who has been asked already (``aoo:<id>`` for an attack
     of opportunity, ``ready:<id>`` for a readied action: separate opportunities), and an
-    attack it makes as part of the action (``attack``: the target)."""
+    attack it makes as part of the action (``attack``: the target, with ``maneuver`` and
+    the table's own dice ``rolls`` if it supplied them)."""
 
     token: str
     path: tuple[Cell, ...]
@@ -82,6 +91,7 @@ class PendingMove:
     exempt: tuple[str, ...] = ()
     attack: str | None = None
     maneuver: Maneuver | None = None
+    rolls: tuple[int, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,7 +118,8 @@ class Hold:
 
 @dataclass(frozen=True, slots=True)
 class Interjection:
-    """A combatant acting out of turn: a readied action firing, or a delayed one taken.
+    """A combatant acting out of turn: a readied action firing (``kind`` ``ready``), or
+    an Abort to a move action (``abort``).
 
     While it lasts the interjector acts (within ``allowed``, the readied action type, or
     anything for a delay) and the interrupted combatant waits; a move it interrupted is

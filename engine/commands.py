@@ -33,6 +33,8 @@ class StartCombat:
 
     ``aware`` lists the combatants aware of their opponents at the start; None means
     everyone.  ``seed`` seeds the encounter's dice and is logged with the command.
+    ``rolls`` are the table's own dice for every roll starting the fight makes (the
+    initiative tie-breaks), taken in the order the rolls are made; None: the seed rolls.
     ``groups`` are sets of combatants that share one initiative roll and act at one
     count (a GM's minions), each a tuple of token ids.
     """
@@ -42,6 +44,7 @@ class StartCombat:
     ruleset: str
     seed: int
     aware: tuple[str, ...] | None = None
+    rolls: tuple[int, ...] | None = None
     groups: tuple[tuple[str, ...], ...] = ()
 
 
@@ -55,7 +58,8 @@ class Move:
     ``mode`` is the kind of movement, one of the ruleset's ``move_modes`` (None: its
     first); ``attack`` names a target the mover attacks at the end of the move as part
     of the same action (that target gets no attack of opportunity from this move), with
-    ``maneuver``, where the ruleset allows it.
+    ``maneuver``, where the ruleset allows it; ``rolls`` are the table's own dice for
+    that attack (None: the seed rolls).
     """
 
     kind: ClassVar[str] = "move"
@@ -65,6 +69,7 @@ class Move:
     mode: str | None = None
     attack: str | None = None
     maneuver: Maneuver | None = None
+    rolls: tuple[int, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +83,7 @@ class MovePoints:
     mode: str | None = None
     attack: str | None = None
     maneuver: Maneuver | None = None
+    rolls: tuple[int, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,14 +187,21 @@ class Ready:
     area: tuple[Cell, ...] = ()
 
 
+ABORT_ACTIONS = ("defend", "move")
+
+
 @dataclass(frozen=True, slots=True)
 class Abort:
-    """``token`` aborts to a defensive ``maneuver`` out of turn."""
+    """``token`` aborts out of turn to a defensive action (seed 000, *Abort*: "any
+    defensive attack or move action"): ``action`` ``defend`` holds the defensive
+    ``maneuver``; ``move`` takes a move action at once (``maneuver`` None), then
+    ``end_phase`` hands the action back."""
 
     kind: ClassVar[str] = "abort"
     actor: str
     token: str
-    maneuver: Maneuver
+    maneuver: Maneuver | None
+    action: str = "defend"
 
 
 @dataclass(frozen=True, slots=True)

@@ -91,12 +91,15 @@ class CombatantDone:
 
 @dataclass(frozen=True, slots=True)
 class MoveStarted:
-    """``token`` set out from ``start`` along ``path``."""
+    """``token`` set out from ``start`` along ``path``, moving by ``mode`` (the
+    ruleset's movement kind, e.g. ``combat``, ``step``, ``withdraw``, ``noncombat``), so
+    every client can tell a withdraw, a 1 m step or a noncombat move apart."""
 
     kind: ClassVar[str] = "move_started"
     token: str
     start: Cell
     path: tuple[Cell, ...]
+    mode: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -256,14 +259,16 @@ class ActionTaken:
 
 @dataclass(frozen=True, slots=True)
 class Aborted:
-    """``combatant`` aborted to ``maneuver`` (DCV ``dcv``), giving up its action in
+    """``combatant`` aborted to ``action`` (``defend``: the defensive ``maneuver``, DCV
+    modifier ``dcv``; ``move``: a move action, taken now), giving up its action in
     ``gives_up`` (turn, phase)."""
 
     kind: ClassVar[str] = "aborted"
     combatant: str
-    maneuver: str
+    maneuver: str | None
     dcv: int
     gives_up: tuple[int, int]
+    action: str
 
 
 @dataclass(frozen=True, slots=True)

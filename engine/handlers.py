@@ -24,7 +24,7 @@ from engine.checks import (
     require_turn,
     scene_of,
 )
-from engine.combat_state import ATTACK, Combat, Interjection, PendingMove
+from engine.combat_state import ATTACK, STRIKE, Combat, Interjection, PendingMove
 from engine.commands import (
     GM,
     MOVE_MODES,
@@ -70,7 +70,7 @@ from engine.rulesets import Context, find_ruleset
 from engine.scene_checks import check_scene
 from engine.spatial import SpatialCache
 from engine.tray import DiceTray
-from engine.turns import Ruleset, advance, begin, legacy
+from engine.turns import Ruleset, advance, answer_delay, begin, legacy
 from geometry import Cell, threatened_cells, trace_waypoints
 from geometry.vtt_coords import FoundryHexScene, FoundryScene, OwlbearHexScene, OwlbearScene
 
@@ -108,7 +108,7 @@ def start_combat(state: EncounterState, command: StartCombat, spatial: SpatialCa
         if scene.token(cid) is None:
             raise CommandRejected("unknown_token", f"aware names {cid!r}, not on the scene")
     groups = check_groups(scene, command.groups)
-    tray = DiceTray(command.seed, 0, GM)
+    tray = DiceTray(command.seed, 0, GM, command.rolls)
     explained: tuple[Any, ...] = ()
     if legacy(ruleset):
         order, scores = ruleset.initiative(scene.tokens, tray, groups)
@@ -117,6 +117,7 @@ def start_combat(state: EncounterState, command: StartCombat, spatial: SpatialCa
         rolled = ruleset.initiative(scene.tokens, tray, groups)
         order, scores, vitals = rolled.order, rolled.scores, ()
         explained = rolled.events
+    tray.require_supply_used()
     aware_in_order = tuple(cid for cid in order if cid in set(aware))
     combat = Combat(
         ruleset=ruleset.name,
@@ -206,10 +207,17 @@ def move(state: EncounterState, command: Move, spatial: SpatialCache) -> Result:
         movement=kind,
         actions=(*usage.actions, slot) if slot else usage.actions,
     )
+    if command.attack is None and command.rolls is not None:
+        raise CommandRejected("bad_rolls", "only a move with an attack takes dice")
     if command.attack is not None:
         target = scene.token(command.attack)
         if target is None or target.id == token.id:
             raise CommandRejected("unknown_token", f"no target {command.attack!r} to attack")
+        if command.rolls is not None:
+            # Checked now, by the roll that will use them, so a bad set is refused before
+            # the move starts rather than when it ends (maybe in another command).
+            trial = DiceTray(state.seed, state.draws, command.actor)
+            ruleset.attack_roll(combat, token, target, trial, command.rolls, attack="attack")
         reason = ruleset.refusal(token, moved_usage, ATTACK, acting_limited(combat))
         if reason:
             raise CommandRejected("over_budget", f"no attack after this move: {reason}")
@@ -233,6 +241,7 @@ def move(state: EncounterState, command: Move, spatial: SpatialCache) -> Result:
         exempt=exempt,
         attack=command.attack,
         maneuver=command.maneuver,
+        rolls=command.rolls,
     )
     combat = combat.with_usage(moved_usage)
     hold = combat.hold(token.id)
@@ -245,7 +254,7 @@ def move(state: EncounterState, command: Move, spatial: SpatialCache) -> Result:
     state = replace(state, combat=combat)
     tray = DiceTray(state.seed, state.draws, command.actor)
     state, events = begin_move(state, ruleset, spatial, pending, tray)
-    return state, [MoveStarted(token.id, token.cell, tuple(command.path)), *events]
+    return state, [MoveStarted(token.id, token.cell, tuple(command.path), kind), *events]
 
 
 def _ruleset_move(
@@ -277,7 +286,8 @@ def _ruleset_move(
     planned: list[Any] = list(tray.events)  # dice the ruleset rolled to plan the move
     tray.events.clear()
     state, events = begin_move(state, ruleset, spatial, pending, tray)
-    return state, [*planned, MoveStarted(token.id, token.cell, tuple(command.path)), *events]
+    started = MoveStarted(token.id, token.cell, tuple(command.path), plan.mode)
+    return state, [*planned, started, *events]
 
 
 def move_points(state: EncounterState, command: MovePoints, spatial: SpatialCache) -> Result:
@@ -299,7 +309,13 @@ def move_points(state: EncounterState, command: MovePoints, spatial: SpatialCach
         )
     path = trace_waypoints(spatial.index(scene).grid, waypoints)[1:]
     as_move = Move(
-        command.actor, token.id, tuple(path), command.mode, command.attack, command.maneuver
+        command.actor,
+        token.id,
+        tuple(path),
+        command.mode,
+        command.attack,
+        command.maneuver,
+        command.rolls,
     )
     return move(state, as_move, spatial)
 
@@ -357,20 +373,28 @@ def answer_prompt(state: EncounterState, command: AnswerPrompt, spatial: Spatial
             return _trigger_fired(state, ruleset, spatial, prompt, command, tray, events)
         state, fired = actions.fire_ready(state, ruleset, prompt.attacker, prompt.target)
         return state, events + fired
+    if prompt.kind == "delayed_action":
+        state, more = answer_delay(state, ruleset, prompt.attacker, command.accept)
+        return state, events + more
     if prompt.kind == "continue_after_hit" and not command.accept:
         return _stop_move(state, events, "the GM reports it can no longer act")
     return _resume(state, ruleset, spatial, tray, events)
 
 
 def expire_prompt(state: EncounterState, command: ExpirePrompt, spatial: SpatialCache) -> Result:
-    """A prompt's deadline passed: declined (a ``continue_after_hit`` one: the move goes on)."""
+    """A prompt's deadline passed: declined (a ``continue_after_hit`` one: the move goes on;
+    a ``delayed_action`` one: the delay keeps waiting)."""
     if command.actor not in (SYSTEM, GM):
         raise CommandRejected("gm_only", "only the server or the GM expires a prompt")
     combat, ruleset = combat_and_ruleset(state)
-    if combat.prompt(command.prompt) is None:
+    prompt = combat.prompt(command.prompt)
+    if prompt is None:
         raise CommandRejected("unknown_prompt", f"prompt {command.prompt!r} is not open")
     events: list[Any] = [PromptClosed(command.prompt, "expired", command.actor)]
     state = _drop_prompt(state, command.prompt)
+    if prompt.kind == "delayed_action":  # unanswered: the delay keeps waiting
+        state, more = answer_delay(state, ruleset, prompt.attacker, False)
+        return state, events + more
     return _resume(state, ruleset, spatial, DiceTray(state.seed, state.draws, SYSTEM), events)
 
 
@@ -461,8 +485,9 @@ def _opportunity_attack(
     tray.events.clear()
     made = (*combat.opportunity_attacks, (attacker.id, target.id))
     combat = replace(combat, opportunity_attacks=made)
-    if command.maneuver is not None:
-        combat = combat.with_maneuver(attacker.id, command.maneuver)
+    # Named or not, the attack's manoeuvre is one of the Phase's: a later, better one
+    # gets only the worst bonus.
+    combat = combat.with_maneuver(attacker.id, command.maneuver or STRIKE)
     state = replace(state, combat=combat, draws=tray.draws)
     if roll.hit and combat.pending_move is not None:
         state, opened = open_prompt(

@@ -9,7 +9,7 @@ insertion history.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 # The combat-time part of the state lives in its own module; re-exported here.
 from engine.combat_state import (
@@ -141,6 +141,8 @@ class Combatant:
     ``side`` groups allies (only other sides are enemies), ``x``/``y`` are the top-left
     cell, ``size`` the side of its square footprint in cells, ``reach`` and ``movement``
     are in the scene's distance unit.  ``stats`` are ruleset-specific, sorted by name.
+    ``movement`` must be given, by keyword (the wire requires it too): a token that
+    silently could not move would be a worse surprise than an error.
     """
 
     id: str
@@ -151,7 +153,7 @@ class Combatant:
     y: int
     size: int = 1
     reach: float = 1.0
-    movement: float = 0.0
+    movement: float = field(kw_only=True)
     stats: tuple[tuple[str, StatValue], ...] = ()
 
     @property
@@ -172,7 +174,7 @@ class Combatant:
         # more: every move makes one.
         return type(self)(
             self.id, self.name, self.owner, self.side, cell[0], cell[1],
-            self.size, self.reach, self.movement, self.stats,
+            self.size, self.reach, stats=self.stats, movement=self.movement,
         )  # fmt: skip
 
 

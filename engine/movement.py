@@ -25,7 +25,7 @@ import math
 from dataclasses import dataclass, replace
 from typing import Any
 
-from engine.combat_state import ATTACK, PendingMove
+from engine.combat_state import ATTACK, STRIKE, PendingMove
 from engine.errors import CommandRejected
 from engine.events import AttackRolled, MoveCompleted, MoveInterrupted, MoveStopped
 from engine.model import Combatant, EncounterState, Scene
@@ -113,10 +113,13 @@ def withdraw_exempt(
     state: EncounterState, spatial: SpatialCache, ruleset: Ruleset, mover: Combatant
 ) -> tuple[str, ...]:
     """Enemies that get no attack of opportunity as a withdraw begins (seed 000,
-    *Full-Phase Actions*): adjacent, seen by the mover, without unusual reach.  An
-    ``invisible`` enemy, or one behind a wall that blocks sight, is not seen."""
+    *Full-Phase Actions*): "any adjacent opponent you can see who does not have unusual
+    reach".  A mover in ``darkness`` sees no one; an enemy that is ``invisible``, in
+    ``darkness`` itself, or behind a wall that blocks sight is not seen."""
     scene, combat = state.scene, state.combat
     assert isinstance(scene, Scene) and combat is not None
+    if combat.has(mover.id, "darkness"):
+        return ()
     index = spatial.index(scene)
     grid = index.grid
     mine = grid.footprint(mover.cell, mover.size)
@@ -124,7 +127,7 @@ def withdraw_exempt(
     for other in scene.tokens:
         if other.id == mover.id or not ruleset.threatens(combat, other, mover):
             continue
-        if other.reach > UNUSUAL_REACH + 1e-9 or combat.has(other.id, "invisible"):
+        if other.reach > UNUSUAL_REACH + 1e-9 or not _visible(combat, other.id):
             continue
         theirs = grid.footprint(other.cell, other.size)
         if not any(grid.adjacent(a, b) for a in mine for b in theirs):
@@ -133,6 +136,10 @@ def withdraw_exempt(
             continue
         exempt.append(other.id)
     return tuple(sorted(exempt))
+
+
+def _visible(combat: Any, who: str) -> bool:
+    return not (combat.has(who, "invisible") or combat.has(who, "darkness"))
 
 
 def _sees(index: ThreatIndex, grid: Grid, mover: Combatant, other: Combatant) -> bool:
@@ -343,19 +350,17 @@ def _arrive(
     if pending.attack is not None:
         target = scene.token(pending.attack)
         if target is not None and in_reach(spatial, scene, arrived, target):
-            extra = (pending.maneuver,) if pending.maneuver else ()
-            maneuvers = (*combat.maneuvers_of(arrived.id), *extra)
+            maneuver = pending.maneuver or STRIKE
+            maneuvers = (*combat.maneuvers_of(arrived.id), maneuver)
             roll: AttackRolled = ruleset.attack_roll(
-                combat, arrived, target, tray, None, attack="attack", maneuvers=maneuvers
+                combat, arrived, target, tray, pending.rolls, attack="attack", maneuvers=maneuvers
             )
             events += [*tray.events, roll]
             tray.events.clear()
             usage = replace(
                 usage, actions=(*usage.actions, ATTACK), attacked=(*usage.attacked, target.id)
             )
-            combat = combat.with_usage(usage)
-            if pending.maneuver is not None:
-                combat = combat.with_maneuver(arrived.id, pending.maneuver)
+            combat = combat.with_usage(usage).with_maneuver(arrived.id, maneuver)
         else:
             events.append(
                 MoveStopped(

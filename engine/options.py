@@ -183,13 +183,16 @@ def _movement_refusal(
     cell: float,
     limited: bool,
 ) -> str | None:
+    # Asked as the cheapest real move there is, one step onto the next open cell: a
+    # mode whose allowance cannot cover even that (a withdraw with no movement) is not
+    # offered.
     try:
         slot, _ = ruleset.plan_movement(
             combat,
             token,
             usage,
             mode,
-            cost=min(cell, 1.0) if mode in ("step", "crawl", "hampered") else 0.0,
+            cost=cell,
             steps=1,
             cell_size=cell,
             limited=limited,

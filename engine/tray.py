@@ -15,16 +15,30 @@ class DiceTray:
     ``draws`` tells the encounter how far the seeded sequence has advanced.
     """
 
-    def __init__(self, seed: int, draws: int, by: str) -> None:
+    def __init__(
+        self, seed: int, draws: int, by: str, supply: tuple[int, ...] | None = None
+    ) -> None:
         self.seed = seed
         self.draws = draws
         self.by = by
         self.events: list[DiceRolled] = []
+        # The table's own dice for a command that may roll several times (initiative
+        # ties): each roll takes the next ones in order.  None: the seed rolls.
+        self.supply = None if supply is None else list(supply)
 
     def roll(
         self, purpose: str, count: int, sides: int, supplied: tuple[int, ...] | None = None
     ) -> tuple[int, ...]:
-        """Roll ``count`` d``sides`` for ``purpose``, or check and use the ``supplied`` dice."""
+        """Roll ``count`` d``sides`` for ``purpose``, or check and use the ``supplied`` dice
+        (or, if the table supplied the command's dice, the next ``count`` of them)."""
+        if supplied is None and self.supply is not None:
+            if len(self.supply) < count:
+                raise CommandRejected(
+                    "bad_rolls",
+                    f"{purpose} needs {count}d{sides}, but only {len(self.supply)} of the "
+                    "table's dice are left: supply one die per roll the command makes",
+                )
+            supplied, self.supply = tuple(self.supply[:count]), self.supply[count:]
         if supplied is not None:
             if len(supplied) != count or any(not 1 <= d <= sides for d in supplied):
                 raise CommandRejected(
@@ -37,3 +51,11 @@ class DiceTray:
             self.draws += count
         self.events.append(DiceRolled(purpose, sides, results, source, self.by))
         return results
+
+    def require_supply_used(self) -> None:
+        """Refuse a command the table supplied more dice for than it rolled."""
+        if self.supply:
+            raise CommandRejected(
+                "bad_rolls",
+                f"{len(self.supply)} of the table's dice were not needed: {self.supply}",
+            )

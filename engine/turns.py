@@ -23,7 +23,13 @@ next is Y, D delays         D said "just before Y"           D moves before Y an
 next is Y, R readied on     R's trigger has come             Y is up; R is asked first
   Y's action                                                 (``readied_action`` prompt)
 next is Y, Y holds an old   Y's next action has come         the hold lapses, Y acts
-  delay or ready
+  delay or ready                                               (it may delay again)
+next is Y, D took a delay   D takes it (``take_delayed``)    D moves before Y and acts; in
+  in an earlier Phase                                          a later Phase D's own place
+                                                               is gone: no regular action
+order done, D waits on a    D's controller is asked          D acts last (its INIT the
+  delay with no place       (``delayed_action`` prompt)      last one's), or keeps waiting
+  named                                                        into the next Phase
 last of the Surprise Phase  done                             Turn 1 Phase 1
 last of Phase p < N         done                             Phase p + 1
 last of Phase N             done                             Post-Turn Recovery, Turn t + 1
@@ -63,6 +69,8 @@ TRANSITIONS: tuple[tuple[str, str, str], ...] = (
     ("next has a delayer before it", "delayer moves up", "delayer acts"),
     ("next triggers a readied action", "prompt the readier", "next acts after"),
     ("next holds an old delay or ready", "hold lapses", "next acts"),
+    ("next is up, a delay from an earlier phase is taken", "delayer moves up", "delayer acts"),
+    ("order done, a delay with no place waits", "ask the delayer", "delayer acts or waits on"),
     ("last of surprise phase", "done", "turn 1 phase 1"),
     ("last of phase p < N", "done", "phase p + 1"),
     ("last of phase N", "done", "post-turn recovery, turn t + 1 phase 1"),
@@ -231,31 +239,48 @@ def _next_from(state: EncounterState, ruleset: Ruleset, index: int, *, opened: i
         if who is not None:
             state, more = start_acting(state, ruleset, combat.order.index(who))
             return state, events + more
-    # The order is done.  A delay taken this Phase and still waiting ("wait until some
-    # time later and act then") gets its last chance now, at the end of the sequence.
-    waiting = next(
-        (
-            h
-            for h in combat.holds
-            if h.kind == "delay" and h.before is None
-            and h.declared == (combat.turn, combat.phase) and able(combat, h.combatant)
-        ),
-        None,
-    )  # fmt: skip
+    state = replace(state, combat=combat)
+    state, more = _order_done(state, ruleset, after=-1, opened=opened)
+    return state, events + more
+
+
+def waiting_delay(combat: Combat, after: int) -> str | None:
+    """The first combatant, past index ``after`` in the order, still waiting on a delay
+    with no place named that it declared this Phase and can take now."""
+    for index, cid in enumerate(combat.order):
+        hold = combat.hold(cid)
+        if (
+            index > after and hold is not None and hold.kind == "delay"
+            and hold.before is None and hold.declared == (combat.turn, combat.phase)
+            and able(combat, cid)
+        ):  # fmt: skip
+            return cid
+    return None
+
+
+def _order_done(state: EncounterState, ruleset: Ruleset, *, after: int, opened: int) -> Result:
+    """Everyone in the order has had its place this Phase.  A delay with no place named
+    ("just wait until some time later and act then") may still be taken now, at the end
+    of the sequence: its controller is asked (``delayed_action`` prompt), one delayer at a
+    time in INIT order.  Declined, the delay keeps waiting into the next Phase, where it
+    can be taken before the delayer's regular action (which it then replaces) or lapses
+    when that action comes (seed 000, *Delay*)."""
+    combat, scene = state.combat, state.scene
+    assert combat is not None and isinstance(scene, Scene)
+    waiting = waiting_delay(combat, after)
     if waiting is not None:
-        combat = _to_end(combat.without_hold(waiting.combatant), waiting.combatant)
-        events += [
-            DelayTaken(waiting.combatant, None),
-            InitiativeOrder(combat.order, combat.scores),
-        ]
-        state, more = start_acting(replace(state, combat=combat), ruleset, len(combat.order) - 1)
-        return state, events + more
+        holder = scene.token(waiting)
+        assert holder is not None
+        state, asked = open_prompt(
+            state, "delayed_action", holder.owner, waiting, waiting, holder.cell, (0.0, 0.0)
+        )
+        return state, [asked]
     if opened:
         raise CommandRejected(
             "illegal_action",
             "nobody could act in the whole next Phase: clear a cannot_act condition first",
         )
-    state = replace(state, combat=combat)
+    events: list[Any] = []
     turn, phase = next_phase(combat.turn, combat.phase, ruleset.phases_per_turn)
     if turn > combat.turn:  # the last Phase of a Turn is done: Post-Turn first
         if legacy(ruleset):
@@ -264,6 +289,22 @@ def _next_from(state: EncounterState, ruleset: Ruleset, index: int, *, opened: i
             state, recovered = ruleset.turn_ended(state)
         events += recovered
     state, more = _open_phase(state, ruleset, turn=turn, phase=phase, opened=opened + 1)
+    return state, events + more
+
+
+def answer_delay(state: EncounterState, ruleset: Ruleset, delayer: str, take: bool) -> Result:
+    """The answer to a ``delayed_action`` prompt at the end of the Phase: ``take`` it now,
+    after everyone else (the delayer's INIT becomes the last character's), or keep waiting
+    (the next waiting delayer is asked, else the next Phase opens)."""
+    combat = state.combat
+    assert combat is not None
+    if not take:
+        return _order_done(state, ruleset, after=combat.order.index(delayer), opened=0)
+    if not able(combat, delayer):  # the GM ruled it out meanwhile
+        raise CommandRejected("illegal_action", f"{delayer!r} cannot act now: decline instead")
+    combat = _to_end(combat.without_hold(delayer), delayer)
+    events: list[Any] = [DelayTaken(delayer, None), InitiativeOrder(combat.order, combat.scores)]
+    state, more = start_acting(replace(state, combat=combat), ruleset, len(combat.order) - 1)
     return state, events + more
 
 

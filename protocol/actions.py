@@ -7,7 +7,7 @@ they are registered with the others in ``CLIENT_MESSAGE_TYPES``.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from protocol.errors import ProtocolError
 from protocol.features import check_feature_id, check_point
@@ -115,7 +115,7 @@ def _optional_id(value: object, path: str) -> str | None:
 
 
 #: The optional fields ``move`` and ``move_points`` share.
-MOVE_OPTIONS = ("mode", "attack", "maneuver")
+MOVE_OPTIONS = ("mode", "attack", "maneuver", "rolls")
 
 
 def check_move_options(mode: object, attack: object, maneuver: object) -> None:
@@ -129,6 +129,16 @@ def check_move_options(mode: object, attack: object, maneuver: object) -> None:
     check_maneuver(maneuver, "maneuver")
 
 
+def check_rolls(value: object) -> tuple[int, ...] | None:
+    """Dice the table rolled itself (``None``: the server rolls), each ``1..1000``."""
+    if value is None:
+        return None
+    rolls = check_tuple(value, "rolls", min_items=1, max_items=100)
+    for i, roll in enumerate(rolls):
+        check_int(roll, f"rolls{index_segment(i)}", lo=1, hi=1000)
+    return rolls
+
+
 def read_move_body(body: object, path_field: str) -> dict[str, Any]:
     """A move body's fields: ``token``, the path under ``path_field``, and the options."""
     obj = dict(check_keys(body, ("token", path_field), MOVE_OPTIONS))
@@ -137,10 +147,17 @@ def read_move_body(body: object, path_field: str) -> dict[str, Any]:
 
 
 def move_options_wire(
-    mode: str | None, attack: str | None, maneuver: ManeuverSpec | None
+    mode: str | None,
+    attack: str | None,
+    maneuver: ManeuverSpec | None,
+    rolls: tuple[int, ...] | None,
 ) -> dict[str, Any]:
-    """The move options as wire fields."""
-    return {"mode": mode, "attack": attack, "maneuver": _wire(maneuver)}
+    """The move options as wire fields (``rolls`` only when given, so older servers read
+    the rest)."""
+    wire: dict[str, Any] = {"mode": mode, "attack": attack, "maneuver": _wire(maneuver)}
+    if rolls is not None:
+        wire["rolls"] = list(rolls)
+    return wire
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -167,11 +184,7 @@ class Attack:
         object.__setattr__(self, "range", check_float(self.range, "range", minimum=0))
         check_maneuver(self.maneuver, "maneuver")
         check_int(self.ocv_bonus, "ocv_bonus", lo=-MAX_MODIFIER, hi=MAX_MODIFIER)
-        if self.rolls is not None:
-            rolls = check_tuple(self.rolls, "rolls", min_items=1, max_items=100)
-            for i, roll in enumerate(rolls):
-                check_int(roll, f"rolls{index_segment(i)}", lo=1, hi=1000)
-            object.__setattr__(self, "rolls", rolls)
+        object.__setattr__(self, "rolls", check_rolls(self.rolls))
 
     @classmethod
     def from_body(cls, body: object, *, seq: int) -> Attack:
@@ -304,19 +317,36 @@ class Ready:
         }
 
 
+ABORT_ACTIONS: Final = ("defend", "move")
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Abort:
-    """``token`` aborts to a defensive ``maneuver`` out of turn, giving up its next action."""
+    """``token`` aborts out of turn to a defensive action, giving up its next action:
+    ``action`` ``"defend"`` (the default) holds the defensive ``maneuver``; ``"move"``
+    takes a move action at once (``maneuver`` null)."""
 
     TYPE: ClassVar[str] = "abort"
     seq: int
     token: str
-    maneuver: ManeuverSpec
+    maneuver: ManeuverSpec | None
+    action: str = "defend"
 
     def __post_init__(self) -> None:
         check_seq(self.seq)
         check_id(self.token, "token")
-        if not isinstance(self.maneuver, ManeuverSpec):
+        check_str(self.action, "action", min_len=1, max_len=32)
+        if self.action not in ABORT_ACTIONS:
+            raise ProtocolError(
+                "bad_value", f"abort to one of {list(ABORT_ACTIONS)}, not {self.action!r}",
+                path="action",
+            )  # fmt: skip
+        if self.action == "move":
+            if self.maneuver is not None:
+                raise ProtocolError(
+                    "bad_value", "an abort to a move action names no manoeuvre", path="maneuver"
+                )
+        elif not isinstance(self.maneuver, ManeuverSpec):
             raise ProtocolError(
                 "bad_type", f"expected a manoeuvre, got {show(self.maneuver)}", path="maneuver"
             )
@@ -324,14 +354,19 @@ class Abort:
     @classmethod
     def from_body(cls, body: object, *, seq: int) -> Abort:
         """Read the wire body."""
-        obj = dict(check_keys(body, ("token", "maneuver")))
-        with at("maneuver"):
-            obj["maneuver"] = ManeuverSpec.from_wire(obj["maneuver"])
+        obj = dict(check_keys(body, ("token", "maneuver"), ("action",)))
+        if obj["maneuver"] is not None:
+            with at("maneuver"):
+                obj["maneuver"] = ManeuverSpec.from_wire(obj["maneuver"])
         return cls(seq=seq, **obj)
 
     def to_body(self) -> dict[str, Any]:
-        """The wire body."""
-        return {"token": self.token, "maneuver": self.maneuver.to_wire()}
+        """The wire body (``action`` only for a move, so older servers read the rest)."""
+        maneuver = None if self.maneuver is None else self.maneuver.to_wire()
+        body: dict[str, Any] = {"token": self.token, "maneuver": maneuver}
+        if self.action != "defend":
+            body["action"] = self.action
+        return body
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -391,7 +426,7 @@ class MovePoints:
     """Move ``token`` through waypoints given in the VTT's own pixels (the scene's
     ``grid.vtt``): Foundry token-document ``x``/``y``, or Owlbear item centres.  The
     server snaps each to a cell and walks the straight line between; then it is a
-    ``move`` like any other (``mode``, ``attack``, ``maneuver``)."""
+    ``move`` like any other (``mode``, ``attack``, ``maneuver``, ``rolls``)."""
 
     TYPE: ClassVar[str] = "move_points"
     seq: int
@@ -400,6 +435,7 @@ class MovePoints:
     mode: str | None = None
     attack: str | None = None
     maneuver: ManeuverSpec | None = None
+    rolls: tuple[int, ...] | None = None
 
     def __post_init__(self) -> None:
         check_seq(self.seq)
@@ -409,6 +445,7 @@ class MovePoints:
             self, "points", tuple(check_point(p, f"points[{i}]") for i, p in enumerate(points))
         )
         check_move_options(self.mode, self.attack, self.maneuver)
+        object.__setattr__(self, "rolls", check_rolls(self.rolls))
 
     @classmethod
     def from_body(cls, body: object, *, seq: int) -> MovePoints:
@@ -420,7 +457,7 @@ class MovePoints:
         return {
             "token": self.token,
             "points": [list(p) for p in self.points],
-            **move_options_wire(self.mode, self.attack, self.maneuver),
+            **move_options_wire(self.mode, self.attack, self.maneuver, self.rolls),
         }
 
 

@@ -27,6 +27,7 @@ from protocol.actions import (
     TakeDelayed,
     check_maneuver,
     check_move_options,
+    check_rolls,
     move_options_wire,
     read_maneuver,
     read_move_body,
@@ -166,15 +167,18 @@ def _check_ids(value: object, path: str) -> tuple[str, ...]:
 @dataclass(frozen=True, slots=True, kw_only=True)
 class StartCombat:
     """Start combat under ``ruleset``. ``aware`` lists the combatants aware of their foes
-    at the start (``None``: everyone is); ``seed`` seeds the dice (``None``: server picks);
-    ``groups`` (optional) lists sets of token ids that share one initiative roll and act
-    at one count."""
+    at the start (``None``: everyone is); ``seed`` seeds the dice (``None``: server picks).
+    ``rolls`` (optional) are the table's own dice for the rolls starting a fight makes
+    (initiative tie-breaks), in the order the ruleset makes them; ``[]`` says there are
+    none to make.  Absent or ``None``: the server rolls.  ``groups`` (optional) lists
+    sets of token ids that share one initiative roll and act at one count."""
 
     TYPE: ClassVar[str] = "start_combat"
     seq: int
     ruleset: str
     aware: tuple[str, ...] | None = None
     seed: int | None = None
+    rolls: tuple[int, ...] | None = None
     groups: tuple[tuple[str, ...], ...] = ()
 
     def __post_init__(self) -> None:
@@ -184,6 +188,8 @@ class StartCombat:
             _set(self, "aware", _check_ids(self.aware, "aware"))
         if self.seed is not None:
             check_int(self.seed, "seed", lo=0, hi=INT_MAX)
+        if self.rolls is not None:
+            _set(self, "rolls", _check_rolls(self.rolls, min_items=0))
         groups = check_tuple(self.groups, "groups", max_items=MAX_GROUPS)
         _set(
             self,
@@ -193,14 +199,16 @@ class StartCombat:
 
     @classmethod
     def from_body(cls, body: object, *, seq: int) -> StartCombat:
-        """Read the wire body (``groups`` may be left out)."""
-        obj = check_keys(body, ("ruleset", "aware", "seed"), ("groups",))
+        """Read the wire body (``rolls`` and ``groups`` may be left out)."""
+        obj = check_keys(body, ("ruleset", "aware", "seed"), ("rolls", "groups"))
         return cls(seq=seq, **obj)
 
     def to_body(self) -> dict[str, Any]:
-        """The wire body."""
+        """The wire body (``rolls`` only when given, so older servers read it)."""
         aware = None if self.aware is None else list(self.aware)
         body: dict[str, Any] = {"ruleset": self.ruleset, "aware": aware, "seed": self.seed}
+        if self.rolls is not None:
+            body["rolls"] = list(self.rolls)
         if self.groups:
             body["groups"] = [list(g) for g in self.groups]
         return body
@@ -228,7 +236,8 @@ def _check_path(value: object) -> tuple[tuple[int, int], ...]:
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Move:
     """Move ``token`` through ``path``: the cells ``(x, y)`` after its current position,
-    in order. The engine decides whether the move is legal; this only checks shape."""
+    in order. The engine decides whether the move is legal; this only checks shape.
+    ``rolls`` (optional) are the table's own dice for the ``attack`` at the end."""
 
     TYPE: ClassVar[str] = "move"
     seq: int
@@ -237,12 +246,14 @@ class Move:
     mode: str | None = None
     attack: str | None = None
     maneuver: ManeuverSpec | None = None
+    rolls: tuple[int, ...] | None = None
 
     def __post_init__(self) -> None:
         check_seq(self.seq)
         check_id(self.token, "token")
         _set(self, "path", _check_path(self.path))
         check_move_options(self.mode, self.attack, self.maneuver)
+        _set(self, "rolls", check_rolls(self.rolls))
 
     @classmethod
     def from_body(cls, body: object, *, seq: int) -> Move:
@@ -254,12 +265,12 @@ class Move:
         return {
             "token": self.token,
             "path": [[x, y] for x, y in self.path],
-            **move_options_wire(self.mode, self.attack, self.maneuver),
+            **move_options_wire(self.mode, self.attack, self.maneuver, self.rolls),
         }
 
 
-def _check_rolls(value: object) -> tuple[int, ...]:
-    rolls = check_tuple(value, "rolls", min_items=1, max_items=MAX_ROLLS)
+def _check_rolls(value: object, *, min_items: int = 1) -> tuple[int, ...]:
+    rolls = check_tuple(value, "rolls", min_items=min_items, max_items=MAX_ROLLS)
     for i, roll in enumerate(rolls):
         check_int(roll, f"rolls{index_segment(i)}", lo=1, hi=1000)
     return rolls

@@ -65,9 +65,15 @@ PERMISSIONS: Final[dict[type[protocol.ClientMessage], Rule]] = {
     protocol.AskOptions: Rule(JOINED, "session"),
     protocol.AskPath: Rule(JOINED, "session"),
     protocol.LoadScene: Rule(GM_ONLY, "command", "gm_only, combat_active, bad_scene"),
-    protocol.StartCombat: Rule(GM_ONLY, "command", "gm_only, combat_active, no_scene"),
-    protocol.Move: Rule(ACTORS, "command", "not_your_token, not_your_turn, over_budget"),
-    protocol.MovePoints: Rule(ACTORS, "command", "not_your_token, illegal_move, not_your_turn"),
+    protocol.StartCombat: Rule(
+        GM_ONLY, "command", "gm_only, combat_active, no_scene, bad_rolls (+ dice policy)"
+    ),
+    protocol.Move: Rule(
+        ACTORS, "command", "not_your_token, not_your_turn, over_budget (+ dice policy)"
+    ),
+    protocol.MovePoints: Rule(
+        ACTORS, "command", "not_your_token, illegal_move, not_your_turn (+ dice policy)"
+    ),
     protocol.AnswerPrompt: Rule(
         ACTORS, "command", "unknown_prompt, not_your_prompt, bad_rolls (+ dice policy)"
     ),
@@ -139,7 +145,14 @@ def field_refusal(
     """Rules on a message's fields that depend on the table's settings (``dice``) and,
     for ``act``, on the fight's ``ruleset``: its params checked against the action's
     declaration before the engine sees them, and its dice fields under the dice policy."""
-    if isinstance(message, protocol.AnswerPrompt | protocol.Attack) and message.rolls is not None:
+    rolling = (
+        protocol.AnswerPrompt
+        | protocol.Attack
+        | protocol.StartCombat
+        | protocol.Move
+        | protocol.MovePoints
+    )
+    if isinstance(message, rolling) and message.rolls is not None:
         return _dice_refusal(role, dice, "body.rolls")
     if isinstance(message, protocol.Act) and ruleset is not None:
         return _act_refusal(role, message, dice, ruleset)

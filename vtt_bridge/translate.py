@@ -63,9 +63,11 @@ def to_command(message: protocol.ClientMessage, *, actor: str, seed: Callable[[]
     match message:
         case protocol.LoadScene(scene=scene):
             return engine.LoadScene(actor, scene_from_spec(scene))
-        case protocol.StartCombat(ruleset=ruleset, aware=aware, seed=chosen, groups=groups):
+        case protocol.StartCombat(
+            ruleset=ruleset, aware=aware, seed=chosen, rolls=rolls, groups=groups
+        ):
             dice_seed = seed() if chosen is None else chosen
-            return engine.StartCombat(actor, ruleset, dice_seed, aware, groups)
+            return engine.StartCombat(actor, ruleset, dice_seed, aware, rolls, groups)
         case protocol.Act(token=token, action=action, params=params):
             return engine.Act(actor, token, action, dict(params))
         case protocol.JoinCombat(token=spec):
@@ -77,9 +79,11 @@ def to_command(message: protocol.ClientMessage, *, actor: str, seed: Callable[[]
         case protocol.EndEffect(effect=effect):
             return engine.EndEffect(actor, effect)
         case protocol.Move(token=token, path=path, mode=mode, attack=target, maneuver=m):
-            return engine.Move(actor, token, tuple(path), mode, target, maneuver(m))
+            return engine.Move(actor, token, tuple(path), mode, target, maneuver(m), message.rolls)
         case protocol.MovePoints(token=token, points=points, mode=mode, attack=target, maneuver=m):
-            return engine.MovePoints(actor, token, tuple(points), mode, target, maneuver(m))
+            return engine.MovePoints(
+                actor, token, tuple(points), mode, target, maneuver(m), message.rolls
+            )
         case protocol.AnswerPrompt(prompt=prompt, accept=accept, rolls=rolls, maneuver=m):
             return engine.AnswerPrompt(actor, prompt, accept, rolls, maneuver(m))
         case protocol.Attack() as a:
@@ -101,10 +105,8 @@ def to_command(message: protocol.ClientMessage, *, actor: str, seed: Callable[[]
             return engine.TakeDelayed(actor, token)
         case protocol.Ready(token=token, action=action, trigger_by=by, area=area):
             return engine.Ready(actor, token, action, by, tuple(area))
-        case protocol.Abort(token=token, maneuver=m):
-            defensive = maneuver(m)
-            assert defensive is not None
-            return engine.Abort(actor, token, defensive)
+        case protocol.Abort(token=token, maneuver=m, action=action):
+            return engine.Abort(actor, token, maneuver(m), action)
         case protocol.SetCondition(token=token, condition=condition, on=on):
             return engine.SetCondition(actor, token, condition, on)
         case protocol.SetVitals(token=token, end=end, stun=stun):

@@ -12,8 +12,10 @@ the game).
 
 *Initiative*: order by ``init``, highest first; the tied "randomly determine which one
 of them goes before the other": each rolls 1d6 (an event), highest first, re-rolling
-among those still tied.  The order then holds every Phase unless a Delay or Ready moves
-someone; a character who cannot act keeps its place and is skipped.
+among those still tied.  A table rolling its own dice supplies them with
+``start_combat`` (see :meth:`HeroSupplement.initiative` for their order).  The order
+then holds every Phase unless a Delay or Ready moves someone; a character who cannot
+act keeps its place and is skipped.
 
 *Surprise*: a Surprise Phase only if some but not all are aware; the aware act in INIT
 order with one attack or one move action (plus free actions); the unaware do not act
@@ -37,11 +39,16 @@ focus (free with ``fast_draw``); stand up (free with ``position_shift``); start 
 complete a full-phase action (not for noncombat movement, withdrawing, or anything with
 an attack roll).
 
-*Full-Phase Actions*: withdraw (up to twice combat movement); noncombat movement (up to
-``noncombat`` metres, default twice combat movement; the text's DCV change has no
-figures, so the VTT is told the mover moved at noncombat speed and the DCV is the
-GM's); the 1 m move of a character too hampered to move 1 m.  Restricted withdraw: in a
-limited Phase, withdraw as a move action up to combat movement.
+*Full-Phase Actions*: withdraw (up to twice combat movement; not threatened as it
+begins by an adjacent enemy the withdrawer can see: not one ``invisible`` or in
+``darkness``, nor any when the withdrawer is in ``darkness``, nor one behind a wall that
+blocks sight); noncombat movement (up to ``noncombat`` metres, default twice combat
+movement; the text's DCV change has no figures, so the VTT is told the mover moved at
+noncombat speed and the DCV is the GM's); the 1 m move of a character too hampered to
+move 1 m (less than 1 m of movement, or terrain costing more than it has), who may not
+crawl instead (crawling is moving 1 m; it would make 2 m a Phase), prone or not.
+Restricted withdraw: in a limited Phase, withdraw as a move action up to combat
+movement.
 
 *Free Actions*: drop an item, drop prone, the 1 m step (once a Phase, with no other
 movement, not in difficult terrain or darkness, never for a character with 1 m of
@@ -51,8 +58,14 @@ movement or less).
 from geometry, 1 m by default); an enemy moving out of one provokes unless it attacks
 that character as part of its action, or moves by the 1 m step or a withdraw.  One a
 Phase (Combat Reflexes, ``combat_reflexes``: one per opponent a Phase); optional; not
-after the threatener used Dodge; any manoeuvre with an attack roll, with the worst OCV
-and DCV bonus among that Phase's manoeuvres and every penalty (:func:`combine`).
+after the threatener used Dodge (the name compared ignoring case and spacing); any
+manoeuvre with an attack roll, with the worst OCV and DCV bonus among that Phase's
+manoeuvres and every penalty (:func:`combine`); an attack naming no manoeuvre is a
+Strike (no bonus), and counts as one.
+
+*Delay*, *Ready*, *Abort*: the flow is :mod:`engine.turns` and :mod:`engine.actions`;
+the rules question here is which manoeuvres are defensive (:meth:`defensive`), for an
+Abort "to any defensive attack or move action".
 
 Statistics: ``ocv``, ``dcv``, ``init`` (integers, required); optional ``rec``, ``end``,
 ``stun`` (integers), ``noncombat`` (metres), and the flags ``combat_reflexes``,
@@ -64,7 +77,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
-from engine.combat_state import Combat, Maneuver, PhaseUsage, Vitals
+from engine.combat_state import STRIKE, Combat, Maneuver, PhaseUsage, Vitals
 from engine.errors import CommandRejected
 from engine.events import AttackRolled
 from engine.model import Combatant
@@ -99,6 +112,22 @@ def combine(maneuvers: Sequence[Maneuver]) -> tuple[int, int]:
         return min(max(v, 0) for v in values) + sum(min(v, 0) for v in values)
 
     return axis([m.ocv for m in maneuvers]), axis([m.dcv for m in maneuvers])
+
+
+def maneuver_name(maneuver: Maneuver) -> str:
+    """A manoeuvre's name as the rules compare it: case, spacing and ``_``/``-`` ignored
+    ("Dodge", " DODGE ", "dive_for_cover" and "Dive for Cover" are the same)."""
+    return " ".join(maneuver.name.replace("_", " ").replace("-", " ").split()).casefold()
+
+
+def is_dodge(maneuver: Maneuver) -> bool:
+    """Whether ``maneuver`` is the Dodge manoeuvre, however the table spelt it."""
+    return maneuver_name(maneuver) == "dodge"
+
+
+#: Hero's defensive manoeuvres, which may have no DCV bonus of their own (a Block stops
+#: the attack instead).  Seed 000 names none but Dodge; these are Hero 6E's.
+DEFENSIVE_MANEUVERS = ("block", "dodge", "dive for cover")
 
 
 @register
@@ -143,7 +172,12 @@ class HeroSupplement:
         groups: Sequence[Sequence[str]] = (),
     ) -> tuple[tuple[str, ...], tuple[tuple[str, int], ...]]:
         """INIT order, highest first; ties broken by 1d6 rolls among the tied only.  A
-        group acts at its best member's INIT, its members together."""
+        group acts at its best member's INIT, its members together.
+
+        The rolls, in the order they are made (and the order a table supplying its own
+        dice gives them in): the ties from the highest INIT down; at each, one die per
+        tied character in scene order; where dice tie again, a re-roll among just those
+        right away, the higher group first."""
         scores = {c.id: int_stat(c, "init") for c in combatants}
         for group in groups:
             best = max(scores[cid] for cid in group)
@@ -201,6 +235,14 @@ class HeroSupplement:
 
     # -- attacks ----------------------------------------------------------------------------
 
+    def defensive(self, maneuver: Maneuver) -> bool:
+        """A defensive manoeuvre, what an Abort may be taken to (seed 000, *Abort*: "any
+        defensive attack or move action"): Block, Dodge or Dive for Cover by name, or any
+        manoeuvre the table defines with a DCV bonus and no OCV bonus."""
+        if maneuver_name(maneuver) in DEFENSIVE_MANEUVERS:
+            return True
+        return maneuver.dcv > 0 and maneuver.ocv <= 0
+
     def threatens(self, combat: Combat, threatener: Combatant, target: Combatant) -> bool:
         """Enemies threaten, unless surprised, unable to act, or having dodged."""
         if threatener.side == target.side:
@@ -210,7 +252,7 @@ class HeroSupplement:
         if combat.has(threatener.id, "cannot_act"):
             return False
         defense = combat.defense(threatener.id)
-        return not (defense is not None and defense.name == "dodge")
+        return not (defense is not None and is_dodge(defense))
 
     def opportunity_available(
         self, combat: Combat, threatener: Combatant, target: Combatant
@@ -278,7 +320,7 @@ class HeroSupplement:
         maneuver: Maneuver | None = None,
     ) -> AttackRolled:
         """An attack of opportunity: this Phase's manoeuvres plus the one used now."""
-        used = (*combat.maneuvers_of(attacker.id), maneuver or Maneuver("strike"))
+        used = (*combat.maneuvers_of(attacker.id), maneuver or STRIKE)
         return self.attack_roll(
             combat, attacker, target, tray, rolls, attack="attack_of_opportunity", maneuvers=used
         )

@@ -76,7 +76,7 @@ def plan_movement(
     """Check a move of ``mode``; return (the action slot it takes, or None) and the
     movement kind to record.  Raises ``CommandRejected`` with the rule it breaks."""
     prone = combat.has(mover.id, "prone")
-    if prone and mode != "crawl":
+    if prone and mode not in ("crawl", "hampered"):
         raise _over(f"{mover.id!r} is prone: stand up first, or crawl 1 m")
     if usage.movement == "step":
         raise _over("the free 1 m step was taken this Phase: no other movement")
@@ -103,6 +103,12 @@ def plan_movement(
     if mode == "crawl":
         if usage.movement not in (None, "crawl"):
             raise _over(f"already moved this Phase by {usage.movement}")
+        if mover.movement < STEP_METRES - EPSILON:
+            # "so hampered that you can't move even 1m": crawling is moving too.
+            raise _over(
+                f"{mover.id!r} cannot move even 1 m: its 1 m move is the hampered one "
+                "(mode 'hampered'), a full-phase action"
+            )
         if steps != 1 or cost > one_metre + EPSILON:
             raise _over("crawling covers 1 m")
         return MOVE, "crawl"
@@ -131,12 +137,31 @@ def plan_movement(
             raise _over(f"already moved this Phase by {usage.movement}")
         if steps != 1:
             raise _over("the hampered move is a single 1 m move")
-        if mover.movement >= STEP_METRES and cost <= movement_left(mover, usage, limited):
+        if _can_move_one_metre(mover, usage, cost, one_metre, prone=prone, limited=limited):
             raise _over(
                 f"{mover.id!r} can move 1 m normally; the hampered move is for those who cannot"
             )
         return FULL, "hampered"
     raise _over(f"unknown movement mode {mode!r}")
+
+
+def _can_move_one_metre(
+    mover: Combatant,
+    usage: PhaseUsage,
+    cost: float,
+    one_metre: float,
+    *,
+    prone: bool,
+    limited: bool,
+) -> bool:
+    """Whether ``mover`` could cover this 1 m some ordinary way (combat movement, or a
+    crawl when prone), which rules out the hampered move (seed 000, *Full-Phase Actions*:
+    "your movement may be so hampered that you can't move even 1m")."""
+    if mover.movement < STEP_METRES - EPSILON:
+        return False
+    if prone:
+        return cost <= one_metre + EPSILON
+    return cost <= movement_left(mover, usage, limited) + EPSILON
 
 
 def action_slot(combatant: Combatant, kind: str) -> str | None:

@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 
 import protocol
 from tests.bridge.conftest import Bridge, closed_with, table_fingerprint
-from tests.scenario import scene_body
+from tests.scenario import scene_body, scene_spec
 from tests.wsclient import TableClient
 from vtt_bridge import permissions
 from vtt_bridge.tables import Table
@@ -331,3 +331,48 @@ async def test_revoked_token_is_closed_and_cannot_rejoin(bridge: Bridge) -> None
     assert isinstance(answer, protocol.ErrorMessage) and answer.code == "unknown_join_token"
     answer = await reply(gm, protocol.IssueToken, {"participant": "gm", "role": "player"})
     assert isinstance(answer, protocol.ErrorMessage) and answer.code == "bad_value"
+
+
+def tied_scene() -> protocol.SceneSpec:
+    """The standard scene with the hero and the ogre both at INIT 10."""
+    body = scene_body()
+    for token in body["tokens"]:
+        token["stats"] = {**token["stats"], "init": 10}
+    return protocol.SceneSpec.from_wire(body)
+
+
+async def test_the_table_supplies_the_initiative_tie_breaks_under_the_dice_policy(
+    bridge: Bridge,
+) -> None:
+    table = bridge.table("tie", ["alice"], dice="server")
+    gm = await bridge.member(table, "gm")
+    assert isinstance(await reply(gm, protocol.LoadScene, {"scene": tied_scene()}), protocol.Ack)
+    start = {"ruleset": "hero-supplement", "aware": None, "seed": 3, "rolls": (2, 5)}
+    before = table_fingerprint(table)
+    answer = await reply(gm, protocol.StartCombat, start)  # the server rolls here
+    assert isinstance(answer, protocol.ErrorMessage) and answer.code == "dice_refused"
+    assert table_fingerprint(table) == before
+    config = {"dice": "gm", "prompt_timeout_ms": None}
+    assert isinstance(await reply(gm, protocol.ConfigureTable, config), protocol.Ack)
+    too_many = {**start, "rolls": (2, 5, 6)}
+    answer = await reply(gm, protocol.StartCombat, too_many)
+    assert isinstance(answer, protocol.ErrorMessage) and answer.code == "bad_rolls"
+    assert isinstance(await reply(gm, protocol.StartCombat, start), protocol.Ack)
+    rolled = await gm.event("dice_rolled")
+    assert rolled.data["results"] == [2, 5] and rolled.data["source"] == "table"
+    order = await gm.event("initiative_order")
+    assert order.data["order"] == ["hero", "ogre"]  # scene order: ogre 2, hero 5
+
+
+async def test_a_players_move_never_carries_dice(bridge: Bridge) -> None:
+    table = bridge.table("movedice", ["alice"], dice="gm")
+    gm = await bridge.member(table, "gm")
+    alice = await bridge.member(table, "alice")
+    assert isinstance(await reply(gm, protocol.LoadScene, {"scene": scene_spec()}), protocol.Ack)
+    start = {"ruleset": "hero-supplement", "aware": None, "seed": 3}
+    assert isinstance(await reply(gm, protocol.StartCombat, start), protocol.Ack)
+    move = {"token": "hero", "path": ((4, 4),), "attack": "ogre", "rolls": (6, 6, 6)}
+    before = table_fingerprint(table)
+    answer = await reply(alice, protocol.Move, move)
+    assert isinstance(answer, protocol.ErrorMessage) and answer.code == "dice_refused"
+    assert table_fingerprint(table) == before

@@ -105,6 +105,7 @@ COMMANDS = st.one_of(
         st.lists(CELL, max_size=3).map(tuple),
     ),
     st.builds(Abort, ACTORS, IDS, MANEUVER),
+    st.builds(Abort, ACTORS, IDS, st.none(), st.just("move")),
     st.builds(SetCondition, ACTORS, IDS, st.sampled_from([*CONDITIONS, "sleepy"]), st.booleans()),
     st.builds(SetVitals, ACTORS, IDS, st.integers(-5, 40), st.integers(-40, 40)),
 )

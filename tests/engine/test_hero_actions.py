@@ -17,7 +17,8 @@ from engine import (
     SetCondition,
     TakeAction,
 )
-from engine.events import AttackRolled, MoveCompleted, Recovered
+from engine.encounter import Encounter
+from engine.events import AttackRolled, MoveCompleted, Recovered, event_data
 from engine.rulesets.hero import combine
 from tests.engine.helpers import fight, kinds, refused, token
 
@@ -336,3 +337,160 @@ def test_options_list_every_action_with_the_rule_that_forbids_it() -> None:
     waiting = encounter.options("ogre", "gm")
     assert not waiting.can_act and waiting.available == ("abort",)
     assert encounter.options("ogre", "alice").reason == "'alice' does not control token 'ogre'"
+
+
+# -- Full-Phase Actions: the hampered metre ---------------------------------------------------
+
+
+def hampered(**extra: bool) -> Encounter:
+    return fight(
+        token("hero", 2, 2, owner="alice", init=9, movement=0.0, extra=dict(extra)),
+        token("ogre", 18, 18, init=1),
+    )
+
+
+def test_so_hampered_it_cannot_move_even_1m_it_spends_a_full_phase_action_to_move_1m() -> None:
+    """ "In some situations, your movement may be so hampered that you can't move even 1m.
+    In such a case, you may spend a full-phase action to move 1m in any direction." Such
+    a character cannot crawl instead: crawling is a move action, twice a Phase, 2 m."""
+    encounter = hampered()
+    assert "hampered" in refused(
+        encounter, Move("alice", "hero", ((3, 2),), mode="crawl"), "over_budget"
+    )
+    refused(encounter, Move("alice", "hero", ((3, 2),)), "over_budget")
+    events = encounter.apply(Move("alice", "hero", ((3, 2),), mode="hampered"))
+    assert isinstance(events[-1], MoveCompleted) and events[-1].cost == 1.0
+    for mode in ("hampered", "crawl", "step"):  # the whole Phase is spent: 1 m, no more
+        refused(encounter, Move("alice", "hero", ((4, 2),), mode=mode), "over_budget")
+
+
+def test_a_prone_character_that_cannot_move_even_1m_still_has_the_hampered_metre() -> None:
+    encounter = hampered()
+    encounter.apply(TakeAction("alice", "hero", "drop_prone"))
+    refused(encounter, Move("alice", "hero", ((3, 2),), mode="crawl"), "over_budget")
+    events = encounter.apply(Move("alice", "hero", ((3, 2),), mode="hampered"))
+    assert isinstance(events[-1], MoveCompleted)
+
+
+def test_a_prone_character_that_can_crawl_has_no_hampered_move() -> None:
+    encounter = hero_vs_far_ogre()
+    encounter.apply(TakeAction("alice", "hero", "drop_prone"))
+    refused(encounter, Move("alice", "hero", ((3, 2),), mode="hampered"), "over_budget")
+
+
+# -- Attacks of Opportunity: the worst bonus of the Phase ------------------------------------
+
+MARTIAL_STRIKE = Maneuver("martial strike", 2, 1)
+
+
+def adjacent_ogre_and_hero() -> Encounter:
+    return fight(
+        token("ogre", 5, 5, init=10, ocv=5, dcv=4),
+        token("hero", 4, 5, owner="alice", init=9, ocv=5, dcv=5),
+    )
+
+
+def test_an_attack_of_opportunity_naming_no_manoeuvre_is_a_strike_for_the_worst_bonus() -> None:
+    """ "You make your attack of opportunity with any manoeuvre that requires an attack
+    roll ... you use the worst OCV and DCV bonus": answered without a manoeuvre it is a
+    Strike (no bonus), so a better manoeuvre later in the Phase gets no bonus."""
+    encounter = adjacent_ogre_and_hero()
+    events = encounter.apply(Move("gm", "ogre", ((6, 5),)))
+    prompt = events[-1].prompt  # type: ignore[attr-defined]
+    encounter.apply(AnswerPrompt("alice", prompt, True, (1, 1, 1)))  # a miss
+    encounter.apply(EndPhase("gm", "ogre"))
+    events = encounter.apply(
+        Attack("alice", "hero", "ogre", ranged=True, range=9.0, maneuver=MARTIAL_STRIKE)
+    )
+    roll = events[-1]
+    assert isinstance(roll, AttackRolled)
+    assert roll.ocv == 5  # not 7: the Strike's bonus (none) is the worst
+    combat = encounter.state.combat
+    assert combat is not None
+    assert [m.name for m in combat.maneuvers_of("hero")] == ["strike", "martial strike"]
+
+
+def test_a_plain_attack_counts_as_a_strike_for_a_later_attack_of_opportunity() -> None:
+    encounter = adjacent_ogre_and_hero()
+    encounter.apply(Attack("gm", "ogre", "hero", rolls=(3, 3, 3)))
+    encounter.apply(EndPhase("gm", "ogre"))
+    events = encounter.apply(Move("alice", "hero", ((3, 5),)))
+    prompt = events[-1].prompt  # type: ignore[attr-defined]
+    events = encounter.apply(AnswerPrompt("gm", prompt, True, (3, 3, 3), MARTIAL_STRIKE))
+    roll = next(e for e in events if isinstance(e, AttackRolled))
+    assert roll.ocv == 5  # the plain attack was a Strike: worst OCV bonus 0
+
+
+def test_the_worst_dcv_bonus_holds_against_attacks_for_the_rest_of_the_phase() -> None:
+    encounter = fight(
+        token("ogre", 5, 5, init=10, ocv=5, dcv=4),
+        token("hero", 4, 5, owner="alice", init=9, ocv=5, dcv=5),
+        token("imp", 0, 0, init=1),
+    )
+    events = encounter.apply(Move("gm", "ogre", ((6, 5),)))
+    prompt = events[-1].prompt  # type: ignore[attr-defined]
+    encounter.apply(AnswerPrompt("alice", prompt, True, (1, 1, 1)))  # a miss
+    encounter.apply(EndPhase("gm", "ogre"))
+    encounter.apply(
+        Attack("alice", "hero", "ogre", ranged=True, range=9.0, maneuver=MARTIAL_STRIKE)
+    )
+    encounter.apply(EndPhase("alice", "hero"))
+    events = encounter.apply(Attack("gm", "imp", "hero", ranged=True, range=9.0))
+    roll = events[-1]
+    assert isinstance(roll, AttackRolled) and roll.dcv == 5  # not 6: the Strike's +0 DCV
+
+
+# -- Move events say how the token moved -----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("mode", "path"),
+    [
+        ("combat", ((3, 2), (4, 2))),
+        ("step", ((3, 2),)),
+        ("withdraw", ((3, 2), (4, 2))),
+        ("noncombat", ((3, 2), (4, 2))),
+    ],
+)
+def test_move_started_carries_the_movement_mode(mode: str, path: tuple[tuple[int, int]]) -> None:
+    encounter = hero_vs_far_ogre()
+    started = encounter.apply(Move("alice", "hero", path, mode=mode))[0]
+    assert started.kind == "move_started"
+    assert event_data(started)["mode"] == mode  # type: ignore[arg-type]
+
+
+# -- options() offers only what the character can use ----------------------------------------
+
+
+def test_options_offer_no_movement_mode_a_character_without_movement_can_never_use() -> None:
+    options = hampered().options("hero", "alice")
+    refused_modes = dict(options.refused)
+    for mode in ("combat", "step", "withdraw", "noncombat", "crawl"):
+        assert mode in refused_modes, mode
+    assert "hampered" in options.available  # its one way to move: 1 m, a full phase
+
+
+def test_options_offer_every_mode_to_a_character_that_can_move() -> None:
+    options = hero_vs_far_ogre().options("hero", "alice")
+    assert {"combat", "step", "withdraw", "noncombat"} <= set(options.available)
+    assert "hampered" not in options.available
+
+
+# -- Chance is an input: the table's own dice for the attack at the end of a move -------------
+
+
+def test_a_move_with_an_attack_takes_the_tables_own_dice() -> None:
+    encounter = fight(token("ogre", 5, 5, init=1), token("hero", 2, 5, owner="alice", init=9))
+    events = encounter.apply(Move("gm", "hero", ((3, 5), (4, 5)), attack="ogre", rolls=(6, 5, 4)))
+    rolled = [e for e in events if e.kind == "dice_rolled"]  # type: ignore[attr-defined]
+    assert [(r.results, r.source) for r in rolled] == [((6, 5, 4), "table")]  # type: ignore[attr-defined]
+    assert isinstance(events[-1], AttackRolled) and events[-1].dice == (6, 5, 4)
+    assert encounter.state.draws == 0
+
+
+def test_the_dice_of_a_move_are_checked_before_it_starts() -> None:
+    encounter = fight(token("ogre", 5, 5, init=1), token("hero", 2, 5, owner="alice", init=9))
+    refused(
+        encounter, Move("gm", "hero", ((3, 5), (4, 5)), attack="ogre", rolls=(6, 5)), "bad_rolls"
+    )
+    refused(encounter, Move("gm", "hero", ((3, 5), (4, 5)), rolls=(6, 5, 4)), "bad_rolls")

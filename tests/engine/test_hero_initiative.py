@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from engine import (
     Abort,
     AnswerPrompt,
@@ -19,7 +21,6 @@ from engine import (
 )
 from engine.events import (
     CombatantSkipped,
-    DelayTaken,
     HoldLapsed,
     MoveCompleted,
     MoveStopped,
@@ -80,6 +81,15 @@ def test_no_attack_of_opportunity_after_a_dodge() -> None:
     assert "prompt_opened" not in kinds(encounter.apply(Move("alice", "hero", ((3, 5),))))
 
 
+@pytest.mark.parametrize("name", ["Dodge", "DODGE", " dodge ", "dodge"])
+def test_no_attack_of_opportunity_after_a_dodge_however_the_table_spells_it(name: str) -> None:
+    """ "you cannot make an attack of opportunity if you have used the dodge manoeuvre"."""
+    encounter = fight(token("ogre", 5, 5, init=10), token("hero", 4, 5, owner="alice", init=9))
+    encounter.apply(TakeAction("gm", "ogre", "defend", maneuver=Maneuver(name, 0, 3)))
+    encounter.apply(EndPhase("gm", "ogre"))
+    assert "prompt_opened" not in kinds(encounter.apply(Move("alice", "hero", ((3, 5),))))
+
+
 def test_a_hit_lets_the_gm_stop_the_mover() -> None:
     encounter = fight(token("ogre", 5, 5, init=1), token("hero", 4, 5, owner="alice", init=9))
     encounter.apply(Move("alice", "hero", ((3, 5), (2, 5))))
@@ -124,6 +134,23 @@ def test_withdrawing_past_an_enemy_provokes() -> None:
 def test_an_enemy_the_withdrawer_cannot_sense_still_gets_its_attack() -> None:
     encounter = fight(token("ogre", 5, 5, init=1), token("hero", 4, 5, owner="alice", init=9))
     encounter.apply(SetCondition("gm", "ogre", "invisible", True))
+    events = encounter.apply(Move("alice", "hero", ((3, 5), (2, 5)), mode="withdraw"))
+    assert [p.attacker for p in prompts(events)] == ["ogre"]
+
+
+def test_withdrawing_in_darkness_the_adjacent_enemy_is_not_seen_and_gets_its_attack() -> None:
+    """ "You are not considered threatened by any adjacent opponent you can see": a
+    withdrawing character in darkness sees no one, so the adjacent ogre still gets its
+    attack of opportunity."""
+    encounter = fight(token("ogre", 5, 5, init=1), token("hero", 4, 5, owner="alice", init=9))
+    encounter.apply(SetCondition("gm", "hero", "darkness", True))
+    events = encounter.apply(Move("alice", "hero", ((3, 5), (2, 5)), mode="withdraw"))
+    assert [p.attacker for p in prompts(events)] == ["ogre"]
+
+
+def test_withdrawing_from_an_adjacent_enemy_standing_in_darkness_provokes() -> None:
+    encounter = fight(token("ogre", 5, 5, init=1), token("hero", 4, 5, owner="alice", init=9))
+    encounter.apply(SetCondition("gm", "ogre", "darkness", True))
     events = encounter.apply(Move("alice", "hero", ((3, 5), (2, 5)), mode="withdraw"))
     assert [p.attacker for p in prompts(events)] == ["ogre"]
 
@@ -176,17 +203,6 @@ def test_a_delay_is_lost_when_the_next_action_comes() -> None:
     events = encounter.apply(EndPhase("bob", "elf"))  # Phase 2: the hero's own INIT comes
     assert HoldLapsed("hero", "delay") in events
     assert actor(encounter) == "hero" and order(encounter) == ("hero", "ogre", "elf")
-
-
-def test_a_delay_with_no_place_named_gets_the_end_of_the_phase() -> None:
-    encounter = fight(*three())  # type: ignore[arg-type]
-    encounter.apply(Delay("alice", "hero"))
-    encounter.apply(EndPhase("gm", "ogre"))
-    events = encounter.apply(EndPhase("bob", "elf"))
-    assert DelayTaken("hero", None) in events
-    assert actor(encounter) == "hero" and order(encounter) == ("ogre", "elf", "hero")
-    events = encounter.apply(EndPhase("alice", "hero"))
-    assert "phase_started" in kinds(events) and actor(encounter) == "ogre"
 
 
 def test_a_delayed_action_taken_next_phase_raises_init_and_costs_the_regular_action() -> None:

@@ -4,9 +4,21 @@ from __future__ import annotations
 
 import pytest
 
-from engine import AnswerPrompt, CommandRejected, EndPhase, ExpirePrompt, Move, dice
+from engine import (
+    AnswerPrompt,
+    CommandRejected,
+    Encounter,
+    EndPhase,
+    ExpirePrompt,
+    GridSpec,
+    LoadScene,
+    Move,
+    Scene,
+    StartCombat,
+    dice,
+)
 from engine.events import AttackRolled, DiceRolled, InitiativeOrder, MoveCompleted, PromptOpened
-from tests.engine.helpers import fight, kinds, token
+from tests.engine.helpers import fight, kinds, refused, token
 
 
 def end(encounter, tid: str, actor: str = "gm"):  # type: ignore[no-untyped-def]
@@ -373,3 +385,57 @@ def test_the_unaware_make_no_attacks_of_opportunity_in_the_surprise_phase() -> N
     events = encounter.apply(Move("gm", "wolf", ((10, 8),)))
     events = encounter.apply(Move("gm", "wolf", ((11, 8),)))
     assert "prompt_opened" in kinds(events)
+
+
+# -- Initiative: the table's own dice for the tie-breaks --------------------------------------
+
+
+def four_tied() -> Encounter:
+    """a and b tied at INIT 10, c and d at INIT 20; the scene lists them a, b, c, d."""
+    encounter = Encounter()
+    tokens = (
+        token("a", 0, 0, init=10),
+        token("b", 5, 5, init=10),
+        token("c", 9, 9, init=20),
+        token("d", 3, 3, init=20),
+    )
+    encounter.apply(LoadScene("gm", Scene(GridSpec(20, 20), tokens)))
+    return encounter
+
+
+def tied(*rolls: int) -> tuple[Encounter, list[object]]:
+    encounter = four_tied()
+    return encounter, encounter.apply(StartCombat("gm", "hero-supplement", 5, None, rolls))
+
+
+def test_the_tied_roll_the_tables_own_dice_highest_init_first() -> None:
+    """ "the characters who are tied randomly determine which one of them goes before the
+    other": a table that rolls its own dice supplies them, in the order they are rolled."""
+    encounter, events = tied(1, 6, 4, 3)  # INIT 20: c 1, d 6; INIT 10: a 4, b 3
+    rolls = [e for e in events if isinstance(e, DiceRolled)]
+    assert [(r.purpose, r.results, r.source) for r in rolls] == [
+        ("initiative tie at INIT 20", (1, 6), "table"),
+        ("initiative tie at INIT 10", (4, 3), "table"),
+    ]
+    assert encounter.state.combat is not None
+    assert encounter.state.combat.order == ("d", "c", "a", "b")
+    assert encounter.state.draws == 0  # nothing came from the seed
+
+
+def test_a_tie_that_ties_again_rerolls_from_the_tables_dice_too() -> None:
+    encounter, _ = tied(5, 5, 2, 6, 1, 2)  # c and d tie again: 2 and 6
+    assert encounter.state.combat is not None
+    assert encounter.state.combat.order == ("d", "c", "b", "a")
+
+
+@pytest.mark.parametrize(
+    ("rolls", "words"),
+    [((1, 6, 4), "only 1 of the table's dice"), ((1, 6, 4, 3, 2), "1 of the table's dice were"),
+     ((1, 7, 4, 3), "each 1..6")],
+)  # fmt: skip
+def test_the_tables_initiative_dice_must_be_exactly_the_rolls_made(
+    rolls: tuple[int, ...], words: str
+) -> None:
+    encounter = four_tied()
+    message = refused(encounter, StartCombat("gm", "hero-supplement", 5, None, rolls), "bad_rolls")
+    assert words in message

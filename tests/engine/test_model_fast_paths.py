@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import fields, replace
 
+import pytest
+
 from engine.model import Combatant, GridSpec, Scene, TerrainSpec, WallSpec
 
 
@@ -18,8 +20,8 @@ def test_moved_to_copies_every_field() -> None:
 
 
 def test_with_token_copies_every_field() -> None:
-    a = Combatant("a", "A", "gm", "x", 0, 0)
-    b = Combatant("b", "B", "gm", "y", 3, 3)
+    a = Combatant("a", "A", "gm", "x", 0, 0, movement=6.0)
+    b = Combatant("b", "B", "gm", "y", 3, 3, movement=6.0)
     scene = Scene(
         GridSpec(width=10, height=10),
         (a, b),
@@ -35,8 +37,13 @@ def test_the_copies_keep_a_subclass() -> None:
     class Monster(Combatant):
         __slots__ = ()
 
-    ogre = Monster("o", "Ogre", "gm", "monsters", 0, 0)
+    ogre = Monster("o", "Ogre", "gm", "monsters", 0, 0, movement=6.0)
     scene = Scene(GridSpec(width=5, height=5), (ogre,))
     moved = ogre.moved_to((1, 1))
     assert type(moved) is Monster
     assert type(scene.with_token(moved)) is Scene
+
+
+def test_a_combatant_without_movement_is_an_error_not_an_immobile_token() -> None:
+    with pytest.raises(TypeError, match="movement"):
+        Combatant("a", "A", "gm", "x", 0, 0)  # type: ignore[call-arg]

@@ -45,7 +45,7 @@ def fighter(
 def duel(*tokens: Combatant, groups: tuple[tuple[str, ...], ...] = (), seed: int = 3) -> Encounter:
     encounter = Encounter()
     encounter.apply(LoadScene("gm", Scene(GridSpec(12, 12), tuple(tokens))))
-    encounter.apply(StartCombat("gm", TOY, seed, None, groups))
+    encounter.apply(StartCombat("gm", TOY, seed, None, groups=groups))
     return encounter
 
 
@@ -86,7 +86,7 @@ def test_a_group_shares_one_roll_and_acts_together_at_its_count() -> None:
 def test_groups_naming_a_stranger_are_refused() -> None:
     encounter = Encounter()
     encounter.apply(LoadScene("gm", Scene(GridSpec(8, 8), (fighter("a", 0, 0, 1),))))
-    refused(encounter, StartCombat("gm", TOY, 1, None, (("a", "ghost"),)), "unknown_token")
+    refused(encounter, StartCombat("gm", TOY, 1, None, groups=(("a", "ghost"),)), "unknown_token")
 
 
 # -- act: params declared once, checked before the engine runs -----------------------------
@@ -337,7 +337,7 @@ class ExplainingDuel(ToyDuel):
 def test_start_combat_sends_the_rulesets_initiative_events_after_the_dice() -> None:
     encounter = Encounter()
     encounter.apply(LoadScene("gm", Scene(GridSpec(12, 12), (fighter("a", 0, 0, 5),))))
-    events = encounter.apply(StartCombat("gm", "toy-duel-explained", 3, None, ()))
+    events = encounter.apply(StartCombat("gm", "toy-duel-explained", 3))
     names = kinds(events)
     assert names.index("dice_rolled") < names.index("toy_order_explained")
     assert names.index("toy_order_explained") < names.index("initiative_order")

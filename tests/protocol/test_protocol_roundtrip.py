@@ -185,6 +185,7 @@ CLIENT_MESSAGES: st.SearchStrategy[ClientMessage] = st.one_of(
         ruleset=text(1, 64),
         aware=nullable(st.lists(IDS, unique=True, max_size=5).map(tuple)),
         seed=nullable(st.integers(0, 2**63 - 1)),
+        rolls=nullable(st.lists(st.integers(1, 1000), max_size=5).map(tuple)),
         groups=st.lists(st.lists(IDS, unique=True, max_size=3).map(tuple), max_size=3).map(tuple),
     ),
     st.builds(Act, seq=SEQ, token=IDS, action=IDS, params=JSON_MAP),
@@ -222,6 +223,7 @@ CLIENT_MESSAGES: st.SearchStrategy[ClientMessage] = st.one_of(
         mode=st.sampled_from(MOVE_MODES),
         attack=nullable(IDS),
         maneuver=nullable(MANEUVERS),
+        rolls=nullable(st.lists(st.integers(1, 1000), min_size=1, max_size=5).map(tuple)),
     ),
     st.builds(
         AnswerPrompt,
@@ -265,6 +267,7 @@ CLIENT_MESSAGES: st.SearchStrategy[ClientMessage] = st.one_of(
         area=st.lists(CELL, max_size=5).map(tuple),
     ),
     st.builds(Abort, seq=SEQ, token=IDS, maneuver=MANEUVERS),
+    st.builds(Abort, seq=SEQ, token=IDS, maneuver=st.none(), action=st.just("move")),
     st.builds(AskOptions, seq=SEQ, token=IDS),
     st.builds(AskPath, seq=SEQ, token=IDS, to=CELL),
     st.builds(
@@ -277,6 +280,7 @@ CLIENT_MESSAGES: st.SearchStrategy[ClientMessage] = st.one_of(
         mode=st.sampled_from(MOVE_MODES),
         attack=nullable(IDS),
         maneuver=nullable(MANEUVERS),
+        rolls=nullable(st.lists(st.integers(1, 1000), min_size=1, max_size=5).map(tuple)),
     ),
     st.builds(
         SetVitals, seq=SEQ, token=IDS, end=st.integers(0, 10**6), stun=st.integers(-(10**6), 10**6)

@@ -40,11 +40,14 @@ def fight(
     seed: int = 1,
     aware: tuple[str, ...] | None = None,
     groups: tuple[tuple[str, ...], ...] = (),
+    rolls: tuple[int, ...] | None = None,
 ) -> tuple[Encounter, list[Any]]:
-    """A running M&M fight on a 20 x 20 grid, and the events starting it made."""
+    """A running M&M fight on a 20 x 20 grid, and the events starting it made (``rolls``:
+    the table's own dice for it, in the order they are rolled)."""
     encounter = Encounter()
     encounter.apply(LoadScene("gm", Scene(GridSpec(20, 20), tuple(tokens))))
-    events = encounter.apply(StartCombat("gm", MM, seed, aware, groups))
+    start = StartCombat("gm", MM, seed, aware, rolls=rolls, groups=groups)
+    events = encounter.apply(start)
     return encounter, events
 
 

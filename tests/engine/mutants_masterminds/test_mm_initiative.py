@@ -240,3 +240,15 @@ def test_a_newcomer_above_the_current_count_waits_for_the_next_round() -> None:
     assert [e.combatant for e in of(events, "combatant_acts")] == ["late"]
     assert of(events, "phase_started")[0].turn == 2
     act(encounter, "late", "free_action", what="I'm here!")
+
+
+def test_the_table_may_roll_the_initiative_dice_itself() -> None:
+    # The table's own d20s, in the order the checks and roll-offs are made: here a tie
+    # on 12 between equal modifiers, settled by the table's roll-off dice 3 and 17.
+    tokens = (mm("a", 0, 0, dex=2), mm("b", 2, 0, dex=2), mm("c", 4, 0, dex=5))
+    encounter, events = fight(*tokens, rolls=(10, 10, 2, 3, 17))
+    assert {d.source for d in of(events, "dice_rolled")} == {"table"}
+    assert scores(events) == {"a": 12, "b": 12, "c": 7}
+    assert order(encounter) == ("b", "a", "c")
+    (tie,) = of(events, "initiative_tie")
+    assert (tie.count, tie.by, tie.order) == (12, "roll_off", (("b",), ("a",)))

@@ -101,7 +101,7 @@ def test_a_close_attack_needs_the_target_within_reach_a_ranged_one_in_sight() ->
     tokens = (mm("hero", 0, 0, dex=40), mm("thug", 4, 0, dex=0, side="villains"))
     wall = WallSpec("w", (2.0, 0.0), (2.0, 2.5))
     encounter.apply(LoadScene("gm", Scene(GridSpec(8, 8), tokens, (wall,))))
-    encounter.apply(StartCombat("gm", "mm3e", 1, None, ()))
+    encounter.apply(StartCombat("gm", "mm3e", 1))
     refused(encounter, Act("gm", "hero", "attack", {"target": "thug"}), "out_of_reach")
     ranged = Act("gm", "hero", "attack", {"target": "thug", "reach": "ranged"})
     refused(encounter, ranged, "out_of_reach")
