@@ -18,6 +18,6 @@ is silent; the README's "Mutants & Masterminds 3e" section is the table of them.
 """
 
 from engine.rulesets.mutants_masterminds.ruleset import MutantsMasterminds
-from engine.rulesets.mutants_masterminds.state import Hero
+from engine.rulesets.mutants_masterminds.state import Character
 
-__all__ = ["Hero", "MutantsMasterminds"]
+__all__ = ["Character", "MutantsMasterminds"]

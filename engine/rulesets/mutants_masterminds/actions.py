@@ -40,7 +40,7 @@ from engine.rulesets.mutants_masterminds.events import (
     Incapacitation,
     TradedDown,
 )
-from engine.rulesets.mutants_masterminds.state import Hero, number, uncanny
+from engine.rulesets.mutants_masterminds.state import Character, number, uncanny
 from geometry import BlockMode
 
 
@@ -80,26 +80,26 @@ class IncapacitateParams:
     on: bool = True
 
 
-def hero_of(ctx: Context, cid: str | None = None) -> Hero:
+def character_of(ctx: Context, cid: str | None = None) -> Character:
     """The M&M state of ``cid`` (default: the acting token)."""
-    hero = ctx.combat.state_of(cid or ctx.token.id)
-    if not isinstance(hero, Hero):
+    who = ctx.combat.state_of(cid or ctx.token.id)
+    if not isinstance(who, Character):
         raise CommandRejected("not_in_combat", f"{cid or ctx.token.id!r} is not in the fight")
-    return hero
+    return who
 
 
 def standard_refusal(ctx: Context) -> str | None:
     """Why the acting token cannot take a standard action now."""
-    return turn.standard_refusal(hero_of(ctx), ctx.combat.surprise)
+    return turn.standard_refusal(character_of(ctx), ctx.combat.surprise)
 
 
 def trade_refusal(ctx: Context) -> str | None:
     """Why the acting token cannot trade its standard action down now."""
-    return turn.trade_refusal(hero_of(ctx), ctx.combat.surprise)
+    return turn.trade_refusal(character_of(ctx), ctx.combat.surprise)
 
 
-def _store(ctx: Context, hero: Hero) -> Context:
-    combat = ctx.combat.with_state(ctx.token.id, hero)
+def _store(ctx: Context, who: Character) -> Context:
+    combat = ctx.combat.with_state(ctx.token.id, who)
     return replace(ctx, state=replace(ctx.state, combat=combat))
 
 
@@ -108,7 +108,7 @@ def attack(ctx: Context, params: AttackParams) -> Result:
     target = ctx.scene.token(params.target)
     if target is None or target.id == ctx.token.id:
         raise CommandRejected("unknown_token", f"no target {params.target!r}")
-    defender = hero_of(ctx, target.id)
+    defender = character_of(ctx, target.id)
     out_of_reach(ctx, target, params.reach)
     defence = "parry" if params.reach == "close" else "dodge"
     bonus = params.bonus
@@ -125,7 +125,7 @@ def attack(ctx: Context, params: AttackParams) -> Result:
         ctx.token.id, target.id, params.reach, d20, bonus, total, defence, rank,
         defender.flat_footed, dc, hit, d20 == 20,
     )  # fmt: skip
-    ctx = _store(ctx, turn.after_standard(hero_of(ctx)))
+    ctx = _store(ctx, turn.after_standard(character_of(ctx)))
     return ctx.state, [*ctx.tray.events, check]
 
 
@@ -147,7 +147,7 @@ def use_power(ctx: Context, params: PowerParams) -> Result:
     """Start a power's effect lasting ``rounds`` rounds (a standard action)."""
     if params.target is not None and ctx.combat.state_of(params.target) is None:
         raise CommandRejected("unknown_token", f"{params.target!r} is not in the fight")
-    ctx = _store(ctx, turn.after_standard(hero_of(ctx)))
+    ctx = _store(ctx, turn.after_standard(character_of(ctx)))
     combat, started = start_effect(
         ctx.combat, params.power, params.target, ctx.token.id, params.rounds, 1
     )
@@ -156,7 +156,7 @@ def use_power(ctx: Context, params: PowerParams) -> Result:
 
 def trade_down(ctx: Context, params: NoParams) -> Result:
     """The standard action becomes a second move action."""
-    ctx = _store(ctx, replace(hero_of(ctx), traded=True))
+    ctx = _store(ctx, replace(character_of(ctx), traded=True))
     return ctx.state, [TradedDown(ctx.token.id)]
 
 
@@ -167,6 +167,6 @@ def free_action(ctx: Context, params: FreeParams) -> Result:
 
 def incapacitate(ctx: Context, params: IncapacitateParams) -> Result:
     """The GM sets or clears a combatant's incapacitated condition."""
-    hero = hero_of(ctx, params.target)
-    combat = ctx.combat.with_state(params.target, replace(hero, incapacitated=params.on))
+    who = character_of(ctx, params.target)
+    combat = ctx.combat.with_state(params.target, replace(who, incapacitated=params.on))
     return replace(ctx.state, combat=combat), [Incapacitation(params.target, params.on)]

@@ -37,7 +37,13 @@ from engine.rulesets.base import (
 from engine.rulesets.mutants_masterminds import actions, turn
 from engine.rulesets.mutants_masterminds.events import MM_EVENTS, FlatFootedEnded
 from engine.rulesets.mutants_masterminds.initiative import newcomer_check, roll_initiative
-from engine.rulesets.mutants_masterminds.state import FLAGS, OPTIONAL, REQUIRED, Hero, check_token
+from engine.rulesets.mutants_masterminds.state import (
+    FLAGS,
+    OPTIONAL,
+    REQUIRED,
+    Character,
+    check_token,
+)
 from engine.tray import DiceTray
 
 NAME = "mm3e"
@@ -45,10 +51,10 @@ NAME = "mm3e"
 GROUND = "ground"
 
 
-def _hero(combat: Combat, cid: str) -> Hero:
-    hero = combat.state_of(cid)
-    assert isinstance(hero, Hero), cid
-    return hero
+def _character(combat: Combat, cid: str) -> Character:
+    who = combat.state_of(cid)
+    assert isinstance(who, Character), cid
+    return who
 
 
 @register
@@ -58,7 +64,7 @@ class MutantsMasterminds(Ruleset):
     name: ClassVar[str] = NAME
     title: ClassVar[str] = "Mutants & Masterminds 3e"
     phases_per_turn: ClassVar[int] = 1
-    combatant_state: ClassVar[type | None] = Hero
+    combatant_state: ClassVar[type | None] = Character
     move_modes: ClassVar[tuple[str, ...]] = (GROUND,)
     actions: ClassVar[dict[str, ActionSpec[Any]]] = {
         "attack": ActionSpec(
@@ -112,8 +118,8 @@ class MutantsMasterminds(Ruleset):
         keeps its count (and stays flat-footed: it has had no regular turn)."""
         if not self.can_act(combat, cid):
             return "unaware: no action in the surprise round"
-        hero = combat.state_of(cid)
-        if isinstance(hero, Hero) and hero.incapacitated:
+        who = combat.state_of(cid)
+        if isinstance(who, Character) and who.incapacitated:
             return "incapacitated"
         return None
 
@@ -122,39 +128,39 @@ class MutantsMasterminds(Ruleset):
         action is not a regular turn: seed 003, "before your first regular turn")."""
         combat = state.combat
         assert combat is not None
-        hero = _hero(combat, cid).fresh_turn()
+        who = _character(combat, cid).fresh_turn()
         events: list[Any] = []
-        if hero.flat_footed and not combat.surprise:
-            hero = replace(hero, flat_footed=False)
+        if who.flat_footed and not combat.surprise:
+            who = replace(who, flat_footed=False)
             events.append(FlatFootedEnded(cid))
-        return replace(state, combat=combat.with_state(cid, hero)), events
+        return replace(state, combat=combat.with_state(cid, who)), events
 
     # -- movement ---------------------------------------------------------------------------
 
     def movement_left(self, combat: Combat, combatant: Combatant) -> float:
         """What is left of this turn's move action(s)."""
-        hero = combat.state_of(combatant.id)
-        if not isinstance(hero, Hero):
+        who = combat.state_of(combatant.id)
+        if not isinstance(who, Character):
             return 0.0
-        return turn.movement_left(hero, combatant, combat.surprise)
+        return turn.movement_left(who, combatant, combat.surprise)
 
     def plan_move(self, ctx: Context, mode: str, *, cost: float, steps: int) -> MovePlan:
         """Charge a move against the move action (two after trading down)."""
-        hero = _hero(ctx.combat, ctx.token.id)
-        left = turn.movement_left(hero, ctx.token, ctx.combat.surprise)
+        who = _character(ctx.combat, ctx.token.id)
+        left = turn.movement_left(who, ctx.token, ctx.combat.surprise)
         if cost > left + 1e-9:
-            why = _why_no_movement(hero, ctx.token, ctx.combat.surprise)
+            why = _why_no_movement(who, ctx.token, ctx.combat.surprise)
             raise CommandRejected("over_budget", f"the move costs {cost:g}, {left:g} left{why}")
-        hero = replace(hero, moved=hero.moved + cost)
-        return MovePlan(ctx.combat.with_state(ctx.token.id, hero), mode)
+        who = replace(who, moved=who.moved + cost)
+        return MovePlan(ctx.combat.with_state(ctx.token.id, who), mode)
 
 
-def _why_no_movement(hero: Hero, token: Combatant, surprise: bool) -> str:
+def _why_no_movement(who: Character, token: Combatant, surprise: bool) -> str:
     """What a refused move is told beyond the figures."""
-    if surprise and hero.standard:
+    if surprise and who.standard:
         return ": the surprise round allows a standard or a move action, not both"
-    if hero.move_closed and not token.stat("move_by_action", False):
+    if who.move_closed and not token.stat("move_by_action", False):
         return ": the standard action ended the move action"
-    if not hero.traded and not hero.standard and not surprise:
+    if not who.traded and not who.standard and not surprise:
         return " (trade_down gives a second move action)"
     return ""

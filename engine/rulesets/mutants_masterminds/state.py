@@ -39,7 +39,7 @@ FLAGS = ("uncanny_dodge", "move_by_action")
 
 
 @dataclass(frozen=True, slots=True)
-class Hero:
+class Character:
     """One combatant's M&M state.
 
     ``flat_footed`` until its first regular turn (seed 003, *Flat-Footed*); this turn's
@@ -56,9 +56,9 @@ class Hero:
     move_closed: bool = False
     incapacitated: bool = False
 
-    def fresh_turn(self) -> Hero:
+    def fresh_turn(self) -> Character:
         """This combatant at the start of one of its turns: nothing spent."""
-        return Hero(flat_footed=self.flat_footed, incapacitated=self.incapacitated)
+        return Character(flat_footed=self.flat_footed, incapacitated=self.incapacitated)
 
 
 def number(token: Combatant, name: str, default: int = 0) -> int:

@@ -20,49 +20,49 @@ them, and no trading down (that would be a move action taken for the standard).
 from __future__ import annotations
 
 from engine.model import Combatant
-from engine.rulesets.mutants_masterminds.state import Hero
+from engine.rulesets.mutants_masterminds.state import Character
 
 
-def standard_refusal(hero: Hero, surprise: bool) -> str | None:
-    """Why ``hero`` cannot take its standard action now, or None."""
-    if hero.traded:
+def standard_refusal(who: Character, surprise: bool) -> str | None:
+    """Why ``who`` cannot take its standard action now, or None."""
+    if who.traded:
         return "the standard action was traded down for a second move action"
-    if hero.standard:
+    if who.standard:
         return "the standard action is taken this turn"
-    if surprise and hero.moved > 0:
+    if surprise and who.moved > 0:
         return "the surprise round allows a standard or a move action, not both: it moved"
     return None
 
 
-def trade_refusal(hero: Hero, surprise: bool) -> str | None:
-    """Why ``hero`` cannot trade its standard action down for a second move action now."""
+def trade_refusal(who: Character, surprise: bool) -> str | None:
+    """Why ``who`` cannot trade its standard action down for a second move action now."""
     if surprise:
         return "the surprise round allows one standard or move action: nothing to trade"
-    if hero.traded:
+    if who.traded:
         return "the standard action is already traded down"
-    if hero.standard:
+    if who.standard:
         return "the standard action is taken this turn"
     return None
 
 
-def movement_left(hero: Hero, token: Combatant, surprise: bool) -> float:
-    """How far ``hero`` may still move this turn: one move action's ``movement``, two
+def movement_left(who: Character, token: Combatant, surprise: bool) -> float:
+    """How far ``who`` may still move this turn: one move action's ``movement``, two
     after trading down; none after the surprise round's standard action, and none of a
     move action a standard action ended."""
-    if surprise and hero.standard:
+    if surprise and who.standard:
         return 0.0
-    if hero.move_closed and not token.stat("move_by_action", False):
+    if who.move_closed and not token.stat("move_by_action", False):
         return 0.0
-    allowance = token.movement * (2 if hero.traded else 1)
-    return max(0.0, allowance - hero.moved)
+    allowance = token.movement * (2 if who.traded else 1)
+    return max(0.0, allowance - who.moved)
 
 
-def after_standard(hero: Hero) -> Hero:
-    """``hero`` having taken its standard action (it ends a move action begun before)."""
-    return Hero(
-        flat_footed=hero.flat_footed,
+def after_standard(who: Character) -> Character:
+    """``who`` having taken its standard action (it ends a move action begun before)."""
+    return Character(
+        flat_footed=who.flat_footed,
         standard=True,
-        moved=hero.moved,
-        move_closed=hero.moved > 0,
-        incapacitated=hero.incapacitated,
+        moved=who.moved,
+        move_closed=who.moved > 0,
+        incapacitated=who.incapacitated,
     )

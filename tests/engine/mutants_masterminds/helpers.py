@@ -9,7 +9,7 @@ from typing import Any
 from engine import Encounter, EndPhase, GridSpec, LoadScene, Scene, StartCombat
 from engine.commands import Act
 from engine.model import Combatant
-from engine.rulesets.mutants_masterminds import Hero
+from engine.rulesets.mutants_masterminds import Character
 
 MM = "mm3e"
 Stat = bool | int
@@ -80,12 +80,12 @@ def actor(encounter: Encounter) -> str:
     return combat.actor
 
 
-def hero(encounter: Encounter, cid: str) -> Hero:
+def character(encounter: Encounter, cid: str) -> Character:
     """``cid``'s M&M state."""
     combat = encounter.state.combat
     assert combat is not None
     state = combat.state_of(cid)
-    assert isinstance(state, Hero)
+    assert isinstance(state, Character)
     return state
 
 

@@ -13,9 +13,9 @@ from tests.engine.helpers import refused
 from tests.engine.mutants_masterminds.helpers import (
     act,
     actor,
+    character,
     end_turn,
     fight,
-    hero,
     mm,
     of,
     order,
@@ -37,13 +37,13 @@ def duel(**stats: Any) -> Any:
 def test_everyone_is_flat_footed_until_their_first_regular_turn() -> None:
     encounter = duel()
     # The hero's first turn has begun; the thug has not had one yet.
-    assert not hero(encounter, "hero").flat_footed
-    assert hero(encounter, "thug").flat_footed
+    assert not character(encounter, "hero").flat_footed
+    assert character(encounter, "thug").flat_footed
     events = end_turn(encounter)
     assert [e.combatant for e in of(events, "flat_footed_ended")] == ["thug"]
     names = [e.kind for e in events]
     assert names.index("flat_footed_ended") < names.index("combatant_acts")
-    assert not hero(encounter, "thug").flat_footed
+    assert not character(encounter, "thug").flat_footed
 
 
 def test_a_flat_footed_defender_cannot_use_its_parry_or_dodge() -> None:
@@ -154,7 +154,7 @@ def test_the_unaware_stay_flat_footed_through_the_surprise_round() -> None:
     (check,) = of(act(encounter, first, "attack", target="hero", reach="ranged"), "attack_check")
     assert check.flat_footed and check.defence_rank == 0
     events = end_turn(encounter)
-    assert hero(encounter, "hero").flat_footed
+    assert character(encounter, "hero").flat_footed
     assert "flat_footed_ended" not in [e.kind for e in events if e.combatant == "hero"]
 
 
@@ -197,7 +197,7 @@ def test_the_standard_action_traded_down_gives_a_second_move() -> None:
     events = act(encounter, "hero", "trade_down")
     assert [e.kind for e in events] == ["traded_down"]
     encounter.apply(Move("gm", "hero", tuple((0, y) for y in range(1, 13))))
-    assert hero(encounter, "hero").moved == 12
+    assert character(encounter, "hero").moved == 12
     verdicts = dict(options(encounter.state, "hero").refused)
     assert "traded down" in verdicts["attack"]
     assert "already traded" in verdicts["trade_down"]
@@ -223,7 +223,7 @@ def test_each_round_uses_the_same_order_and_a_fresh_turn_at_each_count() -> None
     end_turn(encounter)
     end_turn(encounter)
     assert actor(encounter) == "hero"
-    assert hero(encounter, "hero").standard is False
+    assert character(encounter, "hero").standard is False
     assert "attack" in options(encounter.state, "hero").available
 
 
