@@ -318,3 +318,57 @@ def test_ask_options_lists_the_turn_and_why_not() -> None:
     )  # fmt: skip
     theirs = options(encounter.state, "thug")
     assert not theirs.can_act and "hero" in (theirs.reason or "")
+
+
+def test_an_effect_begun_in_the_surprise_round_ends_before_its_count_in_round_one() -> None:
+    encounter, _ = ambush()
+    first = actor(encounter)
+    (started,) = of(act(encounter, first, "use_power", power="snare", rounds=1), "effect_started")
+    events = end_turn(encounter)  # the other aware one acts; the hero waits
+    assert not of(events, "effect_ended")
+    events = end_turn(encounter)  # round 1 opens
+    combat = encounter.state.combat
+    assert combat is not None
+    ahead = [cid for cid, s in combat.scores if s > started.count]
+    names = [e.kind for e in events]
+    acted = [e.combatant for e in of(events, "combatant_acts")]
+    if ahead:  # whoever counts higher acts first in round 1; the snare is still there
+        assert acted == [ahead[0]] and "effect_ended" not in names
+        events = end_turn(encounter)
+        names = [e.kind for e in events]
+    assert names.index("effect_ended") < names.index("combatant_acts")
+
+
+def test_the_gm_sets_an_effect_that_ends_the_same_way() -> None:
+    from engine.commands import SetEffect
+
+    encounter = trio()
+    end_turn(encounter)  # the ally's count is up
+    (started,) = of(encounter.apply(SetEffect("gm", "darkness", None, 1)), "effect_started")
+    assert started.source == "gm"
+    for _ in range(2):
+        assert not of(end_turn(encounter), "effect_ended")
+    events = end_turn(encounter)
+    assert of(events, "effect_ended")[0].name == "darkness"
+    assert of(events, "combatant_acts")[0].combatant == "ally"
+
+
+def test_an_incapacitated_combatant_is_skipped_and_stays_flat_footed() -> None:
+    encounter = duel()
+    act(encounter, "hero", "incapacitate", target="thug")
+    events = end_turn(encounter)
+    assert of(events, "combatant_skipped")[0].reason == "incapacitated"
+    assert character(encounter, "thug").flat_footed
+    act(encounter, "hero", "incapacitate", target="thug", on=False)
+    events = end_turn(encounter)
+    assert of(events, "flat_footed_ended")[0].combatant == "thug"
+
+
+def test_a_token_without_the_statistics_cannot_start_a_fight() -> None:
+    from engine.model import Combatant
+
+    encounter = Encounter()
+    bare = Combatant("x", "X", "gm", "a", 0, 0, movement=6.0, stats=(("dexterity", 2),))
+    encounter.apply(LoadScene("gm", Scene(GridSpec(4, 4), (bare,))))
+    message = refused(encounter, StartCombat("gm", "mm3e", 1), "bad_scene")
+    assert "dodge" in message
