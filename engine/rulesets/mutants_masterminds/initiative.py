@@ -80,15 +80,16 @@ def settle(
     tied: list[Unit], count: int, modifiers: dict[Unit, int], tray: DiceTray, events: list[object]
 ) -> list[Unit]:
     """``tied`` (same total) in acting order: the higher initiative modifier first, then
-    a roll-off among those still tied."""
+    a roll-off among those still tied.  Each tie's event comes before those of the
+    roll-offs inside it."""
     if len(tied) < 2:
         return tied
-    ordered = sorted(tied, key=lambda u: -modifiers[u])
-    if len({modifiers[u] for u in tied}) > 1:
-        events.append(InitiativeTie(count, "modifier", tuple(ordered)))
+    at = len(events)
     out: list[Unit] = []
     for modifier in sorted({modifiers[u] for u in tied}, reverse=True):
-        out += roll_off([u for u in ordered if modifiers[u] == modifier], count, tray, events)
+        out += roll_off([u for u in tied if modifiers[u] == modifier], count, tray, events)
+    if len({modifiers[u] for u in tied}) > 1:
+        events.insert(at, InitiativeTie(count, "modifier", tuple(out)))
     return out
 
 
@@ -100,10 +101,11 @@ def roll_off(tied: list[Unit], count: int, tray: DiceTray, events: list[object])
     rolls = {
         u: tray.roll(f"initiative roll-off at {count}: {', '.join(u)}", 1, 20)[0] for u in tied
     }
+    at = len(events)
     out: list[Unit] = []
     for value in sorted(set(rolls.values()), reverse=True):
         out += roll_off([u for u in tied if rolls[u] == value], count, tray, events)
-    events.append(InitiativeTie(count, "roll_off", tuple(out)))
+    events.insert(at, InitiativeTie(count, "roll_off", tuple(out)))
     return out
 
 

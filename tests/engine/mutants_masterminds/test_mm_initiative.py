@@ -100,7 +100,8 @@ def test_still_tied_a_die_is_rolled_and_the_highest_roll_goes_first() -> None:
         return bool(of(events, "initiative_tie"))
 
     encounter, events = fight(*tokens, seed=find_seed(tokens, tied))
-    (tie,) = [t for t in of(events, "initiative_tie") if t.by == "roll_off"][-1:]
+    # The innermost roll-off (the last event): every one in it rolled its last die there.
+    tie = [t for t in of(events, "initiative_tie") if t.by == "roll_off"][-1]
     rolls = {
         d.purpose.rsplit(": ", 1)[1]: d.results[0]
         for d in of(events, "dice_rolled")
@@ -126,6 +127,12 @@ def test_a_roll_off_that_ties_again_rolls_again_among_those_still_tied() -> None
     again = [d.purpose for d in offs]
     twice = {p for p in again if again.count(p) > 1}
     assert twice
+    # A tie's event comes first, then those of the roll-offs inside it (subsets of it).
+    by_count: dict[int, list[Any]] = {}
+    for tie in of(events, "initiative_tie"):
+        by_count.setdefault(tie.count, []).append(set(tie.order))
+    for found in by_count.values():
+        assert all(inner < found[0] for inner in found[1:])
     # Each that rolled twice had tied on its first roll-off die with another one.
     for purpose in twice:
         count = purpose.split(" at ")[1].split(":")[0]
