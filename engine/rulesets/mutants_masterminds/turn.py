@@ -19,6 +19,8 @@ them, and no trading down (that would be a move action taken for the standard).
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from engine.model import Combatant
 from engine.rulesets.mutants_masterminds.state import Character
 
@@ -59,10 +61,4 @@ def movement_left(who: Character, token: Combatant, surprise: bool) -> float:
 
 def after_standard(who: Character) -> Character:
     """``who`` having taken its standard action (it ends a move action begun before)."""
-    return Character(
-        flat_footed=who.flat_footed,
-        standard=True,
-        moved=who.moved,
-        move_closed=who.moved > 0,
-        incapacitated=who.incapacitated,
-    )
+    return replace(who, standard=True, move_closed=who.moved > 0)
