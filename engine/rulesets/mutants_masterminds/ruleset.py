@@ -114,10 +114,9 @@ class MutantsMasterminds(Ruleset):
     # -- time -------------------------------------------------------------------------------
 
     def skip_reason(self, combat: Combat, cid: str) -> str | None:
-        """The unaware in the surprise round, and the incapacitated, are skipped; each
-        keeps its count (and stays flat-footed: it has had no regular turn)."""
-        if not self.can_act(combat, cid):
-            return "unaware: no action in the surprise round"
+        """The incapacitated are skipped, keeping their count (and staying flat-footed
+        if they never had a turn).  The unaware are passed over in the surprise round by
+        the core itself (only the aware act there)."""
         who = combat.state_of(cid)
         if isinstance(who, Character) and who.incapacitated:
             return "incapacitated"
