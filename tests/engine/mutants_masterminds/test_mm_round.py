@@ -134,18 +134,14 @@ def test_a_surprise_round_happens_if_some_but_not_all_are_aware() -> None:
 
 def test_in_the_surprise_round_the_aware_act_in_initiative_order_and_the_unaware_do_not() -> None:
     encounter, events = ambush()
-    acted = [e.combatant for e in of(events, "combatant_acts")]
+    acts = of(events, "combatant_acts")
     for _ in range(2):
-        events = end_turn(encounter)
-        acted += [e.combatant for e in of(events, "combatant_acts")]
-    skipped = [
-        e.combatant for e in of(events, "combatant_skipped")
-    ]  # the hero is skipped on the way
-    aware_order = tuple(c for c in order(encounter) if c != "hero")
-    assert tuple(acted[:2]) == aware_order
-    assert "hero" not in acted[:2]
-    assert acted[2] == order(encounter)[0]  # round 1: everyone, from the top
-    assert skipped == [] or skipped == ["hero"]
+        acts += of(end_turn(encounter), "combatant_acts")
+    in_surprise = [e.combatant for e in acts if e.phase == 0]
+    assert tuple(in_surprise) == tuple(c for c in order(encounter) if c != "hero")
+    assert all(e.limited for e in acts if e.phase == 0)
+    # Round 1 runs the whole order from the top, the hero included.
+    assert (acts[2].turn, acts[2].phase, acts[2].combatant) == (1, 1, order(encounter)[0])
 
 
 def test_the_unaware_stay_flat_footed_through_the_surprise_round() -> None:
