@@ -45,6 +45,7 @@ from engine.rulesets.mutants_masterminds.state import (
     check_token,
 )
 from engine.tray import DiceTray
+from engine.turns import has_surprise_phase
 
 NAME = "mm3e"
 #: The one move mode: moving at the token's ground speed (its ``movement``).
@@ -110,6 +111,11 @@ class MutantsMasterminds(Ruleset):
     def newcomer(self, combat: Combat, combatant: Combatant, tray: DiceTray) -> int:
         """A newcomer's own check; the core places it after everyone at that count."""
         return newcomer_check(combatant, tray)
+
+    def surprise(self, aware: tuple[str, ...], everyone: tuple[str, ...]) -> bool:
+        """ "If some, but not all, of the combatants are aware of their opponents, a
+        surprise round happens before regular rounds begin." """
+        return has_surprise_phase(aware, everyone)
 
     # -- time -------------------------------------------------------------------------------
 
