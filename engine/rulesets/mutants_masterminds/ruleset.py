@@ -113,8 +113,8 @@ class MutantsMasterminds(Ruleset):
         return newcomer_check(combatant, tray)
 
     def surprise(self, aware: tuple[str, ...], everyone: tuple[str, ...]) -> bool:
-        """ "If some, but not all, of the combatants are aware of their opponents, a
-        surprise round happens before regular rounds begin." """
+        """A surprise round "if some, but not all, of the combatants are aware of their
+        opponents"."""
         return has_surprise_phase(aware, everyone)
 
     # -- time -------------------------------------------------------------------------------
