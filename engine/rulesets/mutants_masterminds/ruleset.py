@@ -35,7 +35,11 @@ from engine.rulesets.base import (
     register,
 )
 from engine.rulesets.mutants_masterminds import actions, turn
-from engine.rulesets.mutants_masterminds.events import MM_EVENTS, FlatFootedEnded
+from engine.rulesets.mutants_masterminds.events import (
+    MM_EVENTS,
+    FlatFootedEnded,
+    InitiativeCheck,
+)
 from engine.rulesets.mutants_masterminds.initiative import newcomer_check, roll_initiative
 from engine.rulesets.mutants_masterminds.state import (
     FLAGS,
@@ -43,6 +47,7 @@ from engine.rulesets.mutants_masterminds.state import (
     REQUIRED,
     Character,
     check_token,
+    initiative_modifier,
 )
 from engine.tray import DiceTray
 from engine.turns import has_surprise_phase
@@ -111,6 +116,16 @@ class MutantsMasterminds(Ruleset):
     def newcomer(self, combat: Combat, combatant: Combatant, tray: DiceTray) -> int:
         """A newcomer's own check; the core places it after everyone at that count."""
         return newcomer_check(combatant, tray)
+
+    def joined(self, state: EncounterState, cid: str) -> Result:
+        """Report the newcomer's check like those made at the start."""
+        combat, scene = state.combat, state.scene
+        assert combat is not None and scene is not None
+        token = scene.token(cid)
+        score = combat.score_of(cid)
+        assert token is not None and score is not None
+        modifier = initiative_modifier(token)
+        return state, [InitiativeCheck((cid,), score - modifier, modifier, score)]
 
     def surprise(self, aware: tuple[str, ...], everyone: tuple[str, ...]) -> bool:
         """A surprise round "if some, but not all, of the combatants are aware of their

@@ -208,6 +208,8 @@ def test_a_newcomer_rolls_initiative_and_acts_when_its_turn_comes_up() -> None:
     (rolled,) = [d for d in of(joined, "dice_rolled") if "joins" in d.purpose]
     (came,) = of(joined, "combatant_joined")
     assert came.score == rolled.results[0] + 1
+    (check,) = of(joined, "initiative_check")
+    assert (check.combatants, check.d20, check.modifier) == (("late",), rolled.results[0], 1)
     after = order(encounter)
     assert tuple(c for c in after if c != "late") == before  # the existing order stands
     combat = encounter.state.combat
