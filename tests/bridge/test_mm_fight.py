@@ -47,6 +47,8 @@ async def test_the_mm_fight_shows_every_rule() -> None:
     # A newcomer rolls and takes its count in the existing order.
     (joined,) = data(events, "combatant_joined")
     assert joined["combatant"] == "sidekick"
+    (own,) = [c for c in checks if c["combatants"] == ["sidekick"]]
+    assert own["total"] == joined["score"] == own["d20"] + own["modifier"]
     assert "sidekick" in [d["combatant"] for d in data(events, "combatant_acts")]
     # A trade-down to two moves: 12 m at 6 m a move action.
     assert data(events, "traded_down") == [{"combatant": "villain"}]
