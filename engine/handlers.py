@@ -127,6 +127,7 @@ def start_combat(state: EncounterState, command: StartCombat, spatial: SpatialCa
     events: list[Any] = [
         CombatStarted(ruleset.name, surprise, aware_in_order),
         *tray.events,
+        *rolled.events,
         InitiativeOrder(order, scores),
         *turn_events,
     ]

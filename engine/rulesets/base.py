@@ -181,10 +181,13 @@ class Vocabulary:
 
 @dataclass(frozen=True, slots=True)
 class Initiative:
-    """The acting order, highest first, with each combatant's score (its count)."""
+    """The acting order, highest first, with each combatant's score (its count), and the
+    ruleset's own events explaining it (how a tie was settled, say); ``start_combat``
+    sends them after the dice, before the order."""
 
     order: tuple[str, ...]
     scores: tuple[tuple[str, int], ...]
+    events: tuple[Any, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

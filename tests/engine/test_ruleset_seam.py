@@ -5,7 +5,8 @@ opportunity as a core mechanism."""
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar
 
 import pytest
 
@@ -27,8 +28,10 @@ from engine import (
 from engine.commands import Act, AnswerPrompt, EndEffect, JoinCombat, LeaveCombat, SetEffect
 from engine.params import ParamError, decode_params, describe_params, dice_fields
 from engine.rulesets import find_ruleset
+from engine.rulesets.base import Initiative, register
+from engine.tray import DiceTray
 from tests.engine.helpers import kinds, refused
-from tests.toy_ruleset import ToyFighter, ZapParams
+from tests.toy_ruleset import ToyDuel, ToyFighter, ZapParams
 
 TOY = "toy-duel"
 
@@ -307,3 +310,36 @@ def test_the_toy_ruleset_is_registered_by_name() -> None:
     assert find_ruleset(TOY).title == "Toy duel"
     with pytest.raises(CommandRejected):
         Encounter().apply(StartCombat("gm", TOY, 1))
+
+
+# -- a ruleset explains its initiative with its own events -----------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class OrderExplained:
+    """Test event: the order a ruleset rolled, in its own words."""
+
+    kind: ClassVar[str] = "toy_order_explained"
+    order: tuple[str, ...]
+
+
+@register
+class ExplainingDuel(ToyDuel):
+    """The toy duel, whose initiative also says why the order is what it is."""
+
+    name: ClassVar[str] = "toy-duel-explained"
+
+    def initiative(self, combatants: Any, tray: DiceTray, groups: Any) -> Initiative:
+        rolled = super().initiative(combatants, tray, groups)
+        return replace(rolled, events=(OrderExplained(rolled.order),))
+
+
+def test_start_combat_sends_the_rulesets_initiative_events_after_the_dice() -> None:
+    encounter = Encounter()
+    encounter.apply(LoadScene("gm", Scene(GridSpec(12, 12), (fighter("a", 0, 0, 5),))))
+    events = encounter.apply(StartCombat("gm", "toy-duel-explained", 3))
+    names = kinds(events)
+    assert names.index("dice_rolled") < names.index("toy_order_explained")
+    assert names.index("toy_order_explained") < names.index("initiative_order")
+    (explained,) = [e for e in events if e.kind == "toy_order_explained"]
+    assert explained.order == ("a",)
