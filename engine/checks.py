@@ -9,7 +9,7 @@ from engine.commands import GM
 from engine.errors import CommandRejected
 from engine.model import Combatant, EncounterState, Scene
 from engine.rulesets import find_ruleset
-from engine.turns import Ruleset, limited
+from engine.turns import Ruleset
 
 Result = tuple[EncounterState, list[Any]]
 
@@ -69,9 +69,3 @@ def acting_token(
     require_no_prompts(combat, ignore="readied_action" if interjecting else None)
     require_turn(combat, token)
     return token, combat, ruleset
-
-
-def acting_limited(combat: Combat) -> bool:
-    """Whether the one acting now may take only one action (limited Phase, or a readied
-    action firing out of turn)."""
-    return limited(combat) or combat.interjection is not None

@@ -7,50 +7,10 @@ and hash equal whatever order things happened in.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from geometry import Cell, Point
-
-ATTACK, MOVE, FULL = "attack", "move", "full"
-
-
-@dataclass(frozen=True, slots=True)
-class Maneuver:
-    """A combat manoeuvre's modifiers (seed 000 leaves the list to the game: the table
-    names them).  Positive numbers are bonuses, negative ones penalties."""
-
-    name: str
-    ocv: int = 0
-    dcv: int = 0
-
-
-#: The manoeuvre of an attack that names none: a plain Strike, no modifiers.  It counts
-#: among the Phase's manoeuvres like any other (seed 000, *Attacks of Opportunity*: with
-#: several attack manoeuvres "you use the worst OCV and DCV bonus").
-STRIKE = Maneuver("strike")
-
-
-@dataclass(frozen=True, slots=True)
-class PhaseUsage:
-    """What a combatant has spent of its Phase.
-
-    ``actions`` are the action slots taken other than movement (``attack``, ``move``,
-    ``full``); ``moved`` is combat movement spent, which takes as many move actions as
-    it needs whole lengths of combat movement; ``movement`` names the kind of movement
-    used (``combat``, ``step``, ``withdraw``, ``noncombat``, ``crawl``, ``hampered``);
-    ``maneuvers`` lists every manoeuvre used this Phase (for attacks of opportunity);
-    ``attacked`` the targets attacked; ``free`` counts free actions (so even a Phase of
-    only free actions has begun, and a delayed action can no longer interrupt it).
-    """
-
-    moved: float = 0.0
-    actions: tuple[str, ...] = ()
-    movement: str | None = None
-    maneuvers: tuple[Maneuver, ...] = ()
-    attacked: tuple[str, ...] = ()
-    full_phase_started: str | None = None
-    free: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,7 +38,7 @@ class Prompt:
 class PendingMove:
     """A move under way: its whole path (start first), the step it has reached, what it
     cost, how it moves (``mode``), who has been asked already (``aoo:<id>`` for an attack
-    of opportunity, ``ready:<id>`` for a readied action: separate opportunities), and an
+    of opportunity, ``held:<id>`` for a held action's trigger: separate opportunities), and an
     attack it makes as part of the action (``attack``: the target, with ``maneuver`` and
     the table's own dice ``rolls`` if it supplied them)."""
 
@@ -86,50 +46,27 @@ class PendingMove:
     path: tuple[Cell, ...]
     step: int
     cost: float
-    mode: str = "combat"
+    mode: str = ""
     asked: tuple[str, ...] = ()
     exempt: tuple[str, ...] = ()
     attack: str | None = None
-    maneuver: Maneuver | None = None
+    maneuver: Any = None
     rolls: tuple[int, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)
-class Hold:
-    """A delayed or readied action (seed 000, *Special Initiative Actions*).
-
-    ``kind`` is ``delay`` or ``ready``; ``declared`` the (turn, phase) it was taken in.
-    A delay may name ``before``: act immediately before that combatant.  A ready names
-    the ``action`` type it will take and its trigger: another combatant's action
-    (``trigger_by``) or a token entering ``area`` (cells; ``trigger_by`` narrows it to
-    one token).  ``moved`` records that the holder moved in the Phase it readied, which
-    rules out the 1 m step with the readied action.
-    """
-
-    combatant: str
-    kind: str
-    declared: tuple[int, int]
-    before: str | None = None
-    action: str | None = None
-    trigger_by: str | None = None
-    area: tuple[Cell, ...] = ()
-    moved: bool = False
-
-
-@dataclass(frozen=True, slots=True)
 class Interjection:
-    """A combatant acting out of turn: a readied action firing (``kind`` ``ready``), or
-    an Abort to a move action (``abort``).
+    """A combatant acting out of turn: a held action firing on its trigger (``kind``
+    ``trigger``), or whatever else a ruleset lets act out of turn (its own ``kind``).
 
-    While it lasts the interjector acts (within ``allowed``, the readied action type, or
-    anything for a delay) and the interrupted combatant waits; a move it interrupted is
-    kept in ``suspended`` and goes on when the interjection ends.
+    While it lasts the interjector acts (within ``allowed``, the ruleset's word for what
+    it may do) and the interrupted combatant waits; a move it interrupted is kept in
+    ``suspended`` and goes on when the interjection ends (``end_phase``).
     """
 
     combatant: str
     kind: str
     allowed: str | None
-    usage: PhaseUsage = field(default_factory=PhaseUsage)
     suspended: PendingMove | None = None
 
 
@@ -177,24 +114,15 @@ class Trigger:
 
 
 @dataclass(frozen=True, slots=True)
-class Vitals:
-    """A combatant's current END and STUN (their maxima are its ``end``/``stun`` stats)."""
-
-    combatant: str
-    end: int
-    stun: int
-
-
-@dataclass(frozen=True, slots=True)
 class Combat:
     """A running fight.
 
     ``order`` is the initiative order (it changes when a Delay or Ready moves someone);
     ``turn``/``phase`` the time (phase 0 is the Surprise Phase); ``acting`` indexes
-    ``order``.  ``conditions`` maps combatants to sorted condition names; ``forfeits``
-    lists (combatant, turn, phase) slots given up by an Abort, ``abort_locks`` the
-    (combatant, turn, phase) before whose INIT it may not abort again; ``defenses`` the
-    defensive manoeuvre each combatant holds until its next action.
+    ``order``.  ``conditions`` maps combatants to sorted condition names (the
+    ruleset's words).  ``rules`` and ``per_combatant`` are the ruleset's own state
+    (:mod:`engine.rulesets.base`); ``groups`` share a count; ``effects`` end at a point
+    in the order; ``triggers`` are watched for held actions.
     """
 
     ruleset: str
@@ -204,18 +132,11 @@ class Combat:
     turn: int = 1
     phase: int = 1
     acting: int = 0
-    usage: PhaseUsage = field(default_factory=PhaseUsage)
     opportunity_attacks: tuple[tuple[str, str], ...] = ()
     prompts: tuple[Prompt, ...] = ()
     pending_move: PendingMove | None = None
-    holds: tuple[Hold, ...] = ()
     interjection: Interjection | None = None
     conditions: tuple[tuple[str, tuple[str, ...]], ...] = ()
-    forfeits: tuple[tuple[str, int, int], ...] = ()
-    abort_locks: tuple[tuple[str, int, int], ...] = ()
-    defenses: tuple[tuple[str, Maneuver], ...] = ()
-    phase_maneuvers: tuple[tuple[str, tuple[Maneuver, ...]], ...] = ()
-    vitals: tuple[Vitals, ...] = ()
     # -- the core's generic parts (every game) -------------------------------------------
     rules: Any = None
     per_combatant: tuple[tuple[str, Any], ...] = ()
@@ -239,35 +160,9 @@ class Combat:
         """The combatant whose INIT is up, whether or not someone interjected."""
         return self.order[self.acting]
 
-    @property
-    def current_usage(self) -> PhaseUsage:
-        """What the acting combatant has spent."""
-        return self.interjection.usage if self.interjection else self.usage
-
-    def with_usage(self, usage: PhaseUsage) -> Combat:
-        """This combat with the acting combatant's spending replaced."""
-        if self.interjection is not None:
-            return replace(self, interjection=replace(self.interjection, usage=usage))
-        return replace(self, usage=usage)
-
     def prompt(self, prompt_id: str) -> Prompt | None:
         """The open prompt ``prompt_id``, or None."""
         return next((p for p in self.prompts if p.id == prompt_id), None)
-
-    def hold(self, combatant: str) -> Hold | None:
-        """``combatant``'s delayed or readied action, if it holds one."""
-        return next((h for h in self.holds if h.combatant == combatant), None)
-
-    def with_hold(self, hold: Hold) -> Combat:
-        """This combat with ``hold`` replacing whatever its combatant held."""
-        return replace(
-            self.without_hold(hold.combatant),
-            holds=(*self.without_hold(hold.combatant).holds, hold),
-        )
-
-    def without_hold(self, combatant: str) -> Combat:
-        """This combat with ``combatant``'s hold dropped."""
-        return replace(self, holds=tuple(h for h in self.holds if h.combatant != combatant))
 
     def conditions_of(self, combatant: str) -> tuple[str, ...]:
         """``combatant``'s conditions."""
@@ -285,33 +180,6 @@ class Combat:
         if current:
             rest.append((combatant, tuple(sorted(current))))
         return replace(self, conditions=tuple(sorted(rest)))
-
-    def defense(self, combatant: str) -> Maneuver | None:
-        """The defensive manoeuvre ``combatant`` holds, if any."""
-        return next((m for cid, m in self.defenses if cid == combatant), None)
-
-    def with_defense(self, combatant: str, maneuver: Maneuver | None) -> Combat:
-        """This combat with ``combatant``'s defensive manoeuvre set or dropped."""
-        rest = [(cid, m) for cid, m in self.defenses if cid != combatant]
-        if maneuver is not None:
-            rest.append((combatant, maneuver))
-        return replace(self, defenses=tuple(sorted(rest, key=lambda p: p[0])))
-
-    def maneuvers_of(self, combatant: str) -> tuple[Maneuver, ...]:
-        """Every manoeuvre ``combatant`` used this Phase."""
-        return next((m for cid, m in self.phase_maneuvers if cid == combatant), ())
-
-    def with_maneuver(self, combatant: str, maneuver: Maneuver) -> Combat:
-        """This combat remembering that ``combatant`` used ``maneuver`` this Phase."""
-        used = (*self.maneuvers_of(combatant), maneuver)
-        rest = [(cid, m) for cid, m in self.phase_maneuvers if cid != combatant]
-        return replace(
-            self, phase_maneuvers=tuple(sorted([*rest, (combatant, used)], key=lambda p: p[0]))
-        )
-
-    def forfeited(self, combatant: str) -> bool:
-        """Whether ``combatant`` gave up its action in the current Phase."""
-        return (combatant, self.turn, self.phase) in self.forfeits
 
     def state_of(self, combatant: str) -> Any:
         """The ruleset's per-combatant state of ``combatant`` (see ``Ruleset.combatant_state``)."""
@@ -334,7 +202,3 @@ class Combat:
     def group_of(self, combatant: str) -> tuple[str, ...]:
         """The group ``combatant`` shares its count with (just itself when alone)."""
         return next((g for g in self.groups if combatant in g), (combatant,))
-
-    def vitals_of(self, combatant: str) -> Vitals | None:
-        """``combatant``'s END and STUN, if it has them."""
-        return next((v for v in self.vitals if v.combatant == combatant), None)

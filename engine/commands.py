@@ -10,7 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from engine.combat_state import Maneuver
 from engine.model import Combatant, Scene
 from geometry import Cell, Point
 
@@ -48,9 +47,6 @@ class StartCombat:
     groups: tuple[tuple[str, ...], ...] = ()
 
 
-MOVE_MODES = ("combat", "step", "withdraw", "noncombat", "crawl", "hampered")
-
-
 @dataclass(frozen=True, slots=True)
 class Move:
     """Move ``token`` through ``path``: the cells after its current one, each adjacent.
@@ -68,7 +64,7 @@ class Move:
     path: tuple[Cell, ...]
     mode: str | None = None
     attack: str | None = None
-    maneuver: Maneuver | None = None
+    maneuver: Any = None
     rolls: tuple[int, ...] | None = None
 
 
@@ -82,7 +78,7 @@ class MovePoints:
     points: tuple[Point, ...]
     mode: str | None = None
     attack: str | None = None
-    maneuver: Maneuver | None = None
+    maneuver: Any = None
     rolls: tuple[int, ...] | None = None
 
 
@@ -95,7 +91,7 @@ class AnswerPrompt:
     prompt: str
     accept: bool
     rolls: tuple[int, ...] | None = None
-    maneuver: Maneuver | None = None
+    maneuver: Any = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,103 +123,15 @@ class SetDoor:
 
 
 @dataclass(frozen=True, slots=True)
-class Attack:
-    """``token`` attacks ``target``: melee within reach, or ``ranged`` in line of sight and
-    within ``range`` (distance units).  ``ocv_bonus`` covers combat levels and the like."""
-
-    kind: ClassVar[str] = "attack"
-    actor: str
-    token: str
-    target: str
-    ranged: bool = False
-    range: float = 0.0
-    maneuver: Maneuver | None = None
-    ocv_bonus: int = 0
-    rolls: tuple[int, ...] | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class TakeAction:
-    """A named action other than moving or attacking (draw a focus, stand up, drop prone,
-    start or complete a full-phase action, defend with a manoeuvre ...)."""
-
-    kind: ClassVar[str] = "take_action"
-    actor: str
-    token: str
-    action: str
-    detail: str | None = None
-    maneuver: Maneuver | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Delay:
-    """``token`` delays its action, optionally to just before ``before``."""
-
-    kind: ClassVar[str] = "delay"
-    actor: str
-    token: str
-    before: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class TakeDelayed:
-    """``token`` takes its delayed action now, before whoever is up."""
-
-    kind: ClassVar[str] = "take_delayed"
-    actor: str
-    token: str
-
-
-@dataclass(frozen=True, slots=True)
-class Ready:
-    """``token`` readies an ``action`` (attack, move or free) for a trigger: ``trigger_by``'s
-    action, or a token (``trigger_by``, or anyone) entering ``area``."""
-
-    kind: ClassVar[str] = "ready"
-    actor: str
-    token: str
-    action: str
-    trigger_by: str | None = None
-    area: tuple[Cell, ...] = ()
-
-
-ABORT_ACTIONS = ("defend", "move")
-
-
-@dataclass(frozen=True, slots=True)
-class Abort:
-    """``token`` aborts out of turn to a defensive action (seed 000, *Abort*: "any
-    defensive attack or move action"): ``action`` ``defend`` holds the defensive
-    ``maneuver``; ``move`` takes a move action at once (``maneuver`` None), then
-    ``end_phase`` hands the action back."""
-
-    kind: ClassVar[str] = "abort"
-    actor: str
-    token: str
-    maneuver: Maneuver | None
-    action: str = "defend"
-
-
-@dataclass(frozen=True, slots=True)
 class SetCondition:
-    """The GM sets or clears a ``condition`` on ``token`` (``CONDITIONS``)."""
+    """The GM sets or clears a ``condition`` on ``token`` (one of the ruleset's
+    ``vocabulary.conditions``)."""
 
     kind: ClassVar[str] = "set_condition"
     actor: str
     token: str
     condition: str
     on: bool
-
-
-@dataclass(frozen=True, slots=True)
-class SetVitals:
-    """The GM sets ``token``'s current END and STUN (damage and spending are the table's)."""
-
-    kind: ClassVar[str] = "set_vitals"
-    actor: str
-    token: str
-    end: int
-    stun: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -285,16 +193,6 @@ class EndEffect:
     effect: str
 
 
-CONDITIONS = (
-    "stunned",
-    "underwater",
-    "prone",
-    "cannot_act",
-    "darkness",
-    "invisible",
-    "no_recovery",
-)
-
 Command = (
     LoadScene
     | StartCombat
@@ -304,14 +202,7 @@ Command = (
     | ExpirePrompt
     | EndPhase
     | SetDoor
-    | Attack
-    | TakeAction
-    | Delay
-    | TakeDelayed
-    | Ready
-    | Abort
     | SetCondition
-    | SetVitals
     | Act
     | JoinCombat
     | LeaveCombat
@@ -330,14 +221,7 @@ COMMAND_TYPES: dict[str, type[Command]] = {
         ExpirePrompt,
         EndPhase,
         SetDoor,
-        Attack,
-        TakeAction,
-        Delay,
-        TakeDelayed,
-        Ready,
-        Abort,
         SetCondition,
-        SetVitals,
         Act,
         JoinCombat,
         LeaveCombat,

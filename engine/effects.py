@@ -99,9 +99,6 @@ def expire(state: EncounterState, ruleset: Any, score: int | None) -> Result:
 
 
 def notify_ended(state: EncounterState, ruleset: Any, effect: Effect) -> Result:
-    """Tell the ruleset that ``effect`` ended (rulesets before the seam are not told)."""
-    hook = getattr(ruleset, "effect_ended", None)
-    if hook is None:
-        return state, []
-    result: Result = hook(state, effect)
+    """Tell the ruleset that ``effect`` ended."""
+    result: Result = ruleset.effect_ended(state, effect)
     return result

@@ -29,7 +29,7 @@ from engine.rulesets.base import ActionSpec, Context, Ruleset
 from engine.scene_checks import check_scene
 from engine.spatial import SpatialCache
 from engine.tray import DiceTray
-from engine.turns import legacy, resume_at
+from engine.turns import resume_at
 
 
 def action_spec(ruleset: Ruleset, name: str) -> ActionSpec[Any]:
@@ -60,8 +60,6 @@ def act(state: EncounterState, command: Act, spatial: SpatialCache) -> Result:
     """A ruleset action: who may, the action's own refusal, its params, then its run."""
     token = controlled_token(state, command.actor, command.token)
     combat, ruleset = combat_and_ruleset(state)
-    if legacy(ruleset):
-        raise CommandRejected("unknown_action", f"{ruleset.title} takes no act yet")
     spec = action_spec(ruleset, command.action)
     check_when(combat, spec, command.actor, token)
     try:
@@ -70,7 +68,7 @@ def act(state: EncounterState, command: Act, spatial: SpatialCache) -> Result:
         raise CommandRejected("bad_params", f"{command.action}: {exc}") from None
     tray = DiceTray(state.seed, state.draws, command.actor)
     ctx = Context(state, ruleset, spatial, tray, command.actor, token)
-    reason = spec.refusal(ctx)
+    reason = spec.refusal(ctx)  # it may raise with a code of its own
     if reason is not None:
         raise CommandRejected(spec.code, reason)
     state, events = spec.run(ctx, params)
@@ -90,22 +88,17 @@ def join_combat(state: EncounterState, command: JoinCombat, spatial: SpatialCach
     check_scene(placed)
     ruleset.check_combatant(newcomer)
     tray = DiceTray(state.seed, state.draws, command.actor)
-    if legacy(ruleset):
-        _, scores = ruleset.initiative([newcomer], tray)
-        score = dict(scores)[newcomer.id]
-    else:
-        score = ruleset.newcomer(combat, newcomer, tray)
+    score = ruleset.newcomer(combat, newcomer, tray)
     combat = place(combat, newcomer.id, score)
-    if not legacy(ruleset):
-        combat = combat.with_state(newcomer.id, ruleset.new_combatant_state(newcomer))
-    elif (vitals := ruleset.initial_vitals(newcomer)) is not None:
-        combat = replace(combat, vitals=(*combat.vitals, vitals))
+    combat = combat.with_state(newcomer.id, ruleset.new_combatant_state(newcomer))
     state = replace(state, scene=placed, combat=combat, draws=tray.draws)
+    state, joined = ruleset.joined(state, newcomer.id)
     return state, [
         TokenPlaced(newcomer.id, newcomer.cell),
         *tray.events,
         CombatantJoined(newcomer.id, score),
         InitiativeOrder(combat.order, combat.scores),
+        *joined,
     ]
 
 
@@ -147,7 +140,6 @@ def leave_combat(state: EncounterState, command: LeaveCombat, spatial: SpatialCa
         groups=tuple(g2 for g in combat.groups if len(g2 := tuple(c for c in g if c != cid)) > 1),
         per_combatant=tuple(p for p in combat.per_combatant if p[0] != cid),
         triggers=tuple(t for t in combat.triggers if cid not in (t.owner, t.by)),
-        holds=tuple(h for h in combat.holds if h.combatant != cid),
     )
     for effect in [e for e in combat.effects if e.token == cid]:
         combat, ended = end_effect(combat, effect.id, "left")

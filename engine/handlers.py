@@ -4,7 +4,7 @@ Every handler is ``(state, command, spatial) -> (state, events)`` and raises
 :class:`~engine.errors.CommandRejected` before building anything when the command is not
 legal, so a refusal never leaves a half-applied state behind.  ``spatial`` is the
 encounter's geometry index cache (:mod:`engine.spatial`): derived from the state, never
-part of it.  Combat actions other than moving are in :mod:`engine.actions`.
+part of it.  A ruleset's own actions come through ``act`` (:mod:`engine.fight`).
 """
 
 from __future__ import annotations
@@ -13,10 +13,9 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from engine import actions, fight
+from engine import fight
 from engine.checks import (
     Result,
-    acting_limited,
     acting_token,
     combat_and_ruleset,
     controlled_token,
@@ -24,16 +23,12 @@ from engine.checks import (
     require_turn,
     scene_of,
 )
-from engine.combat_state import ATTACK, STRIKE, Combat, Interjection, PendingMove
+from engine.combat_state import Interjection, PendingMove
 from engine.commands import (
     GM,
-    MOVE_MODES,
     SYSTEM,
-    Abort,
     Act,
     AnswerPrompt,
-    Attack,
-    Delay,
     EndEffect,
     EndPhase,
     ExpirePrompt,
@@ -42,18 +37,15 @@ from engine.commands import (
     LoadScene,
     Move,
     MovePoints,
-    Ready,
     SetCondition,
     SetDoor,
     SetEffect,
-    SetVitals,
     StartCombat,
-    TakeAction,
-    TakeDelayed,
 )
 from engine.errors import CommandRejected, UnsupportedRuleset
 from engine.events import (
     CombatStarted,
+    ConditionChanged,
     DoorChanged,
     InitiativeOrder,
     InterjectionEnded,
@@ -63,14 +55,14 @@ from engine.events import (
     SceneLoaded,
     TokenPlaced,
 )
-from engine.model import Combatant, EncounterState, Prompt, Scene, VttSpec
-from engine.movement import begin_move, continue_move, resolve_path, withdraw_exempt
-from engine.prompts import open_prompt
+from engine.model import Combat, EncounterState, Prompt, Scene, VttSpec
+from engine.movement import begin_move, continue_move, resolve_path
+from engine.prompts import CORE_PROMPTS, open_prompt
 from engine.rulesets import Context, find_ruleset
 from engine.scene_checks import check_scene
 from engine.spatial import SpatialCache
 from engine.tray import DiceTray
-from engine.turns import Ruleset, advance, answer_delay, begin, legacy
+from engine.turns import Ruleset, advance, begin
 from geometry import Cell, threatened_cells, trace_waypoints
 from geometry.vtt_coords import FoundryHexScene, FoundryScene, OwlbearHexScene, OwlbearScene
 
@@ -109,32 +101,22 @@ def start_combat(state: EncounterState, command: StartCombat, spatial: SpatialCa
             raise CommandRejected("unknown_token", f"aware names {cid!r}, not on the scene")
     groups = check_groups(scene, command.groups)
     tray = DiceTray(command.seed, 0, GM, command.rolls)
-    if legacy(ruleset):
-        order, scores = ruleset.initiative(scene.tokens, tray, groups)
-        vitals = tuple(v for t in scene.tokens if (v := ruleset.initial_vitals(t)) is not None)
-    else:
-        rolled = ruleset.initiative(scene.tokens, tray, groups)
-        order, scores, vitals = rolled.order, rolled.scores, ()
+    rolled = ruleset.initiative(scene.tokens, tray, groups)
     tray.require_supply_used()
+    order, scores = rolled.order, rolled.scores
     aware_in_order = tuple(cid for cid in order if cid in set(aware))
     combat = Combat(
-        ruleset=ruleset.name,
-        order=order,
-        scores=scores,
-        aware=aware_in_order,
-        vitals=vitals,
-        groups=groups,
+        ruleset=ruleset.name, order=order, scores=scores, aware=aware_in_order, groups=groups
     )
-    if not legacy(ruleset):
-        combat = replace(
-            combat,
-            rules=ruleset.new_fight_state(combat),
-            per_combatant=tuple(
-                sorted((t.id, ruleset.new_combatant_state(t)) for t in scene.tokens)
-            ),
-        )
+    combat = replace(
+        combat,
+        rules=ruleset.new_fight_state(combat),
+        per_combatant=tuple(sorted((t.id, ruleset.new_combatant_state(t)) for t in scene.tokens)),
+    )
     state = replace(state, seed=command.seed, draws=tray.draws, combat=combat)
+    state, set_up = ruleset.fight_started(state)
     state, turn_events = begin(state, ruleset)
+    turn_events = [*set_up, *turn_events]
     surprise = state.combat is not None and state.combat.surprise
     events: list[Any] = [
         CombatStarted(ruleset.name, surprise, aware_in_order),
@@ -159,7 +141,8 @@ def check_groups(scene: Scene, groups: tuple[tuple[str, ...], ...]) -> tuple[tup
 
 
 def move(state: EncounterState, command: Move, spatial: SpatialCache) -> Result:
-    """Move a token: freely outside combat, by the rules of its ``mode`` in combat."""
+    """Move a token: freely outside combat; in combat the ruleset checks the mode against
+    its budget and charges it, and the walk may be interrupted (:mod:`engine.movement`)."""
     token = controlled_token(state, command.actor, command.token)
     scene = scene_of(state)
     path = (token.cell, *command.path)
@@ -173,51 +156,23 @@ def move(state: EncounterState, command: Move, spatial: SpatialCache) -> Result:
         moved = scene.with_token(token.moved_to(path[-1]))
         return replace(state, scene=moved), [TokenPlaced(token.id, path[-1])]
     combat, ruleset = combat_and_ruleset(state)
-    if not legacy(ruleset):
-        return _ruleset_move(state, command, spatial, ruleset, token, path, resolution.cost)
-    mode = command.mode or MOVE_MODES[0]
-    if mode not in MOVE_MODES:
-        raise CommandRejected("illegal_move", f"unknown movement mode {command.mode!r}")
-    usage = combat.current_usage
-    interjection = combat.interjection
-    if interjection is not None and interjection.allowed != "move" and mode != "step":
+    mode = command.mode or ruleset.move_modes[0]
+    if mode not in ruleset.move_modes:
         raise CommandRejected(
-            "illegal_action", f"the readied action is a {interjection.allowed} action"
+            "illegal_move",
+            f"unknown movement mode {mode!r}; one of {', '.join(ruleset.move_modes)}",
         )
-    slot, kind = ruleset.plan_movement(
-        combat,
-        token,
-        usage,
-        mode,
-        cost=resolution.cost,
-        steps=len(path) - 1,
-        cell_size=scene.grid.cell_size,
-        limited=acting_limited(combat),
-    )
-    if slot is not None:
-        reason = ruleset.refusal(token, usage, slot, acting_limited(combat))
-        if reason:
-            raise CommandRejected("over_budget", reason)
-    moved_usage = replace(
-        usage,
-        moved=usage.moved + resolution.cost,
-        movement=kind,
-        actions=(*usage.actions, slot) if slot else usage.actions,
-    )
+    tray = DiceTray(state.seed, state.draws, command.actor)
+    ctx = Context(state, ruleset, spatial, tray, command.actor, token)
+    plan = ruleset.plan_move(ctx, mode, cost=resolution.cost, steps=len(path) - 1)
+    combat = plan.combat
     if command.attack is None and command.rolls is not None:
         raise CommandRejected("bad_rolls", "only a move with an attack takes dice")
     if command.attack is not None:
         target = scene.token(command.attack)
         if target is None or target.id == token.id:
             raise CommandRejected("unknown_token", f"no target {command.attack!r} to attack")
-        if command.rolls is not None:
-            # Checked now, by the roll that will use them, so a bad set is refused before
-            # the move starts rather than when it ends (maybe in another command).
-            trial = DiceTray(state.seed, state.draws, command.actor)
-            ruleset.attack_roll(combat, token, target, trial, command.rolls, attack="attack")
-        reason = ruleset.refusal(token, moved_usage, ATTACK, acting_limited(combat))
-        if reason:
-            raise CommandRejected("over_budget", f"no attack after this move: {reason}")
+        combat = ruleset.plan_move_attack(ctx, combat, target, command.maneuver, command.rolls)
         # The target gives up its attack of opportunity only if it really is attacked:
         # it must be within reach of where the move ends.
         index = spatial.index(scene)
@@ -226,62 +181,21 @@ def move(state: EncounterState, command: Move, spatial: SpatialCache) -> Result:
             raise CommandRejected(
                 "out_of_reach", f"{target.id!r} would not be within reach where the move ends"
             )
-    exempt = withdraw_exempt(state, spatial, ruleset, token) if kind == "withdraw" else ()
     pending = PendingMove(
         token=token.id,
         path=path,
         step=0,
         cost=resolution.cost,
-        mode=kind,
-        # "unless the enemy attacks you as part of their action"
-        asked=tuple(f"aoo:{target}" for target in usage.attacked),
-        exempt=exempt,
+        mode=plan.mode,
+        asked=tuple(f"aoo:{who}" for who in ruleset.spared(ctx)),
+        exempt=ruleset.move_exempt(ctx, plan.mode),
         attack=command.attack,
         maneuver=command.maneuver,
         rolls=command.rolls,
     )
-    combat = combat.with_usage(moved_usage)
-    hold = combat.hold(token.id)
-    if hold is not None and hold.kind == "ready" and not hold.moved and combat.interjection is None:
-        # Moving after readying rules out the readied action's free 1 m step.
-        combat = replace(
-            combat.without_hold(token.id),
-            holds=(*combat.without_hold(token.id).holds, replace(hold, moved=True)),
-        )
-    state = replace(state, combat=combat)
-    tray = DiceTray(state.seed, state.draws, command.actor)
-    state, events = begin_move(state, ruleset, spatial, pending, tray)
-    return state, [MoveStarted(token.id, token.cell, tuple(command.path), kind), *events]
-
-
-def _ruleset_move(
-    state: EncounterState,
-    command: Move,
-    spatial: SpatialCache,
-    ruleset: Ruleset,
-    token: Combatant,
-    path: tuple[Cell, ...],
-    cost: float,
-) -> Result:
-    """A move in combat under a ruleset on the seam: it checks and charges the move."""
-    mode = command.mode or ruleset.move_modes[0]
-    if mode not in ruleset.move_modes:
-        raise CommandRejected(
-            "illegal_move",
-            f"unknown movement mode {mode!r}; one of {', '.join(ruleset.move_modes)}",
-        )
-    if command.attack is not None or command.maneuver is not None:
-        raise CommandRejected(
-            "illegal_move", f"{ruleset.title} makes no attack as part of a move: act instead"
-        )
-    tray = DiceTray(state.seed, state.draws, command.actor)
-    ctx = Context(state, ruleset, spatial, tray, command.actor, token)
-    plan = ruleset.plan_move(ctx, mode, cost=cost, steps=len(path) - 1)
-    exempt = ruleset.move_exempt(ctx, plan.mode)
-    pending = PendingMove(token.id, path, 0, cost, mode=plan.mode, exempt=exempt)
-    state = replace(state, combat=plan.combat, draws=tray.draws)
     planned: list[Any] = list(tray.events)  # dice the ruleset rolled to plan the move
     tray.events.clear()
+    state = replace(state, combat=combat, draws=tray.draws)
     state, events = begin_move(state, ruleset, spatial, pending, tray)
     started = MoveStarted(token.id, token.cell, tuple(command.path), plan.mode)
     return state, [*planned, started, *events]
@@ -361,26 +275,21 @@ def answer_prompt(state: EncounterState, command: AnswerPrompt, spatial: Spatial
     events: list[Any] = [PromptClosed(prompt.id, outcome, command.actor)]
     tray = DiceTray(state.seed, state.draws, command.actor)
     state = _drop_prompt(state, prompt.id)
+    if prompt.kind not in CORE_PROMPTS:
+        state, more = ruleset.prompt_answered(state, prompt, command.accept, command.actor)
+        return state, events + more
     if prompt.kind == "attack_of_opportunity" and command.accept:
-        if not legacy(ruleset):
-            return _ruleset_opportunity(state, ruleset, spatial, prompt, command, tray, events)
         return _opportunity_attack(state, ruleset, spatial, prompt, command, tray, events)
     if prompt.kind == "readied_action" and command.accept:
-        if not legacy(ruleset):
-            return _trigger_fired(state, ruleset, spatial, prompt, command, tray, events)
-        state, fired = actions.fire_ready(state, ruleset, prompt.attacker, prompt.target)
-        return state, events + fired
-    if prompt.kind == "delayed_action":
-        state, more = answer_delay(state, ruleset, prompt.attacker, command.accept)
-        return state, events + more
+        return _trigger_fired(state, ruleset, spatial, prompt, command, tray, events)
     if prompt.kind == "continue_after_hit" and not command.accept:
         return _stop_move(state, events, "the GM reports it can no longer act")
     return _resume(state, ruleset, spatial, tray, events)
 
 
 def expire_prompt(state: EncounterState, command: ExpirePrompt, spatial: SpatialCache) -> Result:
-    """A prompt's deadline passed: declined (a ``continue_after_hit`` one: the move goes on;
-    a ``delayed_action`` one: the delay keeps waiting)."""
+    """A prompt's deadline passed: declined (a ``continue_after_hit`` one: the move goes
+    on; one of the ruleset's own kinds: as the ruleset says of a decline)."""
     if command.actor not in (SYSTEM, GM):
         raise CommandRejected("gm_only", "only the server or the GM expires a prompt")
     combat, ruleset = combat_and_ruleset(state)
@@ -389,8 +298,8 @@ def expire_prompt(state: EncounterState, command: ExpirePrompt, spatial: Spatial
         raise CommandRejected("unknown_prompt", f"prompt {command.prompt!r} is not open")
     events: list[Any] = [PromptClosed(command.prompt, "expired", command.actor)]
     state = _drop_prompt(state, command.prompt)
-    if prompt.kind == "delayed_action":  # unanswered: the delay keeps waiting
-        state, more = answer_delay(state, ruleset, prompt.attacker, False)
+    if prompt.kind not in CORE_PROMPTS:  # the ruleset's own: unanswered counts as declined
+        state, more = ruleset.prompt_answered(state, prompt, False, command.actor)
         return state, events + more
     return _resume(state, ruleset, spatial, DiceTray(state.seed, state.draws, SYSTEM), events)
 
@@ -427,6 +336,25 @@ def set_door(state: EncounterState, command: SetDoor, spatial: SpatialCache) -> 
     return replace(state, scene=changed), [DoorChanged(wall.id, command.open)]
 
 
+def set_condition(state: EncounterState, command: SetCondition, spatial: SpatialCache) -> Result:
+    """The GM marks a condition the fight's rules read (one of the ruleset's words)."""
+    if command.actor != GM:
+        raise CommandRejected("gm_only", f"only the GM sets conditions, not {command.actor!r}")
+    combat, ruleset = combat_and_ruleset(state)
+    if scene_of(state).token(command.token) is None:
+        raise CommandRejected("unknown_token", f"no token {command.token!r} on the scene")
+    known = ruleset.vocabulary.conditions
+    if command.condition not in known:
+        raise CommandRejected(
+            "illegal_action",
+            f"unknown condition {command.condition!r}; one of {', '.join(known)}",
+        )
+    combat = combat.with_condition(command.token, command.condition, command.on)
+    return replace(state, combat=combat), [
+        ConditionChanged(command.token, command.condition, command.on)
+    ]
+
+
 HANDLERS: dict[type, Handler] = {
     Act: fight.act,
     JoinCombat: fight.join_combat,
@@ -441,14 +369,7 @@ HANDLERS: dict[type, Handler] = {
     ExpirePrompt: expire_prompt,
     EndPhase: end_phase,
     SetDoor: set_door,
-    Attack: actions.attack,
-    TakeAction: actions.take_action,
-    Delay: actions.delay,
-    TakeDelayed: actions.take_delayed,
-    Ready: actions.ready,
-    Abort: actions.abort,
-    SetCondition: actions.set_condition,
-    SetVitals: actions.set_vitals,
+    SetCondition: set_condition,
 }
 
 
@@ -461,40 +382,6 @@ def _drop_prompt(state: EncounterState, prompt_id: str) -> EncounterState:
 
 
 def _opportunity_attack(
-    state: EncounterState,
-    ruleset: Ruleset,
-    spatial: SpatialCache,
-    prompt: Prompt,
-    command: AnswerPrompt,
-    tray: DiceTray,
-    events: list[Any],
-) -> Result:
-    """Resolve an accepted attack of opportunity at once; on a hit the GM says whether the
-    mover can finish its action (seed 000: "then complete the current action")."""
-    combat, scene = state.combat, scene_of(state)
-    assert combat is not None
-    attacker, target = scene.token(prompt.attacker), scene.token(prompt.target)
-    assert attacker is not None and target is not None
-    roll = ruleset.opportunity_attack(
-        combat, attacker, target, tray, command.rolls, command.maneuver
-    )
-    events += [*tray.events, roll]
-    tray.events.clear()
-    made = (*combat.opportunity_attacks, (attacker.id, target.id))
-    combat = replace(combat, opportunity_attacks=made)
-    # Named or not, the attack's manoeuvre is one of the Phase's: a later, better one
-    # gets only the worst bonus.
-    combat = combat.with_maneuver(attacker.id, command.maneuver or STRIKE)
-    state = replace(state, combat=combat, draws=tray.draws)
-    if roll.hit and combat.pending_move is not None:
-        state, opened = open_prompt(
-            state, "continue_after_hit", GM, attacker.id, target.id, prompt.at, prompt.exit_point
-        )
-        return state, [*events, opened]
-    return _resume(state, ruleset, spatial, tray, events)
-
-
-def _ruleset_opportunity(
     state: EncounterState,
     ruleset: Ruleset,
     spatial: SpatialCache,
@@ -576,7 +463,7 @@ def _resume(
     assert combat is not None
     if combat.prompts or combat.pending_move is None:
         return state, events
-    if combat.has(combat.pending_move.token, "cannot_act"):
+    if not ruleset.can_act(combat, combat.pending_move.token):
         # "the other character continues ... assuming they are still capable of doing so"
         return _stop_move(state, events, "it can no longer act")
     state, more = continue_move(state, ruleset, spatial, tray)

@@ -13,17 +13,12 @@ from dataclasses import dataclass, field, replace
 
 # The combat-time part of the state lives in its own module; re-exported here.
 from engine.combat_state import (
-    ATTACK,
-    FULL,
-    MOVE,
     Combat,
-    Hold,
+    Effect,
     Interjection,
-    Maneuver,
     PendingMove,
-    PhaseUsage,
     Prompt,
-    Vitals,
+    Trigger,
 )
 from geometry import (
     Cell,
@@ -39,23 +34,18 @@ from geometry import (
 StatValue = bool | int | float | str
 
 __all__ = [
-    "ATTACK",
-    "FULL",
-    "MOVE",
     "Combat",
     "Combatant",
+    "Effect",
     "EncounterState",
     "GridSpec",
-    "Hold",
     "Interjection",
-    "Maneuver",
     "PendingMove",
-    "PhaseUsage",
     "Prompt",
     "Scene",
     "StatValue",
     "TerrainSpec",
-    "Vitals",
+    "Trigger",
     "VttSpec",
     "WallSpec",
 ]

@@ -25,31 +25,29 @@ import math
 from dataclasses import dataclass, replace
 from typing import Any
 
-from engine.combat_state import ATTACK, STRIKE, PendingMove
+from engine.combat_state import PendingMove
 from engine.errors import CommandRejected
-from engine.events import AttackRolled, MoveCompleted, MoveInterrupted, MoveStopped
+from engine.events import MoveCompleted, MoveInterrupted, MoveStopped
 from engine.model import Combatant, EncounterState, Scene
 from engine.prompts import open_prompt
+from engine.rulesets.base import Context
 from engine.spatial import SpatialCache
 from engine.tray import DiceTray
-from engine.turns import Ruleset, legacy, limited
+from engine.turns import Ruleset
 from geometry import (
     AreaExit,
     BlockMode,
     Cell,
     GeometryError,
-    Grid,
     MoveResolution,
     Point,
     ThreatIndex,
 )
 
-UNUSUAL_REACH = 1.0  # metres: seed 000's default reach; more is "unusual reach"
-
 
 @dataclass(frozen=True, slots=True)
 class Stop:
-    """Where a move pauses: ``kind`` ``aoo`` or ``ready``, for creature ``who``."""
+    """Where a move pauses: ``kind`` ``aoo`` or ``held`` (a trigger), for creature ``who``."""
 
     kind: str
     who: str
@@ -109,45 +107,6 @@ def blocking_problem(
     return None
 
 
-def withdraw_exempt(
-    state: EncounterState, spatial: SpatialCache, ruleset: Ruleset, mover: Combatant
-) -> tuple[str, ...]:
-    """Enemies that get no attack of opportunity as a withdraw begins (seed 000,
-    *Full-Phase Actions*): "any adjacent opponent you can see who does not have unusual
-    reach".  A mover in ``darkness`` sees no one; an enemy that is ``invisible``, in
-    ``darkness`` itself, or behind a wall that blocks sight is not seen."""
-    scene, combat = state.scene, state.combat
-    assert isinstance(scene, Scene) and combat is not None
-    if combat.has(mover.id, "darkness"):
-        return ()
-    index = spatial.index(scene)
-    grid = index.grid
-    mine = grid.footprint(mover.cell, mover.size)
-    exempt = []
-    for other in scene.tokens:
-        if other.id == mover.id or not ruleset.threatens(combat, other, mover):
-            continue
-        if other.reach > UNUSUAL_REACH + 1e-9 or not _visible(combat, other.id):
-            continue
-        theirs = grid.footprint(other.cell, other.size)
-        if not any(grid.adjacent(a, b) for a in mine for b in theirs):
-            continue
-        if not _sees(index, grid, mover, other):
-            continue
-        exempt.append(other.id)
-    return tuple(sorted(exempt))
-
-
-def _visible(combat: Any, who: str) -> bool:
-    return not (combat.has(who, "invisible") or combat.has(who, "darkness"))
-
-
-def _sees(index: ThreatIndex, grid: Grid, mover: Combatant, other: Combatant) -> bool:
-    a = grid.footprint_center(mover.cell, mover.size)
-    b = grid.footprint_center(other.cell, other.size)
-    return not index.walls.segment_blocked(a, b, BlockMode.SIGHT)
-
-
 def begin_move(
     state: EncounterState,
     ruleset: Ruleset,
@@ -195,20 +154,14 @@ def _stops(
     scene, combat = state.scene, state.combat
     assert isinstance(scene, Scene) and combat is not None
     stops: list[Stop] = []
-    grid = spatial.index(scene).grid
-    provokes = (
-        ruleset.provokes(pending.mode)
-        if legacy(ruleset)
-        else ruleset.provokes(combat, mover, pending.mode)
-    )
-    if provokes:
+    if ruleset.provokes(combat, mover, pending.mode):
         starting = pending.step == 0
         for exit_ in resolution.exits:
             who = exit_.area_id
             if f"aoo:{who}" in pending.asked or who == pending.attack:
                 continue
             if who in pending.exempt and starting:
-                # Not threatened by it where the withdraw begins; moving past it provokes.
+                # Not threatened by it where the move begins; moving past it provokes.
                 later = _later_exit(spatial, scene, who, mover, rest)
                 if later is None:
                     continue
@@ -216,31 +169,15 @@ def _stops(
             if _may_attack(combat, ruleset, scene, who, mover):
                 stops.append(Stop("aoo", who, exit_.step, exit_.cell, exit_.point))
     if combat.interjection is None:
-        for hold in combat.holds:
-            if hold.kind != "ready" or not hold.area or f"ready:{hold.combatant}" in pending.asked:
-                continue
-            if hold.combatant == mover.id or hold.trigger_by not in (None, mover.id):
-                continue
-            if combat.has(hold.combatant, "cannot_act"):
-                continue
-            area = set(hold.area)
-            for step in range(len(rest) - 1):
-                here = grid.footprint(rest[step], mover.size)
-                there = grid.footprint(rest[step + 1], mover.size)
-                if not here & area and there & area:
-                    stops.append(
-                        Stop("ready", hold.combatant, step, rest[step], grid.center(rest[step]))
-                    )
-                    break
-    if combat.interjection is None:
-        stops += _trigger_stops(state, spatial, mover, pending, rest)
+        stops += _trigger_stops(state, ruleset, spatial, mover, pending, rest)
     # In path order; a readied action goes first on the same step ("just before").
-    stops.sort(key=lambda s: (s.step, s.kind != "ready", s.who))
+    stops.sort(key=lambda s: (s.step, s.kind != "held", s.who))
     return stops
 
 
 def _trigger_stops(
     state: EncounterState,
+    ruleset: Ruleset,
     spatial: SpatialCache,
     mover: Combatant,
     pending: PendingMove,
@@ -257,10 +194,10 @@ def _trigger_stops(
     for trigger in combat.triggers:
         if trigger.on not in ("enter", "sight") or trigger.owner == mover.id:
             continue
-        if f"ready:{trigger.owner}" in pending.asked or trigger.by not in (None, mover.id):
+        if f"held:{trigger.owner}" in pending.asked or trigger.by not in (None, mover.id):
             continue
         owner = scene.token(trigger.owner)
-        if owner is None:
+        if owner is None or not ruleset.can_act(combat, owner.id):
             continue
         area = set(trigger.area)
         for step in range(len(rest) - 1):
@@ -273,7 +210,7 @@ def _trigger_stops(
                     index, owner, mover, rest[step + 1]
                 )
             if fires:
-                stops.append(Stop("ready", owner.id, step, rest[step], grid.center(rest[step])))
+                stops.append(Stop("held", owner.id, step, rest[step], grid.center(rest[step])))
                 break
     return stops
 
@@ -340,27 +277,18 @@ def _arrive(
     arrived = mover.moved_to(pending.path[-1])
     scene = scene.with_token(arrived)
     combat = replace(combat, pending_move=None)
-    usage = combat.current_usage
-    limit = limited(combat) or combat.interjection is not None
-    if legacy(ruleset):
-        left = ruleset.movement_left(arrived, usage, limit)
-    else:
-        left = ruleset.movement_left(combat, arrived)
+    left = ruleset.movement_left(combat, arrived)
     events: list[Any] = [MoveCompleted(mover.id, arrived.cell, pending.cost, left)]
+    state = replace(state, scene=scene, combat=combat)
     if pending.attack is not None:
         target = scene.token(pending.attack)
         if target is not None and in_reach(spatial, scene, arrived, target):
-            maneuver = pending.maneuver or STRIKE
-            maneuvers = (*combat.maneuvers_of(arrived.id), maneuver)
-            roll: AttackRolled = ruleset.attack_roll(
-                combat, arrived, target, tray, pending.rolls, attack="attack", maneuvers=maneuvers
-            )
-            events += [*tray.events, roll]
+            ctx = Context(state, ruleset, spatial, tray, tray.by, arrived)
+            state, attacked = ruleset.move_attack(ctx, target, pending.maneuver, pending.rolls)
+            events += attacked
             tray.events.clear()
-            usage = replace(
-                usage, actions=(*usage.actions, ATTACK), attacked=(*usage.attacked, target.id)
-            )
-            combat = combat.with_usage(usage).with_maneuver(arrived.id, maneuver)
+            combat = state.combat
+            assert combat is not None
         else:
             events.append(
                 MoveStopped(

@@ -1,46 +1,36 @@
 """What may this combatant do now?  Asked without changing anything (python-chess's
 ``legal_moves`` beside ``push``), so a VTT can offer only what the rules allow.
 
-Each action is checked with the same ruleset hooks the handlers use, and an action that
-is not available comes with the rule that forbids it.
+Each action is checked by the very check its handler runs first (the ruleset action's
+``refusal``; a dry run of the ruleset's ``plan_move`` for each move mode), so "may I"
+and "do it" cannot drift; an action that is not available comes with the rule that
+forbids it.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 from engine.checks import (
-    acting_limited,
     combat_and_ruleset,
     controlled_token,
     require_no_prompts,
     scene_of,
 )
-from engine.combat_state import ATTACK, FULL, Combat, PhaseUsage
-from engine.commands import GM, MOVE_MODES
+from engine.commands import GM
 from engine.errors import CommandRejected
 from engine.model import Combatant, EncounterState
 from engine.rulesets import Context, find_ruleset
 from engine.spatial import SpatialCache
 from engine.tray import DiceTray
-from engine.turns import Ruleset, able, legacy
+from engine.turns import Ruleset
 from geometry import Cell, GeometryError
 from geometry.search import cheapest_path
 
 #: The most cells a path search may expand: a query must never hold up the server.
 MAX_EXPANSIONS = 20_000
-
-ACTIONS = (
-    "attack",
-    *MOVE_MODES,
-    "full_phase",
-    "delay",
-    "ready",
-    "take_delayed",
-    "abort",
-    "end_phase",
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,58 +55,10 @@ def options(
     prompts = _prompts_for(state, actor)
     try:
         token = controlled_token(state, actor, token_id)
-        combat, ruleset = combat_and_ruleset(state)
+        _, ruleset = combat_and_ruleset(state)
     except CommandRejected as refusal:
         return Options(token_id, False, refusal.message, 0.0, (), (), prompts)
-    if not legacy(ruleset):
-        return _seam_options(state, spatial or SpatialCache(), token, actor, ruleset, prompts)
-    verdicts: dict[str, str | None] = {}
-    acting = combat.actor == token.id
-    if not acting:
-        verdicts["abort"] = _abort_refusal(state, token)
-        hold = combat.hold(token.id)
-        verdicts["take_delayed"] = (
-            None
-            if hold is not None
-            and hold.kind == "delay"
-            and combat.usage == PhaseUsage()
-            and combat.interjection is None
-            and combat.pending_move is None
-            and not combat.prompts
-            and able(combat, token.id)
-            else "no delayed action to take now"
-        )
-        reason = f"it is {combat.actor!r}'s action (Turn {combat.turn}, Phase {combat.phase})"
-        return _result(token_id, False, reason, 0.0, verdicts, prompts)
-    try:
-        require_no_prompts(combat)
-    except CommandRejected as refusal:
-        return _result(token_id, False, refusal.message, 0.0, verdicts, prompts)
-    usage, limited = combat.current_usage, acting_limited(combat)
-    verdicts["attack"] = ruleset.refusal(token, usage, ATTACK, limited)
-    verdicts["full_phase"] = ruleset.refusal(token, usage, FULL, limited)
-    cell = scene_of(state).grid.cell_size
-    for mode in MOVE_MODES:
-        verdicts[mode] = _movement_refusal(ruleset, combat, token, usage, mode, cell, limited)
-    fresh = combat.interjection is None and combat.usage == PhaseUsage()
-    verdicts["delay"] = (
-        None if fresh else "delaying takes no action on one's INIT: something was done"
-    )
-    verdicts["ready"] = (
-        "a readied action cannot ready another"
-        if combat.interjection is not None
-        else ruleset.refusal(token, combat.usage, ATTACK, limited)
-    )
-    verdicts["end_phase"] = None if combat.pending_move is None else "a move is under way"
-    if combat.interjection is not None:
-        allowed = combat.interjection.allowed or "attack"
-        only = f"the readied action is a {allowed} action"
-        keep = {"attack": {"attack"}, "move": set(MOVE_MODES), "free": set()}[allowed] | {"step"}
-        for action in ("attack", *MOVE_MODES, "full_phase"):
-            if action not in keep and verdicts.get(action) is None:
-                verdicts[action] = only
-    left = ruleset.movement_left(token, usage, limited)
-    return _result(token_id, True, None, left, verdicts, prompts)
+    return _seam_options(state, spatial or SpatialCache(), token, actor, ruleset, prompts)
 
 
 def _seam_options(
@@ -141,6 +83,9 @@ def _seam_options(
         require_no_prompts(combat, ignore="readied_action" if interjecting else None)
     except CommandRejected as refusal:
         waiting = refusal.message
+    if acting and waiting is not None:
+        # Its action, but everything waits on a prompt's answer first.
+        return Options(token.id, False, waiting, 0.0, (), (), prompts)
     if acting:
         for mode in ruleset.move_modes:
             order.append(mode)
@@ -149,7 +94,7 @@ def _seam_options(
         if spec.when == "gm" or (spec.when == "turn" and not acting):
             continue
         order.append(name)
-        verdicts[name] = (waiting if spec.when == "turn" else None) or spec.refusal(ctx)
+        verdicts[name] = (waiting if spec.when == "turn" else None) or _refusal(spec, ctx)
     left = 0.0
     reason = None
     if acting:
@@ -163,6 +108,15 @@ def _seam_options(
     return Options(token.id, acting, reason, left, available, refused, prompts)
 
 
+def _refusal(spec: Any, ctx: Context) -> str | None:
+    """An action's own refusal, whether it returns the reason or raises it."""
+    try:
+        reason: str | None = spec.refusal(ctx)
+    except CommandRejected as refusal:
+        return refusal.message
+    return reason
+
+
 def _dry_move(ctx: Context, ruleset: Ruleset, mode: str) -> str | None:
     """Why the smallest move (one cell) of ``mode`` would be refused now, or None."""
     if ctx.combat.pending_move is not None:
@@ -172,59 +126,6 @@ def _dry_move(ctx: Context, ruleset: Ruleset, mode: str) -> str | None:
     except CommandRejected as refusal:
         return refusal.message
     return None
-
-
-def _movement_refusal(
-    ruleset: Ruleset,
-    combat: Combat,
-    token: Combatant,
-    usage: PhaseUsage,
-    mode: str,
-    cell: float,
-    limited: bool,
-) -> str | None:
-    # Asked as the cheapest real move there is, one step onto the next open cell: a
-    # mode whose allowance cannot cover even that (a withdraw with no movement) is not
-    # offered.
-    try:
-        slot, _ = ruleset.plan_movement(
-            combat,
-            token,
-            usage,
-            mode,
-            cost=cell,
-            steps=1,
-            cell_size=cell,
-            limited=limited,
-        )
-    except CommandRejected as refusal:
-        return refusal.message
-    if mode == "combat" and ruleset.movement_left(token, usage, limited) <= 0:
-        return "no combat movement left this Phase"
-    return ruleset.refusal(token, usage, slot, limited) if slot else None
-
-
-def _abort_refusal(state: EncounterState, token: Combatant) -> str | None:
-    combat = state.combat
-    assert combat is not None
-    if combat.has(token.id, "cannot_act") or (combat.surprise and token.id not in combat.aware):
-        return f"{token.id!r} cannot act now"
-    if (token.id, combat.turn, combat.phase) in combat.abort_locks:
-        return "no abort until after your INIT this Phase"
-    return None
-
-
-def _result(
-    token_id: str,
-    can_act: bool,
-    reason: str | None,
-    left: float,
-    verdicts: dict[str, str | None],
-    prompts: tuple[str, ...],
-) -> Options:
-    available = tuple(a for a in ACTIONS if a in verdicts and verdicts[a] is None)
-    refused = tuple((a, r) for a in ACTIONS if (r := verdicts.get(a)) is not None)
-    return Options(token_id, can_act, reason, left, available, refused, prompts)
 
 
 def _prompts_for(state: EncounterState, actor: str) -> tuple[str, ...]:
@@ -265,10 +166,7 @@ def plan_path(
         # On its action: what it has left; otherwise a whole Phase's worth.  Either way
         # the search is bounded by how far the token could go, never the whole map.
         ruleset: Ruleset = find_ruleset(combat.ruleset)
-        if combat.actor == token.id:
-            budget = ruleset.movement_left(token, combat.current_usage, acting_limited(combat))
-        else:
-            budget = ruleset.movement_left(token, PhaseUsage(), False)
+        budget = ruleset.movement_left(combat, token)
     enemies: set[Cell] = set()
     others: set[Cell] = set()
     for other in scene.tokens:

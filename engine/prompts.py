@@ -26,3 +26,8 @@ def open_prompt(
     combat = replace(combat, prompts=(*combat.prompts, prompt))
     event = PromptOpened(prompt.id, kind, controller, attacker, target, at, point)
     return replace(state, combat=combat, next_prompt=state.next_prompt + 1), event
+
+
+#: The prompt kinds the core opens and answers itself; any other kind is a ruleset's own
+#: (answered through its ``prompt_answered`` hook).
+CORE_PROMPTS = ("attack_of_opportunity", "readied_action", "continue_after_hit")

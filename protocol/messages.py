@@ -9,23 +9,14 @@ the body; the codec adds ``body.``) and ``to_body`` writes it back.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, Final, TypeAlias
 
 from protocol.actions import (
     ACTION_MESSAGES,
-    Abort,
-    Attack,
-    Delay,
-    ManeuverSpec,
     MovePoints,
-    Ready,
     SetCondition,
     SetDoor,
-    SetVitals,
-    TakeAction,
-    TakeDelayed,
-    check_maneuver,
     check_move_options,
     check_rolls,
     move_options_wire,
@@ -243,16 +234,16 @@ class Move:
     seq: int
     token: str
     path: tuple[tuple[int, int], ...]
-    mode: str = "combat"
+    mode: str | None = None
     attack: str | None = None
-    maneuver: ManeuverSpec | None = None
+    maneuver: dict[str, Any] | None = field(default=None, hash=False)
     rolls: tuple[int, ...] | None = None
 
     def __post_init__(self) -> None:
         check_seq(self.seq)
         check_id(self.token, "token")
         _set(self, "path", _check_path(self.path))
-        check_move_options(self.mode, self.attack, self.maneuver)
+        check_move_options(self, self.mode, self.attack, self.maneuver)
         _set(self, "rolls", check_rolls(self.rolls))
 
     @classmethod
@@ -286,7 +277,7 @@ class AnswerPrompt:
     prompt: str
     accept: bool
     rolls: tuple[int, ...] | None = None
-    maneuver: ManeuverSpec | None = None
+    maneuver: dict[str, Any] | None = field(default=None, hash=False)
 
     def __post_init__(self) -> None:
         check_seq(self.seq)
@@ -294,19 +285,18 @@ class AnswerPrompt:
         check_bool(self.accept, "accept")
         if self.rolls is not None:
             _set(self, "rolls", _check_rolls(self.rolls))
-        check_maneuver(self.maneuver, "maneuver")
+        _set(self, "maneuver", read_maneuver(self.maneuver, "maneuver"))
 
     @classmethod
     def from_body(cls, body: object, *, seq: int) -> AnswerPrompt:
         """Read the wire body."""
         obj = dict(check_keys(body, ("prompt", "accept", "rolls"), ("maneuver",)))
-        obj["maneuver"] = read_maneuver(obj.get("maneuver"), "maneuver")
         return cls(seq=seq, **obj)
 
     def to_body(self) -> dict[str, Any]:
         """The wire body."""
         rolls = None if self.rolls is None else list(self.rolls)
-        maneuver = None if self.maneuver is None else self.maneuver.to_wire()
+        maneuver = self.maneuver
         return {"prompt": self.prompt, "accept": self.accept, "rolls": rolls, "maneuver": maneuver}
 
 
@@ -375,14 +365,7 @@ ClientMessage: TypeAlias = (
     | RevokeToken
     | ConfigureTable
     | SetDoor
-    | Attack
-    | TakeAction
-    | Delay
-    | TakeDelayed
-    | Ready
-    | Abort
     | SetCondition
-    | SetVitals
     | MovePoints
     | Act
     | JoinCombat

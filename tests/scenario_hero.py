@@ -25,7 +25,7 @@ from vtt_bridge import Config, create_app
 from vtt_bridge.app import HUB
 
 SEED = 20261130
-DODGE = protocol.ManeuverSpec(name="dodge", dcv=3)
+DODGE = {"name": "dodge", "ocv": 0, "dcv": 3}
 
 
 def _token(tid: str, owner: str, side: str, x: int, y: int, **stats: Any) -> dict[str, Any]:
@@ -84,16 +84,16 @@ async def play_full_fight(gm: TableClient, alice: TableClient, bob: TableClient)
         seed=SEED,
     )
     # Surprise Phase: the wolf is unaware.  The elf delays to just before the giant.
-    await act(alice, protocol.TakeAction, token="hero", action="draw_focus", detail="sword")
+    await act(alice, protocol.Act, token="hero", action="draw_focus", params={"detail": "sword"})
     await act(alice, protocol.EndPhase, token="hero")
-    await act(bob, protocol.Delay, token="elf", before="giant")
-    await act(bob, protocol.TakeAction, token="elf", action="draw_focus", detail="bow")
+    await act(bob, protocol.Act, token="elf", action="delay", params={"before": "giant"})
+    await act(bob, protocol.Act, token="elf", action="draw_focus", params={"detail": "bow"})
     await act(bob, protocol.EndPhase, token="elf")
     await act(gm, protocol.Move, token="giant", path=((11, 11), (10, 10), (9, 9)))
     await act(gm, protocol.EndPhase, token="giant")
     # Turn 1, Phase 1: hero and elf both leave the wolf's reach: Combat Reflexes.
     await act(alice, protocol.Move, token="hero", path=((3, 3),))
-    await answer(gm, gm, maneuver=protocol.ManeuverSpec(name="bite", ocv=1))
+    await answer(gm, gm, maneuver={"name": "bite", "ocv": 1, "dcv": 0})
     await act(alice, protocol.EndPhase, token="hero")
     await act(gm, protocol.EndPhase, token="wolf")
     await act(bob, protocol.Move, token="elf", path=((3, 7), (2, 8)))
@@ -108,23 +108,35 @@ async def play_full_fight(gm: TableClient, alice: TableClient, bob: TableClient)
     await answer(gm, gm)
     await act(alice, protocol.EndPhase, token="hero")
     # During the wolf's action the elf aborts to a dodge, giving up this Phase's action.
-    await act(bob, protocol.Abort, token="elf", maneuver=DODGE)
+    await act(bob, protocol.Act, token="elf", action="abort", params={"maneuver": DODGE})
     await act(gm, protocol.EndPhase, token="wolf")
     await act(gm, protocol.EndPhase, token="giant")
     # Phase 3: the hero readies an attack on anyone stepping next to it.
-    await act(alice, protocol.Ready, token="hero", action="attack", area=((3, 1), (3, 2), (3, 3)))
+    await act(
+        alice,
+        protocol.Act,
+        token="hero",
+        action="ready",
+        params={"action": "attack", "area": [[3, 1], [3, 2], [3, 3]]},
+    )
     await act(alice, protocol.EndPhase, token="hero")
     await act(gm, protocol.EndPhase, token="wolf")
     await act(bob, protocol.EndPhase, token="elf")
     await act(gm, protocol.Move, token="giant", path=((4, 2), (3, 2)))
     await answer(alice, gm)
-    await act(alice, protocol.Attack, token="hero", target="giant", ranged=True, range=5.0)
+    await act(
+        alice,
+        protocol.Act,
+        token="hero",
+        action="attack",
+        params={"target": "giant", "ranged": True, "range": 5.0},
+    )
     await act(alice, protocol.EndPhase, token="hero")
     await act(gm, protocol.EndPhase, token="giant")
     # The GM records what the hits cost (damage is the table's), then Phase 4 and the
     # Post-Turn Recovery: REC back to END and STUN.
-    await act(gm, protocol.SetVitals, token="hero", end=22, stun=18)
-    await act(gm, protocol.SetVitals, token="elf", end=28, stun=27)
+    await act(gm, protocol.Act, token="hero", action="set_vitals", params={"end": 22, "stun": 18})
+    await act(gm, protocol.Act, token="elf", action="set_vitals", params={"end": 28, "stun": 27})
     for client, who in ((gm, "wolf"), (bob, "elf"), (alice, "hero"), (gm, "giant"), (gm, "wolf")):
         await act(client, protocol.EndPhase, token=who)
 

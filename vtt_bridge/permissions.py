@@ -79,18 +79,7 @@ PERMISSIONS: Final[dict[type[protocol.ClientMessage], Rule]] = {
     ),
     protocol.EndPhase: Rule(ACTORS, "command", "not_your_token, not_your_turn, prompt_pending"),
     protocol.SetDoor: Rule(GM_ONLY, "command", "gm_only, unknown_door, prompt_pending"),
-    protocol.Attack: Rule(
-        ACTORS,
-        "command",
-        "not_your_token, not_your_turn, out_of_reach, over_budget (+ dice policy)",
-    ),
-    protocol.TakeAction: Rule(ACTORS, "command", "not_your_token, not_your_turn, illegal_action"),
-    protocol.Delay: Rule(ACTORS, "command", "not_your_token, not_your_turn, illegal_action"),
-    protocol.TakeDelayed: Rule(ACTORS, "command", "not_your_token, no_hold, illegal_action"),
-    protocol.Ready: Rule(ACTORS, "command", "not_your_token, not_your_turn, over_budget"),
-    protocol.Abort: Rule(ACTORS, "command", "not_your_token, cannot_abort"),
     protocol.SetCondition: Rule(GM_ONLY, "command", "gm_only, unknown_token"),
-    protocol.SetVitals: Rule(GM_ONLY, "command", "gm_only, unknown_token, illegal_action"),
     protocol.Act: Rule(
         ACTORS,
         "command",
@@ -145,13 +134,7 @@ def field_refusal(
     """Rules on a message's fields that depend on the table's settings (``dice``) and,
     for ``act``, on the fight's ``ruleset``: its params checked against the action's
     declaration before the engine sees them, and its dice fields under the dice policy."""
-    rolling = (
-        protocol.AnswerPrompt
-        | protocol.Attack
-        | protocol.StartCombat
-        | protocol.Move
-        | protocol.MovePoints
-    )
+    rolling = protocol.AnswerPrompt | protocol.StartCombat | protocol.Move | protocol.MovePoints
     if isinstance(message, rolling) and message.rolls is not None:
         return _dice_refusal(role, dice, "body.rolls")
     if isinstance(message, protocol.Act) and ruleset is not None:

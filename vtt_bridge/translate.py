@@ -79,48 +79,18 @@ def to_command(message: protocol.ClientMessage, *, actor: str, seed: Callable[[]
         case protocol.EndEffect(effect=effect):
             return engine.EndEffect(actor, effect)
         case protocol.Move(token=token, path=path, mode=mode, attack=target, maneuver=m):
-            return engine.Move(actor, token, tuple(path), mode, target, maneuver(m), message.rolls)
+            return engine.Move(actor, token, tuple(path), mode, target, m, message.rolls)
         case protocol.MovePoints(token=token, points=points, mode=mode, attack=target, maneuver=m):
-            return engine.MovePoints(
-                actor, token, tuple(points), mode, target, maneuver(m), message.rolls
-            )
+            return engine.MovePoints(actor, token, tuple(points), mode, target, m, message.rolls)
         case protocol.AnswerPrompt(prompt=prompt, accept=accept, rolls=rolls, maneuver=m):
-            return engine.AnswerPrompt(actor, prompt, accept, rolls, maneuver(m))
-        case protocol.Attack() as a:
-            return engine.Attack(
-                actor,
-                a.token,
-                a.target,
-                a.ranged,
-                a.range,
-                maneuver(a.maneuver),
-                a.ocv_bonus,
-                a.rolls,
-            )
-        case protocol.TakeAction(token=token, action=action, detail=detail, maneuver=m):
-            return engine.TakeAction(actor, token, action, detail, maneuver(m))
-        case protocol.Delay(token=token, before=before):
-            return engine.Delay(actor, token, before)
-        case protocol.TakeDelayed(token=token):
-            return engine.TakeDelayed(actor, token)
-        case protocol.Ready(token=token, action=action, trigger_by=by, area=area):
-            return engine.Ready(actor, token, action, by, tuple(area))
-        case protocol.Abort(token=token, maneuver=m, action=action):
-            return engine.Abort(actor, token, maneuver(m), action)
+            return engine.AnswerPrompt(actor, prompt, accept, rolls, m)
         case protocol.SetCondition(token=token, condition=condition, on=on):
             return engine.SetCondition(actor, token, condition, on)
-        case protocol.SetVitals(token=token, end=end, stun=stun):
-            return engine.SetVitals(actor, token, end, stun)
         case protocol.EndPhase(token=token):
             return engine.EndPhase(actor, token)
         case protocol.SetDoor(wall=wall, open=is_open):
             return engine.SetDoor(actor, wall, is_open)
     raise TypeError(f"{type(message).__name__} is not a command")
-
-
-def maneuver(spec: protocol.ManeuverSpec | None) -> engine.Maneuver | None:
-    """The engine's manoeuvre for a wire one."""
-    return None if spec is None else engine.Maneuver(spec.name, spec.ocv, spec.dcv)
 
 
 COMMAND_MESSAGES = (
@@ -130,14 +100,7 @@ COMMAND_MESSAGES = (
     protocol.AnswerPrompt,
     protocol.EndPhase,
     protocol.SetDoor,
-    protocol.Attack,
-    protocol.TakeAction,
-    protocol.Delay,
-    protocol.TakeDelayed,
-    protocol.Ready,
-    protocol.Abort,
     protocol.SetCondition,
-    protocol.SetVitals,
     protocol.MovePoints,
     protocol.Act,
     protocol.JoinCombat,
@@ -153,10 +116,30 @@ def command_to_plain(command: Command) -> dict[str, Any]:
 
 
 def command_from_plain(data: dict[str, Any]) -> Command:
-    """The inverse of :func:`command_to_plain`."""
+    """The inverse of :func:`command_to_plain`.  A command logged before the Hero
+    supplement's actions became ``act`` (``attack``, ``take_action``, ``delay``,
+    ``take_delayed``, ``ready``, ``abort``, ``set_vitals``) is read as the ``act`` it
+    is now, so a table's older log still replays to the events it holds."""
     fields = dict(data)
     kind = fields.pop("type")
+    if kind in LEGACY_ACTS:
+        return from_plain(engine.Act, legacy_act(kind, fields))
     return from_plain(COMMAND_TYPES[kind], fields)
+
+
+#: Command kinds of logs written before the ruleset seam, read as ``act``.
+LEGACY_ACTS = frozenset(
+    {"attack", "take_action", "delay", "take_delayed", "ready", "abort", "set_vitals"}
+)
+
+
+def legacy_act(kind: str, fields: dict[str, Any]) -> dict[str, Any]:
+    """The plain ``act`` a pre-seam Hero command stands for (see :data:`LEGACY_ACTS`)."""
+    actor, token = fields.pop("actor"), fields.pop("token")
+    action = kind
+    if kind == "take_action":
+        action = fields.pop("action")
+    return {"actor": actor, "token": token, "action": action, "params": fields}
 
 
 def event_to_plain(event: engine.Event) -> dict[str, Any]:

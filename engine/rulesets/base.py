@@ -48,11 +48,13 @@ has a default that suits a game without that rule, so a small game is small.
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
-from engine.combat_state import Combat, Effect, Trigger
+from engine.combat_state import Combat, Effect, Prompt, Trigger
 from engine.errors import UnsupportedRuleset
 from engine.model import Combatant, EncounterState, Scene
 from engine.serial import from_plain, register_finisher
@@ -135,7 +137,9 @@ class ActionSpec(Generic[P]):
     ``run`` then checks what depends on the params and returns the new state and events.
     ``when`` is ``turn`` (only on the token's own action), ``any`` (also out of turn,
     like an abort) or ``gm`` (the GM's tool, any time in combat, never listed as an
-    option).  ``code`` is the rejection code a refusal carries.
+    option).  ``code`` is the rejection code a refusal carries; a refusal that needs
+    another code raises :class:`~engine.errors.CommandRejected` itself.  ``run`` returns
+    its dice events (``ctx.tray.events``) first among its events.
     """
 
     name: str
@@ -149,6 +153,14 @@ class ActionSpec(Generic[P]):
     def __post_init__(self) -> None:
         if self.when not in ("turn", "any", "gm"):
             raise ValueError(f"action {self.name!r}: when must be turn, any or gm")
+
+
+#: Plain words the core uses in their ordinary sense (the fight itself, a move that
+#: ends in an attack, a step along a path, a wall's end, a dataclass field's ``init``,
+#: an action's ``run``).
+#: A ruleset may own them as well (Hero's ``combat`` movement, its ``attack`` action);
+#: the architecture test does not count them as a game's words in the core.
+SHARED_WORDS = frozenset({"combat", "attack", "step", "end", "init", "run"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -237,6 +249,15 @@ class Ruleset:
         """The fight-wide state when the fight starts."""
         return self.fight_state() if self.fight_state is not None else None
 
+    def fight_started(self, state: EncounterState) -> Result:
+        """The fight is set up (order, states), before its first pass opens: fill in what
+        needs the scene (its tokens in scene order)."""
+        return state, []
+
+    def joined(self, state: EncounterState, cid: str) -> Result:
+        """``cid`` joined the running fight (its per-combatant state is made already)."""
+        return state, []
+
     def new_combatant_state(self, combatant: Combatant) -> Any:
         """A combatant's state when it enters the fight (at the start, or joining)."""
         return self.combatant_state() if self.combatant_state is not None else None
@@ -248,7 +269,8 @@ class Ruleset:
     # -- time -------------------------------------------------------------------------------
 
     def can_act(self, combat: Combat, cid: str) -> bool:
-        """Whether ``cid`` can act at all now (not unconscious, not unaware ...)."""
+        """Whether ``cid`` can act at all now (not unconscious, not unaware ...): a held
+        action's owner is asked only then."""
         return not combat.surprise or cid in combat.aware
 
     def limited(self, combat: Combat, cid: str) -> bool:
@@ -275,8 +297,15 @@ class Ruleset:
         """``cid`` begins to act (reset its action budget here)."""
         return state, []
 
+    def pass_started(self, state: EncounterState) -> Result:
+        """A new pass over the order opens (reset what lasts one pass here)."""
+        return state, []
+
     def pass_ended(self, state: EncounterState) -> tuple[EncounterState, list[Any], str | None]:
-        """The pass over the order is done: someone who still acts now, or None."""
+        """The pass over the order is done: someone who still acts now, or None.  A
+        prompt opened here (see :func:`engine.prompts.open_prompt`) holds the walk until
+        it is answered (:meth:`prompt_answered`, which goes on with
+        :func:`engine.turns.close_pass` or :func:`engine.turns.start_acting`)."""
         return state, [], None
 
     def turn_ended(self, state: EncounterState) -> Result:
@@ -323,6 +352,47 @@ class Ruleset:
         """Resolve an accepted attack of opportunity by ``ctx.token`` on ``target``."""
         raise NotImplementedError
 
+    # -- prompts ----------------------------------------------------------------------------
+
+    def prompt_answered(
+        self, state: EncounterState, prompt: Prompt, accept: bool, actor: str
+    ) -> Result:
+        """A prompt of one of the ruleset's own kinds was answered by ``actor`` (or its
+        deadline passed: ``accept`` False, ``actor`` ``system``)."""
+        raise NotImplementedError(f"{self.name} opened no {prompt.kind!r} prompt")
+
+    # -- an attack as part of a move ------------------------------------------------------
+
+    def spared(self, ctx: Context) -> tuple[str, ...]:
+        """Threateners that get no attack of opportunity from ``ctx.token``'s move at all
+        (those it already attacked as part of its action, say)."""
+        return ()
+
+    def plan_move_attack(
+        self,
+        ctx: Context,
+        combat: Combat,
+        target: Combatant,
+        maneuver: Any,
+        rolls: tuple[int, ...] | None,
+    ) -> Combat:
+        """Check an attack ``ctx.token`` makes on ``target`` at the end of its move (a
+        ``move`` naming ``attack``), given ``combat`` with the move charged; raise
+        ``CommandRejected`` if it may not."""
+        from engine.errors import CommandRejected
+
+        raise CommandRejected("illegal_move", f"{self.title} makes no attack as part of a move")
+
+    def move_attack(
+        self,
+        ctx: Context,
+        target: Combatant,
+        maneuver: Any,
+        rolls: tuple[int, ...] | None,
+    ) -> Result:
+        """The attack a move ends in, now that ``ctx.token`` arrived within reach."""
+        raise NotImplementedError
+
     # -- triggers ---------------------------------------------------------------------------
 
     def trigger_fired(self, ctx: Context, trigger: Trigger, by: str) -> Result:
@@ -340,7 +410,8 @@ class Ruleset:
 
     @classmethod
     def words(cls) -> frozenset[str]:
-        """Every word this ruleset owns (for the architecture test)."""
+        """Every word this ruleset owns but :data:`SHARED_WORDS` (for the architecture
+        test)."""
         vocab = cls.vocabulary
         kinds = {str(getattr(e, "kind", "")) for e in vocab.events}
         return frozenset(
@@ -353,6 +424,7 @@ class Ruleset:
                 *vocab.other,
             }
             - {""}
+            - SHARED_WORDS
         )
 
 
@@ -372,8 +444,25 @@ def register(cls: _R) -> _R:
     return cls
 
 
+_LOADED: list[bool] = []
+
+
+def _load_all() -> None:
+    """Import every ruleset in ``engine/rulesets/`` once (each registers itself).  Done at
+    the first look-up, not on import, so a ruleset may import any core module."""
+    if _LOADED:
+        return
+    _LOADED.append(True)
+    import engine.rulesets as package
+
+    for module in pkgutil.iter_modules(package.__path__):
+        if module.name != "base" and not module.name.startswith("_"):
+            importlib.import_module(f"{package.__name__}.{module.name}")
+
+
 def find_ruleset(name: str) -> Ruleset:
     """The ruleset registered as ``name``; raises ``UnsupportedRuleset`` otherwise."""
+    _load_all()
     try:
         return _REGISTRY[name]
     except KeyError:
@@ -384,16 +473,19 @@ def find_ruleset(name: str) -> Ruleset:
 
 def ruleset_names() -> tuple[str, ...]:
     """Every registered ruleset name, sorted."""
+    _load_all()
     return tuple(sorted(_REGISTRY))
 
 
 def registered() -> tuple[Ruleset, ...]:
     """Every registered ruleset."""
+    _load_all()
     return tuple(_REGISTRY[name] for name in ruleset_names())
 
 
 def _decode_rules(combat: Combat) -> Combat:
     """Rebuild a decoded combat's ruleset state with the ruleset's own classes."""
+    _load_all()
     ruleset = _REGISTRY.get(combat.ruleset)
     if ruleset is None:
         return combat

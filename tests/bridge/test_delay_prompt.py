@@ -19,7 +19,9 @@ async def test_an_unanswered_delayed_action_prompt_keeps_the_delay_waiting(
     assert isinstance(await gm.reply_to(seq), protocol.Ack)
     seq = await gm.send(protocol.StartCombat, ruleset="hero-supplement", aware=None, seed=4)
     assert isinstance(await gm.reply_to(seq), protocol.Ack)
-    seq = await alice.send(protocol.Delay, token="hero", before=None)  # the hero acts first
+    seq = await alice.send(
+        protocol.Act, token="hero", action="delay", params={"before": None}
+    )  # the hero acts first
     assert isinstance(await alice.reply_to(seq), protocol.Ack)
     seq = await gm.send(protocol.EndPhase, token="ogre")  # the order is done
     assert isinstance(await gm.reply_to(seq), protocol.Ack)

@@ -13,22 +13,24 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import (
-    Abort,
     AnswerPrompt,
-    Attack,
     CommandRejected,
-    Delay,
     EndPhase,
     ExpirePrompt,
-    Maneuver,
     Move,
-    Ready,
     SetCondition,
+)
+from engine.rulesets.hero import CONDITIONS, MOVE_MODES
+from engine.rulesets.hero.commands import (
+    Abort,
+    Attack,
+    Delay,
+    Ready,
     SetVitals,
     TakeAction,
     TakeDelayed,
 )
-from engine.commands import CONDITIONS, MOVE_MODES
+from engine.rulesets.hero.state import Maneuver
 from tests.engine.helpers import fight, token
 
 IDS = st.sampled_from(["hero", "elf", "ogre", "wolf", "ghost"])

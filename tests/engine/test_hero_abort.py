@@ -7,8 +7,11 @@ from __future__ import annotations
 
 import pytest
 
-from engine import Abort, Attack, EndPhase, Maneuver, Move
-from engine.events import Aborted, CombatantActs, CombatantSkipped, InterjectionEnded
+from engine import EndPhase, Move
+from engine.events import CombatantActs, CombatantSkipped, InterjectionEnded
+from engine.rulesets.hero.commands import Abort, Attack
+from engine.rulesets.hero.events import Aborted
+from engine.rulesets.hero.state import Maneuver
 from tests.engine.helpers import fight, kinds, refused, token
 
 
@@ -78,6 +81,6 @@ def test_an_abort_to_a_move_action_names_no_manoeuvre_and_waits_for_prompts() ->
         token("elf", 1, 9, owner="bob", init=5),
     )
     refused(encounter, Abort("bob", "elf", Maneuver("dodge", 0, 3), "move"), "illegal_action")
-    refused(encounter, Abort("bob", "elf", None, "dash"), "illegal_action")
+    refused(encounter, Abort("bob", "elf", None, "dash"), "bad_params")  # not a declared word
     encounter.apply(Move("alice", "hero", ((3, 5),)))  # provokes: a prompt waits
     refused(encounter, Abort("bob", "elf", None, "move"), "prompt_pending")

@@ -8,18 +8,13 @@ from __future__ import annotations
 
 import pytest
 
-from engine import (
-    AnswerPrompt,
-    Attack,
-    EndPhase,
-    Maneuver,
-    Move,
-    SetCondition,
-    TakeAction,
-)
+from engine import AnswerPrompt, EndPhase, Move, SetCondition
 from engine.encounter import Encounter
-from engine.events import AttackRolled, MoveCompleted, Recovered, event_data
+from engine.events import MoveCompleted, event_data
 from engine.rulesets.hero import combine
+from engine.rulesets.hero.commands import Attack, TakeAction
+from engine.rulesets.hero.events import AttackRolled, Recovered
+from engine.rulesets.hero.state import Maneuver, hero
 from tests.engine.helpers import fight, kinds, refused, token
 
 
@@ -306,9 +301,11 @@ def test_post_turn_recovery_after_phase_4_only_for_the_eligible() -> None:
     from dataclasses import replace
 
     from engine import Encounter
-    from engine.combat_state import Vitals
+    from engine.rulesets.hero.state import Vitals, hero, put
 
-    hurt = replace(combat, vitals=(Vitals("hero", 20, 12), Vitals("ogre", 19, 5)))
+    hurt = put(
+        combat, replace(hero(combat), vitals=(Vitals("hero", 20, 12), Vitals("ogre", 19, 5)))
+    )
     encounter = Encounter(replace(encounter.state, combat=hurt))
     encounter.apply(SetCondition("gm", "ogre", "no_recovery", True))
     recovered: list[Recovered] = []
@@ -407,7 +404,7 @@ def test_an_attack_of_opportunity_naming_no_manoeuvre_is_a_strike_for_the_worst_
     assert roll.ocv == 5  # not 7: the Strike's bonus (none) is the worst
     combat = encounter.state.combat
     assert combat is not None
-    assert [m.name for m in combat.maneuvers_of("hero")] == ["strike", "martial strike"]
+    assert [m.name for m in hero(combat).maneuvers_of("hero")] == ["strike", "martial strike"]
 
 
 def test_a_plain_attack_counts_as_a_strike_for_a_later_attack_of_opportunity() -> None:

@@ -11,8 +11,11 @@ and act then".  The text's consequences, each a test:
 
 from __future__ import annotations
 
-from engine import AnswerPrompt, Delay, EndPhase, ExpirePrompt, SetCondition, TakeDelayed
-from engine.events import DelayTaken, HoldLapsed, PromptOpened
+from engine import AnswerPrompt, EndPhase, ExpirePrompt, SetCondition
+from engine.events import PromptOpened
+from engine.rulesets.hero.commands import Delay, TakeDelayed
+from engine.rulesets.hero.events import DelayTaken, HoldLapsed
+from engine.rulesets.hero.state import hero
 from tests.engine.helpers import fight, kinds, refused, token
 
 
@@ -67,7 +70,7 @@ def test_a_delayer_may_keep_waiting_past_the_end_of_the_phase() -> None:
     assert "phase_started" in kinds(events)
     combat = state(encounter)
     assert (combat.turn, combat.phase, combat.actor) == (1, 2, "hero")
-    hold = combat.hold("elf")
+    hold = hero(combat).hold("elf")
     assert hold is not None and hold.kind == "delay" and hold.declared == (1, 1)
 
 

@@ -5,27 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from engine import (
-    Abort,
-    AnswerPrompt,
-    Attack,
-    Delay,
-    EndPhase,
-    ExpirePrompt,
-    Maneuver,
-    Move,
-    Ready,
-    SetCondition,
-    TakeAction,
-    TakeDelayed,
-)
-from engine.events import (
-    CombatantSkipped,
-    HoldLapsed,
-    MoveCompleted,
-    MoveStopped,
-    PromptOpened,
-)
+from engine import AnswerPrompt, EndPhase, ExpirePrompt, Move, SetCondition
+from engine.events import CombatantSkipped, MoveCompleted, MoveStopped, PromptOpened
+from engine.rulesets.hero.commands import Abort, Attack, Delay, Ready, TakeAction, TakeDelayed
+from engine.rulesets.hero.events import HoldLapsed
+from engine.rulesets.hero.state import Maneuver
 from tests.engine.helpers import fight, kinds, refused, token
 
 DODGE = Maneuver("dodge", 0, 3)

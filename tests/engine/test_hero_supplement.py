@@ -17,7 +17,8 @@ from engine import (
     StartCombat,
     dice,
 )
-from engine.events import AttackRolled, DiceRolled, InitiativeOrder, MoveCompleted, PromptOpened
+from engine.events import DiceRolled, InitiativeOrder, MoveCompleted, PromptOpened
+from engine.rulesets.hero.events import AttackRolled
 from tests.engine.helpers import fight, kinds, refused, token
 
 
@@ -138,8 +139,8 @@ def test_unaware_have_minus_3_dcv_in_the_surprise_phase() -> None:
     assert state.combat is not None and state.combat.surprise and state.scene is not None
     ogre_c, hero_c = state.scene.token("ogre"), state.scene.token("hero")
     assert ogre_c is not None and hero_c is not None
-    roll = find_ruleset("hero-supplement").opportunity_attack(
-        state.combat, ogre_c, hero_c, DiceTray(1, 0, "gm"), (3, 3, 3)
+    roll = find_ruleset("hero-supplement").attack_roll(  # type: ignore[attr-defined]
+        state.combat, ogre_c, hero_c, DiceTray(1, 0, "gm"), (3, 3, 3), attack="aoo"
     )
     assert (roll.dcv, roll.target_number, roll.total, roll.hit) == (3, 13, 14, True)
 

@@ -2,19 +2,10 @@
 
 from __future__ import annotations
 
-from engine import (
-    Abort,
-    AnswerPrompt,
-    Delay,
-    EndPhase,
-    Maneuver,
-    Move,
-    Ready,
-    SetCondition,
-    TakeAction,
-    TakeDelayed,
-)
+from engine import AnswerPrompt, EndPhase, Move, SetCondition
 from engine.events import CombatantSkipped, MoveCompleted, MoveStopped, PromptOpened
+from engine.rulesets.hero.commands import Abort, Delay, Ready, TakeAction, TakeDelayed
+from engine.rulesets.hero.state import Maneuver
 from tests.engine.helpers import fight, kinds, refused, token
 
 

@@ -75,16 +75,44 @@ Statistics: ``ocv``, ``dcv``, ``init`` (integers, required); optional ``rec``, `
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar
+from dataclasses import replace
+from typing import Any, ClassVar
 
-from engine.combat_state import STRIKE, Combat, Maneuver, PhaseUsage, Vitals
+from engine.combat_state import Combat, Prompt, Trigger
 from engine.errors import CommandRejected
-from engine.events import AttackRolled
-from engine.model import Combatant
-from engine.rulesets import hero_budget as budget
-from engine.rulesets.base import register
-from engine.rulesets.hero_budget import flag
+from engine.model import Combatant, EncounterState, Scene
+from engine.rulesets.base import (
+    Context,
+    Initiative,
+    MovePlan,
+    OpportunityAttack,
+    Result,
+    Ruleset,
+    Vocabulary,
+    register,
+)
+from engine.rulesets.hero import budget, time
+from engine.rulesets.hero.actions import ACTIONS
+from engine.rulesets.hero.budget import flag
+from engine.rulesets.hero.events import HERO_EVENTS, AttackRolled
+from engine.rulesets.hero.moves import plan_move, plan_move_attack, withdraw_exempt
+from engine.rulesets.hero.state import (
+    ATTACK,
+    STRIKE,
+    HeroFight,
+    Maneuver,
+    PhaseUsage,
+    Vitals,
+    adjoin,
+    as_maneuver,
+    hero,
+    limited_now,
+    put,
+    usage,
+    with_usage,
+)
 from engine.tray import DiceTray
+from engine.turns import has_surprise_phase
 
 SURPRISED_DCV = -3
 UNDERWATER_DCV = -2
@@ -128,15 +156,36 @@ def is_dodge(maneuver: Maneuver) -> bool:
 #: Hero's defensive manoeuvres, which may have no DCV bonus of their own (a Block stops
 #: the attack instead).  Seed 000 names none but Dodge; these are Hero 6E's.
 DEFENSIVE_MANEUVERS = ("block", "dodge", "dive for cover")
+#: The movement modes a move may name (the first is the default).
+MOVE_MODES = ("combat", "step", "withdraw", "noncombat", "crawl", "hampered")
+#: The conditions the GM sets and these rules read.
+CONDITIONS = (
+    "stunned",
+    "underwater",
+    "prone",
+    "cannot_act",
+    "darkness",
+    "invisible",
+    "no_recovery",
+)
 
 
 @register
-class HeroSupplement:
+class HeroSupplement(Ruleset):
     """Hero System Rules Supplement (seed 000); see the module docstring for each rule."""
 
     name: ClassVar[str] = "hero-supplement"
     title: ClassVar[str] = "Hero System Rules Supplement"
     phases_per_turn: ClassVar[int] = 4
+    fight_state: ClassVar[type | None] = HeroFight
+    move_modes: ClassVar[tuple[str, ...]] = MOVE_MODES
+    actions: ClassVar[dict[str, Any]] = ACTIONS
+    vocabulary: ClassVar[Vocabulary] = Vocabulary(
+        conditions=CONDITIONS,
+        resources=(*REQUIRED_INT_STATS, *OPTIONAL_INT_STATS, *FLAGS, "noncombat"),
+        events=HERO_EVENTS,
+        other=("delayed_action", "hero", "hero_budget"),
+    )
 
     # -- set-up ---------------------------------------------------------------------------
 
@@ -170,9 +219,9 @@ class HeroSupplement:
         combatants: Sequence[Combatant],
         tray: DiceTray,
         groups: Sequence[Sequence[str]] = (),
-    ) -> tuple[tuple[str, ...], tuple[tuple[str, int], ...]]:
+    ) -> Initiative:
         """INIT order, highest first; ties broken by 1d6 rolls among the tied only.  A
-        group acts at its best member's INIT, its members together.
+        group acts at its best member's INIT, its members one after another.
 
         The rolls, in the order they are made (and the order a table supplying its own
         dice gives them in): the ties from the highest INIT down; at each, one die per
@@ -188,7 +237,32 @@ class HeroSupplement:
         order: list[str] = []
         for score in sorted(by_score, reverse=True):
             order.extend(_break_ties(by_score[score], tray, f"initiative tie at INIT {score}"))
-        return tuple(order), tuple((cid, scores[cid]) for cid in order)
+        order = adjoin(order, groups)
+        return Initiative(tuple(order), tuple((cid, scores[cid]) for cid in order))
+
+    def newcomer(self, combat: Combat, combatant: Combatant, tray: DiceTray) -> int:
+        """A newcomer acts at its INIT (after any already there)."""
+        return int_stat(combatant, "init")
+
+    def fight_started(self, state: EncounterState) -> Result:
+        """Starting END and STUN for every character that tracks them, in scene order."""
+        combat, scene = state.combat, state.scene
+        assert combat is not None and isinstance(scene, Scene)
+        vitals = tuple(v for t in scene.tokens if (v := self.initial_vitals(t)) is not None)
+        return replace(state, combat=put(combat, replace(hero(combat), vitals=vitals))), []
+
+    def joined(self, state: EncounterState, cid: str) -> Result:
+        """A newcomer's END and STUN are tracked from now."""
+        combat, scene = state.combat, state.scene
+        assert combat is not None and isinstance(scene, Scene)
+        token = scene.token(cid)
+        vitals = None if token is None else self.initial_vitals(token)
+        if vitals is None:
+            return state, []
+        fight = hero(combat)
+        return replace(
+            state, combat=put(combat, replace(fight, vitals=(*fight.vitals, vitals)))
+        ), []
 
     def initial_vitals(self, combatant: Combatant) -> Vitals | None:
         """Starting END and STUN, for characters that track them."""
@@ -196,42 +270,111 @@ class HeroSupplement:
             return None
         return Vitals(combatant.id, int_stat(combatant, "end"), int_stat(combatant, "stun"))
 
-    # -- the Phase budget (engine/rulesets/hero_budget.py) --------------------------------
+    def surprise(self, aware: tuple[str, ...], everyone: tuple[str, ...]) -> bool:
+        """A Surprise Phase only if some but not all are aware."""
+        return has_surprise_phase(aware, everyone)
 
-    def refusal(
-        self, combatant: Combatant, usage: PhaseUsage, action: str, limited: bool
-    ) -> str | None:
-        """Why ``combatant`` cannot take an ``action`` (attack/move/full) now, or None."""
-        return budget.refusal(combatant, usage, action, limited)
+    # -- time (engine/rulesets/hero/time.py) ----------------------------------------------
 
-    def movement_left(self, combatant: Combatant, usage: PhaseUsage, limited: bool) -> float:
+    def can_act(self, combat: Combat, cid: str) -> bool:
+        """In this Phase (aware in the Surprise Phase), and not ``cannot_act``."""
+        return time.able(combat, cid)
+
+    def skip_reason(self, combat: Combat, cid: str) -> str | None:
+        """Aborted, or unable to act: skipped, keeping its INIT."""
+        return time.skip_reason(combat, cid)
+
+    def count_reached(self, state: EncounterState, cid: str) -> Result:
+        """Defences end, abort locks lift, old holds lapse."""
+        return time.count_reached(state, cid)
+
+    def cut_in(
+        self, state: EncounterState, cid: str
+    ) -> tuple[EncounterState, list[Any], str | None]:
+        """A delay "just before" ``cid``."""
+        return time.cut_in(state, cid)
+
+    def start_acting(self, state: EncounterState, cid: str) -> Result:
+        """A fresh Phase budget."""
+        return time.fresh_budget(state, cid)
+
+    def pass_started(self, state: EncounterState) -> Result:
+        """No manoeuvres used yet this Phase."""
+        return time.pass_started(state)
+
+    def pass_ended(self, state: EncounterState) -> tuple[EncounterState, list[Any], str | None]:
+        """Ask a waiting delayer whether it takes its delayed action now."""
+        state, asked = time.pass_ended(state)
+        return state, asked, None
+
+    def prompt_answered(
+        self, state: EncounterState, prompt: Prompt, accept: bool, actor: str
+    ) -> Result:
+        """The answer to a ``delayed_action`` prompt."""
+        if prompt.kind != time.DELAYED_ACTION:
+            raise CommandRejected("unknown_prompt", f"no {prompt.kind!r} prompt in {self.title}")
+        return time.answer_delay(state, self, prompt, accept)
+
+    def turn_ended(self, state: EncounterState) -> Result:
+        """The Post-Turn Recovery."""
+        return time.post_turn(state, self)
+
+    def trigger_fired(self, ctx: Context, trigger: Trigger, by: str) -> Result:
+        """A readied action fires."""
+        return time.fire_ready(ctx, trigger, by)
+
+    # -- movement (engine/rulesets/hero/moves.py, budget.py) ------------------------------
+
+    def movement_left(self, combat: Combat, combatant: Combatant) -> float:
         """Combat movement still open: one length per move action the Phase has left."""
-        return budget.movement_left(combatant, usage, limited)
+        if combat.actor == combatant.id:
+            return budget.movement_left(combatant, usage(combat), limited_now(combat))
+        return budget.movement_left(combatant, PhaseUsage(), False)
 
-    def plan_movement(
+    def plan_move(self, ctx: Context, mode: str, *, cost: float, steps: int) -> MovePlan:
+        """Check a move of ``mode`` against the Phase's budget and charge it."""
+        return plan_move(ctx, mode, cost=cost, steps=steps)
+
+    def move_exempt(self, ctx: Context, mode: str) -> tuple[str, ...]:
+        """Adjacent enemies a withdrawer can see get no attack of opportunity as it begins."""
+        return withdraw_exempt(ctx) if mode == "withdraw" else ()
+
+    def spared(self, ctx: Context) -> tuple[str, ...]:
+        """ "Unless the enemy attacks you as part of their action": those attacked already."""
+        return usage(ctx.combat).attacked
+
+    def plan_move_attack(
         self,
+        ctx: Context,
         combat: Combat,
-        mover: Combatant,
-        usage: PhaseUsage,
-        mode: str,
-        *,
-        cost: float,
-        steps: int,
-        cell_size: float,
-        limited: bool,
-    ) -> tuple[str | None, str]:
-        """Check a move of ``mode``: the action slot it takes and the movement kind."""
-        return budget.plan_movement(
-            combat, mover, usage, mode, cost=cost, steps=steps, cell_size=cell_size, limited=limited
-        )
+        target: Combatant,
+        maneuver: Any,
+        rolls: tuple[int, ...] | None,
+    ) -> Combat:
+        """A move ending in an attack needs the attack action left after the move."""
+        return plan_move_attack(ctx, combat, target, as_maneuver(maneuver), rolls)
 
-    def provokes(self, mode: str) -> bool:
+    def move_attack(
+        self, ctx: Context, target: Combatant, maneuver: Any, rolls: tuple[int, ...] | None
+    ) -> Result:
+        """The attack at the end of a move."""
+        combat = ctx.combat
+        chosen = as_maneuver(maneuver) or STRIKE
+        used = (*hero(combat).maneuvers_of(ctx.token.id), chosen)
+        roll = self.attack_roll(
+            combat, ctx.token, target, ctx.tray, rolls, attack="attack", maneuvers=used
+        )
+        spent = usage(combat)
+        spent = replace(
+            spent, actions=(*spent.actions, ATTACK), attacked=(*spent.attacked, target.id)
+        )
+        combat = with_usage(combat, spent)
+        combat = put(combat, hero(combat).with_maneuver(ctx.token.id, chosen))
+        return replace(ctx.state, combat=combat, draws=ctx.tray.draws), [*ctx.tray.events, roll]
+
+    def provokes(self, combat: Combat, mover: Combatant, mode: str) -> bool:
         """Whether moving this way provokes at all (the 1 m step never does)."""
         return mode != "step"
-
-    def free_action_slot(self, combatant: Combatant, kind: str) -> str | None:
-        """The slot a named non-attack action takes (None: free)."""
-        return budget.action_slot(combatant, kind)
 
     # -- attacks ----------------------------------------------------------------------------
 
@@ -251,7 +394,7 @@ class HeroSupplement:
             return False
         if combat.has(threatener.id, "cannot_act"):
             return False
-        defense = combat.defense(threatener.id)
+        defense = hero(combat).defense(threatener.id)
         return not (defense is not None and is_dodge(defense))
 
     def opportunity_available(
@@ -265,10 +408,11 @@ class HeroSupplement:
 
     def defense_value(self, combat: Combat, target: Combatant) -> int:
         """The target's DCV now: base, its manoeuvres, a held defence, Surprise, conditions."""
+        fight = hero(combat)
         dcv = int_stat(target, "dcv")
-        _, maneuver_dcv = combine(combat.maneuvers_of(target.id))
+        _, maneuver_dcv = combine(fight.maneuvers_of(target.id))
         dcv += maneuver_dcv
-        defense = combat.defense(target.id)
+        defense = fight.defense(target.id)
         if defense is not None:
             dcv += defense.dcv
         if combat.surprise and target.id not in combat.aware:
@@ -311,19 +455,21 @@ class HeroSupplement:
         )
 
     def opportunity_attack(
-        self,
-        combat: Combat,
-        attacker: Combatant,
-        target: Combatant,
-        tray: DiceTray,
-        rolls: tuple[int, ...] | None,
-        maneuver: Maneuver | None = None,
-    ) -> AttackRolled:
-        """An attack of opportunity: this Phase's manoeuvres plus the one used now."""
-        used = (*combat.maneuvers_of(attacker.id), maneuver or STRIKE)
-        return self.attack_roll(
-            combat, attacker, target, tray, rolls, attack="attack_of_opportunity", maneuvers=used
-        )
+        self, ctx: Context, target: Combatant, rolls: tuple[int, ...] | None, answer: Any
+    ) -> OpportunityAttack:
+        """An attack of opportunity: this Phase's manoeuvres plus the one used now, which
+        (named or not: a Strike) counts among them, so a later, better one gets only the
+        worst bonus."""
+        combat = ctx.combat
+        chosen = as_maneuver(answer) or STRIKE
+        used = (*hero(combat).maneuvers_of(ctx.token.id), chosen)
+        roll = self.attack_roll(
+            combat, ctx.token, target, ctx.tray, rolls, attack="attack_of_opportunity",
+            maneuvers=used,
+        )  # fmt: skip
+        combat = put(combat, hero(combat).with_maneuver(ctx.token.id, chosen))
+        state = replace(ctx.state, combat=combat, draws=ctx.tray.draws)
+        return OpportunityAttack(state, [*ctx.tray.events, roll], roll.hit)
 
     # -- Post-Turn ------------------------------------------------------------------------
 

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import math
 
-from engine.combat_state import ATTACK, FULL, MOVE, Combat, PhaseUsage
+from engine.combat_state import Combat
 from engine.errors import CommandRejected
 from engine.model import Combatant
+from engine.rulesets.hero.state import ATTACK, FULL, MOVE, PhaseUsage
 
 STEP_METRES = 1.0
 EPSILON = 1e-9
