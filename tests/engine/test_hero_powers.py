@@ -10,7 +10,7 @@ import pytest
 from engine.errors import CommandRejected
 from engine.model import Combatant
 from engine.params import ParamError, decode_params
-from engine.rulesets.hero_powers import (
+from engine.rulesets.hero.powers import (
     Adder,
     DiceCode,
     Framework,
