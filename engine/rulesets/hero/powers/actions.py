@@ -43,7 +43,7 @@ from .rules import (
 )
 from .sheet import Sheet, sheet_of
 
-PowerName = Annotated[str, Length(1, 64)]
+PowerName = Annotated[str, Length(1, 48)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,6 +145,62 @@ def _sheet(ctx: Context) -> Sheet:
 def has_powers(ctx: Context) -> str | None:
     """Refusal: a character without Powers (nor STR) has nothing to use."""
     return None if _sheet(ctx).powers else f"{ctx.token.id!r} has no Powers"
+
+
+def _dry(ctx: Context, request: Use) -> str | None:
+    """Why ``request`` would be refused now, from the same rules ``use`` runs (its dice
+    are stand-ins: nothing is rolled or kept)."""
+    try:
+        used = use_power(
+            _sheet(ctx), _mine(ctx), request, now=_now(ctx), end=_end(ctx),
+            actor=ctx.token.id, options=hero(ctx.combat).power_options,
+            roll=lambda purpose, count, sides: (sides,) * count,
+        )  # fmt: skip
+        if used.ends_phase:
+            _slot(ctx, ATTACK)
+    except CommandRejected as refusal:
+        return refusal.message
+    return None
+
+
+def power_choices(ctx: Context) -> list[tuple[str, str | None]]:
+    """Each Power with why it cannot be used now: at full power, or else Casually."""
+    out: list[tuple[str, str | None]] = []
+    for power in _sheet(ctx).powers:
+        if power.duration == "constant":
+            continue
+        why = _dry(ctx, Use(power.name, object="-"))
+        if why is not None and _dry(ctx, Use(power.name, object="-", casual=True)) is None:
+            why = None  # Casually, at least
+        out.append((power.name, why))
+    return out
+
+
+def on_choices(ctx: Context) -> list[tuple[str, str | None]]:
+    """Each constant Power that is off, with why it cannot be turned on now."""
+    return _toggles(ctx, on=False)
+
+
+def off_choices(ctx: Context) -> list[tuple[str, str | None]]:
+    """Each constant Power that is on, with why it cannot be turned off now."""
+    return _toggles(ctx, on=True)
+
+
+def _toggles(ctx: Context, *, on: bool) -> list[tuple[str, str | None]]:
+    out: list[tuple[str, str | None]] = []
+    mine, sheet, now = _mine(ctx), _sheet(ctx), _now(ctx)
+    for power in sheet.powers:
+        if power.duration != "constant" or (power.name in mine.on) != on:
+            continue
+        try:
+            if on:
+                deactivate(sheet, mine, power.name, now=now)
+            else:
+                activate(sheet, mine, power.name, now=now, end=_end(ctx))
+            out.append((power.name, None))
+        except CommandRejected as refusal:
+            out.append((power.name, refusal.message))
+    return out
 
 
 def _slot(ctx: Context, slot: str) -> None:
@@ -267,9 +323,9 @@ def set_options(ctx: Context, params: PowerOptionsParams) -> Result:
 
 
 POWER_ACTIONS: dict[str, ActionSpec[Any]] = {
-    "use_power": ActionSpec("use_power", UsePowerParams, use, has_powers),
-    "power_on": ActionSpec("power_on", PowerParams, turn_on, has_powers),
-    "power_off": ActionSpec("power_off", PowerParams, turn_off, has_powers),
+    "use_power": ActionSpec("use_power", UsePowerParams, use, has_powers, choices=power_choices),
+    "power_on": ActionSpec("power_on", PowerParams, turn_on, has_powers, choices=on_choices),
+    "power_off": ActionSpec("power_off", PowerParams, turn_off, has_powers, choices=off_choices),
     "switch_framework": ActionSpec("switch_framework", SwitchParams, switch_slots, has_powers),
     "power_options": ActionSpec("power_options", PowerOptionsParams, set_options, when="gm"),
 }

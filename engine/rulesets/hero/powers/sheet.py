@@ -34,7 +34,8 @@ KINDS = ("attack", "defence", "movement", "other")
 #: Transform), ``none`` (no dice: Flight, Resistant Protection).
 EFFECTS = ("normal", "killing", "body", "points", "none")
 
-Name = Annotated[str, Length(1, 64)]
+#: A Power's name: at most 48 characters, so ``"use_power:<name>"`` fits an option.
+Name = Annotated[str, Length(1, 48)]
 
 _DICE = re.compile(r"^(\d{1,3})?(?:(½|\.5)d6|d6([+-]1)?)$")
 
