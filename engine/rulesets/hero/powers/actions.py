@@ -260,6 +260,8 @@ def use(ctx: Context, params: UsePowerParams) -> Result:
             combat, replace(spent, actions=(*spent.actions, ATTACK), attacked=attacked)
         ),
     )
+    if combat.interjection is not None:
+        return state, events  # a readied action: its own flow ends it
     state, more = advance(state, ctx.ruleset)
     return state, events + more
 
