@@ -96,6 +96,11 @@ def _convert(hint: Any, data: Any, path: str) -> Any:
         return tuple(
             _convert(a, v, f"{path}[{i}]") for i, (a, v) in enumerate(zip(args, data, strict=False))
         )
+    if origin is dict:
+        if not isinstance(data, dict):
+            raise TypeError(f"{path}: expected a map, got {data!r}")
+        value_hint = get_args(hint)[1] if get_args(hint) else Any
+        return {str(k): _convert(value_hint, v, f"{path}.{k}") for k, v in data.items()}
     if dataclasses.is_dataclass(hint) and isinstance(hint, type):
         if not isinstance(data, dict):
             raise TypeError(f"{path}: expected a map, got {data!r}")

@@ -12,6 +12,7 @@ from typing import Any
 import engine
 import protocol
 from engine import COMMAND_TYPES, Command, from_plain, to_plain
+from engine.rulesets.hero.upgrade import command_to_act
 
 
 def scene_from_spec(spec: protocol.SceneSpec) -> engine.Scene:
@@ -119,27 +120,11 @@ def command_from_plain(data: dict[str, Any]) -> Command:
     """The inverse of :func:`command_to_plain`.  A command logged before the Hero
     supplement's actions became ``act`` (``attack``, ``take_action``, ``delay``,
     ``take_delayed``, ``ready``, ``abort``, ``set_vitals``) is read as the ``act`` it
-    is now, so a table's older log still replays to the events it holds."""
-    fields = dict(data)
+    is now (:func:`engine.rulesets.hero.upgrade.command_to_act`), so a table's older
+    log still replays to the events it holds."""
+    fields = dict(command_to_act(data))
     kind = fields.pop("type")
-    if kind in LEGACY_ACTS:
-        return from_plain(engine.Act, legacy_act(kind, fields))
     return from_plain(COMMAND_TYPES[kind], fields)
-
-
-#: Command kinds of logs written before the ruleset seam, read as ``act``.
-LEGACY_ACTS = frozenset(
-    {"attack", "take_action", "delay", "take_delayed", "ready", "abort", "set_vitals"}
-)
-
-
-def legacy_act(kind: str, fields: dict[str, Any]) -> dict[str, Any]:
-    """The plain ``act`` a pre-seam Hero command stands for (see :data:`LEGACY_ACTS`)."""
-    actor, token = fields.pop("actor"), fields.pop("token")
-    action = kind
-    if kind == "take_action":
-        action = fields.pop("action")
-    return {"actor": actor, "token": token, "action": action, "params": fields}
 
 
 def event_to_plain(event: engine.Event) -> dict[str, Any]:

@@ -62,3 +62,8 @@ async def test_act_params_are_checked_by_the_bridge_then_run(bridge: Bridge) -> 
     seq = await alice.send(protocol.AskOptions, token="a")
     options = await alice.wait_for(protocol.Options, lambda m: m.ref == seq)
     assert ("zap", "the action is used this turn") in options.refused
+
+    # The log holds the act as sent: replaying it from nothing rebuilds the same state.
+    await gm.send(protocol.Ping)
+    await gm.wait_for(protocol.Pong)
+    assert bridge.hub.full_replay_hash(table.id) == table.encounter.state_hash()
