@@ -474,14 +474,17 @@ def test_str_added_to_an_hka_under_ser_takes_the_same_share() -> None:
     # HKA 4d6 defined as 2d6+6; 15 STR adds 1d6 (3 Damage Classes): 5d6, 2 standard
     hka = Power("HKA", "attack", "killing", "4d6", 15, standard_dice=2, adds_str=True)
     dice = Dice([5, 5, 5, 4])
-    used = go(Sheet((hka,)), Use("HKA", str_added=15, object="log"), roll=dice)
+    sheet = Sheet((hka, strength(20)))
+    used = go(sheet, Use("HKA", str_added=15, object="log"), roll=dice)
     assert used.effect is not None and used.effect.standard == 2 and used.effect.body == 6 + 15
-    assert used.end == 6  # END on the HKA's own points; STR pays its own
+    assert used.end == 6 + 1  # the HKA's 60 points, and 15 STR's own 1 END (1.5 rounds down)
+    with pytest.raises(PowerRefused, match="has STR 20"):
+        go(sheet, Use("HKA", str_added=25, object="log"))
 
 
 def test_str_added_to_an_hka_all_standard_is_all_standard() -> None:
     hka = Power("HKA", "attack", "killing", "2d6", 15, standard_dice=2, adds_str=True)
-    used = go(Sheet((hka,)), Use("HKA", str_added=15, object="log"), roll=Dice([2]))
+    used = go(Sheet((hka, strength(15))), Use("HKA", str_added=15, object="log"), roll=Dice([2]))
     assert used.effect is not None and (used.effect.body, used.effect.dice) == (9, ())
 
 

@@ -109,3 +109,14 @@ def test_a_bad_power_on_a_token_is_a_bad_scene() -> None:
     encounter.apply(LoadScene("gm", Scene(GridSpec(5, 5), (bad,))))
     message = refused(encounter, StartCombat("gm", "hero-supplement", 1, None), "bad_scene")
     assert "power:Zap" in message
+
+
+def test_casual_use_may_come_during_anothers_action_and_counts_in_that_segment() -> None:
+    encounter = duel(**{"Fire Blast": FIRE_BLAST})
+    encounter.apply(EndPhase("bob", "kas"))  # the ogre's action now
+    refused(encounter, Act("bob", "kas", "use_power", {"power": "STR"}), "not_your_turn")
+    assert "use_power:STR" in encounter.options("kas").available  # Casually
+    use(encounter, power="STR", casual=True, object="crate", escape=True)
+    assert end_of(encounter) == 30 - 1
+    encounter.apply(EndPhase("gm", "ogre"))  # Phase 2 opens: kas acts, a new Segment
+    assert kinds(use(encounter, power="Fire Blast", casual=True, object="door"))[-1] == "power_used"

@@ -166,10 +166,11 @@ def _dry(ctx: Context, request: Use) -> str | None:
 def power_choices(ctx: Context) -> list[tuple[str, str | None]]:
     """Each Power with why it cannot be used now: at full power, or else Casually."""
     out: list[tuple[str, str | None]] = []
+    acting = ctx.combat.actor == ctx.token.id
     for power in _sheet(ctx).powers:
         if power.duration == "constant":
             continue
-        why = _dry(ctx, Use(power.name, object="-"))
+        why = _dry(ctx, Use(power.name, object="-")) if acting else "not its action"
         if why is not None and _dry(ctx, Use(power.name, object="-", casual=True)) is None:
             why = None  # Casually, at least
         out.append((power.name, why))
@@ -210,8 +211,14 @@ def _slot(ctx: Context, slot: str) -> None:
 
 
 def use(ctx: Context, params: UsePowerParams) -> Result:
-    """Use a Power (see :func:`.rules.use_power`)."""
+    """Use a Power (see :func:`.rules.use_power`).  Casual Use takes no time, so it may
+    come at any moment (another's action too); any other use waits for one's own."""
     _gm(ctx, params.gm_allows)
+    if not params.casual and ctx.combat.actor != ctx.token.id:
+        raise CommandRejected(
+            "not_your_turn",
+            f"it is {ctx.combat.actor!r}'s action: only Casual Use takes no time",
+        )
     sheet, target_sheet = _sheet(ctx), None
     dcv = 0
     if params.target is not None:
@@ -325,7 +332,9 @@ def set_options(ctx: Context, params: PowerOptionsParams) -> Result:
 
 
 POWER_ACTIONS: dict[str, ActionSpec[Any]] = {
-    "use_power": ActionSpec("use_power", UsePowerParams, use, has_powers, choices=power_choices),
+    "use_power": ActionSpec(
+        "use_power", UsePowerParams, use, has_powers, when="any", choices=power_choices
+    ),
     "power_on": ActionSpec("power_on", PowerParams, turn_on, has_powers, choices=on_choices),
     "power_off": ActionSpec("power_off", PowerParams, turn_off, has_powers, choices=off_choices),
     "switch_framework": ActionSpec("switch_framework", SwitchParams, switch_slots, has_powers),

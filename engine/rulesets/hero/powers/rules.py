@@ -13,6 +13,8 @@ belong to and empty themselves when a new one opens, with no hook to forget.
 
 The rules
 =========
+* STR added to an HA or HKA (at most the character's STR) pays its own END beside the
+  Power's (1 per 10 STR, rounded as above).
 * Several Powers in one Phase, given the time (an Attack Action ends the Phase), the END
   (refused with ``over_budget`` naming the shortfall, and nothing is paid) and the
   Framework points (the slots in use share the reserve).
@@ -250,6 +252,10 @@ def use_power(
     if use.str_added:
         if not power.adds_str:
             raise _no("amount", f"STR does not add to {power.name}")
+        strength = sheet.power("STR")
+        has = 0 if strength is None else active_points(strength, strength.full_dice, 0)
+        if use.str_added > has:
+            raise _no("amount", f"STR {use.str_added} added, but the character has STR {has}")
         code = DiceCode.of_thirds(code.thirds + _str_thirds(power, use.str_added))
     if power.framework:
         held = state.allocation(power.name)
@@ -259,7 +265,7 @@ def use_power(
                 f"{power.framework} has {held} points in {power.name}; using {ap} needs more",
                 "over_budget",
             )
-    cost = end_cost(paid)
+    cost = end_cost(paid) + end_cost(use.str_added)  # STR added pays its own END
     if cost > end:
         raise _no(
             "no_endurance", f"{power.name} at {code} costs {cost} END; has {end}", "over_budget"
