@@ -6,6 +6,8 @@ import json
 from collections.abc import Iterable
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from engine.errors import CommandRejected
 from engine.model import Combatant
@@ -601,3 +603,28 @@ def test_dice_codes(text: str, thirds: int) -> None:
     code = DiceCode.parse(text)
     assert code.thirds == thirds
     assert DiceCode.parse(str(code)) == code
+
+
+# -- properties -----------------------------------------------------------------------------------
+
+
+@given(st.integers(0, 300))
+def test_dice_codes_round_trip_through_their_written_form(thirds: int) -> None:
+    code = DiceCode.of_thirds(thirds)
+    assert DiceCode.parse(str(code)).thirds == thirds
+
+
+@given(st.integers(1, 40), st.integers(0, 120), st.sampled_from([5, 10, 15]))
+def test_less_of_a_power_never_costs_more_end(dice: int, less: int, per_die: int) -> None:
+    power = Power("P", "attack", "normal", f"{dice}d6", per_die)
+    full = power.full_dice.thirds
+    part = DiceCode.of_thirds(min(less, full))
+    assert end_cost(active_points(power, part, 0)) <= end_cost(
+        active_points(power, power.full_dice, 0)
+    )
+
+
+@given(st.integers(1, 30))
+def test_a_power_all_under_ser_never_rolls(dice: int) -> None:
+    power = Power("T", "attack", "points", f"{dice}d6", 10, standard_dice=dice)
+    assert resolve(power, power.full_dice, no_dice).points == 3 * dice
