@@ -120,3 +120,14 @@ def test_casual_use_may_come_during_anothers_action_and_counts_in_that_segment()
     assert end_of(encounter) == 30 - 1
     encounter.apply(EndPhase("gm", "ogre"))  # Phase 2 opens: kas acts, a new Segment
     assert kinds(use(encounter, power="Fire Blast", casual=True, object="door"))[-1] == "power_used"
+
+
+def test_a_snapshot_with_powers_decodes_to_the_same_state() -> None:
+    from engine.model import EncounterState
+    from engine.serial import from_plain, to_plain
+
+    encounter = duel(**{"Fire Blast": FIRE_BLAST, "Slow Armour": SLOW_ARMOUR})
+    use(encounter, power="STR", casual=True, object="door")
+    encounter.apply(Act("bob", "kas", "power_on", {"power": "Slow Armour"}))
+    plain = json.loads(json.dumps(to_plain(encounter.state)))
+    assert from_plain(EncounterState, plain) == encounter.state
