@@ -99,6 +99,10 @@ def _seam_options(
             continue
         order.append(name)
         verdicts[name] = (waiting if spec.when == "turn" else None) or _refusal(spec, ctx)
+        if verdicts[name] is None and spec.choices is not None:
+            for choice, why in spec.choices(ctx):
+                order.append(f"{name}:{choice}")
+                verdicts[order[-1]] = why
     left = 0.0
     reason = None
     if acting:

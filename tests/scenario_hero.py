@@ -13,6 +13,7 @@ import asyncio
 import shutil
 import sys
 import tempfile
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -141,8 +142,11 @@ async def play_full_fight(gm: TableClient, alice: TableClient, bob: TableClient)
         await act(client, protocol.EndPhase, token=who)
 
 
-async def run_fight(record_to: Path | None = None) -> list[protocol.Event]:
-    """Play the fight on a fresh server; return the events the GM saw, in order."""
+async def run_fight(
+    record_to: Path | None = None, play: Callable[..., Awaitable[None]] | None = None
+) -> list[protocol.Event]:
+    """Play the fight (``play``, by default this one) on a fresh server; return the
+    events the GM saw, in order."""
     with tempfile.TemporaryDirectory() as tmp:
         config = Config(database=Path(tmp) / "db.sqlite3", demo=True, record_dir=Path(tmp) / "rec")
         app = create_app(config)
@@ -157,7 +161,7 @@ async def run_fight(record_to: Path | None = None) -> list[protocol.Event]:
             await gm.join(tokens["gm"])
             await alice.join(tokens["alice"])
             await bob.join(tokens["bob"])
-            await play_full_fight(gm, alice, bob)
+            await (play or play_full_fight)(gm, alice, bob)
             while True:  # drain what the GM has not read yet
                 try:
                     await asyncio.wait_for(gm.next(), 0.3)

@@ -131,6 +131,11 @@ def _target(ctx: Context, target: str) -> Combatant:
     return token
 
 
+def _zap_targets(ctx: Context) -> list[tuple[str, str | None]]:
+    """Each token as a target of a zap, with why not (the check ``_target`` runs)."""
+    return [(t.id, "not oneself" if t.id == ctx.token.id else None) for t in ctx.scene.tokens]
+
+
 def _zap(ctx: Context, params: ZapParams) -> Result:
     target = _target(ctx, params.target)
     (roll,) = ctx.tray.roll(f"zap: {ctx.token.id} on {target.id}", 1, 6, params.rolls)
@@ -188,7 +193,7 @@ class ToyDuel(Ruleset):
     combatant_state: ClassVar[type | None] = ToyFighter
     move_modes: ClassVar[tuple[str, ...]] = ("stride", "sneak")
     actions: ClassVar[dict[str, ActionSpec[Any]]] = {
-        "zap": ActionSpec("zap", ZapParams, _zap, _action_used),
+        "zap": ActionSpec("zap", ZapParams, _zap, _action_used, choices=_zap_targets),
         "guard": ActionSpec("guard", NoParams, _guard, _action_used),
         "ambush": ActionSpec("ambush", HoldParams, _hold, _action_used),
         "bless": ActionSpec("bless", BlessParams, _bless, _action_used),

@@ -139,7 +139,10 @@ class ActionSpec(Generic[P]):
     like an abort) or ``gm`` (the GM's tool, any time in combat, never listed as an
     option).  ``code`` is the rejection code a refusal carries; a refusal that needs
     another code raises :class:`~engine.errors.CommandRejected` itself.  ``run`` returns
-    its dice events (``ctx.tray.events``) first among its events.
+    its dice events (``ctx.tray.events``) first among its events.  ``choices``, for an
+    action that names one of several things (a Power, a spell), lists each with why it
+    cannot be chosen now (or None); ``ask_options`` shows them, when the action itself
+    is possible, as ``"<action>:<choice>"`` entries right after it.
     """
 
     name: str
@@ -149,6 +152,7 @@ class ActionSpec(Generic[P]):
     when: str = "turn"
     code: str = "illegal_action"
     doc: str = ""
+    choices: Callable[[Context], Sequence[tuple[str, str | None]]] | None = None
 
     def __post_init__(self) -> None:
         if self.when not in ("turn", "any", "gm"):

@@ -148,6 +148,17 @@ def test_options_come_from_the_same_refusals_the_actions_run() -> None:
     assert not other.can_act and other.available == ()
 
 
+def test_options_list_an_actions_choices_with_why_not() -> None:
+    encounter = duel(fighter("a", 0, 0, 9), fighter("b", 5, 5, 0, side="b"))
+    opts = encounter.options("a")
+    assert "zap:b" in opts.available
+    assert dict(opts.refused)["zap:a"] == "not oneself"
+    refused(encounter, Act("gm", "a", "zap", {"target": "a"}), "unknown_token")
+    act(encounter, "a", "guard")  # the action itself refused: no choices listed
+    assert not [n for n in encounter.options("a").available if n.startswith("zap")]
+    assert "zap:b" not in dict(encounter.options("a").refused)
+
+
 def test_options_dry_run_each_move_mode() -> None:
     encounter = duel(fighter("a", 0, 0, 9), fighter("b", 9, 9, 0, side="b"))
     encounter.apply(Move("gm", "a", ((1, 0), (2, 0), (3, 0)), "stride"))

@@ -97,6 +97,10 @@ from engine.rulesets.hero.actions import ACTIONS
 from engine.rulesets.hero.budget import flag
 from engine.rulesets.hero.events import HERO_EVENTS, AttackRolled
 from engine.rulesets.hero.moves import plan_move, plan_move_attack, withdraw_exempt
+from engine.rulesets.hero.powers.actions import POWER_ACTIONS, phase_upkeep
+from engine.rulesets.hero.powers.events import POWER_EVENTS
+from engine.rulesets.hero.powers.rules import PowerState
+from engine.rulesets.hero.powers.sheet import sheet_of
 from engine.rulesets.hero.state import (
     ATTACK,
     STRIKE,
@@ -179,12 +183,13 @@ class HeroSupplement(Ruleset):
     title: ClassVar[str] = "Hero System Rules Supplement"
     phases_per_turn: ClassVar[int] = 4
     fight_state: ClassVar[type | None] = HeroFight
+    combatant_state: ClassVar[type | None] = PowerState
     move_modes: ClassVar[tuple[str, ...]] = MOVE_MODES
-    actions: ClassVar[dict[str, Any]] = ACTIONS
+    actions: ClassVar[dict[str, Any]] = {**ACTIONS, **POWER_ACTIONS}
     vocabulary: ClassVar[Vocabulary] = Vocabulary(
         conditions=CONDITIONS,
         resources=(*REQUIRED_INT_STATS, *OPTIONAL_INT_STATS, *FLAGS, "noncombat"),
-        events=HERO_EVENTS,
+        events=(*HERO_EVENTS, *POWER_EVENTS),
         other=("delayed_action", "hero", "hero_budget"),
     )
 
@@ -207,6 +212,7 @@ class HeroSupplement(Ruleset):
                 raise CommandRejected(
                     "bad_scene", f"token {combatant.id!r}: {name} must be true or false"
                 )
+        sheet_of(combatant)  # its Powers (seed 002), refused with bad_scene if malformed
         noncombat = combatant.stat("noncombat")
         if noncombat is not None and (
             isinstance(noncombat, bool) or not isinstance(noncombat, int | float)
@@ -271,6 +277,11 @@ class HeroSupplement(Ruleset):
             return None
         return Vitals(combatant.id, int_stat(combatant, "end"), int_stat(combatant, "stun"))
 
+    def new_combatant_state(self, combatant: Combatant) -> Any:
+        """No Power state until a character uses its Powers (fights without them keep
+        the shape they had)."""
+        return None
+
     def surprise(self, aware: tuple[str, ...], everyone: tuple[str, ...]) -> bool:
         """A Surprise Phase only if some but not all are aware."""
         return has_surprise_phase(aware, everyone)
@@ -296,8 +307,12 @@ class HeroSupplement(Ruleset):
         return time.cut_in(state, cid)
 
     def start_acting(self, state: EncounterState, cid: str) -> Result:
-        """A fresh Phase budget."""
-        return time.fresh_budget(state, cid)
+        """A fresh Phase budget; constant Powers on cost their END (seed 002)."""
+        state, events = time.fresh_budget(state, cid)
+        scene = state.scene
+        token = scene.token(cid) if isinstance(scene, Scene) else None
+        state, upkept = phase_upkeep(state, cid, token)
+        return state, [*events, *upkept]
 
     def pass_started(self, state: EncounterState) -> Result:
         """No manoeuvres used yet this Phase."""

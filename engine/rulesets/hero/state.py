@@ -14,6 +14,7 @@ from typing import Any
 
 from engine.combat_state import Combat
 from engine.model import EncounterState
+from engine.rulesets.hero.powers.rules import TableOptions
 from geometry import Cell
 
 ATTACK, MOVE, FULL = "attack", "move", "full"
@@ -109,7 +110,8 @@ class HeroFight:
     delays and readies; ``forfeits`` (combatant, turn, phase) actions given up by an
     Abort; ``abort_locks`` the (combatant, turn, phase) before whose INIT it may not
     abort again; ``defenses`` the defensive manoeuvre each holds until its next action;
-    ``phase_maneuvers`` every manoeuvre each used this Phase; ``vitals`` END and STUN.
+    ``phase_maneuvers`` every manoeuvre each used this Phase; ``vitals`` END and STUN;
+    ``power_options`` the table's choices for Powers (seed 002).
     """
 
     usage: PhaseUsage = field(default_factory=PhaseUsage)
@@ -120,6 +122,7 @@ class HeroFight:
     defenses: tuple[tuple[str, Maneuver], ...] = ()
     phase_maneuvers: tuple[tuple[str, tuple[Maneuver, ...]], ...] = ()
     vitals: tuple[Vitals, ...] = ()
+    power_options: TableOptions = field(default_factory=TableOptions)
 
     def hold(self, combatant: str) -> Hold | None:
         """``combatant``'s delayed or readied action, if it holds one."""
