@@ -9,28 +9,12 @@ import aiohttp
 from aiohttp.test_utils import TestServer
 
 import protocol
+from bench.event_window import big_scene
 from tests.wsclient import TableClient
 from vtt_bridge import Config, create_app
 from vtt_bridge.app import HUB
 
 BURST = 400
-
-
-def big_scene(tokens: int = 150) -> protocol.SceneSpec:
-    """A scene whose ``scene_loaded`` broadcast is about 20 KB."""
-    return protocol.SceneSpec.from_wire(
-        {
-            "grid": {"kind": "square", "cell_size": 1.0, "unit": "m", "width": 100, "height": 100},
-            "tokens": [
-                {
-                    "id": f"t{i}", "name": f"Token number {i}", "owner": "gm", "side": "monsters",
-                    "x": i % 100, "y": i // 100, "size": 1, "reach": 1.0, "movement": 6.0,
-                    "stats": {"ocv": 5, "dcv": 5, "init": 10},
-                }
-                for i in range(tokens)
-            ],
-        }
-    )  # fmt: skip
 
 
 async def test_a_stalled_reader_is_dropped_and_nobody_else_waits(tmp_path: Path) -> None:
@@ -58,7 +42,7 @@ async def test_a_stalled_reader_is_dropped_and_nobody_else_waits(tmp_path: Path)
         await asyncio.sleep(0.1)
         assert len(table.sessions) == 3
 
-        scene = big_scene()
+        scene = big_scene(150)  # its scene_loaded broadcast is about 20 KB
         bob_events = 0
 
         async def bob_reads() -> None:
