@@ -17,13 +17,9 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
-import aiohttp
-from aiohttp.test_utils import TestServer
-
 import protocol
+from tests.bridge.conftest import running, token_of
 from tests.wsclient import TableClient
-from vtt_bridge import Config, create_app
-from vtt_bridge.app import HUB
 
 T = TypeVar("T")
 
@@ -63,18 +59,12 @@ async def play_on_demo_table(
     ``record_to`` the session's recording is copied there.
     """
     with tempfile.TemporaryDirectory() as tmp:
-        config = Config(database=Path(tmp) / "db.sqlite3", demo=True, record_dir=Path(tmp) / "rec")
-        app = create_app(config)
-        async with TestServer(app) as server, aiohttp.ClientSession() as http:
-            table = app[HUB].table_by_name("demo")
+        async with running(Path(tmp), demo=True, record_dir=Path(tmp) / "rec") as bridge:
+            table = bridge.hub.table_by_name("demo")
             assert table is not None
-            tokens = {g.participant: g.token for g in table.tokens.values()}
-            url = str(server.make_url("/ws"))
-            clients = [
-                await TableClient.connect(http, url, binary=who in BINARY) for who in participants
-            ]
+            clients = [await bridge.connect(binary=who in BINARY) for who in participants]
             for who, client in zip(participants, clients, strict=True):
-                await client.join(tokens[who])
+                await client.join(token_of(table, who))
             result = await play(*clients)
             while drain:  # read what the first client has not read yet
                 try:
