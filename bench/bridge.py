@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import socket
@@ -29,6 +30,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -57,12 +59,18 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def status_mb(pid: int, field: str) -> float:
+    """A memory figure of a process from ``/proc/<pid>/status`` (Linux), in MiB:
+    ``VmRSS`` resident now, ``VmHWM`` the peak so far."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith(f"{field}:"):
+            return int(line.split()[1]) / 1024
+    raise RuntimeError(f"no {field}")
+
+
 def rss_mb(pid: int) -> float:
     """Resident memory of a process, in MiB (Linux)."""
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    raise RuntimeError("no VmRSS")
+    return status_mb(pid, "VmRSS")
 
 
 # -- the echo server: decode msgpack, answer ---------------------------------------------
@@ -267,6 +275,21 @@ def stop(proc: subprocess.Popen[bytes]) -> None:
         proc.wait()
 
 
+@contextlib.contextmanager
+def running(args: list[str], log: Path) -> Iterator[subprocess.Popen[bytes]]:
+    """A server process (``start``) for the block, stopped after it; when the block
+    fails, the last lines of the server's log are printed first (they say why)."""
+    proc = start(args, log)
+    try:
+        yield proc
+    except Exception:
+        lines = log.read_text(errors="replace").splitlines()[-20:]
+        print("bridge log (last lines):\n" + "\n".join(lines), file=sys.stderr)
+        raise
+    finally:
+        stop(proc)
+
+
 async def measure(options: argparse.Namespace) -> dict[str, Any]:
     result: dict[str, Any] = {
         "tables": TABLES,
@@ -299,8 +322,7 @@ async def measure(options: argparse.Namespace) -> dict[str, Any]:
             "--synchronous", options.synchronous, "--rate-limit", "1e9",
             "--rate-burst", "1000000000", "--log-format", "json", *SERVE_ARGS,
         ]  # fmt: skip
-        bridge = start(serve, Path(tmp) / "bridge.log")
-        try:
+        with running(serve, Path(tmp) / "bridge.log") as bridge:
             await wait_healthy(port, bridge)
             url = f"ws://127.0.0.1:{port}/ws"
             cpu_before, wall_before = cpu_seconds(bridge.pid), time.perf_counter()
@@ -332,12 +354,6 @@ async def measure(options: argparse.Namespace) -> dict[str, Any]:
                 await held[0].close()
             if options.soak:
                 result |= await soak(url, tables, bridge.pid, options.soak)
-        except Exception:
-            log = (Path(tmp) / "bridge.log").read_text(errors="replace")
-            print("bridge log (last lines):\n" + "\n".join(log.splitlines()[-20:]), file=sys.stderr)
-            raise
-        finally:
-            stop(bridge)
 
     echo_rate = echo_run.acked / echo_run.seconds
     bridge_rate = bridge_run.acked / bridge_run.seconds

@@ -55,8 +55,8 @@ from bench.bridge import (
     free_port,
     make_tables,
     rss_mb,
-    start,
-    stop,
+    running,
+    status_mb,
     until,
     wait_healthy,
 )
@@ -70,10 +70,7 @@ FRAME_LIMIT = 64 * 1024 - 1024
 
 def peak_rss_mb(pid: int) -> float:
     """Peak resident memory of a process so far (``VmHWM``), in MiB (Linux)."""
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmHWM:"):
-            return int(line.split()[1]) / 1024
-    raise RuntimeError("no VmHWM")
+    return status_mb(pid, "VmHWM")
 
 
 def neighbour_table(db: Path) -> str:
@@ -248,9 +245,8 @@ async def measure(options: argparse.Namespace) -> dict[str, Any]:
             "--synchronous", "FULL", "--rate-limit", "1e9", "--rate-burst", "1000000000",
             "--log-format", "json",
         ]  # fmt: skip
-        bridge = start(serve, Path(tmp) / "bridge.log")
         url = f"ws://127.0.0.1:{port}/ws"
-        try:
+        with running(serve, Path(tmp) / "bridge.log") as bridge:
             await wait_healthy(port, bridge)
             span = options.warmup + options.seconds
             health_stop = time.perf_counter() + span
@@ -270,12 +266,6 @@ async def measure(options: argparse.Namespace) -> dict[str, Any]:
             )
             result["peak_rss_mb"] = round(peak_rss_mb(bridge.pid), 1)
             result["neighbour"] = report
-        except Exception:
-            log = (Path(tmp) / "bridge.log").read_text(errors="replace")
-            print("bridge log (last lines):\n" + "\n".join(log.splitlines()[-20:]), file=sys.stderr)
-            raise
-        finally:
-            stop(bridge)
     for name, run, health in (("quiet", quiet, quiet_health), ("noisy", noisy, noisy_health)):
         result[f"{name}_cmds_per_s"] = round(run.acked / run.seconds, 1)
         result[f"{name}_p50_ack_ms"] = round(percentile(run.latencies_ms, 50), 2)

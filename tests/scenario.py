@@ -7,19 +7,13 @@ golden file in ``tests/recordings/``.
 from __future__ import annotations
 
 import asyncio
-import shutil
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
-import aiohttp
-from aiohttp.test_utils import TestServer
-
 import protocol
+from tests.demo_table import play_on_demo_table
 from tests.wsclient import TableClient
-from vtt_bridge import Config, create_app
-from vtt_bridge.app import HUB
 
 HERO_STATS = {"ocv": 6, "dcv": 4, "init": 14}
 OGRE_STATS = {"ocv": 5, "dcv": 3, "init": 12}
@@ -74,23 +68,7 @@ async def play_steps_1_to_4(gm: TableClient, alice: TableClient) -> dict[str, An
 
 async def record_golden(target: Path) -> None:
     """Run steps 1-4 against a real server with recording on; copy the file to ``target``."""
-    with tempfile.TemporaryDirectory() as tmp:
-        config = Config(database=Path(tmp) / "db.sqlite3", demo=True, record_dir=Path(tmp) / "rec")
-        app = create_app(config)
-        async with TestServer(app) as server, aiohttp.ClientSession() as http:
-            table = app[HUB].table_by_name("demo")
-            assert table is not None
-            by_role = {g.participant: g.token for g in table.tokens.values()}
-            gm = await TableClient.connect(http, str(server.make_url("/ws")))
-            alice = await TableClient.connect(http, str(server.make_url("/ws")), binary=True)
-            await gm.join(by_role["gm"])
-            await alice.join(by_role["alice"])
-            await play_steps_1_to_4(gm, alice)
-            await gm.close()
-            await alice.close()
-            await asyncio.sleep(0.05)
-        (recording,) = (Path(tmp) / "rec").glob("*.jsonl")
-        shutil.copy(recording, target)
+    await play_on_demo_table(play_steps_1_to_4, ("gm", "alice"), record_to=target, drain=False)
 
 
 if __name__ == "__main__":

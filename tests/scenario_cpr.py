@@ -12,19 +12,13 @@ and two players over real WebSockets; ``python -m tests.scenario_cpr`` records i
 from __future__ import annotations
 
 import asyncio
-import shutil
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
-import aiohttp
-from aiohttp.test_utils import TestServer
-
 import protocol
+from tests.demo_table import act, options, play_on_demo_table
 from tests.wsclient import TableClient
-from vtt_bridge import Config, create_app
-from vtt_bridge.app import HUB
 
 SEED = 20261137  # Gina and the boss tie at 16; the reroll puts Gina first
 ALLEY = [[11, 2], [11, 3]]
@@ -59,21 +53,6 @@ def street() -> protocol.SceneSpec:
             ],
         }
     )  # fmt: skip
-
-
-async def act(client: TableClient, message: type[Any], **body: Any) -> protocol.Ack:
-    """Send a command that must be accepted."""
-    seq = await client.send(message, **body)
-    reply = await client.reply_to(seq)
-    assert isinstance(reply, protocol.Ack), reply
-    return reply
-
-
-async def options(client: TableClient, token: str) -> protocol.Options:
-    """What ``token`` may do now, and why not the rest (``ask_options``)."""
-    seq = await client.send(protocol.AskOptions, token=token)
-    answer: protocol.Options = await client.wait_for(protocol.Options, lambda m: m.ref == seq)
-    return answer
 
 
 async def play_fight(
@@ -131,33 +110,8 @@ async def run_fight(
 ) -> tuple[list[protocol.Event], list[protocol.Options]]:
     """Play the fight on a fresh server; return the events the GM saw, in order, and
     Gina's options."""
-    with tempfile.TemporaryDirectory() as tmp:
-        config = Config(database=Path(tmp) / "db.sqlite3", demo=True, record_dir=Path(tmp) / "rec")
-        app = create_app(config)
-        async with TestServer(app) as server, aiohttp.ClientSession() as http:
-            table = app[HUB].table_by_name("demo")
-            assert table is not None
-            tokens = {g.participant: g.token for g in table.tokens.values()}
-            url = str(server.make_url("/ws"))
-            gm = await TableClient.connect(http, url)
-            alice = await TableClient.connect(http, url, binary=True)
-            bob = await TableClient.connect(http, url)
-            await gm.join(tokens["gm"])
-            await alice.join(tokens["alice"])
-            await bob.join(tokens["bob"])
-            asked = await play_fight(gm, alice, bob)
-            while True:  # drain what the GM has not read yet
-                try:
-                    await asyncio.wait_for(gm.next(), 0.3)
-                except TimeoutError:
-                    break
-            for client in (gm, alice, bob):
-                await client.close()
-            await asyncio.sleep(0.05)
-        if record_to is not None:
-            (recording,) = (Path(tmp) / "rec").glob("*.jsonl")
-            shutil.copy(recording, record_to)
-    return [m for m in gm.inbox if isinstance(m, protocol.Event)], asked
+    asked, events = await play_on_demo_table(play_fight, record_to=record_to)
+    return events, asked
 
 
 if __name__ == "__main__":

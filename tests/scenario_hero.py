@@ -10,20 +10,14 @@ it to ``tests/recordings/hero_full_fight.jsonl``.
 from __future__ import annotations
 
 import asyncio
-import shutil
 import sys
-import tempfile
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-import aiohttp
-from aiohttp.test_utils import TestServer
-
 import protocol
+from tests.demo_table import act, play_on_demo_table
 from tests.wsclient import TableClient
-from vtt_bridge import Config, create_app
-from vtt_bridge.app import HUB
 
 SEED = 20261130
 DODGE = {"name": "dodge", "ocv": 0, "dcv": 3}
@@ -52,14 +46,6 @@ def fight_scene() -> protocol.SceneSpec:
             ],
         }
     )
-
-
-async def act(client: TableClient, message: type[Any], **body: Any) -> protocol.Ack:
-    """Send a command that must be accepted."""
-    seq = await client.send(message, **body)
-    reply = await client.reply_to(seq)
-    assert isinstance(reply, protocol.Ack), reply
-    return reply
 
 
 async def answer(client: TableClient, gm: TableClient, **extra: Any) -> protocol.Prompt:
@@ -147,33 +133,8 @@ async def run_fight(
 ) -> list[protocol.Event]:
     """Play the fight (``play``, by default this one) on a fresh server; return the
     events the GM saw, in order."""
-    with tempfile.TemporaryDirectory() as tmp:
-        config = Config(database=Path(tmp) / "db.sqlite3", demo=True, record_dir=Path(tmp) / "rec")
-        app = create_app(config)
-        async with TestServer(app) as server, aiohttp.ClientSession() as http:
-            table = app[HUB].table_by_name("demo")
-            assert table is not None
-            tokens = {g.participant: g.token for g in table.tokens.values()}
-            url = str(server.make_url("/ws"))
-            gm = await TableClient.connect(http, url)
-            alice = await TableClient.connect(http, url, binary=True)
-            bob = await TableClient.connect(http, url)
-            await gm.join(tokens["gm"])
-            await alice.join(tokens["alice"])
-            await bob.join(tokens["bob"])
-            await (play or play_full_fight)(gm, alice, bob)
-            while True:  # drain what the GM has not read yet
-                try:
-                    await asyncio.wait_for(gm.next(), 0.3)
-                except TimeoutError:
-                    break
-            for client in (gm, alice, bob):
-                await client.close()
-            await asyncio.sleep(0.05)
-        if record_to is not None:
-            (recording,) = (Path(tmp) / "rec").glob("*.jsonl")
-            shutil.copy(recording, record_to)
-    return [m for m in gm.inbox if isinstance(m, protocol.Event)]
+    _, events = await play_on_demo_table(play or play_full_fight, record_to=record_to)
+    return events
 
 
 if __name__ == "__main__":

@@ -19,7 +19,8 @@ from pathlib import Path
 from typing import Any
 
 import protocol
-from tests.scenario_hero import _token, act
+from tests.demo_table import act
+from tests.scenario_hero import _token
 from tests.wsclient import TableClient
 
 SEED = 20261115

@@ -13,20 +13,13 @@ real WebSockets; ``python -m tests.scenario_mm`` records it to
 from __future__ import annotations
 
 import asyncio
-import shutil
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
-import aiohttp
-from aiohttp.test_utils import TestServer
-
 import protocol
-from tests.scenario_hero import act
+from tests.demo_table import act, options, play_on_demo_table
 from tests.wsclient import TableClient
-from vtt_bridge import Config, create_app
-from vtt_bridge.app import HUB
 
 #: Rolls hero 9 and ally 9 (the hero's higher modifier first), then villain 3 and the
 #: minions' 3 (same modifier: a roll-off, which the villain wins).
@@ -66,13 +59,6 @@ def sidekick() -> protocol.TokenSpec:
 async def do(client: TableClient, who: str, action: str, **params: Any) -> protocol.Ack:
     """``who`` takes the ruleset action ``action``."""
     return await act(client, protocol.Act, token=who, action=action, params=params)
-
-
-async def options(client: TableClient, who: str) -> protocol.Options:
-    """What ``who`` may do now, as the bridge answers ``ask_options``."""
-    seq = await client.send(protocol.AskOptions, token=who)
-    found: protocol.Options = await client.wait_for(protocol.Options, lambda m: m.ref == seq)
-    return found
 
 
 async def play_fight(gm: TableClient, alice: TableClient, bob: TableClient) -> None:
@@ -121,33 +107,8 @@ async def play_fight(gm: TableClient, alice: TableClient, bob: TableClient) -> N
 
 async def run_fight(record_to: Path | None = None) -> list[protocol.Event]:
     """Play the fight on a fresh server; return the events the GM saw, in order."""
-    with tempfile.TemporaryDirectory() as tmp:
-        config = Config(database=Path(tmp) / "db.sqlite3", demo=True, record_dir=Path(tmp) / "rec")
-        app = create_app(config)
-        async with TestServer(app) as server, aiohttp.ClientSession() as http:
-            table = app[HUB].table_by_name("demo")
-            assert table is not None
-            tokens = {g.participant: g.token for g in table.tokens.values()}
-            url = str(server.make_url("/ws"))
-            gm = await TableClient.connect(http, url)
-            alice = await TableClient.connect(http, url, binary=True)
-            bob = await TableClient.connect(http, url)
-            await gm.join(tokens["gm"])
-            await alice.join(tokens["alice"])
-            await bob.join(tokens["bob"])
-            await play_fight(gm, alice, bob)
-            while True:  # drain what the GM has not read yet
-                try:
-                    await asyncio.wait_for(gm.next(), 0.3)
-                except TimeoutError:
-                    break
-            for client in (gm, alice, bob):
-                await client.close()
-            await asyncio.sleep(0.05)
-        if record_to is not None:
-            (recording,) = (Path(tmp) / "rec").glob("*.jsonl")
-            shutil.copy(recording, record_to)
-    return [m for m in gm.inbox if isinstance(m, protocol.Event)]
+    _, events = await play_on_demo_table(play_fight, record_to=record_to)
+    return events
 
 
 if __name__ == "__main__":

@@ -11,19 +11,17 @@ import asyncio
 import itertools
 import json
 import os
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-import aiohttp
-from aiohttp.test_utils import TestServer
-
 import protocol
-from tests.bridge.conftest import Bridge, closed_with, token_of
+from tests.bridge.conftest import Bridge, closed_with, running, token_of
 from tests.wsclient import TableClient
-from vtt_bridge import Config, create_app
-from vtt_bridge.app import HUB
 from vtt_bridge.costs import EXTRA_COST, frame_cost
 from vtt_bridge.recording import FileRecorder
+from vtt_bridge.tables import Table
 
 FAR = 1e9  # pixels, far beyond any grid
 
@@ -59,6 +57,20 @@ def masked_text_frame(text: str) -> bytes:
     else:
         length = bytes([0x80 | 126]) + len(payload).to_bytes(2, "big")
     return b"\x81" + length + b"\0\0\0\0" + payload
+
+
+@asynccontextmanager
+async def demo_member(
+    tmp_path: Path, participant: str, **limits: Any
+) -> AsyncIterator[tuple[Bridge, Table, TableClient]]:
+    """A bridge with the demo table and the rate ``limits`` given, and one connection
+    joined to it as ``participant`` (the join costs one token of the bucket)."""
+    async with running(tmp_path, demo=True, **limits) as bridge:
+        table = bridge.hub.table_by_name("demo")
+        assert table is not None
+        client = await bridge.connect()
+        await client.join(token_of(table, participant))
+        yield bridge, table, client
 
 
 async def test_every_expensive_message_is_answered_or_refused(bridge: Bridge) -> None:
@@ -112,15 +124,8 @@ async def test_a_ping_from_another_table_overtakes_a_neighbours_backlog(tmp_path
     # The bridge's one clock ticks once a reading, and each table is recorded: the
     # recordings' "t" then give the order in which the server took every frame.
     ticks = itertools.count(1)
-    config = Config(
-        database=tmp_path / "db.sqlite3",
-        rate_limit=10_000,
-        rate_burst=10_000,
-        clock=lambda: next(ticks),
-    )
-    app = create_app(config)
-    async with TestServer(app) as server, aiohttp.ClientSession() as http:
-        bridge = Bridge(server, http, config)
+    limits = {"rate_limit": 10_000, "rate_burst": 10_000}
+    async with running(tmp_path, **limits, clock=lambda: next(ticks)) as bridge:
         quiet = bridge.table("quiet", ["bob"])
         noisy = bridge.table("noisy", ["alice"])
         recorders = []
@@ -170,13 +175,8 @@ def frames_taken(recording: Path) -> list[tuple[int, str]]:
 
 
 async def test_the_rate_limit_explains_itself_before_it_closes(tmp_path: Path) -> None:
-    config = Config(database=tmp_path / "db.sqlite3", demo=True, rate_limit=0.001, rate_burst=5)
-    app = create_app(config)
-    async with TestServer(app) as server, aiohttp.ClientSession() as http:
-        table = app[HUB].table_by_name("demo")
-        assert table is not None
-        client = await TableClient.connect(http, str(server.make_url("/ws")))
-        await client.join(token_of(table, "alice"))  # 1 token
+    limits = {"rate_limit": 0.001, "rate_burst": 5}
+    async with demo_member(tmp_path, "alice", **limits) as (bridge, _, client):  # 1 token
         for _ in range(4):  # 4 tokens: the bucket is empty
             await client.send(protocol.Ping)
             await client.wait_for(protocol.Pong)
@@ -185,7 +185,7 @@ async def test_the_rate_limit_explains_itself_before_it_closes(tmp_path: Path) -
         assert error.code == "rate_limited" and error.ref == refused
         assert "'ping' costs 1 of 5 tokens" in error.message
         assert await closed_with(client.ws) == 1008
-        assert app[HUB].metrics.snapshot()["rate_limited"] == 1
+        assert bridge.hub.metrics.snapshot()["rate_limited"] == 1
 
 
 async def test_a_path_question_costs_more_than_a_ping(tmp_path: Path) -> None:
@@ -193,13 +193,8 @@ async def test_a_path_question_costs_more_than_a_ping(tmp_path: Path) -> None:
     assert ask_cost > frame_cost(100)
     # Room for the join, one path question and a few pings, but not two questions.
     burst = 1 + ask_cost + 3
-    config = Config(database=tmp_path / "db.sqlite3", demo=True, rate_limit=0.001, rate_burst=burst)
-    app = create_app(config)
-    async with TestServer(app) as server, aiohttp.ClientSession() as http:
-        table = app[HUB].table_by_name("demo")
-        assert table is not None
-        client = await TableClient.connect(http, str(server.make_url("/ws")))
-        await client.join(token_of(table, "gm"))
+    limits = {"rate_limit": 0.001, "rate_burst": burst}
+    async with demo_member(tmp_path, "gm", **limits) as (_, _, client):
         seq = await client.send(protocol.AskPath, token="nobody", to=(1, 1))
         assert (await client.wait_for(protocol.PathPlan)).ref == seq
         seq = await client.send(protocol.AskPath, token="nobody", to=(1, 1))
@@ -214,13 +209,9 @@ async def test_frames_are_charged_by_size(tmp_path: Path) -> None:
     frame = protocol.encode_json(protocol.LoadScene(seq=2, scene=scene))
     cost = frame_cost(len(frame))
     assert cost > 5
-    config = Config(database=tmp_path / "db.sqlite3", demo=True, rate_limit=0.001, rate_burst=cost)
-    app = create_app(config)
-    async with TestServer(app) as server, aiohttp.ClientSession() as http:
-        table = app[HUB].table_by_name("demo")
-        assert table is not None
-        client = await TableClient.connect(http, str(server.make_url("/ws")))
-        await client.join(token_of(table, "gm"))  # 1 token: one short of the scene
+    limits = {"rate_limit": 0.001, "rate_burst": cost}
+    # The join costs 1 token: one short of the scene.
+    async with demo_member(tmp_path, "gm", **limits) as (_, table, client):
         await client.send_raw(frame)
         error = await client.wait_for(protocol.ErrorMessage)
         assert error.code == "rate_limited" and error.ref == 2
@@ -234,13 +225,8 @@ async def test_a_frame_costing_more_than_the_bucket_takes_a_full_bucket(tmp_path
     frame = protocol.encode_json(protocol.LoadScene(seq=2, scene=scene))
     assert frame_cost(len(frame)) > 4
     # A bucket of 4 refilling fast: the scene is accepted once the bucket is full.
-    config = Config(database=tmp_path / "db.sqlite3", demo=True, rate_limit=1000, rate_burst=4)
-    app = create_app(config)
-    async with TestServer(app) as server, aiohttp.ClientSession() as http:
-        table = app[HUB].table_by_name("demo")
-        assert table is not None
-        client = await TableClient.connect(http, str(server.make_url("/ws")))
-        await client.join(token_of(table, "gm"))
+    limits = {"rate_limit": 1000, "rate_burst": 4}
+    async with demo_member(tmp_path, "gm", **limits) as (_, _, client):
         await asyncio.sleep(0.05)
         await client.send_raw(frame)
         assert isinstance(await client.reply_to(2), protocol.Ack)

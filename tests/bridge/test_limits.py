@@ -9,8 +9,8 @@ import pytest
 from aiohttp.test_utils import TestServer
 
 import protocol
+from bench.event_window import big_scene
 from tests.bridge.conftest import Bridge, closed_with, token_of
-from tests.bridge.test_slow_client import big_scene
 from tests.wsclient import TableClient
 from vtt_bridge import Config, create_app
 
@@ -79,7 +79,7 @@ async def test_a_stalled_socket_is_aborted_and_others_carry_on(tmp_path: Path) -
         join = protocol.Join(seq=1, token=token_of(table, "alice"))
         await stalled.send_str(protocol.encode_json(join))
         # The stalled client never reads again; the GM keeps sending big broadcasts.
-        scene = big_scene()
+        scene = big_scene(150)  # a scene_loaded broadcast of about 20 KB
         sent = 0
         while any(s.participant == "alice" for s in table.sessions):
             seq = await gm.send(protocol.LoadScene, scene=scene)

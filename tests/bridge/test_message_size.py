@@ -10,8 +10,8 @@ from pathlib import Path
 import msgpack
 
 import protocol
+from bench.event_window import big_scene
 from tests.bridge.conftest import closed_with, running
-from tests.bridge.test_slow_client import big_scene
 
 
 def padded_ping(seq: int, size: int) -> str:

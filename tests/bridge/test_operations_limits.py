@@ -13,8 +13,8 @@ import pytest
 from aiohttp import web
 
 import protocol
+from bench.event_window import big_scene
 from tests.bridge.conftest import closed_with, running, token_of
-from tests.bridge.test_slow_client import big_scene
 from vtt_bridge import Config, create_app
 from vtt_bridge.cli import build_parser, config_from_args
 from vtt_bridge.hub import Hub

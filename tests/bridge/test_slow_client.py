@@ -5,60 +5,31 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-import aiohttp
-from aiohttp.test_utils import TestServer
-
 import protocol
-from tests.wsclient import TableClient
-from vtt_bridge import Config, create_app
-from vtt_bridge.app import HUB
+from bench.event_window import big_scene
+from tests.bridge.conftest import running, token_of
 
 BURST = 400
 
 
-def big_scene(tokens: int = 150) -> protocol.SceneSpec:
-    """A scene whose ``scene_loaded`` broadcast is about 20 KB."""
-    return protocol.SceneSpec.from_wire(
-        {
-            "grid": {"kind": "square", "cell_size": 1.0, "unit": "m", "width": 100, "height": 100},
-            "tokens": [
-                {
-                    "id": f"t{i}", "name": f"Token number {i}", "owner": "gm", "side": "monsters",
-                    "x": i % 100, "y": i // 100, "size": 1, "reach": 1.0, "movement": 6.0,
-                    "stats": {"ocv": 5, "dcv": 5, "init": 10},
-                }
-                for i in range(tokens)
-            ],
-        }
-    )  # fmt: skip
-
-
 async def test_a_stalled_reader_is_dropped_and_nobody_else_waits(tmp_path: Path) -> None:
     # 400 scenes of about 20 KB cost far more than the default rate limit allows.
-    config = Config(
-        database=tmp_path / "db.sqlite3",
-        demo=True,
-        outbound_queue=32,
-        rate_limit=100_000,
-        rate_burst=100_000,
-    )
-    app = create_app(config)
-    async with TestServer(app) as server, aiohttp.ClientSession() as http:
-        table = app[HUB].table_by_name("demo")
+    limits = {"outbound_queue": 32, "rate_limit": 100_000, "rate_burst": 100_000}
+    async with running(tmp_path, demo=True, **limits) as bridge:
+        table = bridge.hub.table_by_name("demo")
         assert table is not None
-        tokens = {g.participant: g.token for g in table.tokens.values()}
-        url = str(server.make_url("/ws"))
-        gm = await TableClient.connect(http, url)
-        bob = await TableClient.connect(http, url)
-        await gm.join(tokens["gm"])
-        await bob.join(tokens["bob"])
+        gm = await bridge.connect()
+        bob = await bridge.connect()
+        await gm.join(token_of(table, "gm"))
+        await bob.join(token_of(table, "bob"))
         # Alice joins, then never reads again.
-        alice = await http.ws_connect(url)
-        await alice.send_str(protocol.encode_json(protocol.Join(seq=1, token=tokens["alice"])))
+        alice = await bridge.http.ws_connect(bridge.url)
+        join = protocol.Join(seq=1, token=token_of(table, "alice"))
+        await alice.send_str(protocol.encode_json(join))
         await asyncio.sleep(0.1)
         assert len(table.sessions) == 3
 
-        scene = big_scene()
+        scene = big_scene(150)  # its scene_loaded broadcast is about 20 KB
         bob_events = 0
 
         async def bob_reads() -> None:
