@@ -221,6 +221,9 @@ const FOLD = {
     if (wall) wall.door = d.open ? "open" : "closed";
   },
   token_placed(view, d) {
+    // A token new to the scene (join_combat): no event carries its spec, so the view
+    // knows its id and cell until a fresh `state` (a join, a reconnect) brings the rest.
+    view.tokens[d.token] ??= { id: d.token, name: d.token, owner: "", side: "", x: d.at[0], y: d.at[1], size: 1, reach: 0, movement: 0, stats: {} };
     place(view, d.token, d.at);
   },
   combat_started(view, d) {
@@ -336,11 +339,10 @@ const FOLD = {
     delete combatOf(view, "effect_ended").effects[d.effect];
   },
   combatant_left(view, d) {
+    // The new order follows in an `initiative_order` event; its effects end in
+    // `effect_ended` events.  What the engine keeps (conditions, a ruleset's state) stays.
     const combat = combatOf(view, "combatant_left");
-    combat.order = combat.order.filter((id) => id !== d.combatant);
-    delete combat.scores[d.combatant];
-    delete combat.holds[d.combatant];
-    delete combat.conditions[d.combatant];
+    combat.aware = combat.aware.filter((id) => id !== d.combatant);
     if (d.removed) delete view.tokens[d.combatant];
   },
   recovered(view, d) {

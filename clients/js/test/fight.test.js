@@ -140,6 +140,7 @@ test("a whole fight through the library", async () => {
   await waitFor(() => alice.view.lastEvent === gm.view.lastEvent && bob.view.lastEvent === gm.view.lastEvent);
   assert.deepEqual(Object.values(alice.view.combat.effects).map((e) => [e.name, e.token]), [["blessed", "hero"]]);
 
+
   // Every event reached alice once, in order.
   assert.deepEqual(seen, Array.from({ length: alice.view.lastEvent + 1 }, (_, i) => i));
 
@@ -147,6 +148,17 @@ test("a whole fight through the library", async () => {
   const late = await join("gm");
   assert.equal(late.view.lastEvent, alice.view.lastEvent);
   for (const client of [gm, alice, bob]) assert.deepEqual(comparable(client.view), comparable(late.view));
+
+  // The GM brings a bat in and takes the wolf out, off the scene too.
+  await gm.joinCombat({ id: "bat", name: "Bat", owner: "gm", side: "monsters", x: 10, y: 10, size: 1, reach: 1,
+    movement: 6, stats: { ocv: 3, dcv: 5, init: 9 } });
+  assert.ok(gm.view.combat.order.includes("bat"));
+  // No event carries the newcomer's spec: the fold knows its id and cell, a fresh
+  // state (a join, a reconnect) the rest.
+  assert.deepEqual([gm.view.tokens.bat.x, gm.view.tokens.bat.y], [10, 10]);
+  await gm.leaveCombat("wolf", true);
+  assert.ok(!gm.view.combat.order.includes("wolf"));
+  assert.equal(gm.view.tokens.wolf, undefined);
 
   const pong = await gm.ping();
   assert.deepEqual(pong, {});
