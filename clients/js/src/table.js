@@ -162,7 +162,11 @@ export function viewFromState(state, lastEvent) {
     suspendedMove: moveView(interjection?.suspended),
     // Per-ruleset state sits under `combat.rules` since the ruleset seam (issue 12); a
     // ruleset without holds or vitals (or an older state with them at the top) folds too.
-    holds: Object.fromEntries((rules.holds ?? combat.holds ?? []).map((/** @type {any} */ h) => [h.combatant, holdView(h)])),
+    // Only holds shaped like the Hero supplement's (a `combatant` each); another
+    // ruleset's own `rules.holds` (Cyberpunk RED's) is its business, not this view's.
+    holds: Object.fromEntries((rules.holds ?? combat.holds ?? [])
+      .filter((/** @type {any} */ h) => typeof h?.combatant === "string")
+      .map((/** @type {any} */ h) => [h.combatant, holdView(h)])),
     conditions: Object.fromEntries((combat.conditions ?? []).map((/** @type {[string, string[]]} */ [id, c]) => [id, [...c]])),
     vitals: Object.fromEntries((rules.vitals ?? combat.vitals ?? []).map((/** @type {any} */ v) => [v.combatant, { end: v.end, stun: v.stun }])),
     effects: Object.fromEntries((combat.effects ?? []).map((/** @type {any} */ e) => [e.id, effectView(e.id, e)])),
