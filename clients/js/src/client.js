@@ -491,9 +491,9 @@ export class BridgeClient {
     return this.send("load_scene", { scene });
   }
 
-  /** @param {string} ruleset @param {{aware?: string[] | null, seed?: number | bigint | null}} [options] */
-  startCombat(ruleset, { aware = null, seed = null } = {}) {
-    return this.send("start_combat", { ruleset, aware, seed });
+  /** @param {string} ruleset @param {{aware?: string[] | null, seed?: number | bigint | null, groups?: string[][]}} [options] groups: combatants acting together at one count */
+  startCombat(ruleset, { aware = null, seed = null, groups = undefined } = {}) {
+    return this.send("start_combat", { ruleset, aware, seed, groups });
   }
 
   /**
@@ -535,7 +535,46 @@ export class BridgeClient {
 
   /** @param {string} token @param {string} target @param {Record<string, any>} [options] ranged, range, maneuver, ocv_bonus, rolls */
   attack(token, target, options = {}) {
-    return this.send("attack", { token, target, ...options });
+    return this.act(token, "attack", { target, ...options });
+  }
+
+  /**
+   * `act`: `token` takes the ruleset action `action` with `params` (a map; the ruleset
+   * declares its fields, e.g. the Hero supplement's `attack` {target, maneuver, rolls},
+   * `delay` {before}, `ready` {action, trigger_by, area}, `abort` {maneuver, action},
+   * `set_vitals` {end, stun}, and `draw_focus`, `defend`, `stand_up` ...).
+   * @param {string} token @param {string} action @param {Record<string, any>} [params]
+   */
+  act(token, action, params = {}) {
+    return this.send("act", { token, action, params });
+  }
+
+  /**
+   * `join_combat` (GM): bring a new token into the running fight; `token` is a scene
+   * token spec (as in `loadScene`); it is placed and rolls its place in the order.
+   * @param {Record<string, any>} token
+   */
+  joinCombat(token) {
+    return this.send("join_combat", { token });
+  }
+
+  /** `leave_combat` (GM): take `token` out of the fight (`remove`: off the scene too). @param {string} token @param {boolean} [remove] */
+  leaveCombat(token, remove = false) {
+    return this.send("leave_combat", { token, remove });
+  }
+
+  /**
+   * `set_effect` (GM): start a lasting effect `name` on `token` (null: the scene) for
+   * `rounds` Turns (null: until endEffect()).
+   * @param {string} name @param {string | null} [token] @param {number | null} [rounds]
+   */
+  setEffect(name, token = null, rounds = null) {
+    return this.send("set_effect", { name, token, rounds });
+  }
+
+  /** `end_effect` (GM): end effect `effect` (its id, `e1` ...). @param {string} effect */
+  endEffect(effect) {
+    return this.send("end_effect", { effect });
   }
 
   /** @param {string} token @returns {Promise<Record<string, any>>} the `options` body */

@@ -36,6 +36,12 @@
  * @property {string | null} triggerBy ready: whose action (or entering `area`) triggers it
  * @property {Cell[]} area ready: cells whose entering triggers it
  *
+ * @typedef {object} EffectView a lasting effect (set_effect, or a ruleset's)
+ * @property {string} effect its id (`e1`, ...), ended with endEffect()
+ * @property {string} name
+ * @property {string | null} token the combatant it is on (null: the whole scene)
+ * @property {string} source who started it (`gm` or a combatant)
+ *
  * @typedef {object} MoveView
  * @property {string} token
  * @property {Cell[]} path the whole path, start first
@@ -56,6 +62,7 @@
  * @property {Record<string, HoldView>} holds
  * @property {Record<string, string[]>} conditions
  * @property {Record<string, {end: number, stun: number}>} vitals known END and STUN
+ * @property {Record<string, EffectView>} effects lasting effects under way, by id
  * @property {number | null} movementLeft the last figure the bridge reported for the actor
  *
  * @typedef {object} PromptView
@@ -120,6 +127,11 @@ function holdView(hold) {
   };
 }
 
+/** @param {string} id @param {any} effect @returns {EffectView} */
+function effectView(id, effect) {
+  return { effect: id, name: effect.name, token: effect.token ?? null, source: effect.source };
+}
+
 /**
  * The view of the bridge's full table state (the body of a `state` message).
  * @param {Record<string, any>} state
@@ -133,6 +145,7 @@ export function viewFromState(state, lastEvent) {
   const combat = state.combat;
   if (!combat) return view;
   const interjection = combat.interjection;
+  const rules = combat.rules ?? {};
   const regularActor = combat.order[combat.acting] ?? null;
   view.combat = {
     ruleset: combat.ruleset,
@@ -147,9 +160,16 @@ export function viewFromState(state, lastEvent) {
     interjector: interjection ? interjection.combatant : null,
     moving: moveView(combat.pending_move),
     suspendedMove: moveView(interjection?.suspended),
-    holds: Object.fromEntries(combat.holds.map((/** @type {any} */ h) => [h.combatant, holdView(h)])),
-    conditions: Object.fromEntries(combat.conditions.map((/** @type {[string, string[]]} */ [id, c]) => [id, [...c]])),
-    vitals: Object.fromEntries(combat.vitals.map((/** @type {any} */ v) => [v.combatant, { end: v.end, stun: v.stun }])),
+    // Per-ruleset state sits under `combat.rules` since the ruleset seam (issue 12); a
+    // ruleset without holds or vitals (or an older state with them at the top) folds too.
+    // Only holds shaped like the Hero supplement's (a `combatant` each); another
+    // ruleset's own `rules.holds` (Cyberpunk RED's) is its business, not this view's.
+    holds: Object.fromEntries((rules.holds ?? combat.holds ?? [])
+      .filter((/** @type {any} */ h) => typeof h?.combatant === "string")
+      .map((/** @type {any} */ h) => [h.combatant, holdView(h)])),
+    conditions: Object.fromEntries((combat.conditions ?? []).map((/** @type {[string, string[]]} */ [id, c]) => [id, [...c]])),
+    vitals: Object.fromEntries((rules.vitals ?? combat.vitals ?? []).map((/** @type {any} */ v) => [v.combatant, { end: v.end, stun: v.stun }])),
+    effects: Object.fromEntries((combat.effects ?? []).map((/** @type {any} */ e) => [e.id, effectView(e.id, e)])),
     movementLeft: null,
   };
   for (const p of combat.prompts) view.prompts[p.id] = promptView(p.id, p.kind, p.controller, p, null);
@@ -205,6 +225,9 @@ const FOLD = {
     if (wall) wall.door = d.open ? "open" : "closed";
   },
   token_placed(view, d) {
+    // A token new to the scene (join_combat): no event carries its spec, so the view
+    // knows its id and cell until a fresh `state` (a join, a reconnect) brings the rest.
+    view.tokens[d.token] ??= { id: d.token, name: d.token, owner: "", side: "", x: d.at[0], y: d.at[1], size: 1, reach: 0, movement: 0, stats: {} };
     place(view, d.token, d.at);
   },
   combat_started(view, d) {
@@ -224,6 +247,7 @@ const FOLD = {
       holds: {},
       conditions: {},
       vitals: {},
+      effects: {},
       movementLeft: null,
     };
   },
@@ -311,6 +335,19 @@ const FOLD = {
   },
   vitals_changed(view, d) {
     combatOf(view, "vitals_changed").vitals[d.combatant] = { end: d.end, stun: d.stun };
+  },
+  effect_started(view, d) {
+    combatOf(view, "effect_started").effects[d.effect] = effectView(d.effect, d);
+  },
+  effect_ended(view, d) {
+    delete combatOf(view, "effect_ended").effects[d.effect];
+  },
+  combatant_left(view, d) {
+    // The new order follows in an `initiative_order` event; its effects end in
+    // `effect_ended` events.  What the engine keeps (conditions, a ruleset's state) stays.
+    const combat = combatOf(view, "combatant_left");
+    combat.aware = combat.aware.filter((id) => id !== d.combatant);
+    if (d.removed) delete view.tokens[d.combatant];
   },
   recovered(view, d) {
     combatOf(view, "recovered").vitals[d.combatant] = { end: d.end[1], stun: d.stun[1] };

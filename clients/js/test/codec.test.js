@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 
-import { BridgeClient, FrameError, applyEvent, decodeFrame, emptyView, encodeJson, encodeMsgpack, toWire } from "../src/index.js";
+import { BridgeClient, FrameError, applyEvent, decodeFrame, emptyView, encodeJson, encodeMsgpack, toWire, viewFromState } from "../src/index.js";
 import { startBridge, waitFor } from "./helpers.js";
 
 const BIG = 2n ** 62n + 1n; // beyond 2^53: a double would round it
@@ -51,6 +51,21 @@ test("events fold once, in order; a gap is an error the client resyncs on", () =
   assert.equal(applyEvent(view, 0, "dice_rolled", {}), false, "a repeat is dropped");
   assert.throws(() => applyEvent(view, 2, "dice_rolled", {}), RangeError);
   assert.equal(view.lastEvent, 0);
+});
+
+test("a ruleset's own events and state (no holds, no vitals) fold without breaking", () => {
+  const state = {
+    scene: null,
+    combat: { ruleset: "other-game", order: ["a"], scores: [["a", 12]], aware: ["a"], turn: 1, phase: 1, acting: 0,
+      prompts: [], pending_move: null, interjection: null, conditions: [], rules: { whatever: [1] },
+      per_combatant: [["a", { luck: 3 }]], groups: [], effects: [{ id: "e1", name: "smoke", token: null, source: "gm" }] },
+  };
+  const view = viewFromState(state, 4);
+  assert.deepEqual([view.combat.holds, view.combat.vitals], [{}, {}]);
+  assert.deepEqual(view.combat.effects, { e1: { effect: "e1", name: "smoke", token: null, source: "gm" } });
+  assert.equal(applyEvent(view, 5, "luck_spent", { combatant: "a", luck: 1 }), true, "an unknown kind passes through");
+  assert.equal(applyEvent(view, 6, "effect_ended", { effect: "e1", name: "smoke", token: null, reason: "expired" }), true);
+  assert.deepEqual(view.combat.effects, {});
 });
 
 let bridge;

@@ -124,6 +124,23 @@ test("a whole fight through the library", async () => {
   await waitFor(() => gm.view.lastEvent === alice.view.lastEvent && bob.view.lastEvent === alice.view.lastEvent);
   for (const client of [gm, alice, bob]) assert.equal(client.view.combat.actor, "ogre");
 
+  // A ruleset action by name (`act`): the ogre delays; every view holds it.
+  await gm.act("ogre", "delay", {});
+  await waitFor(() => bob.view.lastEvent === gm.view.lastEvent);
+  for (const client of [gm, alice, bob]) assert.equal(client.view.combat.holds.ogre?.kind, "delay");
+  await assert.rejects(gm.act("wolf", "no_such_action"), (err) => err instanceof BridgeError && err.type === "act");
+
+  // A lasting effect, started and ended by the GM; one more stays for the late join.
+  await gm.setEffect("smoke", null, 1);
+  const [smoke] = Object.values(gm.view.combat.effects);
+  assert.deepEqual([smoke.name, smoke.token, smoke.source], ["smoke", null, "gm"]);
+  await gm.endEffect(smoke.effect);
+  assert.deepEqual(gm.view.combat.effects, {});
+  await gm.setEffect("blessed", "hero");
+  await waitFor(() => alice.view.lastEvent === gm.view.lastEvent && bob.view.lastEvent === gm.view.lastEvent);
+  assert.deepEqual(Object.values(alice.view.combat.effects).map((e) => [e.name, e.token]), [["blessed", "hero"]]);
+
+
   // Every event reached alice once, in order.
   assert.deepEqual(seen, Array.from({ length: alice.view.lastEvent + 1 }, (_, i) => i));
 
@@ -131,6 +148,17 @@ test("a whole fight through the library", async () => {
   const late = await join("gm");
   assert.equal(late.view.lastEvent, alice.view.lastEvent);
   for (const client of [gm, alice, bob]) assert.deepEqual(comparable(client.view), comparable(late.view));
+
+  // The GM brings a bat in and takes the wolf out, off the scene too.
+  await gm.joinCombat({ id: "bat", name: "Bat", owner: "gm", side: "monsters", x: 10, y: 10, size: 1, reach: 1,
+    movement: 6, stats: { ocv: 3, dcv: 5, init: 9 } });
+  assert.ok(gm.view.combat.order.includes("bat"));
+  // No event carries the newcomer's spec: the fold knows its id and cell, a fresh
+  // state (a join, a reconnect) the rest.
+  assert.deepEqual([gm.view.tokens.bat.x, gm.view.tokens.bat.y], [10, 10]);
+  await gm.leaveCombat("wolf", true);
+  assert.ok(!gm.view.combat.order.includes("wolf"));
+  assert.equal(gm.view.tokens.wolf, undefined);
 
   const pong = await gm.ping();
   assert.deepEqual(pong, {});

@@ -28,6 +28,10 @@ const LINES = {
   aborted: (d) => `${d.combatant} aborts to ${d.maneuver} (DCV ${d.dcv})`,
   condition_changed: (d) => `${d.combatant} ${d.on ? "is now" : "is no longer"} ${d.condition}`,
   vitals_changed: (d) => `${d.combatant}: END ${d.end}, STUN ${d.stun}`,
+  effect_started: (d) => `${d.name} begins${d.token ? ` on ${d.token}` : ""} (${d.source}${d.ends ? `, until Turn ${d.ends[0]} Phase ${d.ends[1]}` : ""})`,
+  effect_ended: (d) => `${d.name}${d.token ? ` on ${d.token}` : ""} ends (${d.reason})`,
+  combatant_joined: (d) => `${d.combatant} joins the fight at ${d.score}`,
+  combatant_left: (d) => `${d.combatant} leaves the fight${d.removed ? " and the scene" : ""}`,
   recovered: (d) => `${d.combatant} recovers: END ${d.end[0]}→${d.end[1]}, STUN ${d.stun[0]}→${d.stun[1]}`,
 };
 

@@ -126,6 +126,7 @@ function renderOrder(view) {
       const extra = [];
       if (hold) extra.push(h("span", { className: "hold", textContent: ` ${hold.kind === "delay" ? "delaying" : `readied ${hold.action}`}` }));
       for (const condition of combat.conditions[id] ?? []) extra.push(` [${condition}]`);
+      for (const effect of Object.values(combat.effects ?? {})) if (effect.token === id) extra.push(` {${effect.name}}`);
       return h("li", { className: combat.actor === id ? "actor" : "" }, [`${name} (${combat.scores[id]})`, ...extra]);
     }),
   );
