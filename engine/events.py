@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from engine.model import Scene
+from engine.model import Combatant, Scene
 from engine.serial import to_plain
 from geometry import Cell
 
@@ -237,11 +237,13 @@ class EffectEnded:
 @dataclass(frozen=True, slots=True)
 class CombatantJoined:
     """``combatant`` joined the running fight at count ``score``; the new order follows
-    in an ``initiative_order`` event."""
+    in an ``initiative_order`` event.  ``token`` is the newcomer as placed on the scene
+    (the same shape as a ``scene_loaded`` scene's tokens), so every client can draw it."""
 
     kind: ClassVar[str] = "combatant_joined"
     combatant: str
     score: int
+    token: Combatant
 
 
 @dataclass(frozen=True, slots=True)

@@ -96,7 +96,7 @@ def join_combat(state: EncounterState, command: JoinCombat, spatial: SpatialCach
     return state, [
         TokenPlaced(newcomer.id, newcomer.cell),
         *tray.events,
-        CombatantJoined(newcomer.id, score),
+        CombatantJoined(newcomer.id, score, newcomer),
         InitiativeOrder(combat.order, combat.scores),
         *joined,
     ]

@@ -41,7 +41,7 @@ async def test_the_cyberpunk_red_fight_shows_every_rule() -> None:
     assert [d["number"] for d in data(events, "cpr_attack") if d["attacker"] == "gina"] == [1, 2]
     # A newcomer rolls and takes its place: after Rex, who already had 14.
     joined = data(events, "combatant_joined")[0]
-    assert joined == {"combatant": "nix", "score": 14}
+    assert (joined["combatant"], joined["score"], joined["token"]["id"]) == ("nix", 14, "nix")
     assert data(events, "initiative_order")[1]["order"] == ["gina", "boss", "rex", "nix", "goon"]
     # A Hold Action fired by a token entering an area, interrupting the goon's move.
     fired = data(events, "cpr_held_fired")[0]

@@ -204,6 +204,16 @@ function place(view, id, at) {
   }
 }
 
+/** A held or readied action fires: ``who`` acts now and the move under way waits.
+ * @param {CombatView} combat @param {string} who */
+function interject(combat, who) {
+  delete combat.holds[who];
+  combat.interjector = who;
+  combat.actor = who;
+  combat.suspendedMove = combat.moving;
+  combat.moving = null;
+}
+
 /** @param {TableView} view @param {string} kind @returns {CombatView} */
 function combatOf(view, kind) {
   if (!view.combat) throw new Error(`event ${kind} outside combat`);
@@ -225,10 +235,22 @@ const FOLD = {
     if (wall) wall.door = d.open ? "open" : "closed";
   },
   token_placed(view, d) {
-    // A token new to the scene (join_combat): no event carries its spec, so the view
-    // knows its id and cell until a fresh `state` (a join, a reconnect) brings the rest.
+    // A token new to the scene (join_combat) is drawn from the `combatant_joined` that
+    // follows, which carries its spec; until then the view knows its id and cell.
     view.tokens[d.token] ??= { id: d.token, name: d.token, owner: "", side: "", x: d.at[0], y: d.at[1], size: 1, reach: 0, movement: 0, stats: {} };
     place(view, d.token, d.at);
+  },
+  combatant_joined(view, d) {
+    if (d.token) view.tokens[d.combatant] = tokenView(d.token);
+  },
+  power_used(view, d) {
+    // Hero Powers spend END: the event says what is left (STUN is unchanged).
+    const vitals = combatOf(view, "power_used").vitals;
+    if (vitals[d.combatant]) vitals[d.combatant].end = d.end_left;
+  },
+  power_upkeep(view, d) {
+    const vitals = combatOf(view, "power_upkeep").vitals;
+    if (vitals[d.combatant]) vitals[d.combatant].end = d.end_left;
   },
   combat_started(view, d) {
     view.combat = {
@@ -312,11 +334,11 @@ const FOLD = {
     delete combatOf(view, "delay_taken").holds[d.combatant];
   },
   readied_action_taken(view, d) {
-    const combat = combatOf(view, "readied_action_taken");
-    delete combat.holds[d.combatant];
-    combat.interjector = d.combatant;
-    combat.suspendedMove = combat.moving;
-    combat.moving = null;
+    interject(combatOf(view, "readied_action_taken"), d.combatant);
+  },
+  cpr_held_fired(view, d) {
+    // Cyberpunk RED's Hold Action fired: the holder acts now, the mover waits.
+    interject(combatOf(view, "cpr_held_fired"), d.holder);
   },
   interjection_ended(view) {
     const combat = combatOf(view, "interjection_ended");
