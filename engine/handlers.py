@@ -147,6 +147,17 @@ def check_groups(scene: Scene, groups: tuple[tuple[str, ...], ...]) -> tuple[tup
     return tuple(sorted(tuple(sorted(g)) for g in groups if len(g) > 1))
 
 
+def move_mode(ruleset: Ruleset, mode: str | None) -> str:
+    """``mode`` checked against the ruleset's move modes (None: its first)."""
+    chosen = mode or ruleset.move_modes[0]
+    if chosen not in ruleset.move_modes:
+        raise CommandRejected(
+            "illegal_move",
+            f"unknown movement mode {chosen!r}; one of {', '.join(ruleset.move_modes)}",
+        )
+    return chosen
+
+
 def move(state: EncounterState, command: Move, spatial: SpatialCache) -> Result:
     """Move a token: freely outside combat; in combat the ruleset checks the mode against
     its budget and charges it, and the walk may be interrupted (:mod:`engine.movement`)."""
@@ -163,12 +174,7 @@ def move(state: EncounterState, command: Move, spatial: SpatialCache) -> Result:
         moved = scene.with_token(token.moved_to(path[-1]))
         return replace(state, scene=moved), [TokenPlaced(token.id, path[-1])]
     combat, ruleset = combat_and_ruleset(state)
-    mode = command.mode or ruleset.move_modes[0]
-    if mode not in ruleset.move_modes:
-        raise CommandRejected(
-            "illegal_move",
-            f"unknown movement mode {mode!r}; one of {', '.join(ruleset.move_modes)}",
-        )
+    mode = move_mode(ruleset, command.mode)
     tray = DiceTray(state.seed, state.draws, command.actor)
     ctx = Context(state, ruleset, spatial, tray, command.actor, token)
     plan = ruleset.plan_move(ctx, mode, cost=resolution.cost, steps=len(path) - 1)
@@ -231,12 +237,7 @@ def move_points(state: EncounterState, command: MovePoints, spatial: SpatialCach
     if combat is not None:
         require_no_prompts(combat)
         require_turn(combat, token)
-        modes = find_ruleset(combat.ruleset).move_modes
-        if command.mode is not None and command.mode not in modes:
-            raise CommandRejected(
-                "illegal_move",
-                f"unknown movement mode {command.mode!r}; one of {', '.join(modes)}",
-            )
+        move_mode(find_ruleset(combat.ruleset), command.mode)
     grid = spatial.index(scene).grid
     waypoints = [token.cell]
     for i, (x, y) in enumerate(command.points):
