@@ -206,11 +206,8 @@ export class HexGrid {
   }
 
   bounds() {
-    // The bridge's hex grid spans its cells' hexagons; this box holds them.
-    const k = this.distance / this.size;
-    const long = this.long * k;
-    if (this.pointy) return { width: (this.columns + 0.5) * this.distance, height: (0.75 * this.rows + 0.25) * long };
-    return { width: (0.75 * this.columns + 0.25) * long, height: (this.rows + 0.5) * this.distance };
+    // What the bridge accepts for walls and terrain: cells times cell size, both ways.
+    return { width: this.columns * this.distance, height: this.rows * this.distance };
   }
 
   contains(cell) {

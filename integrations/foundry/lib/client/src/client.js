@@ -1,0 +1,604 @@
+// The connection to a bridge: join, commands as promises, events as callbacks, the
+// folded table view, and reconnection that loses nothing and applies nothing twice.
+//
+// Theory of operation.  Every message we send has a seq from one counter that survives
+// reconnects; the join carries a stable `client` id.  A command stays in `pending` until
+// the bridge answers it (a message whose body has `ref` == its seq, or an `error`).  When
+// the socket drops, the client reconnects, joins with `last_event` = the last event it
+// folded (the bridge sends only the events after it, then the prompts waiting for this
+// participant), and sends every unanswered command again with its original seq: the
+// bridge answers a command it already applied from memory instead of applying it again.
+// Events are folded in index order; one at or below the last folded index is a repeat and
+// is dropped, a gap asks for a `resync`.  An `ack` promise settles once the events it
+// names are folded, so `await client.move(...)` sees the move in `client.view`.
+
+import { decodeFrame, encodeJson, encodeMsgpack, PROTOCOL_VERSION } from "./codec.js";
+import { BridgeError, ClientClosedError } from "./errors.js";
+import { applyEvent, applyPrompt, emptyView, viewFromState } from "./table.js";
+
+/**
+ * @typedef {import("./table.js").TableView} TableView
+ * @typedef {import("./table.js").PromptView} PromptView
+ *
+ * @typedef {object} ClientOptions
+ * @property {string} token the join token (GM, player or spectator)
+ * @property {boolean} [binary] msgpack binary frames instead of JSON text (default false)
+ * @property {boolean} [batch] accept batch frames, several messages a frame (default true)
+ * @property {string} [clientId] a stable id for this client across reconnects (default: random
+ *   per client object).  To retransmit across a page reload too, keep the id *and* `seq`
+ *   (both, or neither: a reused id with a restarted seq would get old answers)
+ * @property {number} [seq] the seq of the last message sent under this clientId (default 0)
+ * @property {boolean} [reconnect] reconnect when the connection drops (default true)
+ * @property {number} [retryMinMs] first reconnect delay (default 200)
+ * @property {number} [retryMaxMs] longest reconnect delay (default 5000)
+ * @property {typeof WebSocket} [WebSocket] the WebSocket class (default: the global one)
+ *
+ * @typedef {object} Welcome
+ * @property {string} table
+ * @property {string} participant
+ * @property {"gm" | "player" | "spectator"} role
+ * @property {number} protocol
+ * @property {string} server
+ *
+ * @typedef {object} Ack
+ * @property {number} ref
+ * @property {number | null} first_event
+ * @property {number | null} last_event
+ *
+ * @typedef {object} EventMessage
+ * @property {number} index
+ * @property {string} kind
+ * @property {Record<string, any>} data
+ *
+ * @typedef {"idle" | "connecting" | "joined" | "disconnected" | "closed"} Status
+ *
+ * @typedef {object} ClientEvents
+ * @property {(welcome: Welcome) => void} welcome joined (again)
+ * @property {(view: TableView) => void} state a full state replaced the view
+ * @property {(event: EventMessage, view: TableView) => void} event an event was folded
+ * @property {(prompt: PromptView, view: TableView) => void} prompt a prompt for this participant, with its deadline
+ * @property {(view: TableView) => void} change the view changed (once per frame)
+ * @property {(status: Status, detail?: {code?: number, reason?: string}) => void} status
+ * @property {(error: Error) => void} error an error not tied to a command of ours
+ */
+
+/** Close codes after which reconnecting cannot help. */
+const FATAL_CLOSE = new Map([
+  [1008, "policy"], // join token revoked, join timeout, rate limit
+  [1009, "too_large"], // a frame we sent was over the bridge's limit
+]);
+
+/** @template T @returns {{promise: Promise<T>, resolve: (v: T) => void, reject: (e: Error) => void}} */
+function deferred() {
+  /** @type {any} */
+  let resolve;
+  /** @type {any} */
+  let reject;
+  const promise = new Promise((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
+
+/** @returns {string} */
+function randomId() {
+  const bytes = new Uint8Array(8);
+  globalThis.crypto.getRandomValues(bytes);
+  return "js-" + Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+export class BridgeClient {
+  /**
+   * @param {string} url the bridge's WebSocket URL, e.g. "ws://127.0.0.1:8080/ws"
+   * @param {ClientOptions} options
+   */
+  constructor(url, options) {
+    if (!options?.token) throw new TypeError("a join token is required");
+    this.url = url;
+    this.token = options.token;
+    this.binary = options.binary ?? false;
+    this.batch = options.batch ?? true;
+    this.clientId = options.clientId ?? randomId();
+    this.reconnect = options.reconnect ?? true;
+    this.retryMinMs = options.retryMinMs ?? 200;
+    this.retryMaxMs = options.retryMaxMs ?? 5000;
+    this.WebSocket = options.WebSocket ?? globalThis.WebSocket;
+    if (!this.WebSocket) throw new TypeError("no WebSocket class: pass options.WebSocket");
+    /** @type {TableView} the table, kept current from what the bridge sends */
+    this.view = emptyView();
+    /** @type {Welcome | null} who this connection joined as */
+    this.welcome = null;
+    /** @type {Status} */
+    this.status = "idle";
+    /** @type {number} seq of the last message sent; continues across reconnects */
+    this.seq = options.seq ?? 0;
+    /** @type {Map<number, {type: string, frame: string | Uint8Array, resolve: (v: any) => void, reject: (e: Error) => void}>} */
+    this._pending = new Map();
+    /** @type {Array<{lastEvent: number, body: any, resolve: (v: any) => void}>} acks waiting for their events */
+    this._parked = [];
+    /** @type {number[]} seqs of pings waiting for a pong (pong has no ref) */
+    this._pings = [];
+    /** @type {Map<string, Set<Function>>} */
+    this._handlers = new Map();
+    /** @type {WebSocket | null} */
+    this._ws = null;
+    this._joinSeq = -1;
+    this._synced = false; // the view holds a state or events: rejoin from view.lastEvent
+    this._awaitingState = false;
+    this._resyncAsked = -2;
+    this._retryMs = this.retryMinMs;
+    /** @type {ReturnType<typeof setTimeout> | null} */
+    this._retryTimer = null;
+    /** @type {ReturnType<typeof deferred<Welcome>> | null} */
+    this._connecting = null;
+    this._changed = false;
+  }
+
+  // -- connection --------------------------------------------------------------------
+
+  /**
+   * Open the connection and join.  Resolves once joined with the view current (after
+   * the full state on a first join); rejects if the bridge refuses the join token.
+   * @returns {Promise<Welcome>}
+   */
+  connect() {
+    if (this.status === "closed") return Promise.reject(new ClientClosedError("closed", "client closed"));
+    if (!this._connecting) {
+      this._connecting = deferred();
+      this._open();
+    }
+    return this._connecting.promise;
+  }
+
+  /** Close for good: unanswered commands reject with ClientClosedError "closed". */
+  close() {
+    this._shutdown("closed", "client closed");
+  }
+
+  /**
+   * Subscribe to `name` ("welcome", "state", "event", "event:<kind>", "prompt",
+   * "change", "status", "error"); returns the function that unsubscribes.
+   * @template {keyof ClientEvents | `event:${string}`} K
+   * @param {K} name
+   * @param {K extends keyof ClientEvents ? ClientEvents[K] : (data: Record<string, any>, event: EventMessage) => void} handler
+   * @returns {() => void}
+   */
+  on(name, handler) {
+    let set = this._handlers.get(name);
+    if (!set) this._handlers.set(name, (set = new Set()));
+    set.add(handler);
+    return () => set.delete(handler);
+  }
+
+  /** @param {string} name @param {...any} args */
+  _emit(name, ...args) {
+    for (const handler of this._handlers.get(name) ?? []) {
+      try {
+        handler(...args);
+      } catch (err) {
+        if (name === "error") console.error(err);
+        else this._emit("error", err);
+      }
+    }
+  }
+
+  /** @param {Status} status @param {{code?: number, reason?: string}} [detail] */
+  _setStatus(status, detail) {
+    if (this.status === status) return;
+    this.status = status;
+    this._emit("status", status, detail);
+  }
+
+  _open() {
+    this._setStatus("connecting");
+    const ws = new this.WebSocket(this.url);
+    ws.binaryType = "arraybuffer";
+    this._ws = ws;
+    ws.addEventListener("open", () => this._join(ws));
+    ws.addEventListener("message", (e) => this._receive(ws, e.data));
+    ws.addEventListener("close", (e) => this._closed(ws, e.code, e.reason));
+    ws.addEventListener("error", () => {
+      /* a close event follows */
+    });
+  }
+
+  /** @param {WebSocket} ws */
+  _join(ws) {
+    if (ws !== this._ws) return;
+    this._joinSeq = ++this.seq;
+    this._awaitingState = !this._synced;
+    const body = {
+      token: this.token,
+      last_event: this._synced ? this.view.lastEvent : null,
+      client: this.clientId,
+      batch: this.batch,
+    };
+    ws.send(this._encode("join", this._joinSeq, body));
+  }
+
+  /** @param {WebSocket} ws @param {number} code @param {string} reason */
+  _closed(ws, code, reason) {
+    if (ws !== this._ws) return;
+    this._ws = null;
+    if (this.status === "closed") return;
+    const fatal = FATAL_CLOSE.get(code);
+    if (fatal || !this.reconnect) {
+      this._shutdown(fatal ?? "disconnected", `connection closed (${code}${reason ? ": " + reason : ""})`);
+      return;
+    }
+    this._setStatus("disconnected", { code, reason });
+    const delay = this._retryMs * (0.5 + Math.random() / 2);
+    this._retryMs = Math.min(this.retryMaxMs, this._retryMs * 2);
+    this._retryTimer = setTimeout(() => {
+      this._retryTimer = null;
+      if (this.status !== "closed") this._open();
+    }, delay);
+  }
+
+  /** @param {string} code @param {string} message */
+  _shutdown(code, message) {
+    if (this.status === "closed") return;
+    if (this._retryTimer) clearTimeout(this._retryTimer);
+    const ws = this._ws;
+    this._ws = null;
+    this._setStatus("closed", { reason: message });
+    if (ws && ws.readyState <= 1) ws.close(1000);
+    const error = new ClientClosedError(code, message);
+    for (const entry of this._pending.values()) entry.reject(error);
+    this._pending.clear();
+    this._parked = [];
+    this._connecting?.reject(error);
+    this._connecting = null;
+  }
+
+  // -- sending -----------------------------------------------------------------------
+
+  /** @param {string} type @param {number} seq @param {Record<string, any>} body */
+  _encode(type, seq, body) {
+    const envelope = { v: PROTOCOL_VERSION, type, seq, body };
+    return this.binary ? encodeMsgpack(envelope) : encodeJson(envelope);
+  }
+
+  /**
+   * Send any client message; resolves with the body of the bridge's answer (`ack`,
+   * `options`, `path_plan`, `token_issued`, ...), rejects with a BridgeError for an
+   * `error`.  Sent at once if joined, else as soon as the client (re)joins; kept and sent
+   * again with the same seq after a dropped connection until it is answered.  A value
+   * that has no wire form (a Date, NaN, a Map) throws a TypeError here, before sending.
+   * @param {string} type message type, e.g. "move"
+   * @param {Record<string, any>} [body]
+   * @returns {Promise<any>}
+   */
+  send(type, body = {}) {
+    if (this.status === "closed") return Promise.reject(new ClientClosedError("closed", "client closed"));
+    const seq = this.seq + 1;
+    const frame = this._encode(type, seq, body); // throws before the seq is taken
+    this.seq = seq;
+    const { promise, resolve, reject } = deferred();
+    this._pending.set(seq, { type, frame, resolve, reject });
+    if (this.status === "joined" && this._ws) this._ws.send(frame);
+    return promise;
+  }
+
+  /**
+   * Ask for every event after `after` again (the client does this itself on a gap).
+   * @param {number} [after]
+   */
+  resync(after = this.view.lastEvent) {
+    if (this.status === "joined" && this._ws) this._ws.send(this._encode("resync", ++this.seq, { after }));
+  }
+
+  /** Round trip to the bridge; resolves on its `pong`. @returns {Promise<void>} */
+  ping() {
+    const promise = this.send("ping", {});
+    this._pings.push(this.seq);
+    return promise;
+  }
+
+  // -- receiving ---------------------------------------------------------------------
+
+  /** @param {WebSocket} ws @param {string | ArrayBuffer} data */
+  _receive(ws, data) {
+    if (ws !== this._ws) return;
+    let envelopes;
+    try {
+      envelopes = decodeFrame(data);
+    } catch (err) {
+      this._emit("error", err);
+      return;
+    }
+    this._changed = false;
+    for (const envelope of envelopes) {
+      try {
+        this._dispatch(envelope.type, envelope.body);
+      } catch (err) {
+        this._emit("error", err);
+      }
+    }
+    if (this._changed) this._emit("change", this.view);
+  }
+
+  /** @param {string} type @param {Record<string, any>} body */
+  _dispatch(type, body) {
+    switch (type) {
+      case "welcome":
+        return this._welcomed(/** @type {Welcome} */ (body));
+      case "state":
+        this.view = viewFromState(body.state, body.last_event);
+        this._synced = true;
+        this._changed = true;
+        this._emit("state", this.view);
+        this._settleParked();
+        if (this._awaitingState) {
+          this._awaitingState = false;
+          this._ready();
+        }
+        return;
+      case "event":
+        return this._event(/** @type {EventMessage} */ (body));
+      case "prompt":
+        applyPrompt(this.view, this.welcome?.participant ?? "", body);
+        this._changed = true;
+        this._emit("prompt", this.view.prompts[body.prompt], this.view);
+        return;
+      case "pong": {
+        const seq = this._pings.shift();
+        if (seq !== undefined) this._settle(seq, body);
+        return;
+      }
+      case "error":
+        return this._error(body);
+      default:
+        if (typeof body.ref === "number") this._settle(body.ref, body);
+    }
+  }
+
+  /** @param {Welcome} welcome */
+  _welcomed(welcome) {
+    this.welcome = welcome;
+    this._retryMs = this.retryMinMs;
+    this._setStatus("joined");
+    this._emit("welcome", welcome);
+    // Everything unanswered, in the order it was first sent, under its original seq.
+    const ws = this._ws;
+    if (ws) for (const entry of this._pending.values()) ws.send(entry.frame);
+    if (!this._awaitingState) this._ready();
+  }
+
+  _ready() {
+    this._connecting?.resolve(/** @type {Welcome} */ (this.welcome));
+    this._connecting = null;
+  }
+
+  /** @param {EventMessage} event */
+  _event(event) {
+    let applied;
+    try {
+      applied = applyEvent(this.view, event.index, event.kind, event.data);
+    } catch (err) {
+      if (!(err instanceof RangeError)) throw err;
+      // Missing events: ask once per position for everything after what we hold.
+      if (this._resyncAsked !== this.view.lastEvent) {
+        this._resyncAsked = this.view.lastEvent;
+        this.resync();
+      }
+      return;
+    }
+    if (!applied) return;
+    this._synced = true;
+    this._changed = true;
+    this._emit("event", event, this.view);
+    this._emit(`event:${event.kind}`, event.data, event);
+    this._settleParked();
+  }
+
+  /** @param {Record<string, any>} body */
+  _error(body) {
+    const ref = body.ref;
+    if (ref !== null && ref === this._joinSeq) {
+      this._shutdown(body.code, body.message);
+      return;
+    }
+    const entry = ref === null ? undefined : this._pending.get(ref);
+    const error = new BridgeError(body.code, body.message, { path: body.path, ref, type: entry?.type ?? null });
+    if (!entry) {
+      this._emit("error", error);
+      return;
+    }
+    this._pending.delete(ref);
+    entry.reject(error);
+  }
+
+  /** @param {number} ref @param {Record<string, any>} body */
+  _settle(ref, body) {
+    const entry = this._pending.get(ref);
+    if (!entry) return; // answered already (a retransmission's second answer)
+    this._pending.delete(ref);
+    const last = typeof body.last_event === "number" ? body.last_event : null;
+    if (last !== null && this.view.lastEvent < last) {
+      this._parked.push({ lastEvent: last, body, resolve: entry.resolve });
+    } else {
+      entry.resolve(body);
+    }
+  }
+
+  _settleParked() {
+    if (!this._parked.length) return;
+    const done = this._parked.filter((p) => p.lastEvent <= this.view.lastEvent);
+    if (!done.length) return;
+    this._parked = this._parked.filter((p) => p.lastEvent > this.view.lastEvent);
+    for (const p of done) p.resolve(p.body);
+  }
+
+  // -- reading the view --------------------------------------------------------------
+
+  /** The open prompts this participant answers. @returns {PromptView[]} */
+  myPrompts() {
+    const me = this.welcome?.participant;
+    return Object.values(this.view.prompts).filter((p) => p.controller === me);
+  }
+
+  /**
+   * Resolves once `predicate(view)` holds (checked now and after every frame that changes
+   * the view), e.g. `await client.until((v) => v.combat?.moving === null)` to wait for a
+   * paused move to finish.  Rejects after `timeoutMs` if given, or when the client closes.
+   * @param {(view: TableView) => boolean} predicate
+   * @param {number} [timeoutMs]
+   * @returns {Promise<TableView>}
+   */
+  until(predicate, timeoutMs) {
+    if (predicate(this.view)) return Promise.resolve(this.view);
+    return new Promise((resolve, reject) => {
+      /** @type {ReturnType<typeof setTimeout> | undefined} */
+      let timer;
+      const done = () => {
+        offChange();
+        offStatus();
+        if (timer) clearTimeout(timer);
+      };
+      const offChange = this.on("change", (view) => {
+        if (predicate(view)) {
+          done();
+          resolve(view);
+        }
+      });
+      const offStatus = this.on("status", (status) => {
+        if (status === "closed") {
+          done();
+          reject(new ClientClosedError("closed", "client closed"));
+        }
+      });
+      if (timeoutMs !== undefined) {
+        timer = setTimeout(() => {
+          done();
+          reject(new Error(`view condition not met within ${timeoutMs} ms`));
+        }, timeoutMs);
+      }
+    });
+  }
+
+  /** Milliseconds left to answer `prompt` by this machine's clock (null: no deadline known).
+   * @param {PromptView} prompt @param {number} [now] */
+  static remainingMs(prompt, now = Date.now()) {
+    return prompt.deadlineMs === null ? null : Math.max(0, prompt.deadlineMs - now);
+  }
+
+  // -- named commands: thin wrappers over send(); the protocol README has every field --
+
+  /** @param {Record<string, any>} scene grid, tokens, walls, terrain */
+  loadScene(scene) {
+    return this.send("load_scene", { scene });
+  }
+
+  /** @param {string} ruleset @param {{aware?: string[] | null, seed?: number | bigint | null, groups?: string[][]}} [options] groups: combatants acting together at one count */
+  startCombat(ruleset, { aware = null, seed = null, groups = undefined } = {}) {
+    return this.send("start_combat", { ruleset, aware, seed, groups });
+  }
+
+  /**
+   * @param {string} token
+   * @param {Array<[number, number]>} path cells after the token's own
+   * @param {{mode?: string, attack?: string | null, maneuver?: Record<string, any> | null}} [options]
+   */
+  move(token, path, options = {}) {
+    return this.send("move", { token, path, ...options });
+  }
+
+  /**
+   * @param {string} token
+   * @param {Array<[number, number]>} points waypoints in the VTT's pixels
+   * @param {{mode?: string, attack?: string | null, maneuver?: Record<string, any> | null}} [options]
+   */
+  movePoints(token, points, options = {}) {
+    return this.send("move_points", { token, points, ...options });
+  }
+
+  /**
+   * @param {string} prompt
+   * @param {boolean} accept
+   * @param {{rolls?: number[] | null, maneuver?: Record<string, any> | null}} [options]
+   */
+  answerPrompt(prompt, accept, { rolls = null, maneuver = null } = {}) {
+    return this.send("answer_prompt", { prompt, accept, rolls, maneuver });
+  }
+
+  /** @param {string} token */
+  endPhase(token) {
+    return this.send("end_phase", { token });
+  }
+
+  /** @param {string} wall @param {boolean} open */
+  setDoor(wall, open) {
+    return this.send("set_door", { wall, open });
+  }
+
+  /** @param {string} token @param {string} target @param {Record<string, any>} [options] ranged, range, maneuver, ocv_bonus, rolls */
+  attack(token, target, options = {}) {
+    return this.act(token, "attack", { target, ...options });
+  }
+
+  /**
+   * `act`: `token` takes the ruleset action `action` with `params` (a map; the ruleset
+   * declares its fields, e.g. the Hero supplement's `attack` {target, maneuver, rolls},
+   * `delay` {before}, `ready` {action, trigger_by, area}, `abort` {maneuver, action},
+   * `set_vitals` {end, stun}, and `draw_focus`, `defend`, `stand_up` ...).
+   * @param {string} token @param {string} action @param {Record<string, any>} [params]
+   */
+  act(token, action, params = {}) {
+    return this.send("act", { token, action, params });
+  }
+
+  /**
+   * `join_combat` (GM): bring a new token into the running fight; `token` is a scene
+   * token spec (as in `loadScene`); it is placed and rolls its place in the order.
+   * @param {Record<string, any>} token
+   */
+  joinCombat(token) {
+    return this.send("join_combat", { token });
+  }
+
+  /** `leave_combat` (GM): take `token` out of the fight (`remove`: off the scene too). @param {string} token @param {boolean} [remove] */
+  leaveCombat(token, remove = false) {
+    return this.send("leave_combat", { token, remove });
+  }
+
+  /**
+   * `set_effect` (GM): start a lasting effect `name` on `token` (null: the scene) for
+   * `rounds` Turns (null: until endEffect()).
+   * @param {string} name @param {string | null} [token] @param {number | null} [rounds]
+   */
+  setEffect(name, token = null, rounds = null) {
+    return this.send("set_effect", { name, token, rounds });
+  }
+
+  /** `end_effect` (GM): end effect `effect` (its id, `e1` ...). @param {string} effect */
+  endEffect(effect) {
+    return this.send("end_effect", { effect });
+  }
+
+  /** @param {string} token @returns {Promise<Record<string, any>>} the `options` body */
+  askOptions(token) {
+    return this.send("ask_options", { token });
+  }
+
+  /** @param {string} token @param {[number, number]} to @returns {Promise<Record<string, any>>} the `path_plan` body */
+  askPath(token, to) {
+    return this.send("ask_path", { token, to });
+  }
+
+  /** @param {string} participant @param {"player" | "spectator"} role */
+  issueToken(participant, role) {
+    return this.send("issue_token", { participant, role });
+  }
+
+  /** @param {string} token */
+  revokeToken(token) {
+    return this.send("revoke_token", { token });
+  }
+
+  /** @param {{dice?: "server" | "gm" | null, prompt_timeout_ms?: number | null}} settings */
+  configureTable({ dice = null, prompt_timeout_ms = null }) {
+    return this.send("configure_table", { dice, prompt_timeout_ms });
+  }
+}

@@ -1,0 +1,5 @@
+// @vtt-bridge/client: a client for the vtt-bridge combat backend, as plain ES modules.
+export { BridgeClient } from "./client.js";
+export { BridgeError, ClientClosedError } from "./errors.js";
+export { FrameError, PROTOCOL_VERSION, decodeFrame, encodeJson, encodeMsgpack, toWire } from "./codec.js";
+export { FOLDED_KINDS, applyEvent, applyPrompt, emptyView, viewFromState } from "./table.js";

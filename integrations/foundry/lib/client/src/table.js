@@ -1,0 +1,411 @@
+// The table as a client sees it, folded from what the bridge sends: the `state` message
+// a fresh join gets, then every `event` in index order, and the `prompt` messages that
+// carry deadlines.  Nothing here decides a rule: positions, turns and prompts are what
+// the events say; the view only keeps the latest word on each.
+//
+// Two entry points, kept in step by a test that folds every recorded session both ways:
+//   viewFromState(state, lastEvent)  the bridge's full table state (`state` message)
+//   applyEvent(view, index, kind, data)  one event onto a view
+// The view is a plain object (camelCase); a consumer may read it but should not change it.
+
+/**
+ * @typedef {[number, number]} Cell
+ *
+ * @typedef {object} TokenView
+ * @property {string} id
+ * @property {string} name
+ * @property {string} owner participant controlling it
+ * @property {string} side
+ * @property {number} x cell column
+ * @property {number} y cell row
+ * @property {number} size cells a side (hex: 1, 3 or 7 hexes)
+ * @property {number} reach in grid units
+ * @property {number} movement in grid units
+ * @property {Record<string, boolean | number | string>} stats
+ *
+ * @typedef {object} SceneView
+ * @property {Record<string, any>} grid the scene's grid, as on the wire
+ * @property {Array<Record<string, any>>} walls walls and doors, as on the wire (door states current)
+ * @property {Array<Record<string, any>>} terrain terrain regions, as on the wire
+ *
+ * @typedef {object} HoldView a delayed or readied action
+ * @property {string} combatant
+ * @property {string} kind "delay" or "ready"
+ * @property {string | null} before delay: act just before this combatant
+ * @property {string | null} action ready: the action type readied
+ * @property {string | null} triggerBy ready: whose action (or entering `area`) triggers it
+ * @property {Cell[]} area ready: cells whose entering triggers it
+ *
+ * @typedef {object} EffectView a lasting effect (set_effect, or a ruleset's)
+ * @property {string} effect its id (`e1`, ...), ended with endEffect()
+ * @property {string} name
+ * @property {string | null} token the combatant it is on (null: the whole scene)
+ * @property {string} source who started it (`gm` or a combatant)
+ *
+ * @typedef {object} MoveView
+ * @property {string} token
+ * @property {Cell[]} path the whole path, start first
+ *
+ * @typedef {object} CombatView
+ * @property {string} ruleset
+ * @property {string[]} aware
+ * @property {string[]} order initiative order, first to act first
+ * @property {Record<string, number>} scores initiative scores
+ * @property {number} turn
+ * @property {number} phase (0: the Surprise Phase)
+ * @property {boolean} surprise
+ * @property {string | null} actor whose action it is now (an interjector, else the one up)
+ * @property {string | null} regularActor whose INIT is up
+ * @property {string | null} interjector a readied action firing out of turn, if any
+ * @property {MoveView | null} moving the move under way (paused while a prompt is open)
+ * @property {MoveView | null} suspendedMove a move an interjection interrupted
+ * @property {Record<string, HoldView>} holds
+ * @property {Record<string, string[]>} conditions
+ * @property {Record<string, {end: number, stun: number}>} vitals known END and STUN
+ * @property {Record<string, EffectView>} effects lasting effects under way, by id
+ * @property {number | null} movementLeft the last figure the bridge reported for the actor
+ *
+ * @typedef {object} PromptView
+ * @property {string} prompt id, answered with answerPrompt()
+ * @property {string} kind e.g. "attack_of_opportunity", "readied_action", "continue_after_hit"
+ * @property {string} controller the participant who answers it
+ * @property {string} attacker
+ * @property {string} target
+ * @property {Cell} at
+ * @property {[number, number]} exitPoint
+ * @property {number | null} deadlineMs server clock (ms since the epoch) when it expires;
+ *   null when this participant was not sent the prompt (it is someone else's to answer)
+ *
+ * @typedef {object} TableView
+ * @property {number} lastEvent index of the last event folded (-1: none)
+ * @property {SceneView | null} scene
+ * @property {Record<string, TokenView>} tokens
+ * @property {CombatView | null} combat
+ * @property {Record<string, PromptView>} prompts
+ */
+
+/** @returns {TableView} an empty table, before any state or event */
+export function emptyView() {
+  return { lastEvent: -1, scene: null, tokens: {}, combat: null, prompts: {} };
+}
+
+/** @param {Array<[string, any]> | Record<string, any>} stats */
+function statsMap(stats) {
+  return Array.isArray(stats) ? Object.fromEntries(stats) : { ...stats };
+}
+
+/** @param {any} token @returns {TokenView} */
+function tokenView(token) {
+  const { id, name, owner, side, x, y, size, reach, movement } = token;
+  return { id, name, owner, side, x, y, size, reach, movement, stats: statsMap(token.stats) };
+}
+
+/** @param {TableView} view @param {any} scene */
+function loadScene(view, scene) {
+  view.scene = {
+    grid: structuredClone(scene.grid),
+    walls: structuredClone(scene.walls ?? []),
+    terrain: structuredClone(scene.terrain ?? []),
+  };
+  view.tokens = Object.fromEntries(scene.tokens.map((/** @type {any} */ t) => [t.id, tokenView(t)]));
+}
+
+/** @param {any} move @returns {MoveView | null} */
+function moveView(move) {
+  return move ? { token: move.token, path: move.path.map((/** @type {Cell} */ c) => [c[0], c[1]]) } : null;
+}
+
+/** @param {any} hold @returns {HoldView} */
+function holdView(hold) {
+  return {
+    combatant: hold.combatant,
+    kind: hold.kind ?? hold.hold,
+    before: hold.before ?? null,
+    action: hold.action ?? null,
+    triggerBy: hold.trigger_by ?? null,
+    area: (hold.area ?? []).map((/** @type {Cell} */ c) => [c[0], c[1]]),
+  };
+}
+
+/** @param {string} id @param {any} effect @returns {EffectView} */
+function effectView(id, effect) {
+  return { effect: id, name: effect.name, token: effect.token ?? null, source: effect.source };
+}
+
+/**
+ * The view of the bridge's full table state (the body of a `state` message).
+ * @param {Record<string, any>} state
+ * @param {number} lastEvent the index the state stands at
+ * @returns {TableView}
+ */
+export function viewFromState(state, lastEvent) {
+  const view = emptyView();
+  view.lastEvent = lastEvent;
+  if (state.scene) loadScene(view, state.scene);
+  const combat = state.combat;
+  if (!combat) return view;
+  const interjection = combat.interjection;
+  const rules = combat.rules ?? {};
+  const regularActor = combat.order[combat.acting] ?? null;
+  view.combat = {
+    ruleset: combat.ruleset,
+    aware: [...combat.aware],
+    order: [...combat.order],
+    scores: Object.fromEntries(combat.scores),
+    turn: combat.turn,
+    phase: combat.phase,
+    surprise: combat.phase === 0,
+    actor: interjection ? interjection.combatant : regularActor,
+    regularActor,
+    interjector: interjection ? interjection.combatant : null,
+    moving: moveView(combat.pending_move),
+    suspendedMove: moveView(interjection?.suspended),
+    // Per-ruleset state sits under `combat.rules` since the ruleset seam (issue 12); a
+    // ruleset without holds or vitals (or an older state with them at the top) folds too.
+    // Only holds shaped like the Hero supplement's (a `combatant` each); another
+    // ruleset's own `rules.holds` (Cyberpunk RED's) is its business, not this view's.
+    holds: Object.fromEntries((rules.holds ?? combat.holds ?? [])
+      .filter((/** @type {any} */ h) => typeof h?.combatant === "string")
+      .map((/** @type {any} */ h) => [h.combatant, holdView(h)])),
+    conditions: Object.fromEntries((combat.conditions ?? []).map((/** @type {[string, string[]]} */ [id, c]) => [id, [...c]])),
+    vitals: Object.fromEntries((rules.vitals ?? combat.vitals ?? []).map((/** @type {any} */ v) => [v.combatant, { end: v.end, stun: v.stun }])),
+    effects: Object.fromEntries((combat.effects ?? []).map((/** @type {any} */ e) => [e.id, effectView(e.id, e)])),
+    movementLeft: null,
+  };
+  for (const p of combat.prompts) view.prompts[p.id] = promptView(p.id, p.kind, p.controller, p, null);
+  return view;
+}
+
+/**
+ * @param {string} id @param {string} kind @param {string} controller
+ * @param {{attacker: string, target: string, at: Cell, exit_point: [number, number]}} p
+ * @param {number | null} deadlineMs
+ * @returns {PromptView}
+ */
+function promptView(id, kind, controller, p, deadlineMs) {
+  return {
+    prompt: id,
+    kind,
+    controller,
+    attacker: p.attacker,
+    target: p.target,
+    at: [p.at[0], p.at[1]],
+    exitPoint: [p.exit_point[0], p.exit_point[1]],
+    deadlineMs,
+  };
+}
+
+/** @param {TableView} view @param {string} id @param {Cell} at */
+function place(view, id, at) {
+  const token = view.tokens[id];
+  if (token) {
+    token.x = at[0];
+    token.y = at[1];
+  }
+}
+
+/** A held or readied action fires: ``who`` acts now and the move under way waits.
+ * @param {CombatView} combat @param {string} who */
+function interject(combat, who) {
+  delete combat.holds[who];
+  combat.interjector = who;
+  combat.actor = who;
+  combat.suspendedMove = combat.moving;
+  combat.moving = null;
+}
+
+/** @param {TableView} view @param {string} kind @returns {CombatView} */
+function combatOf(view, kind) {
+  if (!view.combat) throw new Error(`event ${kind} outside combat`);
+  return view.combat;
+}
+
+/**
+ * How each event kind changes the view.  Kinds not listed (dice_rolled, attack_rolled,
+ * action_taken, combatant_done, combatant_skipped, aborted, ...) change nothing the view
+ * holds: they reach the client's event callbacks all the same.
+ * @type {Record<string, (view: TableView, data: any) => void>}
+ */
+const FOLD = {
+  scene_loaded(view, d) {
+    loadScene(view, d.scene);
+  },
+  door_changed(view, d) {
+    const wall = view.scene?.walls.find((w) => w.id === d.wall);
+    if (wall) wall.door = d.open ? "open" : "closed";
+  },
+  token_placed(view, d) {
+    // A token new to the scene (join_combat) is drawn from the `combatant_joined` that
+    // follows, which carries its spec; until then the view knows its id and cell.
+    view.tokens[d.token] ??= { id: d.token, name: d.token, owner: "", side: "", x: d.at[0], y: d.at[1], size: 1, reach: 0, movement: 0, stats: {} };
+    place(view, d.token, d.at);
+  },
+  combatant_joined(view, d) {
+    if (d.token) view.tokens[d.combatant] = tokenView(d.token);
+  },
+  power_used(view, d) {
+    // Hero Powers spend END: the event says what is left (STUN is unchanged).
+    const vitals = combatOf(view, "power_used").vitals;
+    if (vitals[d.combatant]) vitals[d.combatant].end = d.end_left;
+  },
+  power_upkeep(view, d) {
+    const vitals = combatOf(view, "power_upkeep").vitals;
+    if (vitals[d.combatant]) vitals[d.combatant].end = d.end_left;
+  },
+  combat_started(view, d) {
+    view.combat = {
+      ruleset: d.ruleset,
+      aware: [...d.aware],
+      order: [],
+      scores: {},
+      turn: 1,
+      phase: d.surprise ? 0 : 1,
+      surprise: d.surprise,
+      actor: null,
+      regularActor: null,
+      interjector: null,
+      moving: null,
+      suspendedMove: null,
+      holds: {},
+      conditions: {},
+      vitals: {},
+      effects: {},
+      movementLeft: null,
+    };
+  },
+  initiative_order(view, d) {
+    const combat = combatOf(view, "initiative_order");
+    combat.order = [...d.order];
+    combat.scores = Object.fromEntries(d.scores);
+  },
+  phase_started(view, d) {
+    const combat = combatOf(view, "phase_started");
+    combat.turn = d.turn;
+    combat.phase = d.phase;
+    combat.surprise = d.surprise;
+  },
+  combatant_acts(view, d) {
+    const combat = combatOf(view, "combatant_acts");
+    if (combat.interjector !== d.combatant) {
+      // A new INIT comes up: any interjection is over.
+      combat.interjector = null;
+      combat.suspendedMove = null;
+      combat.regularActor = d.combatant;
+    }
+    combat.actor = d.combatant;
+    combat.turn = d.turn;
+    combat.phase = d.phase;
+    combat.movementLeft = d.movement;
+  },
+  move_started(view, d) {
+    const combat = view.combat;
+    if (combat) combat.moving = { token: d.token, path: [d.start, ...d.path].map((c) => [c[0], c[1]]) };
+    place(view, d.token, d.start);
+  },
+  move_interrupted(view, d) {
+    place(view, d.token, d.at);
+  },
+  move_completed(view, d) {
+    place(view, d.token, d.at);
+    const combat = view.combat;
+    if (combat) {
+      combat.moving = null;
+      combat.movementLeft = d.movement_left;
+    }
+  },
+  move_stopped(view, d) {
+    place(view, d.token, d.at);
+    if (view.combat) view.combat.moving = null;
+  },
+  prompt_opened(view, d) {
+    const deadline = view.prompts[d.prompt]?.deadlineMs ?? null;
+    view.prompts[d.prompt] = promptView(d.prompt, d.prompt_kind, d.controller, d, deadline);
+  },
+  prompt_closed(view, d) {
+    delete view.prompts[d.prompt];
+  },
+  hold_declared(view, d) {
+    combatOf(view, "hold_declared").holds[d.combatant] = holdView(d);
+  },
+  hold_lapsed(view, d) {
+    delete combatOf(view, "hold_lapsed").holds[d.combatant];
+  },
+  delay_taken(view, d) {
+    delete combatOf(view, "delay_taken").holds[d.combatant];
+  },
+  readied_action_taken(view, d) {
+    interject(combatOf(view, "readied_action_taken"), d.combatant);
+  },
+  cpr_held_fired(view, d) {
+    // Cyberpunk RED's Hold Action fired: the holder acts now, the mover waits.
+    interject(combatOf(view, "cpr_held_fired"), d.holder);
+  },
+  interjection_ended(view) {
+    const combat = combatOf(view, "interjection_ended");
+    combat.interjector = null;
+    combat.actor = combat.regularActor;
+    combat.moving = combat.suspendedMove;
+    combat.suspendedMove = null;
+  },
+  condition_changed(view, d) {
+    const conditions = combatOf(view, "condition_changed").conditions;
+    const now = new Set(conditions[d.combatant] ?? []);
+    if (d.on) now.add(d.condition);
+    else now.delete(d.condition);
+    if (now.size) conditions[d.combatant] = [...now].sort();
+    else delete conditions[d.combatant];
+  },
+  vitals_changed(view, d) {
+    combatOf(view, "vitals_changed").vitals[d.combatant] = { end: d.end, stun: d.stun };
+  },
+  effect_started(view, d) {
+    combatOf(view, "effect_started").effects[d.effect] = effectView(d.effect, d);
+  },
+  effect_ended(view, d) {
+    delete combatOf(view, "effect_ended").effects[d.effect];
+  },
+  combatant_left(view, d) {
+    // The new order follows in an `initiative_order` event; its effects end in
+    // `effect_ended` events.  What the engine keeps (conditions, a ruleset's state) stays.
+    const combat = combatOf(view, "combatant_left");
+    combat.aware = combat.aware.filter((id) => id !== d.combatant);
+    if (d.removed) delete view.tokens[d.combatant];
+  },
+  recovered(view, d) {
+    combatOf(view, "recovered").vitals[d.combatant] = { end: d.end[1], stun: d.stun[1] };
+  },
+};
+
+/**
+ * Fold event `index` onto `view` (in place).  An event at or below `view.lastEvent` is
+ * one the view already holds and is ignored (a catch-up may overlap); returns whether it
+ * was applied.  A gap (index > lastEvent + 1) throws: the caller must resync.
+ * @param {TableView} view
+ * @param {number} index
+ * @param {string} kind
+ * @param {Record<string, any>} data
+ * @returns {boolean}
+ */
+export function applyEvent(view, index, kind, data) {
+  if (index <= view.lastEvent) return false;
+  if (index !== view.lastEvent + 1) {
+    throw new RangeError(`event ${index} follows ${view.lastEvent}: events ${view.lastEvent + 1}..${index - 1} are missing`);
+  }
+  FOLD[kind]?.(view, data);
+  view.lastEvent = index;
+  return true;
+}
+
+/**
+ * Record a `prompt` message (the deadline of a prompt addressed to this participant).
+ * @param {TableView} view
+ * @param {string} controller the participant this connection joined as
+ * @param {any} body the prompt message's body
+ */
+export function applyPrompt(view, controller, body) {
+  const known = view.prompts[body.prompt];
+  view.prompts[body.prompt] = promptView(body.prompt, body.kind, known?.controller ?? controller, body, body.deadline_ms);
+}
+
+/** The event kinds the view folds; others pass through to callbacks only. */
+export const FOLDED_KINDS = Object.freeze(Object.keys(FOLD));

@@ -1,0 +1,228 @@
+// The wiring: Foundry hooks and the bridge client's callbacks to the pure modules.
+//
+// Everything Foundry-specific that is not a hook registration comes in through `env`
+// (main.js builds it from the live globals; the tests from recordings), so this file
+// runs in Node against a recording `Hooks` and documents shaped like Foundry's.
+
+import { phaseLabel, planIsEmpty, trackerPlan } from "./combat.js";
+import { UnsupportedGrid, sceneGrid, tokenHexShape } from "./grid.js";
+import { MoveTracker, cellsToWaypoints, judgeDrag, movementPoints, updatePoints } from "./movement.js";
+import { PromptDesk } from "./prompts.js";
+import { MODULE_ID, doorChange, idOf, isCombatToken, listOf, nameFor, sceneMessage, tokenSpec } from "./scene.js";
+
+/**
+ * @typedef {object} Env
+ * @property {{on: (name: string, fn: Function) => number}} Hooks Foundry's Hooks
+ * @property {any} game `game`: user, users (with activeGM), scenes (with active)
+ * @property {any} client a connected BridgeClient
+ * @property {number} generation Foundry's major version (game.release.generation)
+ * @property {(level: "info" | "warn" | "error", text: string) => void} notify
+ * @property {import("./prompts.js").DeskIO["show"]} showPrompt
+ * @property {() => boolean} bypassHeld is the GM's bypass modifier held (README)?
+ * @property {(sceneId: string) => any} findCombat the scene's Combat document, or null
+ * @property {(sceneId: string) => Promise<any>} createCombat create one for the scene
+ * @property {() => string} ruleset the world's ruleset setting
+ * @property {() => number | null} [seed] the dice seed to start fights with (null: the bridge picks)
+ * @property {number} [debounceMs] how long scene edits settle before the GM resends
+ */
+
+/**
+ * Install the module on `env`. Returns the parts, for tests and the module's API.
+ * @param {Env} env
+ */
+export function install(env) {
+  const { Hooks, game, client } = env;
+  const debounceMs = env.debounceMs ?? 500;
+  const isActiveGM = () => Boolean(game.user.isGM && (game.users.activeGM?.id ?? game.user.id) === game.user.id);
+  const activeScene = () => game.scenes.active ?? null;
+  const gridOf = (scene) => sceneGrid(scene, scene.dimensions);
+  const tokenDoc = (id) => activeScene()?.tokens?.get(id);
+  const inCombat = () => Boolean(client.view.combat);
+
+  const tracker = new MoveTracker({
+    send: (token, points) => client.movePoints(token, points),
+    place: (token, cells) => placeToken(env, gridOf(activeScene()), tokenDoc(token), cells),
+    notify: env.notify,
+  });
+  const desk = new PromptDesk({
+    answer: (id, accept) => client.answerPrompt(id, accept),
+    show: env.showPrompt,
+    notify: env.notify,
+    nameOf: (id) => nameFor(tokenDoc(id), game.user),
+  });
+
+  // -- movement: only the client that asked for a move talks to the bridge -------------
+
+  /** @returns {boolean | undefined} false rejects the move */
+  function onDrag(doc, points, own) {
+    if (!points || !points.length) return undefined;
+    const id = idOf(doc);
+    const verdict = judgeDrag({
+      own: own || tracker.placing.has(id),
+      inCombat: inCombat(),
+      known: id in client.view.tokens,
+      bypass: game.user.isGM && env.bypassHeld(),
+      busy: tracker.busy(id),
+    });
+    if (verdict === "allow") return undefined;
+    if (verdict === "bypass") {
+      env.notify("warn", `Moved outside the bridge: it still places ${doc.name} where it was, until the scene is sent again.`);
+      return undefined;
+    }
+    if (verdict === "wait") {
+      env.notify("info", `${doc.name} is still moving: wait for the bridge.`);
+      return false;
+    }
+    tracker.send(id, points);
+    return false;
+  }
+
+  if (env.generation >= 13) {
+    Hooks.on("preMoveToken", (doc, movement, operation) =>
+      onDrag(doc, movementPoints(movement), Boolean(operation?.[MODULE_ID])));
+  } else {
+    Hooks.on("preUpdateToken", (doc, changes, options) =>
+      onDrag(doc, updatePoints(doc, changes), Boolean(options?.[MODULE_ID])));
+  }
+
+  // -- the bridge's word: placements, prompts, the tracker ---------------------------
+
+  client.on("event", ({ kind, data }) => {
+    tracker.event(kind, data);
+    if (kind === "prompt_closed") desk.closed(data.prompt);
+  });
+  client.on("prompt", (prompt) => desk.prompt(prompt));
+
+  let trackerRun = Promise.resolve();
+  let trackerQueued = false;
+  function syncTracker() {
+    if (!isActiveGM() || trackerQueued) return trackerRun;
+    trackerQueued = true;
+    trackerRun = trackerRun.then(async () => {
+      trackerQueued = false;
+      try {
+        await writeTracker(env, activeScene(), client.view.combat);
+      } catch (err) {
+        env.notify("error", `Could not update the combat tracker: ${err.message ?? err}`);
+      }
+    });
+    return trackerRun;
+  }
+  client.on("change", () => {
+    if (inCombat()) syncTracker();
+  });
+
+  // Foundry's own turn buttons: the bridge's order rules, so a GM's "next turn" ends
+  // the current action there, and "begin combat" starts the bridge's fight.
+  Hooks.on("preUpdateCombat", (combat, changes, options) => {
+    if (options?.[MODULE_ID]) return undefined;
+    if (!("turn" in changes) && !("round" in changes)) return undefined;
+    const fight = client.view.combat;
+    if (!fight) {
+      if (game.user.isGM && changes.round === 1 && !combat.started) startFight();
+      return game.user.isGM ? false : undefined;
+    }
+    // The GM, or the player whose token acts, ends the action; nobody else may.
+    const mine = client.view.tokens[fight.actor]?.owner === client.welcome?.participant;
+    if (fight.actor && (game.user.isGM || mine)) {
+      client.endPhase(fight.actor).catch((err) => env.notify("warn", `The bridge refused: ${err.message}`));
+    }
+    return false;
+  });
+
+  // -- the scene: the GM sends it, and again after edits while no fight runs -----------
+
+  let timer = null;
+  let warned = false;
+  async function sendScene() {
+    timer = null;
+    const scene = activeScene();
+    if (!scene || !isActiveGM()) return null;
+    if (inCombat()) {
+      if (!warned) env.notify("warn", "The fight is on: scene edits reach the bridge once it is over (doors go at once).");
+      warned = true;
+      return null;
+    }
+    try {
+      const { scene: message, skipped } = sceneMessage(scene, { users: game.users, grid: gridOf(scene) });
+      for (const s of skipped) env.notify("warn", `Not sent to the bridge: ${s.id}: ${s.reason}`);
+      return await client.loadScene(message);
+    } catch (err) {
+      env.notify("error", err instanceof UnsupportedGrid ? err.message : `The bridge refused the scene: ${err.message}`);
+      return null;
+    }
+  }
+  function sceneEdited(parentScene) {
+    if (!isActiveGM() || (parentScene && parentScene !== activeScene())) return;
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(sendScene, debounceMs);
+  }
+  for (const kind of ["Token", "Wall", "Region", "Drawing"]) {
+    for (const op of ["create", "update", "delete"]) {
+      Hooks.on(`${op}${kind}`, (doc, changes) => {
+        if (kind === "Wall" && op === "update" && inCombat()) {
+          const door = doorChange(doc, changes);
+          if (door && isActiveGM()) client.setDoor(door.wall, door.open).catch((e) => env.notify("warn", e.message));
+          return;
+        }
+        if (kind === "Token" && op === "create" && inCombat()) return joinFight(doc);
+        sceneEdited(doc.parent);
+      });
+    }
+  }
+  Hooks.on("updateScene", (scene, changes) => {
+    if ("grid" in changes || "padding" in changes || changes.active) sceneEdited(changes.active ? undefined : scene);
+  });
+  Hooks.on("canvasReady", () => sceneEdited(undefined));
+
+  /** A token dropped on the scene during a fight joins it (GM). */
+  function joinFight(doc) {
+    if (!isActiveGM() || !isCombatToken(doc, activeScene())) return;
+    const spec = tokenSpec(doc, { users: game.users, grid: gridOf(activeScene()) });
+    if (typeof spec === "string") env.notify("warn", `${doc.name} cannot join the fight: ${spec}`);
+    else client.joinCombat(spec).catch((err) => env.notify("warn", `The bridge refused ${doc.name}: ${err.message}`));
+  }
+
+  /** The GM starts the bridge's fight with the world's ruleset. */
+  function startFight() {
+    return client.startCombat(env.ruleset(), { seed: env.seed?.() ?? null }).catch((err) => {
+      env.notify("warn", `The bridge did not start the fight: ${err.message}`);
+    });
+  }
+
+  return { tracker, desk, sendScene, syncTracker, startFight, phaseLabel: () => phaseLabel(client.view.combat) };
+}
+
+/**
+ * Move a Foundry token through `cells` as a move of the module's own (the hooks let it
+ * through): v13 `TokenDocument#move` with waypoints, v12 one update per waypoint.
+ */
+export async function placeToken(env, grid, doc, cells) {
+  if (!doc || !cells.length) return;
+  const shape = tokenHexShape(doc);
+  const from = grid.tokenCell(doc.x, doc.y, doc.width, shape);
+  const waypoints = cellsToWaypoints(cells, from, (c) => grid.tokenXY(c, doc.width, shape));
+  const options = { [MODULE_ID]: true };
+  if (env.generation >= 13) {
+    await doc.move(waypoints.map(({ x, y }) => ({ x, y })), { ...options, method: "api" });
+  } else {
+    for (const { x, y } of waypoints) await doc.update({ x, y }, options);
+  }
+}
+
+/** Write the tracker plan for the scene's Combat (creating it on first sight). */
+export async function writeTracker(env, scene, fight) {
+  if (!scene || !fight) return;
+  let combat = env.findCombat(idOf(scene));
+  const tokens = new Map(listOf(scene.tokens).map((t) => [idOf(t), { actorId: t.actorId ?? null }]));
+  let plan = trackerPlan(fight, combat, { sceneId: idOf(scene), tokens });
+  if (planIsEmpty(plan)) return;
+  const options = { [MODULE_ID]: true };
+  if (plan.create) {
+    combat = await env.createCombat(idOf(scene));
+    plan = trackerPlan(fight, combat, { sceneId: idOf(scene), tokens });
+  }
+  if (plan.add.length) await combat.createEmbeddedDocuments("Combatant", plan.add, options);
+  if (plan.initiative.length) await combat.updateEmbeddedDocuments("Combatant", plan.initiative, options);
+  if (Object.keys(plan.update).length) await combat.update(plan.update, options);
+}

@@ -1,0 +1,180 @@
+// Bridge-authoritative movement: the drag is refused, its waypoints go to the bridge,
+// and the token moves only as far as the bridge says.
+//
+// Theory of operation. Foundry v13's `preMoveToken` (v12: `preUpdateToken`) is
+// synchronous and can only reject a move whole, and it runs only on the client that
+// asked for the move, so that client, and only it, talks to the bridge:
+//
+//   drag --(reject, send move_points)--> sent
+//   sent --move_started--> moving             (the bridge's path, in cells)
+//   moving --move_interrupted--> paused       (place the token on `at`: it stops where
+//                                               it leaves reach; a prompt is open)
+//   paused --move_completed--> idle           (place it along the rest of the path)
+//   any --move_stopped--> idle                (place it where the bridge stopped it)
+//   sent --refused--> idle                    (say why; the token never moved)
+//
+// Placing the token is a move of our own: the wiring marks it (`own`), so the hook
+// lets it through instead of sending it to the bridge again. Every other client only
+// sees the resulting token updates. Everything that touches this state lives here.
+
+/** @typedef {[number, number]} Cell */
+
+/**
+ * @typedef {object} MoveIO
+ * @property {(token: string, points: Array<[number, number]>) => Promise<any>} send
+ *   send `move_points` (resolves with the ack, rejects with a BridgeError)
+ * @property {(token: string, cells: Cell[]) => Promise<void>} place
+ *   move the Foundry token through `cells` (already decided: a move of our own)
+ * @property {(level: "info" | "warn" | "error", text: string) => void} notify
+ */
+
+/**
+ * What the hook should do with a drag, before any state changes.
+ * @param {{own: boolean, inCombat: boolean, known: boolean, bypass: boolean, busy: boolean}} drag
+ *   own: the module's own placement; inCombat: the bridge runs a fight; known: the token
+ *   is on the bridge's scene; bypass: a GM clean-up move (README); busy: a move of this
+ *   token is already under way
+ * @returns {"allow" | "bypass" | "send" | "wait"}
+ */
+export function judgeDrag({ own, inCombat, known, bypass, busy }) {
+  if (own) return "allow";
+  // Outside a fight Foundry moves tokens and the GM's client sends the scene again.
+  if (!inCombat || !known) return "allow";
+  if (bypass) return "bypass";
+  return busy ? "wait" : "send";
+}
+
+/** The moves this client asked the bridge for, and the placing of their tokens. */
+export class MoveTracker {
+  /** @param {MoveIO} io */
+  constructor(io) {
+    this.io = io;
+    /** @type {Map<string, {phase: string, start: Cell | null, path: Cell[], done: number}>} */
+    this.moves = new Map();
+    /** @type {Map<string, Promise<void>>} placements run one after another per token */
+    this._placing = new Map();
+    /** @type {Set<string>} tokens being placed right now (the re-entrance guard) */
+    this.placing = new Set();
+  }
+
+  /** Is a move of `token` under way (sent, moving or paused)? */
+  busy(token) {
+    return this.moves.has(token);
+  }
+
+  /** The phase of `token`'s move ("sent", "moving", "paused"), or "idle". */
+  phase(token) {
+    return this.moves.get(token)?.phase ?? "idle";
+  }
+
+  /**
+   * Send a refused drag's waypoints to the bridge. Resolves once the bridge answered
+   * (the token's own placement follows from the events).
+   * @param {string} token
+   * @param {Array<[number, number]>} points waypoints in Foundry pixels (token x/y)
+   */
+  async send(token, points) {
+    this.moves.set(token, { phase: "sent", start: null, path: [], done: -1 });
+    try {
+      return await this.io.send(token, points);
+    } catch (err) {
+      this.moves.delete(token);
+      this.io.notify("warn", `The bridge refused the move: ${err.message ?? err}`);
+      return null;
+    }
+  }
+
+  /**
+   * Fold one bridge event. Only moves this client sent are placed by it.
+   * @param {string} kind @param {Record<string, any>} data
+   */
+  event(kind, data) {
+    const move = this.moves.get(data.token);
+    if (!move) return;
+    if (kind === "move_started") {
+      Object.assign(move, { phase: "moving", start: data.start, path: data.path, done: -1 });
+    } else if (kind === "move_interrupted") {
+      this._advance(data.token, move, data.at);
+      move.phase = "paused";
+      this.io.notify("info", "The move pauses where it leaves reach: the threatener decides.");
+    } else if (kind === "move_completed" || kind === "move_stopped") {
+      this._advance(data.token, move, data.at);
+      this.moves.delete(data.token);
+      if (kind === "move_stopped") this.io.notify("info", `The move stops: ${data.reason}`);
+    }
+  }
+
+  /** Resolves once every placement asked for so far is done. */
+  async settled() {
+    await Promise.all([...this._placing.values()]);
+  }
+
+  /** Place the token along the path from the last placed cell up to `at`. */
+  _advance(token, move, at) {
+    const from = move.done + 1;
+    let to = -1;
+    for (let k = move.path.length - 1; k >= from; k--) {
+      if (move.path[k][0] === at[0] && move.path[k][1] === at[1]) {
+        to = k;
+        break;
+      }
+    }
+    if (to < from) return; // stopped before its first step
+    const cells = move.path.slice(from, to + 1);
+    move.done = to;
+    const previous = this._placing.get(token) ?? Promise.resolve();
+    const next = previous.then(async () => {
+      this.placing.add(token);
+      try {
+        await this.io.place(token, cells);
+      } catch (err) {
+        this.io.notify("error", `Could not move the token: ${err.message ?? err}`);
+      } finally {
+        this.placing.delete(token);
+      }
+    });
+    this._placing.set(token, next);
+  }
+}
+
+/**
+ * The waypoints of a v13 movement (`preMoveToken`'s `movement`) as pixel points, in
+ * order, without the start: the passed and pending waypoints (TokenMovementSectionData).
+ */
+export function movementPoints(movement) {
+  const waypoints = [...(movement.passed?.waypoints ?? []), ...(movement.pending?.waypoints ?? [])];
+  const points = waypoints.map((w) => [w.x, w.y]);
+  if (!points.length && movement.destination) points.push([movement.destination.x, movement.destination.y]);
+  return points;
+}
+
+/**
+ * The waypoints of a v12 `preUpdateToken`: its changes' x/y (the other one unchanged),
+ * or null when the update moves nothing.
+ */
+export function updatePoints(doc, changes) {
+  if (!("x" in changes) && !("y" in changes)) return null;
+  const x = changes.x ?? doc.x;
+  const y = changes.y ?? doc.y;
+  if (x === doc.x && y === doc.y) return null;
+  return [[x, y]];
+}
+
+/**
+ * Cells turned back into the fewest Foundry waypoints that walk the same cells: the
+ * corners of the path (straight runs need only their ends).
+ * @param {Cell[]} cells @param {Cell} from the cell before the first
+ * @param {(cell: Cell) => {x: number, y: number}} toXY
+ */
+export function cellsToWaypoints(cells, from, toXY) {
+  const out = [];
+  let prev = from;
+  for (let k = 0; k < cells.length; k++) {
+    const cell = cells[k];
+    const next = cells[k + 1];
+    const turn = !next || next[0] - cell[0] !== cell[0] - prev[0] || next[1] - cell[1] !== cell[1] - prev[1];
+    if (turn) out.push(toXY(cell));
+    prev = cell;
+  }
+  return out;
+}
