@@ -5,7 +5,7 @@
 // runs in Node against a recording `Hooks` and documents shaped like Foundry's.
 
 import { phaseLabel, planIsEmpty, trackerPlan } from "./combat.js";
-import { UnsupportedGrid, sceneGrid, tokenHexShape } from "./grid.js";
+import { SquareGrid, UnsupportedGrid, sceneGrid, tokenHexShape } from "./grid.js";
 import { MoveTracker, cellsToWaypoints, judgeDrag, movementPoints, updatePoints } from "./movement.js";
 import { PromptDesk } from "./prompts.js";
 import { MODULE_ID, doorChange, idOf, isCombatToken, listOf, nameFor, sceneMessage, tokenSpec } from "./scene.js";
@@ -201,7 +201,7 @@ export async function placeToken(env, grid, doc, cells) {
   if (!doc || !cells.length) return;
   const shape = tokenHexShape(doc);
   const from = grid.tokenCell(doc.x, doc.y, doc.width, shape);
-  const waypoints = cellsToWaypoints(cells, from, (c) => grid.tokenXY(c, doc.width, shape));
+  const waypoints = cellsToWaypoints(cells, from, (c) => grid.tokenXY(c, doc.width, shape), { square: grid instanceof SquareGrid });
   const options = { [MODULE_ID]: true };
   if (env.generation >= 13) {
     await doc.move(waypoints.map(({ x, y }) => ({ x, y })), { ...options, method: "api" });

@@ -161,12 +161,16 @@ export function updatePoints(doc, changes) {
 }
 
 /**
- * Cells turned back into the fewest Foundry waypoints that walk the same cells: the
- * corners of the path (straight runs need only their ends).
+ * Cells turned back into Foundry waypoints that walk the same cells. On square grids
+ * only the corners of the path (a straight run of equal steps crosses the same cells
+ * as a line between its ends); on hex grids every cell, since a run of equal offset
+ * steps zig-zags there.
  * @param {Cell[]} cells @param {Cell} from the cell before the first
  * @param {(cell: Cell) => {x: number, y: number}} toXY
+ * @param {{square?: boolean}} [grid]
  */
-export function cellsToWaypoints(cells, from, toXY) {
+export function cellsToWaypoints(cells, from, toXY, { square = true } = {}) {
+  if (!square) return cells.map(toXY);
   const out = [];
   let prev = from;
   for (let k = 0; k < cells.length; k++) {

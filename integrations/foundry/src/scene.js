@@ -69,7 +69,7 @@ export function ownerOf(doc, users) {
 /** Should this token be on the bridge's scene? */
 export function isCombatToken(doc, scene) {
   if (flagsOf(doc).ignore || flagsOf(doc.actor).ignore) return false;
-  if (Object.keys(flagsOf(doc)).length || Object.keys(flagsOf(doc.actor)).length) return true;
+  if (MODULE_ID in (doc.flags ?? {}) || MODULE_ID in (doc.actor?.flags ?? {})) return true;
   return Boolean(flagsOf(scene).allTokens && doc.actor);
 }
 

@@ -1,0 +1,45 @@
+// The prompt dialog in Foundry (DialogV2, in v12 and v13): the question, a countdown to
+// the bridge's deadline, and the two answers. Foundry-only; the content is prompts.js's.
+
+import { countdown } from "./prompts.js";
+
+/** Escape text for HTML (token names are the GM's and players' own text). */
+export function escapeHtml(text) {
+  return String(text).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+}
+
+/**
+ * Open a dialog for a prompt (prompts.js DeskIO.show).
+ * @param {ReturnType<typeof import("./prompts.js").promptModel>} model
+ * @param {(accept: boolean) => void} answer
+ * @param {() => void} dismissed
+ */
+export function showPrompt(model, answer, dismissed) {
+  const { DialogV2 } = foundry.applications.api;
+  let answered = false;
+  let ticker = null;
+  const reply = (accept) => {
+    answered = true;
+    answer(accept);
+  };
+  const dialog = new DialogV2({
+    window: { title: `vtt-bridge: ${model.title}` },
+    classes: ["vtt-bridge-prompt"],
+    content: `<p>${escapeHtml(model.text)}</p><p class="vtt-bridge-countdown">${countdown(model.deadlineMs, Date.now())}</p>`,
+    buttons: [
+      { action: "accept", label: escapeHtml(model.accept), default: true, callback: () => reply(true) },
+      { action: "decline", label: escapeHtml(model.decline), callback: () => reply(false) },
+    ],
+    rejectClose: false,
+  });
+  dialog.addEventListener("close", () => {
+    if (ticker) clearInterval(ticker);
+    if (!answered) dismissed();
+  });
+  dialog.render({ force: true });
+  ticker = setInterval(() => {
+    const el = dialog.element?.querySelector(".vtt-bridge-countdown");
+    if (el) el.textContent = countdown(model.deadlineMs, Date.now());
+  }, 250);
+  return { close: () => dialog.close() };
+}

@@ -1,0 +1,26 @@
+// The module serves its own copy of the client library: it must be the current one.
+
+import assert from "node:assert/strict";
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { test } from "node:test";
+
+import { staleFiles } from "../scripts/copy-client.mjs";
+import { MODULE } from "./helpers.js";
+
+test("lib/client is clients/js's src and vendor, byte for byte", () => {
+  assert.deepEqual(staleFiles(), [], "run node integrations/foundry/scripts/copy-client.mjs");
+});
+
+test("module.json: id, v12 minimum, v13 verified, its entry point and language exist", () => {
+  const manifest = JSON.parse(readFileSync(path.join(MODULE, "module.json"), "utf8"));
+  assert.equal(manifest.id, "vtt-bridge");
+  assert.deepEqual(manifest.compatibility, { minimum: "12", verified: "13" });
+  for (const file of [...manifest.esmodules, ...manifest.languages.map((l) => l.path)]) {
+    assert.ok(existsSync(path.join(MODULE, file)), file);
+  }
+  // Every i18n key the settings name is in the language file.
+  const lang = JSON.parse(readFileSync(path.join(MODULE, manifest.languages[0].path), "utf8"));
+  const source = readFileSync(path.join(MODULE, "src", "settings.js"), "utf8");
+  for (const [key] of source.matchAll(/VTTBRIDGE\.[A-Za-z.]+/g)) assert.ok(key in lang, key);
+});

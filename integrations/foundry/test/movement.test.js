@@ -1,0 +1,103 @@
+// The movement state machine and the waypoint conversions, with the Foundry side
+// recorded (what the module asked Foundry and the bridge to do).
+
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { sceneGrid } from "../src/grid.js";
+import { MoveTracker, cellsToWaypoints, judgeDrag, movementPoints, updatePoints } from "../src/movement.js";
+
+/** The Foundry and bridge sides of a tracker, recorded. */
+function recorded({ refuse = null } = {}) {
+  const log = [];
+  const io = {
+    send: async (token, points) => {
+      log.push(["send", token, points]);
+      if (refuse) throw new Error(refuse);
+      return { first_event: 1, last_event: 2 };
+    },
+    place: async (token, cells) => {
+      log.push(["place", token, cells]);
+    },
+    notify: (level, text) => log.push(["notify", level, text]),
+  };
+  return { log, tracker: new MoveTracker(io) };
+}
+
+test("judging a drag: own moves pass, fights go to the bridge, GM bypass, one move at a time", () => {
+  const base = { own: false, inCombat: true, known: true, bypass: false, busy: false };
+  const rows = [
+    [{ own: true }, "allow"], // the module placing a token
+    [{ inCombat: false }, "allow"], // no fight: Foundry moves, the GM resends the scene
+    [{ known: false }, "allow"], // not on the bridge's scene
+    [{ bypass: true }, "bypass"], // a GM clean-up move
+    [{ busy: true }, "wait"], // its last move is not finished
+    [{}, "send"],
+  ];
+  for (const [change, want] of rows) assert.equal(judgeDrag({ ...base, ...change }), want, JSON.stringify(change));
+});
+
+test("a move that leaves reach: paused where it leaves, the rest after the prompt", async () => {
+  const { log, tracker } = recorded();
+  await tracker.send("hero", [[260, 530], [120, 510]]);
+  assert.equal(tracker.phase("hero"), "sent");
+  tracker.event("move_started", { token: "hero", start: [4, 5], path: [[3, 5], [2, 5], [1, 5]], mode: "combat" });
+  tracker.event("move_interrupted", { token: "hero", at: [3, 5], exit_point: [3.5, 5.5], by: "ogre" });
+  assert.equal(tracker.phase("hero"), "paused");
+  tracker.event("prompt_closed", { prompt: "p1", outcome: "accepted", by: "gm" }); // not the tracker's
+  tracker.event("move_completed", { token: "hero", at: [1, 5], cost: 3, movement_left: 3 });
+  await tracker.settled();
+  assert.equal(tracker.phase("hero"), "idle");
+  assert.deepEqual(log.filter((l) => l[0] !== "notify"), [
+    ["send", "hero", [[260, 530], [120, 510]]],
+    ["place", "hero", [[3, 5]]],
+    ["place", "hero", [[2, 5], [1, 5]]],
+  ]);
+});
+
+test("interrupted before the first step, stopped after a hit, refused: nothing placed wrongly", async () => {
+  const a = recorded();
+  await a.tracker.send("hero", [[0, 0]]);
+  a.tracker.event("move_started", { token: "hero", start: [4, 5], path: [[3, 5], [2, 5]], mode: "combat" });
+  a.tracker.event("move_interrupted", { token: "hero", at: [4, 5], exit_point: [4, 5.5], by: "ogre" });
+  a.tracker.event("move_stopped", { token: "hero", at: [4, 5], reason: "hit" });
+  await a.tracker.settled();
+  assert.deepEqual(a.log.filter((l) => l[0] === "place"), []);
+  assert.equal(a.tracker.busy("hero"), false);
+
+  const b = recorded({ refuse: "not_your_turn" });
+  assert.equal(await b.tracker.send("hero", [[0, 0]]), null);
+  assert.equal(b.tracker.busy("hero"), false);
+  assert.deepEqual(b.log.at(-1).slice(0, 2), ["notify", "warn"]);
+  assert.match(b.log.at(-1)[2], /not_your_turn/);
+
+  // Someone else's move is not this client's to place.
+  b.tracker.event("move_completed", { token: "ogre", at: [1, 1], cost: 1, movement_left: 0 });
+  assert.equal(b.log.filter((l) => l[0] === "place").length, 0);
+});
+
+test("v13 movement waypoints and v12 update changes as points", () => {
+  const wp = (x, y) => ({ x, y, elevation: 0, width: 1, height: 1, shape: 4, action: "walk", snapped: false, explicit: true, checkpoint: true, intermediate: false, userId: "u", movementId: "m", cost: 0 });
+  const movement = { passed: { waypoints: [wp(100, 0)] }, pending: { waypoints: [wp(200, 0), wp(250, 130)] }, destination: wp(250, 130) };
+  assert.deepEqual(movementPoints(movement), [[100, 0], [200, 0], [250, 130]]);
+  assert.deepEqual(movementPoints({ passed: { waypoints: [] }, pending: { waypoints: [] }, destination: wp(5, 6) }), [[5, 6]]);
+  const doc = { x: 100, y: 200 };
+  assert.deepEqual(updatePoints(doc, { x: 300 }), [[300, 200]]);
+  assert.equal(updatePoints(doc, { hidden: true }), null);
+  assert.equal(updatePoints(doc, { x: 100, y: 200 }), null);
+});
+
+test("cells back to waypoints, on every grid type: square corners only, every hex", () => {
+  const dims = { sceneX: 200, sceneY: 100, sceneWidth: 2000, sceneHeight: 2000, width: 2400, height: 2200 };
+  for (const type of [1, 2, 3, 4, 5]) {
+    const grid = sceneGrid({ grid: { type, size: 100, distance: 5 } }, dims);
+    const toXY = (c) => grid.tokenXY(c);
+    const cells = [[5, 4], [6, 4], [7, 4], [7, 5], [7, 6], [8, 7]];
+    const square = type === 1;
+    const got = cellsToWaypoints(cells, [4, 4], toXY, { square });
+    const kept = square ? [[7, 4], [7, 6], [8, 7]] : cells; // hexes: every cell
+    assert.deepEqual(got, kept.map(toXY), `grid type ${type}`);
+    // Each waypoint is read back as its cell (what move_points does with it).
+    for (const [k, w] of got.entries()) assert.deepEqual(grid.tokenCell(w.x, w.y), kept[k]);
+  }
+});
