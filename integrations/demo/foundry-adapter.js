@@ -138,7 +138,7 @@ export async function makeFoundryAdapter({ script, bridgeUrl, gmToken, generatio
       let last = -2;
       for (;;) {
         for (const { parts } of seats.values()) {
-          await parts.tracker.settled();
+          await parts.idle();
           await parts.syncTracker();
         }
         await new Promise((r) => setTimeout(r, 40));

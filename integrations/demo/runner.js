@@ -47,11 +47,18 @@ export async function runFight(script, makeAdapter, { bridgeUrl, gmToken }) {
 }
 
 /**
- * Replace every string in `value` found in `names` (VTT id -> script name), deeply.
+ * Replace the VTT's ids in `value` by the script's names (`names`: VTT id -> name),
+ * deeply: whole strings, map keys, and ids of 8 characters or more inside text.
  * @param {any} value @param {Map<string, string>} names
  */
 export function renamed(value, names) {
-  if (typeof value === "string") return names.get(value) ?? value;
+  if (typeof value === "string") {
+    if (names.has(value)) return names.get(value);
+    // Ids inside text ("attack_of_opportunity: <attacker> on <target>").
+    let out = value;
+    for (const [id, name] of names) if (id.length >= 8 && out.includes(id)) out = out.split(id).join(name);
+    return out;
+  }
   if (Array.isArray(value)) return value.map((v) => renamed(v, names));
   if (value && typeof value === "object") {
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [names.get(k) ?? k, renamed(v, names)]));

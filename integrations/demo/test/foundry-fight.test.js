@@ -13,7 +13,7 @@ const script = JSON.parse(readFileSync(new URL("../fight.json", import.meta.url)
 let bridge;
 
 before(async () => {
-  bridge = await startBridge({ tables: ["demo"] });
+  bridge = await startBridge({ tables: ["demo", "v12", "v13"] });
 });
 after(async () => {
   await bridge?.stop();
@@ -22,7 +22,6 @@ after(async () => {
 test("the fight through Foundry: the bridge decides, Foundry shows it", async () => {
   const result = await runFight(script, makeFoundryAdapter, { bridgeUrl: bridge.url, gmToken: bridge.tables.demo.gm });
   const kinds = result.events.map((e) => e.kind);
-  console.log(JSON.stringify({ kinds, positions: result.positions, skipped: result.skipped }));
   assert.equal(kinds[0], "scene_loaded");
   assert.ok(kinds.includes("combat_started"));
   // The hero left the ogre's reach: paused, the GM prompted, then the move went on.
@@ -39,4 +38,12 @@ test("the fight through Foundry: the bridge decides, Foundry shows it", async ()
   }
   for (const [token, at] of Object.entries(moved)) assert.deepEqual(result.positions[token], at, token);
   assert.ok(Object.keys(moved).length >= 3, JSON.stringify(moved));
+});
+
+test("Foundry v12 (preUpdateToken, one update per drag) gives the same fight as v13", async () => {
+  const run = (generation) => runFight(script, (args) => makeFoundryAdapter({ ...args, generation }),
+    { bridgeUrl: bridge.url, gmToken: bridge.tables[`v${generation}`].gm });
+  const [v12, v13] = [await run(12), await run(13)];
+  assert.deepEqual(v12.positions, v13.positions);
+  assert.deepEqual(v12.events, v13.events);
 });

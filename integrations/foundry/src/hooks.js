@@ -38,6 +38,13 @@ export function install(env) {
   const gridOf = (scene) => sceneGrid(scene, scene.dimensions);
   const tokenDoc = (id) => activeScene()?.tokens?.get(id);
   const inCombat = () => Boolean(client.view.combat);
+  /** Commands the wiring sent and the bridge has not answered yet (see `idle`). */
+  const inflight = new Set();
+  const track = (promise) => {
+    inflight.add(promise);
+    promise.finally(() => inflight.delete(promise)).catch(() => {});
+    return promise;
+  };
 
   const tracker = new MoveTracker({
     send: (token, points) => client.movePoints(token, points),
@@ -73,7 +80,7 @@ export function install(env) {
       env.notify("info", `${doc.name} is still moving: wait for the bridge.`);
       return false;
     }
-    tracker.send(id, points);
+    track(tracker.send(id, points));
     return false;
   }
 
@@ -125,7 +132,7 @@ export function install(env) {
     // The GM, or the player whose token acts, ends the action; nobody else may.
     const mine = client.view.tokens[fight.actor]?.owner === client.welcome?.participant;
     if (fight.actor && (game.user.isGM || mine)) {
-      client.endPhase(fight.actor).catch((err) => env.notify("warn", `The bridge refused: ${err.message}`));
+      track(client.endPhase(fight.actor).catch((err) => env.notify("warn", `The bridge refused: ${err.message}`)));
     }
     return false;
   });
@@ -162,7 +169,7 @@ export function install(env) {
       Hooks.on(`${op}${kind}`, (doc, changes) => {
         if (kind === "Wall" && op === "update" && inCombat()) {
           const door = doorChange(doc, changes);
-          if (door && isActiveGM()) client.setDoor(door.wall, door.open).catch((e) => env.notify("warn", e.message));
+          if (door && isActiveGM()) track(client.setDoor(door.wall, door.open).catch((e) => env.notify("warn", e.message)));
           return;
         }
         if (kind === "Token" && op === "create" && inCombat()) return joinFight(doc);
@@ -180,17 +187,23 @@ export function install(env) {
     if (!isActiveGM() || !isCombatToken(doc, activeScene())) return;
     const spec = tokenSpec(doc, { users: game.users, grid: gridOf(activeScene()) });
     if (typeof spec === "string") env.notify("warn", `${doc.name} cannot join the fight: ${spec}`);
-    else client.joinCombat(spec).catch((err) => env.notify("warn", `The bridge refused ${doc.name}: ${err.message}`));
+    else track(client.joinCombat(spec).catch((err) => env.notify("warn", `The bridge refused ${doc.name}: ${err.message}`)));
   }
 
   /** The GM starts the bridge's fight with the world's ruleset. */
   function startFight() {
-    return client.startCombat(env.ruleset(), { seed: env.seed?.() ?? null }).catch((err) => {
+    return track(client.startCombat(env.ruleset(), { seed: env.seed?.() ?? null }).catch((err) => {
       env.notify("warn", `The bridge did not start the fight: ${err.message}`);
-    });
+    }));
   }
 
-  return { tracker, desk, sendScene, syncTracker, startFight, phaseLabel: () => phaseLabel(client.view.combat) };
+  /** Resolves once every command the wiring sent so far is answered and its tokens placed. */
+  async function idle() {
+    while (inflight.size) await Promise.allSettled([...inflight]);
+    await tracker.settled();
+  }
+
+  return { tracker, desk, sendScene, syncTracker, startFight, idle, phaseLabel: () => phaseLabel(client.view.combat) };
 }
 
 /**
