@@ -42,7 +42,7 @@ export async function makeFoundryAdapter({ script, bridgeUrl, gmToken, generatio
     actors.push(a);
     const doc = fx.token({
       name: t.name, actorId: a._id, width: t.size, height: t.size, ...px(t.cell), generation,
-      displayName: fx.CONST.TOKEN_DISPLAY_MODES.ALWAYS,
+      displayName: fx.CONST.TOKEN_DISPLAY_MODES.ALWAYS, hidden: Boolean(t.hidden),
       flags: { [MODULE_ID]: { side: t.side } },
     });
     sceneData.tokens.push(doc);
@@ -68,6 +68,7 @@ export async function makeFoundryAdapter({ script, bridgeUrl, gmToken, generatio
     await bridge.connect();
     const dialogs = [];
     const notes = [];
+    const keys = { bypass: false }; // the GM's bypass key, held or not
     const parts = install({
       Hooks: foundry.Hooks,
       game: foundry.game,
@@ -79,14 +80,14 @@ export async function makeFoundryAdapter({ script, bridgeUrl, gmToken, generatio
         dialogs.push(dialog);
         return dialog;
       },
-      bypassHeld: () => false,
+      bypassHeld: () => keys.bypass,
       findCombat: (sceneId) => foundry.findCombat(sceneId),
       createCombat: async (sceneId) => world.createCombat(foundry, sceneId),
       ruleset: () => script.ruleset,
       seed: () => script.seed,
       debounceMs: 5,
     });
-    seats.set(name, { foundry, bridge, parts, dialogs, notes });
+    seats.set(name, { foundry, bridge, parts, dialogs, notes, keys });
     return bridge;
   }
 
@@ -165,7 +166,7 @@ export async function makeFoundryAdapter({ script, bridgeUrl, gmToken, generatio
       return out;
     },
 
-    /** For tests: the seats (Foundry client, bridge client, module parts, dialogs, notes). */
+    /** For tests: the seats (Foundry client, bridge client, module parts, dialogs, notes, keys). */
     seats,
     world,
     tokenIds,

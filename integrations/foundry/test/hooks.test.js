@@ -1,0 +1,123 @@
+// The hook wiring in Foundry-shaped clients (foundry-sim.js: one recording Hooks per
+// client, Foundry's pre/post hook order) against a real bridge: who sends what, the
+// module's own placements not re-entering its hook, the GM's bypass, doors, names.
+
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+
+import { startBridge } from "../../../clients/js/test/helpers.js";
+import { makeFoundryAdapter } from "../../demo/foundry-adapter.js";
+
+const script = {
+  ruleset: "hero-supplement",
+  seed: 3,
+  grid: { columns: 12, rows: 10, cell_size: 1, unit: "m" },
+  users: [{ name: "gm", gm: true }, { name: "alice" }, { name: "bob" }],
+  tokens: [
+    { id: "hero", name: "Hero", owner: "alice", side: "heroes", cell: [1, 5], size: 1, reach: 1, movement: 6, stats: { ocv: 6, dcv: 4, init: 14 } },
+    { id: "ogre", name: "Ogre", owner: "gm", side: "monsters", cell: [8, 5], size: 1, reach: 1, movement: 6, stats: { ocv: 5, dcv: 3, init: 12 } },
+    { id: "wolf", name: "Wolf", owner: "bob", side: "heroes", cell: [1, 1], size: 1, reach: 1, movement: 6, stats: { ocv: 4, dcv: 4, init: 10 } },
+    { id: "lurker", name: "Lurker", owner: "gm", side: "monsters", cell: [10, 8], size: 1, reach: 1, movement: 6, stats: { ocv: 3, dcv: 3, init: 8 }, hidden: true },
+  ],
+  walls: [{ id: "d1", a: [6, 0], b: [6, 3], door: "closed" }],
+  steps: [],
+};
+
+let bridge;
+const adapters = [];
+before(async () => {
+  bridge = await startBridge({ tables: ["v13", "v12"] });
+});
+after(async () => {
+  for (const a of adapters) await a.close();
+  await bridge?.stop();
+});
+
+async function table(generation) {
+  const adapter = await makeFoundryAdapter({ script, bridgeUrl: bridge.url, gmToken: bridge.tables[`v${generation}`].gm, generation });
+  adapters.push(adapter);
+  await adapter.setup();
+  await adapter.settle();
+  return adapter;
+}
+
+const cellOf = (adapter, id) => adapter.positions()[id];
+const preMoves = (seat) => seat.foundry.Hooks.calls.filter((c) => c.name === "preMoveToken").map((c) => c.result);
+
+test("v13: one drag, one move_points, from the mover's client only; its placement passes its own hook", async () => {
+  const a = await table(13);
+  const [gm, alice, bob] = ["gm", "alice", "bob"].map((n) => a.seats.get(n));
+  assert.equal(alice.foundry.Hooks.count("preMoveToken"), 1);
+  assert.equal(alice.foundry.Hooks.count("preUpdateToken"), 0);
+  // Players never send the scene, even when their canvas is ready.
+  const seq = alice.bridge.seq;
+  alice.foundry.Hooks.callAll("canvasReady", {});
+  await a.settle();
+  assert.equal(alice.bridge.seq, seq);
+  // Hidden tokens go without their name; the module names them only for the GM.
+  const lurker = a.tokenIds.get("lurker");
+  assert.equal(gm.bridge.view.tokens[lurker].name, "");
+  assert.equal(alice.parts.desk.io.nameOf(lurker), "someone");
+  assert.equal(gm.parts.desk.io.nameOf(lurker), "Lurker");
+
+  await a.step({ do: "start", user: "gm" });
+  await a.settle();
+  const [gmSeq, bobSeq] = [gm.bridge.seq, bob.bridge.seq];
+  await a.step({ do: "drag", user: "alice", token: "hero", through: [[2.3, 5.2], [3.4, 4.8]] });
+  await a.settle();
+  assert.deepEqual(cellOf(a, "hero"), [3, 5]);
+  assert.deepEqual(preMoves(alice), [false, true]); // the drag refused, the placement let through
+  assert.deepEqual(preMoves(gm), []);
+  assert.deepEqual([gm.bridge.seq, bob.bridge.seq], [gmSeq, bobSeq]); // nobody else sent anything
+  assert.equal(a.events().filter((e) => e.kind === "move_started").length, 1);
+
+  // Not her turn any more: the bridge refuses, Foundry's token stays, she is told why.
+  await a.step({ do: "end_turn", user: "alice" });
+  await a.settle();
+  await a.step({ do: "drag", user: "alice", token: "hero", through: [[4.2, 5.1]] });
+  await a.settle();
+  assert.deepEqual(cellOf(a, "hero"), [3, 5]);
+  assert.match(alice.notes.at(-1).text, /not_your_turn|refused/);
+
+  // Bob may not end the ogre's action; the tracker's button does nothing for him.
+  const before = bob.bridge.seq;
+  await a.step({ do: "end_turn", user: "bob" });
+  await a.settle();
+  assert.equal(bob.bridge.seq, before);
+  assert.equal(a.events().filter((e) => e.kind === "combatant_acts").at(-1).data.combatant, "ogre");
+
+  // The GM's bypass: a clean-up move out of turn goes through Foundry, not the bridge.
+  gm.keys.bypass = true;
+  await a.step({ do: "drag", user: "gm", token: "lurker", through: [[9, 8]] });
+  gm.keys.bypass = false;
+  await a.settle();
+  assert.deepEqual(cellOf(a, "lurker"), [9, 8]);
+  assert.deepEqual([gm.bridge.view.tokens[lurker].x, gm.bridge.view.tokens[lurker].y], [10, 8]);
+  assert.match(gm.notes.at(-1).text, /outside the bridge/);
+
+  // A door opened in Foundry during the fight opens on the bridge.
+  const door = a.world.sceneData.walls[0];
+  a.world.updateWall(gm.foundry, door._id, { ds: 1 });
+  await a.settle();
+  assert.deepEqual(a.events().at(-1), { kind: "door_changed", data: { wall: "d1", open: true } });
+
+  // The tracker shows the bridge's order and whose action it is, on every client.
+  const combat = bob.foundry.findCombat(a.world.sceneData._id);
+  assert.deepEqual(combat.turns.map((c) => [...a.tokenIds].find(([, id]) => id === c.tokenId)[0]), ["hero", "ogre", "wolf", "lurker"]);
+  assert.equal(combat.turns[combat.turn].tokenId, a.tokenIds.get("ogre"));
+  assert.equal(combat.flags["vtt-bridge"].label, "Turn 1, Phase 1");
+});
+
+test("v12: preUpdateToken instead, and the same refusal and placement", async () => {
+  const a = await table(12);
+  const alice = a.seats.get("alice");
+  assert.equal(alice.foundry.Hooks.count("preMoveToken"), 0);
+  assert.equal(alice.foundry.Hooks.count("preUpdateToken"), 1);
+  await a.step({ do: "start", user: "gm" });
+  await a.settle();
+  await a.step({ do: "drag", user: "alice", token: "hero", through: [[3.4, 4.8]] });
+  await a.settle();
+  assert.deepEqual(cellOf(a, "hero"), [3, 5]);
+  const updates = alice.foundry.Hooks.calls.filter((c) => c.name === "preUpdateToken").map((c) => c.result);
+  assert.deepEqual(updates, [false, true]);
+});
