@@ -38,12 +38,11 @@ def _node() -> tuple[str, int]:
     return node, major
 
 
-@pytest.mark.timeout(600)
-def test_js_client_library() -> None:
+def run_node_tests(files: list[str]) -> None:
+    """Run ``files`` (paths from the repository root) with Node's test runner; fail
+    with its output unless every test passed."""
     node, major = _node()
     flags = ["--experimental-websocket"] if major < 22 else []
-    files = sorted(str(p.relative_to(ROOT)) for p in JS_TESTS.glob("*.test.js"))
-    assert files, "no JavaScript tests found"
     result = subprocess.run(
         [node, *flags, "--test", *files],
         cwd=ROOT,
@@ -56,3 +55,10 @@ def test_js_client_library() -> None:
     assert result.returncode == 0, f"{result.stdout[-6000:]}\n{result.stderr[-3000:]}"
     counts = dict(summary)
     assert int(counts["fail"]) == 0 and int(counts["pass"]) == int(counts["tests"]) > 0
+
+
+@pytest.mark.timeout(600)
+def test_js_client_library() -> None:
+    files = sorted(str(p.relative_to(ROOT)) for p in JS_TESTS.glob("*.test.js"))
+    assert files, "no JavaScript tests found"
+    run_node_tests(files)
