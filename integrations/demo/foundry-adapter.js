@@ -86,6 +86,7 @@ export async function makeFoundryAdapter({ script, bridgeUrl, gmToken, generatio
       ruleset: () => script.ruleset,
       seed: () => script.seed,
       debounceMs: 5,
+      reconcileMs: 300,
     });
     seats.set(name, { foundry, bridge, parts, dialogs, notes, keys });
     return bridge;

@@ -24,6 +24,7 @@ import { MODULE_ID, doorChange, idOf, isCombatToken, listOf, nameFor, sceneMessa
  * @property {() => string} ruleset the world's ruleset setting
  * @property {() => number | null} [seed] the dice seed to start fights with (null: the bridge picks)
  * @property {number} [debounceMs] how long scene edits settle before the GM resends
+ * @property {number} [reconcileMs] how long the GM waits for a mover to place its token
  */
 
 /**
@@ -97,7 +98,31 @@ export function install(env) {
   client.on("event", ({ kind, data }) => {
     tracker.event(kind, data);
     if (kind === "prompt_closed") desk.closed(data.prompt);
+    if (kind === "move_completed" || kind === "move_stopped") reconcileLater(data.token);
   });
+
+  // The mover's client places its token. If it cannot (it reloaded or dropped in the
+  // middle of the move, or the move came from another tool), the active GM puts the
+  // token where the bridge has it, once the mover has had time to.
+  const reconcileMs = env.reconcileMs ?? 2000;
+  function reconcileLater(id) {
+    if (isActiveGM()) setTimeout(() => track(reconcile(id)), reconcileMs);
+  }
+  async function reconcile(id) {
+    const doc = tokenDoc(id);
+    const bridged = client.view.tokens[id];
+    if (!doc || !bridged || tracker.busy(id) || tracker.placing.has(id)) return;
+    if (client.view.combat?.moving?.token === id) return; // under way again
+    const grid = gridOf(activeScene());
+    const cell = grid.tokenCell(doc.x, doc.y, doc.width, tokenHexShape(doc));
+    if (cell[0] === bridged.x && cell[1] === bridged.y) return;
+    tracker.placing.add(id);
+    try {
+      await placeToken(env, grid, doc, [[bridged.x, bridged.y]]);
+    } finally {
+      tracker.placing.delete(id);
+    }
+  }
   client.on("prompt", (prompt) => desk.prompt(prompt));
 
   let trackerRun = Promise.resolve();

@@ -86,6 +86,19 @@ test("v13: one drag, one move_points, from the mover's client only; its placemen
   assert.equal(bob.bridge.seq, before);
   assert.equal(a.events().filter((e) => e.kind === "combatant_acts").at(-1).data.combatant, "ogre");
 
+  // A move the mover's Foundry client does not place (made with the client library
+  // directly, as after a reload mid-move): the active GM puts the token there.
+  const wolf = a.tokenIds.get("wolf");
+  await gm.bridge.send("end_phase", { token: a.tokenIds.get("ogre") });
+  const { x, y } = a.world.tokenData(wolf);
+  await bob.bridge.movePoints(wolf, [[x + 200, y + 100]]);
+  await new Promise((r) => setTimeout(r, 400));
+  await a.settle();
+  assert.deepEqual(cellOf(a, "wolf"), [gm.bridge.view.tokens[wolf].x, gm.bridge.view.tokens[wolf].y]);
+  assert.deepEqual(cellOf(a, "wolf"), [3, 2]);
+  await a.step({ do: "end_turn", user: "bob" });
+  await a.settle();
+
   // The GM's bypass: a clean-up move out of turn goes through Foundry, not the bridge.
   gm.keys.bypass = true;
   await a.step({ do: "drag", user: "gm", token: "lurker", through: [[9, 8]] });
@@ -104,7 +117,7 @@ test("v13: one drag, one move_points, from the mover's client only; its placemen
   // The tracker shows the bridge's order and whose action it is, on every client.
   const combat = bob.foundry.findCombat(a.world.sceneData._id);
   assert.deepEqual(combat.turns.map((c) => [...a.tokenIds].find(([, id]) => id === c.tokenId)[0]), ["hero", "ogre", "wolf", "lurker"]);
-  assert.equal(combat.turns[combat.turn].tokenId, a.tokenIds.get("ogre"));
+  assert.equal(combat.turns[combat.turn].tokenId, a.tokenIds.get("lurker"));
   assert.equal(combat.flags["vtt-bridge"].label, "Turn 1, Phase 1");
 });
 
