@@ -198,6 +198,8 @@ export function install(env) {
           return;
         }
         if (kind === "Token" && op === "create" && inCombat()) return joinFight(doc);
+        // In a fight tokens move as the bridge says: their updates are not edits.
+        if (kind === "Token" && op === "update" && inCombat()) return undefined;
         sceneEdited(doc.parent);
       });
     }

@@ -6,6 +6,7 @@ import path from "node:path";
 import { test } from "node:test";
 
 import { staleFiles } from "../scripts/copy-client.mjs";
+import { RecordingHooks } from "./foundry-sim.js";
 import { MODULE } from "./helpers.js";
 
 test("lib/client is clients/js's src and vendor, byte for byte", () => {
@@ -23,4 +24,15 @@ test("module.json: id, v12 minimum, v13 verified, its entry point and language e
   const lang = JSON.parse(readFileSync(path.join(MODULE, manifest.languages[0].path), "utf8"));
   const source = readFileSync(path.join(MODULE, "src", "settings.js"), "utf8");
   for (const [key] of source.matchAll(/VTTBRIDGE\.[A-Za-z.]+/g)) assert.ok(key in lang, key);
+});
+
+test("the entry point loads (its imports resolve) and waits for init, ready and Quench", async () => {
+  const hooks = new RecordingHooks();
+  globalThis.Hooks = hooks;
+  try {
+    await import("../src/main.js");
+  } finally {
+    delete globalThis.Hooks;
+  }
+  assert.deepEqual(["init", "ready", "quenchReady"].map((n) => hooks.count(n)), [1, 1, 1]);
 });

@@ -24,6 +24,11 @@ export class RecordingHooks {
     return this.handlers.get(name).length;
   }
 
+  /** Hooks.once, as `on` (the tests call each hook at most once). */
+  once(name, fn) {
+    return this.on(name, fn);
+  }
+
   /** Hooks.call: stops at, and returns false on, the first handler returning false. */
   call(name, ...args) {
     for (const fn of this.handlers.get(name) ?? []) {

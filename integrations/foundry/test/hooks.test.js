@@ -107,6 +107,8 @@ test("v13: one drag, one move_points, from the mover's client only; its placemen
   assert.deepEqual(cellOf(a, "lurker"), [9, 8]);
   assert.deepEqual([gm.bridge.view.tokens[lurker].x, gm.bridge.view.tokens[lurker].y], [10, 8]);
   assert.match(gm.notes.at(-1).text, /outside the bridge/);
+  // Token moves in a fight are not scene edits: the GM was never told edits must wait.
+  assert.ok(!gm.notes.some((n) => /edits reach the bridge/.test(n.text)));
 
   // A door opened in Foundry during the fight opens on the bridge.
   const door = a.world.sceneData.walls[0];
