@@ -26,15 +26,15 @@ const script = {
 let bridge;
 const adapters = [];
 before(async () => {
-  bridge = await startBridge({ tables: ["v13", "v12"] });
+  bridge = await startBridge({ tables: ["v13", "v12", "threat"] });
 });
 after(async () => {
   for (const a of adapters) await a.close();
   await bridge?.stop();
 });
 
-async function table(generation) {
-  const adapter = await makeFoundryAdapter({ script, bridgeUrl: bridge.url, gmToken: bridge.tables[`v${generation}`].gm, generation });
+async function table(generation, fight = script, name = `v${generation}`) {
+  const adapter = await makeFoundryAdapter({ script: fight, bridgeUrl: bridge.url, gmToken: bridge.tables[name].gm, generation });
   adapters.push(adapter);
   await adapter.setup();
   await adapter.settle();
@@ -135,4 +135,27 @@ test("v12: preUpdateToken instead, and the same refusal and placement", async ()
   assert.deepEqual(cellOf(a, "hero"), [3, 5]);
   const updates = alice.foundry.Hooks.calls.filter((c) => c.name === "preUpdateToken").map((c) => c.result);
   assert.deepEqual(updates, [false, true]);
+});
+
+test("a player's threatener: only its player gets the dialog, with the deadline; the move then finishes", async () => {
+  const fight = structuredClone(script);
+  fight.tokens = fight.tokens.filter((t) => t.id !== "lurker");
+  Object.assign(fight.tokens.find((t) => t.id === "ogre"), { owner: "bob", side: "monsters", cell: [2, 5] });
+  const a = await table(13, fight, "threat");
+  const [gm, alice, bob] = ["gm", "alice", "bob"].map((n) => a.seats.get(n));
+  await a.step({ do: "start", user: "gm" });
+  await a.settle();
+  await a.step({ do: "drag", user: "alice", token: "hero", through: [[0.2, 5.3], [0.3, 7.2]] });
+  await a.settle();
+  assert.equal(alice.parts.tracker.phase(a.tokenIds.get("hero")), "paused");
+  assert.deepEqual([gm.dialogs.length, alice.dialogs.length, bob.dialogs.length], [0, 0, 1]);
+  const dialog = bob.dialogs[0];
+  assert.equal(dialog.model.text, "Hero leaves Ogre's reach. Does Ogre strike?");
+  assert.ok(dialog.model.deadlineMs > Date.now());
+  dialog.open = false; // a button click closes a DialogV2
+  await dialog.answer(false);
+  await a.settle();
+  assert.deepEqual(bob.parts.desk.pending(), []); // the bridge's prompt_closed
+  assert.deepEqual(cellOf(a, "hero"), [0, 7]);
+  assert.equal(alice.parts.tracker.phase(a.tokenIds.get("hero")), "idle");
 });
