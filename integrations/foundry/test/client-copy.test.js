@@ -4,10 +4,13 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
+import { fileURLToPath } from "node:url";
 
 import { staleFiles } from "../scripts/copy-client.mjs";
 import { RecordingHooks } from "./foundry-sim.js";
-import { MODULE } from "./helpers.js";
+
+/** The module's folder. */
+const MODULE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
 test("lib/client is clients/js's src and vendor, byte for byte", () => {
   assert.deepEqual(staleFiles(), [], "run node integrations/foundry/scripts/copy-client.mjs");

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { before, test } from "node:test";
 
 import { GRID_TYPES, UnsupportedGrid, firstRowWidth, sceneGrid } from "../src/grid.js";
-import { pythonJson } from "./helpers.js";
+import { pythonJson } from "../../../clients/js/test/helpers.js";
 
 let vectors;
 before(async () => {
