@@ -18,6 +18,7 @@ from engine.model import EncounterState
 from engine.options import Options, PathPlan, options, plan_path
 from engine.serial import state_hash
 from engine.spatial import SpatialCache
+from engine.threat import Threat, threat
 from geometry import Cell
 
 
@@ -54,6 +55,11 @@ class Encounter:
         """The cheapest path for ``token_id`` to ``goal`` now (or in ``state``, such as the
         bridge's committed one), within what it may still move.  Changes nothing."""
         return plan_path(state or self._state, self._spatial, token_id, goal, actor)
+
+    def threat(self, token_id: str, state: EncounterState | None = None) -> Threat:
+        """The cells ``token_id`` threatens and its reach area now (or in ``state``), see
+        :mod:`engine.threat`.  Changes nothing."""
+        return threat(state or self._state, self._spatial, token_id)
 
 
 def replay_commands(commands: Sequence[Command]) -> Encounter:

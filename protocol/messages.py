@@ -28,6 +28,7 @@ from protocol.errors import ProtocolError
 from protocol.fight import FIGHT_MESSAGES, Act, EndEffect, JoinCombat, LeaveCombat, SetEffect
 from protocol.queries import AskOptions, AskPath
 from protocol.scene import MAX_TOKENS, SceneSpec
+from protocol.threat import AskThreat
 from protocol.token_message import TokenMessage
 from protocol.validate import (
     INT_MAX,
@@ -375,6 +376,7 @@ ClientMessage: TypeAlias = (
     | EndEffect
     | AskOptions
     | AskPath
+    | AskThreat
 )
 
 #: Wire ``type`` -> class, for every client message.
@@ -387,5 +389,6 @@ CLIENT_MESSAGE_TYPES: Final[Mapping[str, type[ClientMessage]]] = {
         *FIGHT_MESSAGES,
         AskOptions,
         AskPath,
+        AskThreat,
     )
 }

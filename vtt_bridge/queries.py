@@ -1,6 +1,7 @@
 """Questions a member asks of the committed state, answered without changing anything.
 
-Asking and doing are separate: ``ask_options`` and ``ask_path`` are answered from the
+Asking and doing are separate: ``ask_options``, ``ask_path`` and ``ask_threat`` are
+answered from the
 committed state (what members have been told) and change nothing.  The hub answers them
 once every command of the table submitted before them is answered (at once when none
 is waiting), so a member hears them in the order a replay produces.
@@ -10,6 +11,10 @@ from __future__ import annotations
 
 import engine
 import protocol
+from engine import CommandRejected
+from protocol.threat import AskThreat, Threat
+from vtt_bridge.metrics import Metrics
+from vtt_bridge.replies import send_error
 from vtt_bridge.tables import Session
 
 
@@ -51,6 +56,36 @@ def answer_path(session: Session, message: protocol.AskPath, now_ms: int) -> Non
             cost=plan.cost,
             budget=plan.budget,
             reason=plan.reason,
+        ),
+        now_ms,
+    )
+
+
+def answer_threat(session: Session, message: AskThreat, metrics: Metrics, now_ms: int) -> None:
+    """The cells a token threatens and its reach area, on the committed state.
+
+    Any member may ask about any token: the answer follows from the scene and the
+    fight's events, which every member holds (:mod:`engine.threat`).  No scene, or no
+    such token, is refused as a command naming it would be."""
+    table = session.table
+    assert table is not None
+    try:
+        found = table.encounter.threat(message.token, state=table.committed)
+    except CommandRejected as refusal:
+        send_error(
+            metrics, session, message.seq, refusal.code, refusal.message, "body.token", now_ms
+        )
+        return
+    session.send(
+        Threat(
+            seq=session.next_seq(),
+            ref=message.seq,
+            token=found.token,
+            cells=found.cells,
+            outline=found.outline,
+            foes=found.foes,
+            attacks=found.attacks,
+            reason=found.reason,
         ),
         now_ms,
     )

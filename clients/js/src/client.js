@@ -587,6 +587,20 @@ export class BridgeClient {
     return this.send("ask_path", { token, to });
   }
 
+  /**
+   * `ask_threat`: the cells `token` threatens now and its reach area; anyone may ask
+   * about any token.  Resolves with the `threat` body: `cells` (sorted `[col, row]`,
+   * empty when the rules say it threatens nobody, then `reason` says why), `foes` and
+   * `attacks` (the foes it threatens, those it still has an attack of opportunity
+   * against), and `outline`, rings of `[x, y]` in the scene's distance units (fill
+   * even-odd; `pixels.js` converts them to a VTT's pixels).
+   * @param {string} token
+   * @returns {Promise<{ref: number, token: string, cells: Array<[number, number]>, outline: Array<Array<[number, number]>>, foes: string[], attacks: string[], reason: string | null}>}
+   */
+  askThreat(token) {
+    return this.send("ask_threat", { token });
+  }
+
   /** @param {string} participant @param {"player" | "spectator"} role */
   issueToken(participant, role) {
     return this.send("issue_token", { participant, role });

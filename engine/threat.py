@@ -1,0 +1,116 @@
+"""Which cells does this token threaten, and how far does it reach?  Asked without
+changing anything, so a VTT can shade a creature's threatened squares before anyone
+moves.
+
+Two answers, kept apart because the rules and the geometry say different things:
+
+* the *reach area*: the token's footprint and every cell within its melee reach
+  (:func:`geometry.reach.threatened_cells`, walls respected), which is the same on
+  every game and whether or not a fight is on;
+* the *threatened cells*: those of the reach area (footprint excluded) where it could
+  make an attack of opportunity now.  That is the ruleset's say, through the very hooks
+  a move's interruption asks (:meth:`~engine.rulesets.base.Ruleset.threatens` and
+  :meth:`~engine.rulesets.base.Ruleset.opportunity_available`, as
+  :mod:`engine.movement` does): a token threatens its cells when the ruleset says it
+  threatens at least one foe in the fight.  Outside combat, or under a game with no
+  attacks of opportunity (the hooks' default), it threatens nothing, and ``reason``
+  says why.
+
+Everything here follows from the scene and the fight's events, which every member of
+a table already holds, so spectators and players may ask about any token.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from shapely import union_all
+from shapely.geometry import MultiPolygon, Polygon
+
+from engine.checks import scene_of
+from engine.errors import CommandRejected
+from engine.model import EncounterState
+from engine.rulesets import find_ruleset
+from engine.spatial import SpatialCache
+from geometry import Cell, Point
+
+#: A closed ring of points, in the scene's distance units (first point not repeated).
+Ring = tuple[Point, ...]
+#: Ring coordinates are rounded to this many decimals: shapely's union leaves float
+#: noise (1e-15) that would make equal answers differ on the wire.
+DECIMALS = 9
+
+
+@dataclass(frozen=True, slots=True)
+class Threat:
+    """What ``token`` threatens now: ``cells`` (sorted ``(column, row)``), the ``foes``
+    it threatens under the fight's ruleset and the subset it still has an attack of
+    opportunity against (``attacks``), the ``outline`` of its reach area as rings, and
+    ``reason`` when ``cells`` is empty for a reason other than geometry."""
+
+    token: str
+    cells: tuple[Cell, ...]
+    outline: tuple[Ring, ...]
+    foes: tuple[str, ...]
+    attacks: tuple[str, ...]
+    reason: str | None
+
+
+def threat(state: EncounterState, spatial: SpatialCache, token_id: str) -> Threat:
+    """What ``token_id`` threatens in ``state`` (see the module docstring).
+
+    Raises :class:`~engine.errors.CommandRejected` (``no_scene``, ``unknown_token``)
+    when there is no scene or no such token on it, as a command naming it would."""
+    scene = scene_of(state)
+    token = scene.token(token_id)
+    if token is None:
+        raise CommandRejected("unknown_token", f"no token {token_id!r} on the scene")
+    index = spatial.index(scene)
+    grid = index.grid
+    reach = index.threatened(token.id)
+    own = grid.footprint(token.cell, token.size)
+    # simplify(0) drops the vertices where cells merely meet along a straight edge.
+    area = union_all([grid.cell_polygon(c) for c in sorted(own | reach)]).simplify(0)
+    outline = _rings(area)
+    foes: list[str] = []
+    attacks: list[str] = []
+    combat = state.combat
+    reason: str | None = None
+    if combat is None:
+        reason = "no combat: nobody threatens anyone"
+    elif token.id not in combat.order:
+        reason = f"{token.id!r} is not in the fight"
+    else:
+        ruleset = find_ruleset(combat.ruleset)
+        for other in scene.tokens:
+            if other.id == token.id or other.id not in combat.order:
+                continue
+            if other.side == token.side or not ruleset.threatens(combat, token, other):
+                continue
+            foes.append(other.id)
+            if ruleset.opportunity_available(combat, token, other):
+                attacks.append(other.id)
+        if not foes:
+            reason = f"under {ruleset.title}, {token.id!r} threatens none of its foes now"
+    cells = tuple(sorted(reach)) if foes else ()
+    return Threat(token.id, cells, outline, tuple(foes), tuple(attacks), reason)
+
+
+def _rings(shape: object) -> tuple[Ring, ...]:
+    """Every ring of a polygon or multipolygon: each exterior, then its holes."""
+    polygons: list[Polygon]
+    if isinstance(shape, Polygon):
+        polygons = [shape]
+    elif isinstance(shape, MultiPolygon):
+        polygons = list(shape.geoms)
+    else:  # pragma: no cover - a union of cells is always one of the two
+        raise TypeError(f"unexpected reach area {type(shape).__name__}")
+    rings: list[Ring] = []
+    for polygon in polygons:
+        for ring in (polygon.exterior, *polygon.interiors):
+            coords = list(ring.coords)[:-1]
+            # + 0.0 turns -0.0 into 0.0, which would print differently.
+            rings.append(
+                tuple((round(x, DECIMALS) + 0.0, round(y, DECIMALS) + 0.0) for x, y in coords)
+            )
+    return tuple(rings)
