@@ -16,6 +16,11 @@ Two answers, kept apart because the rules and the geometry say different things:
   attacks of opportunity (the hooks' default), it threatens nothing, and ``reason``
   says why.
 
+And for a path a token might take, where it would be stopped (:func:`path_exits`):
+the exact points where it leaves a square someone threatens and may attack it from, or
+trips a readied action, found by the very check a move runs
+(:func:`engine.movement.stops_along`), so the answer and the move cannot disagree.
+
 Everything here follows from the scene and the fight's events, which every member of
 a table already holds, so spectators and players may ask about any token.
 """
@@ -28,10 +33,15 @@ from shapely import union_all
 from shapely.geometry import MultiPolygon, Polygon
 
 from engine.checks import scene_of
+from engine.combat_state import PendingMove
+from engine.commands import GM
 from engine.errors import CommandRejected
+from engine.handlers import move_mode
 from engine.model import EncounterState
-from engine.rulesets import find_ruleset
+from engine.movement import resolve_path, stops_along
+from engine.rulesets import Context, find_ruleset
 from engine.spatial import SpatialCache
+from engine.tray import DiceTray
 from geometry import Cell, Point
 
 #: A closed ring of points, in the scene's distance units (first point not repeated).
@@ -114,3 +124,67 @@ def _rings(shape: object) -> tuple[Ring, ...]:
                 tuple((round(x, DECIMALS) + 0.0, round(y, DECIMALS) + 0.0) for x, y in coords)
             )
     return tuple(rings)
+
+
+@dataclass(frozen=True, slots=True)
+class PathExit:
+    """Where a move along a path would stop: ``kind`` (``attack_of_opportunity`` or
+    ``readied_action``, the prompt it would open), ``by`` whom, at ``step`` (0: the first
+    step), standing on ``at``, about to cross ``point`` (scene units)."""
+
+    kind: str
+    by: str
+    step: int
+    at: Cell
+    point: Point
+
+
+#: The prompt each kind of stop opens (:func:`engine.movement._pause`).
+_STOP_KINDS = {"aoo": "attack_of_opportunity", "held": "readied_action"}
+
+
+def path_exits(
+    state: EncounterState,
+    spatial: SpatialCache,
+    token_id: str,
+    path: tuple[Cell, ...],
+    mode: str | None = None,
+    actor: str = GM,
+) -> tuple[tuple[PathExit, ...], str | None]:
+    """Where ``token_id`` moving along ``path`` (the cells after its own, as a ``move``
+    sends them) in ``mode`` would be stopped, in path order, and why there are none when
+    no fight is on.  Asks nobody and changes nothing; the whole path is checked, though
+    a real move would pause at the first stop and re-check the rest from there.
+
+    Raises :class:`~engine.errors.CommandRejected` for what a ``move`` would refuse the
+    path for (``unknown_token``, ``illegal_move``), never for whose action it is."""
+    scene = scene_of(state)
+    token = scene.token(token_id)
+    if token is None:
+        raise CommandRejected("unknown_token", f"no token {token_id!r} on the scene")
+    if not path:
+        raise CommandRejected("illegal_move", "a path needs at least one step")
+    full = (token.cell, *path)
+    resolution = resolve_path(spatial, scene, token, full)
+    combat = state.combat
+    if combat is None:
+        return (), "no combat: a move outside combat is never interrupted"
+    ruleset = find_ruleset(combat.ruleset)
+    chosen = move_mode(ruleset, mode)
+    ctx = Context(state, ruleset, spatial, DiceTray(state.seed, state.draws, actor), actor, token)
+    # The pending move a ``move`` would begin (engine.handlers.move), before any step.
+    pending = PendingMove(
+        token=token.id,
+        path=full,
+        step=0,
+        cost=resolution.cost,
+        mode=chosen,
+        asked=tuple(f"aoo:{who}" for who in ruleset.spared(ctx)),
+        exempt=ruleset.move_exempt(ctx, chosen),
+    )
+    stops = stops_along(state, ruleset, spatial, token, pending, resolution)
+    found = tuple(
+        PathExit(_STOP_KINDS[s.kind], s.who, s.step, s.cell, (s.point[0] + 0.0, s.point[1] + 0.0))
+        for s in stops
+    )
+    return found, None

@@ -28,7 +28,7 @@ from protocol.errors import ProtocolError
 from protocol.fight import FIGHT_MESSAGES, Act, EndEffect, JoinCombat, LeaveCombat, SetEffect
 from protocol.queries import AskOptions, AskPath
 from protocol.scene import MAX_TOKENS, SceneSpec
-from protocol.threat import AskThreat
+from protocol.threat import AskExits, AskThreat
 from protocol.token_message import TokenMessage
 from protocol.validate import (
     INT_MAX,
@@ -377,6 +377,7 @@ ClientMessage: TypeAlias = (
     | AskOptions
     | AskPath
     | AskThreat
+    | AskExits
 )
 
 #: Wire ``type`` -> class, for every client message.
@@ -390,5 +391,6 @@ CLIENT_MESSAGE_TYPES: Final[Mapping[str, type[ClientMessage]]] = {
         AskOptions,
         AskPath,
         AskThreat,
+        AskExits,
     )
 }

@@ -20,7 +20,7 @@ from typing import Any, ClassVar, Final, TypeAlias
 from protocol.admin import TokenIssued, TokenList, TokenRevoked
 from protocol.errors import ProtocolError
 from protocol.queries import Options, PathPlan
-from protocol.threat import Threat
+from protocol.threat import Exits, Threat
 from protocol.validate import (
     MAX_DEPTH,
     SEQ_MAX,
@@ -344,6 +344,7 @@ ServerMessage: TypeAlias = (
     | Options
     | PathPlan
     | Threat
+    | Exits
 )
 
 #: Wire ``type`` -> class, for every server message.
@@ -355,5 +356,6 @@ SERVER_MESSAGE_TYPES: Final[Mapping[str, type[ServerMessage]]] = {
         Options,
         PathPlan,
         Threat,
+        Exits,
     )
 }

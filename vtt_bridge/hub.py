@@ -26,7 +26,7 @@ from typing import Any
 import engine
 import protocol
 from engine import SYSTEM, CommandRejected, ExpirePrompt
-from protocol.threat import AskThreat
+from protocol.threat import AskExits, AskThreat
 from vtt_bridge import admin, costs, loading, membership, permissions, queries
 from vtt_bridge.admin import RESERVED_PARTICIPANTS
 from vtt_bridge.committer import Committer, CrashFn, Pending
@@ -282,6 +282,13 @@ class Hub:
             await self._answer(
                 session,
                 lambda: queries.answer_threat(session, threat, self.metrics, now_ms),
+                now_ms,
+            )
+        elif isinstance(message, AskExits):
+            exits = message
+            await self._answer(
+                session,
+                lambda: queries.answer_exits(session, exits, self.metrics, now_ms),
                 now_ms,
             )
         elif isinstance(message, protocol.ListTokens):

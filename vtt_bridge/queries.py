@@ -1,7 +1,7 @@
 """Questions a member asks of the committed state, answered without changing anything.
 
-Asking and doing are separate: ``ask_options``, ``ask_path`` and ``ask_threat`` are
-answered from the
+Asking and doing are separate: ``ask_options``, ``ask_path``, ``ask_threat`` and
+``ask_exits`` are answered from the
 committed state (what members have been told) and change nothing.  The hub answers them
 once every command of the table submitted before them is answered (at once when none
 is waiting), so a member hears them in the order a replay produces.
@@ -12,7 +12,7 @@ from __future__ import annotations
 import engine
 import protocol
 from engine import CommandRejected
-from protocol.threat import AskThreat, Threat
+from protocol.threat import AskExits, AskThreat, Exits, PathExit, Threat
 from vtt_bridge.metrics import Metrics
 from vtt_bridge.replies import send_error
 from vtt_bridge.tables import Session
@@ -86,6 +86,32 @@ def answer_threat(session: Session, message: AskThreat, metrics: Metrics, now_ms
             foes=found.foes,
             attacks=found.attacks,
             reason=found.reason,
+        ),
+        now_ms,
+    )
+
+
+def answer_exits(session: Session, message: AskExits, metrics: Metrics, now_ms: int) -> None:
+    """Where a move along a path would be stopped, on the committed state, asking nobody.
+
+    Any member may ask about any token, as for ``ask_threat``; a path a ``move`` would
+    refuse (off the grid, through a wall, onto a token) is refused the same way."""
+    table = session.table
+    assert table is not None
+    try:
+        found, reason = table.encounter.path_exits(
+            message.token, message.path, message.mode, session.participant, state=table.committed
+        )
+    except CommandRejected as refusal:
+        send_error(metrics, session, message.seq, refusal.code, refusal.message, None, now_ms)
+        return
+    session.send(
+        Exits(
+            seq=session.next_seq(),
+            ref=message.seq,
+            token=message.token,
+            exits=tuple(PathExit(e.kind, e.by, e.step, e.at, e.point) for e in found),
+            reason=reason,
         ),
         now_ms,
     )

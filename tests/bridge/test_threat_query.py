@@ -1,4 +1,5 @@
-"""``ask_threat`` against a real bridge: the cells a token threatens and its reach area.
+"""``ask_threat`` and ``ask_exits`` against a real bridge: the cells a token threatens,
+its reach area, and where a move along a path would be stopped.
 
 The foundation scene (tests/scenario.py): a 12x12 1 m grid, the GM's ogre at (5, 5)
 and Alice's hero at (4, 5), both with 1 m of reach, so each threatens its eight
@@ -10,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 import protocol
-from protocol.threat import AskThreat, Threat
+from protocol.threat import AskExits, AskThreat, Exits, PathExit, Threat
 from tests.bridge.conftest import Bridge
 from tests.scenario import scene_body, scene_spec
 from tests.wsclient import TableClient
@@ -126,3 +127,57 @@ async def test_hex_reach_outline(bridge: Bridge) -> None:
     assert isinstance(answer, Threat)
     assert len(answer.cells) == 6 and (4, 5) in answer.cells  # the hero's hex among them
     assert len(answer.outline) == 1 and len(answer.outline[0]) == 18
+
+
+async def ask_exits(
+    client: TableClient, token: str, path: tuple[tuple[int, int], ...]
+) -> Exits | protocol.ErrorMessage:
+    seq = await client.send(AskExits, token=token, path=path)
+    reply = await client.wait_for((Exits, protocol.ErrorMessage), lambda m: m.ref == seq)
+    assert isinstance(reply, Exits | protocol.ErrorMessage)
+    return reply
+
+
+async def test_the_exits_asked_are_where_the_move_stops(bridge: Bridge) -> None:
+    table, gm, alice, watcher = await members(bridge)
+    await start(gm)
+    path = ((3, 5), (2, 5), (1, 5))
+    before = (table.encounter.state_hash(), len(table.events))
+    answer = await ask_exits(watcher, "hero", path)  # a spectator may ask too
+    assert isinstance(answer, Exits), answer
+    # Leaving (4, 5) westwards: the ogre's reach ends on the cell's west edge, x = 4.
+    assert answer.exits == (PathExit("attack_of_opportunity", "ogre", 0, (4, 5), (4.0, 5.5)),)
+    assert answer.reason is None
+    assert (table.encounter.state_hash(), len(table.events)) == before
+    # Doing it stops exactly there.
+    seq = await alice.send(protocol.Move, token="hero", path=path)
+    assert isinstance(await alice.reply_to(seq), protocol.Ack)
+    paused = await alice.event("move_interrupted")
+    assert (paused.data["by"], paused.data["at"], paused.data["exit_point"]) == (
+        "ogre",
+        [4, 5],
+        [4.0, 5.5],
+    )
+
+
+async def test_leaving_a_threatened_square_for_another_is_an_exit(bridge: Bridge) -> None:
+    """Seed 000: moving *out of a square* an enemy threatens provokes, even into another
+    square it threatens; the point is on the edge crossed, here the north one."""
+    _, gm, alice, _ = await members(bridge)
+    await start(gm)
+    answer = await ask_exits(alice, "hero", ((4, 4),))  # still beside the ogre
+    assert isinstance(answer, Exits)
+    assert answer.exits == (PathExit("attack_of_opportunity", "ogre", 0, (4, 5), (4.5, 5.0)),)
+
+
+async def test_exits_outside_combat_and_refused_paths(bridge: Bridge) -> None:
+    _, _, alice, _ = await members(bridge)
+    answer = await ask_exits(alice, "hero", ((3, 5),))
+    assert isinstance(answer, Exits) and answer.exits == ()
+    assert answer.reason is not None and "no combat" in answer.reason
+    refused = await ask_exits(alice, "hero", ((5, 5),))  # onto the ogre
+    assert isinstance(refused, protocol.ErrorMessage) and refused.code == "illegal_move"
+    refused = await ask_exits(alice, "hero", ((1, 1),))  # not a step
+    assert isinstance(refused, protocol.ErrorMessage) and refused.code == "illegal_move"
+    refused = await ask_exits(alice, "dragon", ((1, 1),))
+    assert isinstance(refused, protocol.ErrorMessage) and refused.code == "unknown_token"

@@ -157,6 +157,12 @@ async def test_a_fight_played_from_the_pages(pages: dict[str, Any], tmp_path: Pa
     await _drag(alice, '[data-token="hero"]', ["5,6", "4,6", "3,6"])
     await expect(alice.locator("#hint")).to_contain_text(re.compile(r"Path to 3,6: cost \d"))
     await expect(alice.locator("polyline.plan")).to_have_count(1)
+    # ... and where the move would be stopped, as the bridge answers ask_exits.
+    exits, _ = table.encounter.path_exits("hero", ((5, 6), (4, 6), (3, 6)), state=table.committed)
+    assert [e.by for e in exits] == ["ogre"]
+    await expect(alice.locator('circle.plan-exit[data-exit-by="ogre"]')).to_have_count(1)
+    point = ", ".join(f"{v:g}" for v in exits[0].point)
+    await expect(alice.locator("#hint")).to_contain_text(f"Leaves Ogre's reach at ({point})")
     assert await _view(alice, ".tokens.hero.x") == 6, "planning moves nothing"
     await alice.screenshot(path=shots / "alice-drag.png")
     await alice.get_by_role("button", name="Move there").click()

@@ -36,7 +36,8 @@ export function sideColour(side, sides) {
 /**
  * @typedef {object} BoardState what the page adds to the table view
  * @property {string | null} selected the selected token
- * @property {{token: string, path: Array<[number, number]>, cost: number, budget: number | null, reason: string | null} | null} plan
+ * @property {{token: string, path: Array<[number, number]>, cost: number, budget: number | null, reason: string | null, exits?: Array<{kind: string, by: string, point: [number, number]}>} | null} plan
+ *   the bridge's `path_plan`, with the `exits` it answered for that path
  * @property {string | null} participant who this page is
  * @property {{token: string, cells: Array<[number, number]>, outline: Array<Array<[number, number]>>, attacks: string[]} | null} threat
  *   the bridge's `threat` answer for the hovered (else selected) token
@@ -130,6 +131,13 @@ export function drawBoard(svg, view, board) {
     group.append(el("text", { x: center[0], y: center[1] + type * 0.35, "text-anchor": "middle",
       "font-size": type }, label));
     svg.append(group);
+  }
+
+  // Where the planned move would be stopped: the exact points the bridge answered,
+  // above the tokens (an exit is on the edge of the square the mover leaves).
+  for (const exit of board.plan?.exits ?? []) {
+    svg.append(el("circle", { class: `plan-exit ${exit.kind}`, cx: exit.point[0], cy: exit.point[1], r: s / 8,
+      "stroke-width": s / 30, "data-exit-by": exit.by }));
   }
 
   // Where an open prompt's mover stands, and where it would leave reach.

@@ -234,8 +234,10 @@ async function planTo(client, token, cell) {
   }
   asking.path = true;
   const plan = await act("ask_path", () => client.askPath(token, cell));
+  // Where the planned move would be stopped, as the bridge would stop it.
+  const exits = plan?.path.length ? await act("ask_exits", () => client.askExits(token, plan.path)) : null;
   asking.path = false;
-  if (plan) board.plan = plan;
+  if (plan) board.plan = { ...plan, exits: exits?.exits ?? [] };
   const next = asking.nextPath;
   asking.nextPath = null;
   if (next) planTo(client, next.token, next.cell);
@@ -339,6 +341,12 @@ function renderControls(client) {
   if (plan) {
     if (plan.path.length) {
       hint = `Path to ${plan.to}: cost ${plan.cost}${plan.budget === null ? "" : ` of ${plan.budget}`}.`;
+      for (const exit of plan.exits ?? []) {
+        const who = view.tokens[exit.by]?.name || exit.by;
+        hint += exit.kind === "attack_of_opportunity"
+          ? ` Leaves ${who}'s reach at (${exit.point.join(", ")}): ${who} may attack.`
+          : ` Trips ${who}'s readied action at ${exit.at}.`;
+      }
       button("Move there", "move", async () => {
         board.plan = null;
         const ack = await client.move(plan.token, plan.path);
