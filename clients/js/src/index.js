@@ -13,6 +13,7 @@ export {
   OwlbearImageGrid,
   OwlbearScene,
   PixelError,
+  footprintCells,
   foundryTokenSize,
   pixelsFor,
 } from "./pixels.js";

@@ -459,6 +459,25 @@ export class OwlbearHexScene {
 }
 
 /**
+ * The cells a token of `size` anchored at `origin` covers on a scene's grid as the bridge
+ * sends it (geometry's `footprint`): a square's `size` x `size` cells, or on hex grids
+ * the shape the scene's VTT gives large tokens (`grid.vtt.hex_shape`, else Foundry's
+ * `rectangle_1` or the bridge's `hexagon`, geometry/hexshapes.py).
+ * @param {Record<string, any>} grid @param {Cell} origin @param {number} size @returns {Cell[]}
+ */
+export function footprintCells(grid, origin, size) {
+  if (size < 1) throw new PixelError(`token size must be at least 1 cell, got ${size}`);
+  if (grid.kind === "square") {
+    const cells = [];
+    for (let dx = 0; dx < size; dx++) for (let dy = 0; dy < size; dy++) cells.push([origin[0] + dx, origin[1] + dy]);
+    return cells;
+  }
+  const vtt = grid.vtt;
+  const shape = vtt?.hex_shape ?? (vtt?.kind === "foundry" ? FOUNDRY_DEFAULT_SHAPE : "hexagon");
+  return new HexLayout(grid.cell_size, grid.kind === "hex_pointy", grid.offset !== "even", shape).footprint(origin, size);
+}
+
+/**
  * The pixel helper for a scene's grid as the bridge sends it (`scene.grid`, with its
  * `vtt`), or null when the scene declares no VTT.
  * @param {Record<string, any>} grid
