@@ -171,7 +171,10 @@ def path_exits(
         return (), "no combat: a move outside combat is never interrupted"
     ruleset = find_ruleset(combat.ruleset)
     chosen = move_mode(ruleset, mode)
-    ctx = Context(state, ruleset, spatial, DiceTray(state.seed, state.draws, actor), actor, token)
+    # An empty supply of dice: a query never draws on the table's secret seeded dice
+    # (the hooks asked roll none; one that did would be refused, not answered).
+    tray = DiceTray(state.seed, state.draws, actor, supply=())
+    ctx = Context(state, ruleset, spatial, tray, actor, token)
     # The pending move a ``move`` would begin (engine.handlers.move), before any step.
     pending = PendingMove(
         token=token.id,
