@@ -277,18 +277,11 @@ class Hub:
         elif isinstance(message, protocol.AskPath):
             plan = message
             await self._answer(session, lambda: queries.answer_path(session, plan, now_ms), now_ms)
-        elif isinstance(message, AskThreat):
-            threat = message
+        elif isinstance(message, AskThreat | AskExits):
+            query = message
             await self._answer(
                 session,
-                lambda: queries.answer_threat(session, threat, self.metrics, now_ms),
-                now_ms,
-            )
-        elif isinstance(message, AskExits):
-            exits = message
-            await self._answer(
-                session,
-                lambda: queries.answer_exits(session, exits, self.metrics, now_ms),
+                lambda: queries.answer_geometry(session, query, self.metrics, now_ms),
                 now_ms,
             )
         elif isinstance(message, protocol.ListTokens):
