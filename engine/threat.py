@@ -44,6 +44,13 @@ from engine.spatial import SpatialCache
 from engine.tray import DiceTray
 from geometry import Cell, Point
 
+#: The most cells one answer lists (the wire's longest list, ``protocol.validate.
+#: MAX_ARRAY_LEN``): a reach larger than that (over 30 cells all round, far beyond any
+#: melee reach of these games) is answered without its cells or outline, which would
+#: also take the server seconds to merge.
+MAX_LISTED_CELLS = 4096
+#: The most rings, and points in one ring, an outline may have (the wire's limits).
+MAX_RINGS = 256
 #: A closed ring of points, in the scene's distance units (first point not repeated).
 Ring = tuple[Point, ...]
 #: Ring coordinates are rounded to this many decimals: shapely's union leaves float
@@ -79,9 +86,14 @@ def threat(state: EncounterState, spatial: SpatialCache, token_id: str) -> Threa
     grid = index.grid
     reach = index.threatened(token.id)
     own = grid.footprint(token.cell, token.size)
+    if len(own | reach) > MAX_LISTED_CELLS:
+        why = f"its reach covers {len(own | reach):,} cells, more than an answer lists"
+        return Threat(token.id, (), (), (), (), f"{why} ({MAX_LISTED_CELLS:,})")
     # simplify(0) drops the vertices where cells merely meet along a straight edge.
     area = union_all([grid.cell_polygon(c) for c in sorted(own | reach)]).simplify(0)
     outline = _rings(area)
+    if len(outline) > MAX_RINGS or any(len(ring) > MAX_LISTED_CELLS for ring in outline):
+        outline = ()  # walls cutting a large reach into pieces: the cells still say it
     foes: list[str] = []
     attacks: list[str] = []
     combat = state.combat

@@ -4,8 +4,9 @@ the cells a token threatens are the ruleset's say through its ``threatens`` and
 
 from __future__ import annotations
 
-from engine import Move
+from engine import Combatant, Encounter, GridSpec, LoadScene, Move, Scene
 from engine.commands import AnswerPrompt
+from engine.threat import MAX_LISTED_CELLS
 from tests.engine.test_ruleset_seam import act, duel, fighter, finish
 
 
@@ -58,3 +59,13 @@ def test_a_readied_area_is_an_exit_too() -> None:
     finish(encounter)
     exits, _ = encounter.path_exits("b", ((7, 8), (6, 8), (5, 8), (4, 8)), "stride")
     assert [(e.kind, e.by, e.at) for e in exits] == [("readied_action", "a", (6, 8))]
+
+
+def test_a_reach_too_large_to_list_is_answered_without_cells() -> None:
+    """Reach 40 m on a 100 x 100 grid: 6,400 cells, more than one answer lists."""
+    giant = Combatant("g", "G", "gm", "a", 50, 50, reach=40.0, movement=4.0)
+    encounter = Encounter()
+    encounter.apply(LoadScene("gm", Scene(GridSpec(100, 100), (giant,))))
+    threat = encounter.threat("g")
+    assert threat.cells == () and threat.outline == ()
+    assert threat.reason is not None and f"{MAX_LISTED_CELLS:,}" in threat.reason
