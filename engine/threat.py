@@ -29,9 +29,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from shapely import union_all
-from shapely.geometry import MultiPolygon, Polygon
-
 from engine.checks import scene_of
 from engine.combat_state import PendingMove
 from engine.commands import GM
@@ -43,18 +40,19 @@ from engine.rulesets import Context, find_ruleset
 from engine.spatial import SpatialCache
 from engine.tray import DiceTray
 from geometry import Cell, Point
+from geometry.outline import outline as cells_outline
 
-#: The most cells one answer lists (the wire's longest list, ``protocol.validate.
-#: MAX_ARRAY_LEN``): a reach larger than that (over 30 cells all round, far beyond any
-#: melee reach of these games) is answered without its cells or outline, which would
-#: also take the server seconds to merge.
-MAX_LISTED_CELLS = 4096
+#: The most cells one answer covers: a reach larger than that (some 15 cells all round,
+#: far beyond any melee reach of these games) is answered without its cells or outline,
+#: so that a query stays within a few milliseconds of the server's one thread
+#: (:mod:`geometry.outline` takes about 10 us a cell) and within the wire's lists.
+MAX_LISTED_CELLS = 1024
 #: The most rings, and points in one ring, an outline may have (the wire's limits).
 MAX_RINGS = 256
 #: A closed ring of points, in the scene's distance units (first point not repeated).
 Ring = tuple[Point, ...]
-#: Ring coordinates are rounded to this many decimals: shapely's union leaves float
-#: noise (1e-15) that would make equal answers differ on the wire.
+#: Ring coordinates are rounded to this many decimals: hex corners carry float noise
+#: (1e-15) that would make equal answers differ on the wire.
 DECIMALS = 9
 
 
@@ -89,11 +87,9 @@ def threat(state: EncounterState, spatial: SpatialCache, token_id: str) -> Threa
     if len(own | reach) > MAX_LISTED_CELLS:
         why = f"its reach covers {len(own | reach):,} cells, more than an answer lists"
         return Threat(token.id, (), (), (), (), f"{why} ({MAX_LISTED_CELLS:,})")
-    # simplify(0) drops the vertices where cells merely meet along a straight edge.
-    area = union_all([grid.cell_polygon(c) for c in sorted(own | reach)]).simplify(0)
-    outline = _rings(area)
-    if len(outline) > MAX_RINGS or any(len(ring) > MAX_LISTED_CELLS for ring in outline):
-        outline = ()  # walls cutting a large reach into pieces: the cells still say it
+    outline = _rounded(cells_outline(grid, own | reach))
+    if len(outline) > MAX_RINGS:
+        outline = ()  # walls cutting a reach into many pieces: the cells still say it
     foes: list[str] = []
     attacks: list[str] = []
     combat = state.combat
@@ -118,24 +114,12 @@ def threat(state: EncounterState, spatial: SpatialCache, token_id: str) -> Threa
     return Threat(token.id, cells, outline, tuple(foes), tuple(attacks), reason)
 
 
-def _rings(shape: object) -> tuple[Ring, ...]:
-    """Every ring of a polygon or multipolygon: each exterior, then its holes."""
-    polygons: list[Polygon]
-    if isinstance(shape, Polygon):
-        polygons = [shape]
-    elif isinstance(shape, MultiPolygon):
-        polygons = list(shape.geoms)
-    else:  # pragma: no cover - a union of cells is always one of the two
-        raise TypeError(f"unexpected reach area {type(shape).__name__}")
-    rings: list[Ring] = []
-    for polygon in polygons:
-        for ring in (polygon.exterior, *polygon.interiors):
-            coords = list(ring.coords)[:-1]
-            # + 0.0 turns -0.0 into 0.0, which would print differently.
-            rings.append(
-                tuple((round(x, DECIMALS) + 0.0, round(y, DECIMALS) + 0.0) for x, y in coords)
-            )
-    return tuple(rings)
+def _rounded(rings: tuple[Ring, ...]) -> tuple[Ring, ...]:
+    # + 0.0 turns -0.0 into 0.0, which would print differently.
+    return tuple(
+        tuple((round(x, DECIMALS) + 0.0, round(y, DECIMALS) + 0.0) for x, y in ring)
+        for ring in rings
+    )
 
 
 @dataclass(frozen=True, slots=True)
