@@ -12,7 +12,8 @@ Two answers, kept apart because the rules and the geometry say different things:
   a move's interruption asks (:meth:`~engine.rulesets.base.Ruleset.threatens` and
   :meth:`~engine.rulesets.base.Ruleset.opportunity_available`, as
   :mod:`engine.movement` does): a token threatens its cells when the ruleset says it
-  threatens at least one foe in the fight.  Outside combat, or under a game with no
+  threatens at least one other combatant in the fight (its foes: every game here
+  threatens only the other sides).  Outside combat, or under a game with no
   attacks of opportunity (the hooks' default), it threatens nothing, and ``reason``
   says why.
 
@@ -103,7 +104,7 @@ def threat(state: EncounterState, spatial: SpatialCache, token_id: str) -> Threa
         for other in scene.tokens:
             if other.id == token.id or other.id not in combat.order:
                 continue
-            if other.side == token.side or not ruleset.threatens(combat, token, other):
+            if not ruleset.threatens(combat, token, other):  # sides included: its say
                 continue
             foes.append(other.id)
             if ruleset.opportunity_available(combat, token, other):
