@@ -41,6 +41,7 @@ from engine.options import Options, PathPlan
 from engine.options import options as options_for
 from engine.rulesets import Ruleset, find_ruleset, ruleset_names
 from engine.serial import canonical_json, from_plain, state_hash, to_plain
+from engine.threat import Threat
 
 __all__ = [
     "COMMAND_TYPES",
@@ -75,6 +76,7 @@ __all__ = [
     "SetEffect",
     "StartCombat",
     "TerrainSpec",
+    "Threat",
     "UnsupportedRuleset",
     "VttSpec",
     "WallSpec",

@@ -18,6 +18,7 @@ from engine.model import EncounterState
 from engine.options import Options, PathPlan, options, plan_path
 from engine.serial import state_hash
 from engine.spatial import SpatialCache
+from engine.threat import PathExit, Threat, path_exits, threat
 from geometry import Cell
 
 
@@ -54,6 +55,23 @@ class Encounter:
         """The cheapest path for ``token_id`` to ``goal`` now (or in ``state``, such as the
         bridge's committed one), within what it may still move.  Changes nothing."""
         return plan_path(state or self._state, self._spatial, token_id, goal, actor)
+
+    def threat(self, token_id: str, state: EncounterState | None = None) -> Threat:
+        """The cells ``token_id`` threatens and its reach area now (or in ``state``), see
+        :mod:`engine.threat`.  Changes nothing."""
+        return threat(state or self._state, self._spatial, token_id)
+
+    def path_exits(
+        self,
+        token_id: str,
+        path: tuple[Cell, ...],
+        mode: str | None = None,
+        actor: str = GM,
+        state: EncounterState | None = None,
+    ) -> tuple[tuple[PathExit, ...], str | None]:
+        """Where a move of ``token_id`` along ``path`` would be stopped, asking nobody
+        (see :func:`engine.threat.path_exits`).  Changes nothing."""
+        return path_exits(state or self._state, self._spatial, token_id, path, mode, actor)
 
 
 def replay_commands(commands: Sequence[Command]) -> Encounter:

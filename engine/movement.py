@@ -142,6 +142,19 @@ def continue_move(
     return _arrive(state, ruleset, spatial, mover, pending, tray)
 
 
+def stops_along(
+    state: EncounterState,
+    ruleset: Ruleset,
+    spatial: SpatialCache,
+    mover: Combatant,
+    pending: PendingMove,
+    resolution: MoveResolution,
+) -> list[Stop]:
+    """Every place a move about to begin would stop, in path order, asking nobody: the
+    very check a move runs (``_stops``), for a query to show before the move is sent."""
+    return _stops(state, ruleset, spatial, mover, pending, pending.path, resolution)
+
+
 def _stops(
     state: EncounterState,
     ruleset: Ruleset,

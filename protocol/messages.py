@@ -28,6 +28,7 @@ from protocol.errors import ProtocolError
 from protocol.fight import FIGHT_MESSAGES, Act, EndEffect, JoinCombat, LeaveCombat, SetEffect
 from protocol.queries import AskOptions, AskPath
 from protocol.scene import MAX_TOKENS, SceneSpec
+from protocol.threat import AskExits, AskThreat
 from protocol.token_message import TokenMessage
 from protocol.validate import (
     INT_MAX,
@@ -375,6 +376,8 @@ ClientMessage: TypeAlias = (
     | EndEffect
     | AskOptions
     | AskPath
+    | AskThreat
+    | AskExits
 )
 
 #: Wire ``type`` -> class, for every client message.
@@ -387,5 +390,7 @@ CLIENT_MESSAGE_TYPES: Final[Mapping[str, type[ClientMessage]]] = {
         *FIGHT_MESSAGES,
         AskOptions,
         AskPath,
+        AskThreat,
+        AskExits,
     )
 }

@@ -20,6 +20,7 @@ from typing import Any, ClassVar, Final, TypeAlias
 from protocol.admin import TokenIssued, TokenList, TokenRevoked
 from protocol.errors import ProtocolError
 from protocol.queries import Options, PathPlan
+from protocol.threat import Exits, Threat
 from protocol.validate import (
     MAX_DEPTH,
     SEQ_MAX,
@@ -342,6 +343,8 @@ ServerMessage: TypeAlias = (
     | TokenList
     | Options
     | PathPlan
+    | Threat
+    | Exits
 )
 
 #: Wire ``type`` -> class, for every server message.
@@ -352,5 +355,7 @@ SERVER_MESSAGE_TYPES: Final[Mapping[str, type[ServerMessage]]] = {
         *(TokenIssued, TokenRevoked, TokenList),
         Options,
         PathPlan,
+        Threat,
+        Exits,
     )
 }

@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Final
 
 import protocol
+from protocol.threat import AskExits, AskThreat
 
 #: A frame costs one token more per this many bytes (a 64 KiB scene: 33 tokens).
 BYTES_PER_TOKEN: Final = 2048
@@ -25,12 +26,15 @@ BYTES_PER_TOKEN: Final = 2048
 #: Tokens a decoded message takes on top of its frame's, by message class.
 #: ``ask_path`` runs a path search (up to ``engine.options.MAX_EXPANSIONS`` positions),
 #: ``resync`` re-sends up to the whole catch-up window, ``ask_options`` checks every
-#: action against the rules.  Everything else, ``ping`` and commands included, costs
-#: only its frame.
+#: action against the rules, ``ask_threat`` merges the reach area's cells into an
+#: outline, ``ask_exits`` resolves a path as a move would.  Everything else, ``ping``
+#: and commands included, costs only its frame.
 EXTRA_COST: Final[dict[type, int]] = {
     protocol.AskPath: 9,
     protocol.Resync: 9,
     protocol.AskOptions: 1,
+    AskThreat: 2,
+    AskExits: 2,
 }
 
 

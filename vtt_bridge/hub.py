@@ -26,6 +26,7 @@ from typing import Any
 import engine
 import protocol
 from engine import SYSTEM, CommandRejected, ExpirePrompt
+from protocol.threat import AskExits, AskThreat
 from vtt_bridge import admin, costs, loading, membership, permissions, queries
 from vtt_bridge.admin import RESERVED_PARTICIPANTS
 from vtt_bridge.committer import Committer, CrashFn, Pending
@@ -276,6 +277,13 @@ class Hub:
         elif isinstance(message, protocol.AskPath):
             plan = message
             await self._answer(session, lambda: queries.answer_path(session, plan, now_ms), now_ms)
+        elif isinstance(message, AskThreat | AskExits):
+            query = message
+            await self._answer(
+                session,
+                lambda: queries.answer_geometry(session, query, self.metrics, now_ms),
+                now_ms,
+            )
         elif isinstance(message, protocol.ListTokens):
             listing = message
             await self._answer(session, lambda: admin.list_tokens(session, listing, now_ms), now_ms)

@@ -21,6 +21,7 @@ from typing import Final
 import protocol
 from engine import UnsupportedRuleset, find_ruleset
 from engine.params import ParamError, decode_params, dice_fields
+from protocol.threat import AskExits, AskThreat
 
 GM: Final = "gm"
 PLAYER: Final = "player"
@@ -66,6 +67,8 @@ PERMISSIONS: Final[dict[type[protocol.ClientMessage], Rule]] = {
     protocol.Resync: Rule(JOINED, "session"),
     protocol.AskOptions: Rule(JOINED, "session"),
     protocol.AskPath: Rule(JOINED, "session"),
+    AskThreat: Rule(JOINED, "session"),
+    AskExits: Rule(JOINED, "session"),
     protocol.LoadScene: Rule(GM_ONLY, "command", "gm_only, combat_active, bad_scene"),
     protocol.StartCombat: Rule(
         GM_ONLY, "command", "gm_only, combat_active, no_scene, bad_rolls (+ dice policy)"

@@ -1,15 +1,22 @@
 """Questions a member asks of the committed state, answered without changing anything.
 
-Asking and doing are separate: ``ask_options`` and ``ask_path`` are answered from the
-committed state (what members have been told) and change nothing.  The hub answers them
+Asking and doing are separate: ``ask_options``, ``ask_path``, ``ask_threat`` and
+``ask_exits`` are answered from the committed state (what members have been told) and
+change nothing.  The hub answers them
 once every command of the table submitted before them is answered (at once when none
 is waiting), so a member hears them in the order a replay produces.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import engine
 import protocol
+from engine import CommandRejected
+from protocol.threat import AskExits, AskThreat, Exits, PathExit, Threat
+from vtt_bridge.metrics import Metrics
+from vtt_bridge.replies import send_error
 from vtt_bridge.tables import Session
 
 
@@ -54,3 +61,47 @@ def answer_path(session: Session, message: protocol.AskPath, now_ms: int) -> Non
         ),
         now_ms,
     )
+
+
+def answer_geometry(
+    session: Session, message: AskThreat | AskExits, metrics: Metrics, now_ms: int
+) -> None:
+    """``ask_threat`` (the cells a token threatens, its reach area) or ``ask_exits``
+    (where a move along a path would be stopped), on the committed state.
+
+    Any member may ask about any token: the answers follow from the scene and the
+    fight's events, which every member holds (:mod:`engine.threat`).  What a command
+    naming the same token or path would be refused for (no scene, no such token, a path
+    a ``move`` could not walk) is refused the same way."""
+    table = session.table
+    assert table is not None
+    reply: Threat | Exits
+    try:
+        if isinstance(message, AskThreat):
+            found = table.encounter.threat(message.token, state=table.committed)
+            reply = Threat(
+                seq=0,
+                ref=message.seq,
+                token=found.token,
+                cells=found.cells,
+                outline=found.outline,
+                foes=found.foes,
+                attacks=found.attacks,
+                reason=found.reason,
+            )
+        else:
+            exits, reason = table.encounter.path_exits(
+                message.token, message.path, message.mode, session.participant, table.committed
+            )
+            reply = Exits(
+                seq=0,
+                ref=message.seq,
+                token=message.token,
+                exits=tuple(PathExit(e.kind, e.by, e.step, e.at, e.point) for e in exits),
+                reason=reason,
+            )
+    except CommandRejected as refusal:
+        where = "body.token" if refusal.code == "unknown_token" else None
+        send_error(metrics, session, message.seq, refusal.code, refusal.message, where, now_ms)
+        return
+    session.send(replace(reply, seq=session.next_seq()), now_ms)

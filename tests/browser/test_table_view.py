@@ -1,7 +1,9 @@
 """The table view in a real headless Chromium, a player's page and the GM's side by side.
 
-The GM loads the demo scene and starts combat from the page; the player selects the hero,
-clicks a cell out of the ogre's reach, sees the bridge's planned path and cost, and moves;
+The GM loads the demo scene and starts combat from the page; the player hovers the ogre
+and sees its reach and threatened cells as the bridge answers ``ask_threat``; selects the
+hero, clicks a cell and sees the bridge's planned path and cost; then drags the hero out
+of the ogre's reach, sees the plan for where the drag ended, and moves;
 the GM's page shows the attack of opportunity prompt with its countdown and answers it;
 both pages show the attack and, after the player ends the Phase, the initiative marker
 moved on.  Screenshots of both pages go to ``$VTT_BRIDGE_SCREENSHOTS`` (default: the
@@ -79,7 +81,7 @@ async def pages(tmp_path: Path) -> AsyncIterator[dict[str, Any]]:
         async with async_playwright() as playwright:
             browser = await playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
             errors: list[str] = []
-            opened: dict[str, Any] = {"errors": errors}
+            opened: dict[str, Any] = {"errors": errors, "table": table}
             try:
                 for who in ("gm", "alice"):
                     page = await browser.new_page(viewport={"width": 1280, "height": 800})
@@ -98,6 +100,21 @@ async def _view(page: Page, expression: str) -> Any:
     return await page.evaluate(f"(() => window.vttClient.view{expression})()")
 
 
+async def _centre(page: Page, selector: str) -> tuple[float, float]:
+    box = await page.locator(selector).bounding_box()
+    assert box is not None, f"{selector} is not on the page"
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+async def _drag(page: Page, start: str, cells: list[str]) -> None:
+    """Press on ``start``, move the mouse through the centres of ``cells``, release."""
+    await page.mouse.move(*await _centre(page, start))
+    await page.mouse.down()
+    for cell in cells:
+        await page.mouse.move(*await _centre(page, f'[data-cell="{cell}"]'), steps=4)
+    await page.mouse.up()
+
+
 async def test_a_fight_played_from_the_pages(pages: dict[str, Any], tmp_path: Path) -> None:
     gm: Page = pages["gm"]
     alice: Page = pages["alice"]
@@ -111,12 +128,43 @@ async def test_a_fight_played_from_the_pages(pages: dict[str, Any], tmp_path: Pa
     await expect(alice.locator("#time")).to_have_text("Turn 1, Phase 1")
     await expect(alice.locator("#order li.actor")).to_contain_text("Hero")
 
-    # The player plans a move out of the ogre's reach and sees the bridge's plan first.
+    # Hovering the ogre shows its reach and the cells it threatens, as the bridge says.
+    table = pages["table"]
+    threat = table.encounter.threat("ogre", state=table.committed)
+    assert threat.cells and "hero" in threat.attacks
+    scene = table.committed.scene
+    names = ", ".join(scene.token(who).name for who in threat.attacks)
+    await alice.locator('[data-token="ogre"]').hover()
+    drawn = alice.locator('[data-threat-of="ogre"]')
+    await expect(drawn.locator("path.reach")).to_have_count(1)
+    await expect(drawn.locator("polygon.threat")).to_have_count(len(threat.cells))
+    cells = await drawn.locator("polygon.threat").evaluate_all(
+        "(ps) => ps.map((p) => p.dataset.threatCell)"
+    )
+    assert sorted(cells) == sorted(f"{c},{r}" for c, r in threat.cells)
+    await expect(alice.locator("#threat-info")).to_contain_text(
+        f"Ogre threatens {len(threat.cells)} cells; attacks of opportunity left on {names}."
+    )
+
+    # The player selects the hero and clicks a cell: the bridge's plan, nothing moved.
     await alice.locator('[data-token="hero"]').click()
-    await alice.locator('[data-cell="3,6"]').click(force=True)
+    await expect(alice.locator('[data-threat-of="hero"]')).to_have_count(1)
+    await alice.locator('[data-cell="6,9"]').click(force=True)
+    await expect(alice.locator("#hint")).to_contain_text(re.compile(r"Path to 6,9: cost \d"))
+    await alice.get_by_role("button", name="Cancel").click()
+
+    # Then drags the hero out of the ogre's reach: the plan follows the drag.
+    await _drag(alice, '[data-token="hero"]', ["5,6", "4,6", "3,6"])
     await expect(alice.locator("#hint")).to_contain_text(re.compile(r"Path to 3,6: cost \d"))
     await expect(alice.locator("polyline.plan")).to_have_count(1)
+    # ... and where the move would be stopped, as the bridge answers ask_exits.
+    exits, _ = table.encounter.path_exits("hero", ((5, 6), (4, 6), (3, 6)), state=table.committed)
+    assert [e.by for e in exits] == ["ogre"]
+    await expect(alice.locator('circle.plan-exit[data-exit-by="ogre"]')).to_have_count(1)
+    point = ", ".join(f"{v:g}" for v in exits[0].point)
+    await expect(alice.locator("#hint")).to_contain_text(f"Leaves Ogre's reach at ({point})")
     assert await _view(alice, ".tokens.hero.x") == 6, "planning moves nothing"
+    await alice.screenshot(path=shots / "alice-drag.png")
     await alice.get_by_role("button", name="Move there").click()
 
     # The GM's page shows the prompt with a countdown; the player's shows it as theirs.
@@ -125,6 +173,9 @@ async def test_a_fight_played_from_the_pages(pages: dict[str, Any], tmp_path: Pa
     await expect(prompt.locator(".countdown")).to_have_text(re.compile(r"^\d+ s$"))
     await expect(alice.locator("#prompt-list li.theirs")).to_contain_text("gm decides")
     await expect(alice.locator("polyline.moving")).to_have_count(1)
+    # The GM looks at the ogre's reach: the hero stands on its edge.
+    await gm.locator('[data-token="ogre"]').hover()
+    await expect(gm.locator('[data-threat-of="ogre"] path.reach')).to_have_count(1)
     await gm.screenshot(path=shots / "gm-prompt.png")
     await alice.screenshot(path=shots / "alice-prompt.png")
 
@@ -149,6 +200,6 @@ async def test_a_fight_played_from_the_pages(pages: dict[str, Any], tmp_path: Pa
         await expect(page.locator('[data-token="elf"]')).to_have_class(re.compile(r"\bactor\b"))
     await gm.screenshot(path=shots / "gm.png")
     await alice.screenshot(path=shots / "alice.png")
-    for name in ("gm-prompt.png", "alice-prompt.png", "gm.png", "alice.png"):
+    for name in ("gm-prompt.png", "alice-prompt.png", "alice-drag.png", "gm.png", "alice.png"):
         assert (shots / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert pages["errors"] == []

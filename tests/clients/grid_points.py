@@ -1,8 +1,9 @@
 """Cell centres and the cells under sample points, from the bridge's own geometry, as JSON.
 
 ``python -m tests.clients.grid_points`` prints, for a square grid and every hex
-orientation and parity, each cell's centre and, for points scattered over the scene, the
-cell the geometry puts them in.  The table view's layout (``vtt_bridge/static/view/
+orientation and parity (and Foundry's token shape on two of them), each cell's centre,
+for points scattered over the scene the cell the geometry puts them in, and the cells
+tokens of a few sizes cover.  The table view's layout (``vtt_bridge/static/view/
 layout.js``) is tested against these, so the page draws where the bridge computes.
 """
 
@@ -13,7 +14,7 @@ import random
 import sys
 from typing import Any
 
-from engine.model import GridSpec
+from engine.model import GridSpec, VttSpec
 
 GRIDS = [
     GridSpec(width=7, height=5, cell_size=1.5, unit="m", kind="square"),
@@ -21,7 +22,17 @@ GRIDS = [
     GridSpec(width=7, height=6, cell_size=5.0, unit="ft", kind="hex_pointy", offset="even"),
     GridSpec(width=6, height=7, cell_size=2.0, unit="m", kind="hex_flat", offset="odd"),
     GridSpec(width=6, height=7, cell_size=2.0, unit="m", kind="hex_flat", offset="even"),
-]
+    GridSpec(
+        width=9, height=9, cell_size=5.0, unit="ft", kind="hex_pointy", offset="even",
+        vtt=VttSpec("foundry", 100.0),
+    ),
+    GridSpec(
+        width=9, height=9, cell_size=5.0, unit="ft", kind="hex_flat", offset="odd",
+        vtt=VttSpec("foundry", 100.0, hex_shape="ellipse_1"),
+    ),
+]  # fmt: skip
+#: Token sizes and anchors whose footprints are exported (odd and even rows and columns).
+FOOTPRINTS = [(size, origin) for size in (1, 2, 3) for origin in ((2, 2), (3, 3))]
 POINTS_PER_GRID = 300
 
 
@@ -41,7 +52,7 @@ def grid_points() -> list[dict[str, Any]]:
             cell = grid.cell_at(point)
             if grid.contains(cell):
                 samples.append([*point, *cell])
-        wire = {
+        wire: dict[str, Any] = {
             "kind": spec.kind,
             "cell_size": spec.cell_size,
             "unit": spec.unit,
@@ -49,7 +60,15 @@ def grid_points() -> list[dict[str, Any]]:
             "height": spec.height,
             "offset": spec.offset,
         }
-        out.append({"grid": wire, "centres": centres, "samples": samples})
+        if spec.vtt is not None:
+            wire["vtt"] = {"kind": spec.vtt.kind, "grid_size": spec.vtt.grid_size}
+            if spec.vtt.hex_shape is not None:
+                wire["vtt"]["hex_shape"] = spec.vtt.hex_shape
+        footprints = [
+            [size, list(origin), sorted(list(c) for c in grid.footprint(origin, size))]
+            for size, origin in FOOTPRINTS
+        ]
+        out.append({"grid": wire, "centres": centres, "samples": samples, "footprints": footprints})
     return out
 
 

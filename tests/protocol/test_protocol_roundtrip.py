@@ -58,6 +58,7 @@ from protocol.features import (
 from protocol.fight import FIGHT_MESSAGES, Act, EndEffect, JoinCombat, LeaveCombat, SetEffect
 from protocol.queries import AskOptions, AskPath, Options, PathPlan
 from protocol.scene import DIAGONAL_RULES, GRID_KINDS, HEX_OFFSETS
+from protocol.threat import AskExits, AskThreat, Exits, PathExit, Threat
 
 SEQ = st.integers(0, 2**53 - 1)
 INT64 = st.integers(-(2**63 - 1), 2**63 - 1)
@@ -249,6 +250,14 @@ CLIENT_MESSAGES: st.SearchStrategy[ClientMessage] = st.one_of(
     st.builds(SetDoor, seq=SEQ, wall=IDS, open=st.booleans()),
     st.builds(AskOptions, seq=SEQ, token=IDS),
     st.builds(AskPath, seq=SEQ, token=IDS, to=CELL),
+    st.builds(AskThreat, seq=SEQ, token=IDS),
+    st.builds(
+        AskExits,
+        seq=SEQ,
+        token=IDS,
+        path=st.lists(CELL, min_size=1, max_size=5).map(tuple),
+        mode=nullable(text(1, 64)),
+    ),
     st.builds(
         MovePoints,
         seq=SEQ,
@@ -358,6 +367,40 @@ SERVER_MESSAGES: st.SearchStrategy[ServerMessage] = st.one_of(
         refused=st.lists(st.tuples(text(1, 64), text(0, 100)), max_size=5).map(tuple),
         prompts=st.lists(text(1, 16), max_size=3).map(tuple),
     ),
+    st.builds(
+        Threat,
+        seq=SEQ,
+        ref=SEQ,
+        token=IDS,
+        cells=st.lists(CELL, max_size=5).map(tuple),
+        outline=st.lists(
+            st.lists(
+                st.tuples(st.floats(-1e6, 1e6), st.floats(-1e6, 1e6)), min_size=3, max_size=6
+            ).map(tuple),
+            max_size=3,
+        ).map(tuple),
+        foes=st.lists(IDS, max_size=3).map(tuple),
+        attacks=st.lists(IDS, max_size=3).map(tuple),
+        reason=nullable(text(0, 100)),
+    ),
+    st.builds(
+        Exits,
+        seq=SEQ,
+        ref=SEQ,
+        token=IDS,
+        exits=st.lists(
+            st.builds(
+                PathExit,
+                kind=st.sampled_from(["attack_of_opportunity", "readied_action"]),
+                by=IDS,
+                step=st.integers(0, 1000),
+                at=CELL,
+                point=st.tuples(st.floats(-1e6, 1e6), st.floats(-1e6, 1e6)),
+            ),
+            max_size=3,
+        ).map(tuple),
+        reason=nullable(text(0, 100)),
+    ),
 )
 
 
@@ -398,12 +441,16 @@ def test_every_message_type_has_a_strategy() -> None:
                 *ACTION_MESSAGES,
                 AskOptions,
                 AskPath,
+                AskThreat,
+                AskExits,
             )
         }
         | {c.__name__ for c in FIGHT_MESSAGES}
     )
     server_names = {c.__name__ for c in (Welcome, Ack, ErrorMessage, Event, Prompt, State, Pong)}
-    server_names |= {c.__name__ for c in (TokenIssued, TokenRevoked, TokenList, Options, PathPlan)}
+    server_names |= {
+        c.__name__ for c in (TokenIssued, TokenRevoked, TokenList, Options, PathPlan, Threat, Exits)
+    }
     assert {c.__name__ for c in CLIENT_MESSAGE_TYPES.values()} == client_names
     assert {c.__name__ for c in SERVER_MESSAGE_TYPES.values()} == server_names
 

@@ -76,6 +76,16 @@ test("a whole fight through the library", async () => {
   assert.deepEqual(plan.path.at(-1), [1, 5]);
   const options = await alice.askOptions("hero");
   assert.equal(options.can_act, true);
+  // What the ogre threatens, and where the hero's path would be stopped: the bridge's
+  // answers, the same for a player and anyone else.
+  const threat = await bob.askThreat("ogre");
+  assert.equal(threat.cells.length, 8); // 1 m reach on a 1 m grid: the eight around it
+  assert.deepEqual(threat.attacks, ["hero", "wolf"]);
+  assert.equal(threat.outline.length, 1); // one ring: the 3 x 3 cells from (4, 4) to (7, 7)
+  assert.deepEqual(threat.outline[0].map(String).sort(), ["4,4", "4,7", "7,4", "7,7"]);
+  const exits = await alice.askExits("hero", plan.path);
+  assert.deepEqual(exits.exits.map((e) => [e.kind, e.by, e.at]), [["attack_of_opportunity", "ogre", [4, 5]]]);
+  await assert.rejects(alice.askThreat("dragon"), (err) => err instanceof BridgeError && err.code === "unknown_token");
 
   // A refused command rejects with a typed error and changes nothing.
   const before = alice.view.lastEvent;

@@ -36,8 +36,12 @@ export function sideColour(side, sides) {
 /**
  * @typedef {object} BoardState what the page adds to the table view
  * @property {string | null} selected the selected token
- * @property {{token: string, path: Array<[number, number]>, cost: number, budget: number | null, reason: string | null} | null} plan
+ * @property {{token: string, path: Array<[number, number]>, cost: number, budget: number | null, reason: string | null, exits?: Array<{kind: string, by: string, point: [number, number]}>} | null} plan
+ *   the bridge's `path_plan`, with the `exits` it answered for that path
  * @property {string | null} participant who this page is
+ * @property {{token: string, cells: Array<[number, number]>, outline: Array<Array<[number, number]>>, attacks: string[]} | null} threat
+ *   the bridge's `threat` answer for the hovered (else selected) token
+ * @property {{token: string, cell: [number, number] | null} | null} drag a path being dragged
  */
 
 /**
@@ -74,11 +78,26 @@ export function drawBoard(svg, view, board) {
   }
 
   const combat = view.combat;
-  // Readied actions' trigger areas.
+  // Held actions: a readied action's trigger area, labelled with whose it is.
   for (const hold of Object.values(combat?.holds ?? {})) {
-    for (const cell of hold.area) {
-      svg.append(el("polygon", { class: "trigger", points: pointsAttr(layout.corners(cell)) }));
+    const name = view.tokens[hold.combatant]?.name || hold.combatant;
+    const what = hold.kind === "delay" ? "delayed action" : `readied ${hold.action ?? "action"}${hold.triggerBy ? ` (on ${hold.triggerBy})` : ""}`;
+    const area = el("g", { class: "trigger", "data-hold": hold.combatant });
+    area.append(el("title", {}, `${name}: ${what}`));
+    for (const cell of hold.area) area.append(el("polygon", { points: pointsAttr(layout.corners(cell)) }));
+    svg.append(area);
+  }
+
+  // The hovered or selected token's reach and threatened cells, as the bridge answered.
+  const threat = board.threat;
+  if (threat && view.tokens[threat.token]) {
+    const group = el("g", { class: `threat-of${threat.attacks.length ? "" : " spent"}`, "data-threat-of": threat.token });
+    for (const cell of threat.cells) {
+      group.append(el("polygon", { class: "threat", points: pointsAttr(layout.corners(cell)), "data-threat-cell": `${cell[0]},${cell[1]}` }));
     }
+    const d = threat.outline.map((ring) => `M${pointsAttr(ring).replaceAll(" ", " L")}Z`).join(" ");
+    if (d) group.append(el("path", { class: "reach", d, "fill-rule": "evenodd", "stroke-width": s / 20 }));
+    svg.append(group);
   }
 
   for (const wall of walls) {
@@ -92,6 +111,9 @@ export function drawBoard(svg, view, board) {
   if (board.plan?.path.length) {
     const from = view.tokens[board.plan.token];
     if (from) svg.append(pathLine(layout, [[from.x, from.y], ...board.plan.path], "plan", s));
+  }
+  if (board.drag?.cell) {
+    svg.append(el("polygon", { class: "drag-target", points: pointsAttr(layout.corners(board.drag.cell)) }));
   }
 
   const sides = [...new Set(Object.values(view.tokens).map((t) => t.side))].sort();
@@ -109,6 +131,13 @@ export function drawBoard(svg, view, board) {
     group.append(el("text", { x: center[0], y: center[1] + type * 0.35, "text-anchor": "middle",
       "font-size": type }, label));
     svg.append(group);
+  }
+
+  // Where the planned move would be stopped: the exact points the bridge answered,
+  // above the tokens (an exit is on the edge of the square the mover leaves).
+  for (const exit of board.plan?.exits ?? []) {
+    svg.append(el("circle", { class: `plan-exit ${exit.kind}`, cx: exit.point[0], cy: exit.point[1], r: s / 8,
+      "stroke-width": s / 30, "data-exit-by": exit.by }));
   }
 
   // Where an open prompt's mover stands, and where it would leave reach.

@@ -5,6 +5,8 @@
 // distance between adjacent centres, with the grid's left and top edges at 0.  Drawing
 // only: which cells a token threatens or may reach is the bridge's to say.
 
+import { footprintCells } from "../client/src/pixels.js";
+
 const SQRT3 = Math.sqrt(3);
 
 /**
@@ -15,7 +17,8 @@ const SQRT3 = Math.sqrt(3);
  * @property {(cell: [number, number]) => Point} center
  * @property {(cell: [number, number]) => Point[]} corners the cell's outline
  * @property {(point: Point) => [number, number]} cellAt the cell under a point
- * @property {(token: {x: number, y: number, size: number}) => {center: Point, outline: Point[]}} footprint
+ * @property {(token: {x: number, y: number, size: number}) => {center: Point, outline: Point[], cells: Array<[number, number]>}} footprint
+ *   the token's cells (geometry's footprint), their centre and the outline around them
  */
 
 /** @param {Record<string, any>} grid the scene's grid @returns {Layout} */
@@ -33,6 +36,7 @@ function squareLayout(grid) {
     corners: ([c, r]) => [[c * s, r * s], [(c + 1) * s, r * s], [(c + 1) * s, (r + 1) * s], [c * s, (r + 1) * s]],
     cellAt: ([x, y]) => [Math.floor(x / s), Math.floor(y / s)],
     footprint: ({ x, y, size }) => ({
+      cells: footprintCells(grid, [x, y], size),
       center: [(x + size / 2) * s, (y + size / 2) * s],
       outline: [[x * s, y * s], [(x + size) * s, y * s], [(x + size) * s, (y + size) * s], [x * s, (y + size) * s]],
     }),
@@ -80,13 +84,43 @@ function hexLayout(grid) {
       }
       return best;
     },
-    // Size 1 is its hex; an odd size 2k+1 the hexes within k steps, drawn as a hex
-    // reaching the outer ones' corners; size 2 (three hexes round a corner) is drawn,
-    // approximately, like size 1 and a half around its origin.
+    // The hexes of the token's shape (the scene's VTT's, geometry/hexshapes.py), their
+    // centre (geometry's footprint_center) and the outline around them.
     footprint: ({ x, y, size }) => {
-      const c = center([x, y]);
-      const k = (size - 1) / 2;
-      return { center: c, outline: hexAround(c, radius * (1 + SQRT3 * k)) };
+      const cells = footprintCells(grid, [x, y], size);
+      const centres = cells.map(center);
+      const mean = /** @type {Point} */ ([0, 1].map((i) => centres.reduce((a, p) => a + p[i], 0) / cells.length));
+      return { cells, center: mean, outline: boundary(cells.map((cell) => hexAround(center(cell), radius))) };
     },
   };
+}
+
+/**
+ * The outer ring of a set of touching polygons given with their corners in the same
+ * rotational order: every edge two polygons share cancels out, and the edges left,
+ * followed end to start, go round the whole.  (A token's hexes enclose no hole.)
+ * @param {Point[][]} polygons @returns {Point[]}
+ */
+export function boundary(polygons) {
+  if (polygons.length === 1) return polygons[0];
+  const key = ([x, y]) => `${x.toFixed(6)},${y.toFixed(6)}`;
+  /** @type {Map<string, [Point, Point]>} */
+  const edges = new Map();
+  for (const corners of polygons) {
+    corners.forEach((a, i) => {
+      const b = corners[(i + 1) % corners.length];
+      const back = `${key(b)}>${key(a)}`;
+      if (edges.has(back)) edges.delete(back); // shared with a neighbour: inside
+      else edges.set(`${key(a)}>${key(b)}`, [a, b]);
+    });
+  }
+  const next = new Map([...edges.values()].map(([a, b]) => [key(a), /** @type {[Point, Point]} */ ([a, b])]));
+  const [first] = next.values();
+  const ring = [];
+  let edge = first;
+  do {
+    ring.push(edge[0]);
+    edge = /** @type {[Point, Point]} */ (next.get(key(edge[1])));
+  } while (edge && edge !== first && ring.length <= edges.size);
+  return ring;
 }

@@ -1,7 +1,10 @@
 // The table view: joins with the token in the URL fragment and draws the fight live from
-// the client library's view.  It plays too: a player selects its token, clicks a cell,
-// sees the bridge's planned path and cost, and commits the move; whoever controls a
-// prompt answers it here; the acting combatant's controller ends its Phase.
+// the client library's view.  It plays too: a player selects its token and clicks a
+// cell, or drags from its token, sees the bridge's planned path and cost (ask_path) and
+// what it may still do (ask_options), and commits the move; whoever controls a prompt
+// answers it here; the acting combatant's controller ends its Phase.  Hovering a token
+// (or selecting one) shows its reach and threatened cells as the bridge answers
+// ask_threat: the page computes no rule itself.
 
 import { BridgeClient, BridgeError } from "/client/src/index.js";
 import { cellUnder, drawBoard } from "./board.js";
@@ -15,7 +18,11 @@ const DEMO_SCENE_URL = "/view/demo-scene.json";
 const DEMO_RULESET = "hero-supplement";
 
 /** What the page adds to the table view. */
-const board = { selected: null, plan: null, participant: null, options: null };
+const board = { selected: null, hovered: null, plan: null, participant: null, options: null, threat: null, drag: null };
+/** Queries kept to one in flight each (the protocol README asks as much of a drag). */
+const asking = { threat: "", path: false, nextPath: null };
+/** A press on the board not yet released: its release is a click unless a drag began. */
+let pressed = false;
 
 /** @param {string} tag @param {Record<string, any>} [props] @param {Array<Node | string>} [children] */
 function h(tag, props = {}, children = []) {
@@ -71,7 +78,13 @@ function start() {
   client.on("event", (event) => log(describe(event.kind, event.data)));
   client.on("error", (err) => log(String(err.message ?? err), "error"));
   client.on("change", () => render(client));
-  svg.addEventListener("click", (event) => clicked(client, event));
+  // Clicks are read from pointerdown/pointerup, not "click": the board is redrawn when a
+  // query's answer arrives, and a press whose element is replaced before its release
+  // gets no click event at all.
+  svg.addEventListener("pointerdown", (event) => dragStart(client, event));
+  svg.addEventListener("pointermove", (event) => pointerMoved(client, event));
+  svg.addEventListener("pointerup", (event) => released(client, event));
+  svg.addEventListener("pointerleave", () => hover(client, null));
   setInterval(() => tick(client), 250);
   client.connect().then(() => render(client), (err) => log(`cannot join: ${err.message}`, "error"));
 }
@@ -87,23 +100,148 @@ function controls(client, token) {
 async function clicked(client, event) {
   const view = client.view;
   if (!view.scene) return;
-  const target = /** @type {Element} */ (event.target).closest("[data-token]");
-  const id = target?.getAttribute("data-token");
+  const id = tokenUnder(event);
   if (id && controls(client, view.tokens[id])) {
-    board.selected = id;
-    board.plan = null;
-    board.options = await act("ask_options", () => client.askOptions(id));
-    render(client);
+    await select(client, id);
     return;
   }
   const cell = cellUnder(svg, event, view.scene.grid);
   if (!cell || !board.selected) return;
-  const token = board.selected;
-  const plan = await act("ask_path", () => client.askPath(token, cell));
-  if (plan) {
-    board.plan = plan;
-    render(client);
+  await planTo(client, board.selected, cell);
+}
+
+/** The token under a pointer event, if any: found by the pointer's position, not the
+ * event's target, because the board may have been redrawn between a press and its
+ * release (a query's answer arriving), which makes a click's target the whole board.
+ * @param {MouseEvent} event */
+function tokenUnder(event) {
+  const found = document.elementFromPoint(event.clientX, event.clientY)?.closest("[data-token]");
+  return found?.getAttribute("data-token") ?? null;
+}
+
+/** @param {BridgeClient} client @param {string | null} id */
+function hover(client, id) {
+  if (board.hovered === id) return;
+  board.hovered = id;
+  refreshThreat(client);
+}
+
+/** Show the hovered (else the selected) token's threat, asking the bridge again when the
+ * token or the table changed since the answer shown.  @param {BridgeClient} client */
+async function refreshThreat(client) {
+  const token = board.hovered ?? board.selected;
+  const key = token && client.view.tokens[token] ? `${token}@${client.view.lastEvent}` : "";
+  if (key === asking.threat || asking.threat === "?") return;
+  if (!key) {
+    asking.threat = "";
+    if (board.threat) {
+      board.threat = null;
+      drawBoard(svg, client.view, board);
+      renderThreat(client);
+    }
+    return;
   }
+  asking.threat = "?";
+  let answer = null;
+  try {
+    answer = await client.askThreat(/** @type {string} */ (token));
+  } catch (err) {
+    const why = err instanceof BridgeError ? `${err.code}: ${err.message}` : String(err);
+    log(`ask_threat refused: ${why}`, "error");
+  }
+  asking.threat = key;
+  board.threat = answer;
+  drawBoard(svg, client.view, board);
+  renderThreat(client);
+  refreshThreat(client); // the pointer may have moved on meanwhile
+}
+
+/** @param {BridgeClient} client */
+function renderThreat(client) {
+  const t = board.threat;
+  const name = (id) => client.view.tokens[id]?.name || id;
+  let text = "";
+  if (t) {
+    text = t.cells.length
+      ? `${name(t.token)} threatens ${t.cells.length} cells` +
+        (t.attacks.length ? `; attacks of opportunity left on ${t.attacks.map(name).join(", ")}.` : "; no attack of opportunity left.")
+      : `${name(t.token)}'s reach is shown; it threatens nothing now (${t.reason}).`;
+  }
+  $("threat-info").textContent = text;
+}
+
+/** Start dragging a path from one of this participant's tokens.
+ * @param {BridgeClient} client @param {PointerEvent} event */
+function dragStart(client, event) {
+  if (event.button !== 0) return;
+  pressed = true;
+  const id = tokenUnder(event);
+  const token = id ? client.view.tokens[id] : null;
+  if (!token || !controls(client, token) || event.button !== 0) return;
+  event.preventDefault(); // no text selection while dragging
+  board.drag = { token: id, cell: null };
+}
+
+/** @param {BridgeClient} client @param {PointerEvent} event */
+function pointerMoved(client, event) {
+  const drag = board.drag;
+  if (!drag) {
+    hover(client, tokenUnder(event));
+    return;
+  }
+  const view = client.view;
+  const cell = view.scene ? cellUnder(svg, event, view.scene.grid) : null;
+  const token = view.tokens[drag.token];
+  if (!cell || !token || (drag.cell && cell[0] === drag.cell[0] && cell[1] === drag.cell[1])) return;
+  if (!drag.cell && cell[0] === token.x && cell[1] === token.y) return; // not moved off yet
+  if (!drag.cell) {
+    // Off its cell: a drag, not a click.  Capture the pointer only now, so that a
+    // press and release on the token stays a click on it.
+    svg.setPointerCapture(event.pointerId);
+    select(client, drag.token); // a drag selects its token too
+  }
+  drag.cell = cell;
+  planTo(client, drag.token, cell);
+  drawBoard(svg, view, board);
+}
+
+/** The end of a drag, or of a click. @param {BridgeClient} client @param {PointerEvent} event */
+function released(client, event) {
+  const drag = board.drag;
+  const wasPressed = pressed;
+  pressed = false;
+  board.drag = null;
+  if (svg.hasPointerCapture(event.pointerId)) svg.releasePointerCapture(event.pointerId);
+  if (drag?.cell) render(client); // the plan for where the drag ended stays, with its buttons
+  else if (wasPressed) clicked(client, event);
+}
+
+/** Select `id` and ask what it may do. @param {BridgeClient} client @param {string} id */
+async function select(client, id) {
+  board.selected = id;
+  board.plan = null;
+  refreshThreat(client);
+  board.options = await act("ask_options", () => client.askOptions(id));
+  render(client);
+}
+
+/** Plan a path to `cell`, one ask_path in flight: a newer target waits for the answer.
+ * @param {BridgeClient} client @param {string} token @param {[number, number]} cell */
+async function planTo(client, token, cell) {
+  if (asking.path) {
+    asking.nextPath = { token, cell };
+    return;
+  }
+  asking.path = true;
+  const plan = await act("ask_path", () => client.askPath(token, cell));
+  // Where the planned move would be stopped, as the bridge would stop it.
+  const exits = plan?.path.length ? await act("ask_exits", () => client.askExits(token, plan.path)) : null;
+  asking.path = false;
+  if (plan) board.plan = { ...plan, exits: exits?.exits ?? [] };
+  const next = asking.nextPath;
+  asking.nextPath = null;
+  if (next) planTo(client, next.token, next.cell);
+  else render(client);
 }
 
 /** @param {BridgeClient} client */
@@ -113,6 +251,8 @@ function render(client) {
   renderOrder(view);
   renderPrompts(client);
   renderControls(client);
+  renderThreat(client);
+  refreshThreat(client);
 }
 
 /** @param {import("/client/src/table.js").TableView} view */
@@ -191,7 +331,9 @@ function renderControls(client) {
     });
   }
   const plan = board.plan;
-  let hint = board.selected ? `${board.selected} selected: click a cell to plan a move.` : "Click one of your tokens to select it.";
+  let hint = board.selected
+    ? `${board.selected} selected: click a cell, or drag from the token, to plan a move.`
+    : "Click one of your tokens to select it, or drag it to plan a move. Hover any token to see its reach.";
   if (board.options) {
     const o = board.options;
     hint += o.can_act ? ` Movement left: ${o.movement_left}.` : ` Cannot act now: ${o.reason}.`;
@@ -199,6 +341,12 @@ function renderControls(client) {
   if (plan) {
     if (plan.path.length) {
       hint = `Path to ${plan.to}: cost ${plan.cost}${plan.budget === null ? "" : ` of ${plan.budget}`}.`;
+      for (const exit of plan.exits ?? []) {
+        const who = view.tokens[exit.by]?.name || exit.by;
+        hint += exit.kind === "attack_of_opportunity"
+          ? ` Leaves ${who}'s reach at (${exit.point.join(", ")}): ${who} may attack.`
+          : ` Trips ${who}'s readied action at ${exit.at}.`;
+      }
       button("Move there", "move", async () => {
         board.plan = null;
         const ack = await client.move(plan.token, plan.path);

@@ -587,6 +587,33 @@ export class BridgeClient {
     return this.send("ask_path", { token, to });
   }
 
+  /**
+   * `ask_threat`: the cells `token` threatens now and its reach area; anyone may ask
+   * about any token.  Resolves with the `threat` body: `cells` (sorted `[col, row]`,
+   * empty when the rules say it threatens nobody, then `reason` says why), `foes` and
+   * `attacks` (the foes it threatens, those it still has an attack of opportunity
+   * against), and `outline`, rings of `[x, y]` in the scene's distance units (fill
+   * even-odd; `pixels.js` converts them to a VTT's pixels).
+   * @param {string} token
+   * @returns {Promise<{ref: number, token: string, cells: Array<[number, number]>, outline: Array<Array<[number, number]>>, foes: string[], attacks: string[], reason: string | null}>}
+   */
+  askThreat(token) {
+    return this.send("ask_threat", { token });
+  }
+
+  /**
+   * `ask_exits`: where a move of `token` along `path` (cells after its own, as `move`
+   * takes them) in `mode` would be stopped, found by the check a move runs.  Resolves
+   * with the `exits` body: `exits`, in path order, each `{kind, by, step, at, point}`
+   * (`kind` the prompt it would open, `point` where the path leaves the threatened
+   * square, in scene units), and `reason` when no fight is on.
+   * @param {string} token @param {Array<[number, number]>} path @param {string | null} [mode]
+   * @returns {Promise<{ref: number, token: string, exits: Array<{kind: string, by: string, step: number, at: [number, number], point: [number, number]}>, reason: string | null}>}
+   */
+  askExits(token, path, mode = null) {
+    return this.send("ask_exits", mode === null ? { token, path } : { token, path, mode });
+  }
+
   /** @param {string} participant @param {"player" | "spectator"} role */
   issueToken(participant, role) {
     return this.send("issue_token", { participant, role });

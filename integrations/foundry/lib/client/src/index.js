@@ -3,3 +3,17 @@ export { BridgeClient } from "./client.js";
 export { BridgeError, ClientClosedError } from "./errors.js";
 export { FrameError, PROTOCOL_VERSION, decodeFrame, encodeJson, encodeMsgpack, toWire } from "./codec.js";
 export { FOLDED_KINDS, applyEvent, applyPrompt, emptyView, viewFromState } from "./table.js";
+export {
+  FOUNDRY_DEFAULT_SHAPE,
+  FOUNDRY_TOKEN_SHAPES,
+  FoundryHexScene,
+  FoundryScene,
+  HEX_SHAPES,
+  OwlbearHexScene,
+  OwlbearImageGrid,
+  OwlbearScene,
+  PixelError,
+  footprintCells,
+  foundryTokenSize,
+  pixelsFor,
+} from "./pixels.js";
