@@ -554,7 +554,7 @@ def main() -> int:
     )
     parser.add_argument(
         "--human-tables",
-        default="50,100,200,400,800",
+        default="10,50,100,200,400,800",
         help="the table counts --human climbs (comma-separated)",
     )
     parser.add_argument("--serve-echo", type=int, default=None, help=argparse.SUPPRESS)

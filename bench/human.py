@@ -6,7 +6,8 @@ acknowledgement before moving again, as people at a table do.  The bridge
 (``synchronous=FULL``) serves 50 tables, then 100, 200, ... (``--human-tables``), each
 step on fresh connections for ``--seconds`` after a warm-up that spreads the first
 moves; the figure is the most tables whose acknowledgement p99 stayed under
-:data:`TARGET_P99_MS`.  The ladder stops at the first step over it.
+:data:`TARGET_P99_MS`, as did every smaller step's.  The ladder goes on past a step
+over the target and stops at one over :data:`GIVE_UP_P99_MS`.
 
 At this pace the bridge's CPU is mostly idle and an acknowledgement waits on its
 commit's fsync, so the run also reports the disk's own fsync latency (probed in the
@@ -25,6 +26,9 @@ from bench._stats import percentile
 
 #: The acknowledgement p99 a table at human speed must keep, in ms.
 TARGET_P99_MS = 20.0
+#: The ladder goes on past a step over the target (the disk's fsync tail may be the
+#: cause, not the load) and stops at a step over this.
+GIVE_UP_P99_MS = 100.0
 #: Seconds a player waits after each acknowledgement (uniform in this range).
 PAUSE = (2.0, 4.0)
 
@@ -35,7 +39,7 @@ async def human(options: argparse.Namespace) -> dict[str, Any]:
 
     ladder = [int(n) for n in options.human_tables.split(",")]
     steps: list[dict[str, Any]] = []
-    served = 0
+    served, missed = 0, False
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "human.sqlite3"
         probe = bridge.fsync_ms(Path(tmp))
@@ -72,9 +76,12 @@ async def human(options: argparse.Namespace) -> dict[str, Any]:
                         "errors": run.errors,
                     }
                 )
-                if p99 >= TARGET_P99_MS or run.errors:
+                if run.errors or p99 >= GIVE_UP_P99_MS:
                     break
-                served = count
+                if p99 >= TARGET_P99_MS:
+                    missed = True
+                elif not missed:
+                    served = count
     return {
         "fsync_p50_ms": round(percentile(probe, 50), 2),
         "fsync_p99_ms": round(percentile(probe, 99), 2),
