@@ -7,15 +7,26 @@ four players), msgpack frames: every client moves its own token one square, wait
 the acknowledgement, and moves again, as fast as it is acknowledged; every move is
 broadcast to the five members of its table.  The clients join with ``batch`` (several
 messages a frame, as a VTT module would ask); ``--no-batch`` measures one message a
-frame.  In the same run it starts a bare aiohttp WebSocket server that only decodes
-msgpack and answers, and drives it the same way.  ``BENCH_SERVE_ARGS`` adds flags to
-the bridge's command line for experiments (``BENCH_SERVE_ARGS="--snapshot-every 0"``).
+frame.  ``BENCH_SERVE_ARGS`` adds flags to the bridge's command line for experiments
+(``BENCH_SERVE_ARGS="--snapshot-every 0"``).
+
+In the same run it drives two baselines the same way (:mod:`bench.baselines`): a plain
+echo (one ack per move) and a *fan-out echo*, the real limit of this shape: the same
+tables, and per move an ack plus a move event to the mover and the event to the other
+members, batched as the bridge batches, with no rules and no database.  The primary
+figure is the server's CPU time per command (``/proc/<pid>/stat`` over the measured
+window, every thread of the process, divided by the moves acknowledged in it), which
+does not depend on whether the load driver keeps the server busy; the driver (this
+process, :mod:`bench.lean`'s cut-down client) reports its own CPU beside it.
 
 It prints a table; ``--json`` prints one JSON object with ``bridge_cmds_per_s``,
-``echo_msgs_per_s``, ``ratio``, ``p50_ack_ms``, ``p99_ack_ms``, ``rss_mb`` (the
-bridge's resident memory after the run) and more.  ``--idle 500`` also measures the
-memory 500 joined idle connections add; ``--soak 60`` also drives the bridge for 60 s
-and reports its memory growth after warm-up.
+``echo_msgs_per_s``, ``ratio``, ``fanout_msgs_per_s``, ``ratio_fanout``,
+``cpu_us_per_cmd``, ``fanout_cpu_us_per_cmd``, ``cpu_ratio`` (their quotient),
+``driver_cpu_pct``, ``p50_ack_ms``, ``p99_ack_ms``, ``rss_mb`` (the bridge's resident
+memory after the run) and more.  ``--idle 500`` also measures the memory 500 joined
+idle connections add; ``--soak 60`` also drives the bridge for 60 s and reports its
+memory growth after warm-up.  ``--human`` measures instead how many tables one process
+serves at human speed (:mod:`bench.human`).
 """
 
 from __future__ import annotations
@@ -25,6 +36,8 @@ import asyncio
 import contextlib
 import json
 import os
+import random
+import resource
 import socket
 import subprocess
 import sys
@@ -39,6 +52,9 @@ import aiohttp
 import msgpack
 
 from bench._stats import percentile
+from bench.baselines import serve_echo, serve_fanout
+from bench.human import human, print_human
+from bench.lean import REPLY_TIMEOUT, LeanSocket
 
 TABLES = 10
 #: More ``vtt-bridge serve`` flags for an experiment, e.g. ``--snapshot-every 0``.
@@ -73,48 +89,18 @@ def rss_mb(pid: int) -> float:
     return status_mb(pid, "VmRSS")
 
 
-# -- the echo server: decode msgpack, answer ---------------------------------------------
-
-
-def serve_echo(port: int) -> None:
-    """A bare aiohttp WebSocket server: decode each msgpack frame, answer with an ack."""
-    from aiohttp import web
-
-    async def ws_handler(request: web.Request) -> web.WebSocketResponse:
-        ws = web.WebSocketResponse(compress=False, max_msg_size=64 * 1024)
-        await ws.prepare(request)
-        out = 0
-        async for message in ws:
-            if message.type == aiohttp.WSMsgType.BINARY:
-                frame = msgpack.unpackb(message.data)
-                out += 1
-                body = {"ref": frame["seq"], "first_event": None, "last_event": None}
-                kind = "welcome" if frame["type"] == "join" else "ack"
-                reply = {"v": 1, "type": kind, "seq": out, "body": body}
-                await ws.send_bytes(msgpack.packb(reply))
-        return ws
-
-    async def health(request: web.Request) -> web.Response:
-        return web.json_response({"ok": True})
-
-    app = web.Application()
-    app.router.add_get("/ws", ws_handler)
-    app.router.add_get("/healthz", health)
-    web.run_app(app, host="127.0.0.1", port=port, print=None, access_log=None)
-
-
 # -- setting up the bridge's tables ------------------------------------------------------
 
 
-def make_tables(db: Path, spectators: int) -> list[dict[str, str]]:
-    """Create the tables in ``db``; per table the join tokens by participant."""
+def make_tables(db: Path, spectators: int, count: int = TABLES) -> list[dict[str, str]]:
+    """Create ``count`` tables in ``db``; per table the join tokens by participant."""
     from vtt_bridge.hub import Hub
     from vtt_bridge.store import Store
 
     hub = Hub(Store(db))
     try:
         tables = []
-        for t in range(TABLES):
+        for t in range(count):
             table = hub.create_table(
                 f"bench-{t}", [f"p{i}" for i in range(PLAYERS)], spectators=spectators
             )
@@ -143,12 +129,24 @@ def scene() -> dict[str, Any]:
 
 @dataclass
 class Run:
-    """What one driven run measured."""
+    """What one driven run measured: moves acknowledged and their latencies in the
+    measured window, and the CPU time the server (``cpu_pid``) and the driver (this
+    process) used in it."""
 
     acked: int = 0
     seconds: float = 0.0
     latencies_ms: list[float] = field(default_factory=list)
     errors: int = 0
+    server_cpu_s: float = 0.0
+    driver_cpu_s: float = 0.0
+
+    def server_us_per_cmd(self) -> float:
+        """The server's CPU time per acknowledged move, in µs."""
+        return 1e6 * self.server_cpu_s / max(1, self.acked)
+
+    def driver_cpu_pct(self) -> float:
+        """The driver's CPU time over the window, in per cent of one core."""
+        return 100 * self.driver_cpu_s / self.seconds
 
 
 def frame(kind: str, seq: int, body: dict[str, Any]) -> bytes:
@@ -170,6 +168,43 @@ async def until(ws: aiohttp.ClientWebSocketResponse, kind: str, ref: int | None 
                 return envelope
 
 
+def driver_cpu() -> float:
+    """CPU time this process (the driver) has used, in seconds."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+@dataclass
+class Member:
+    """One joined client of a driven table: its connection, its token and its column."""
+
+    ws: LeanSocket
+    token: str
+    x: int
+
+
+async def seat(
+    url: str, tables: list[dict[str, str]], *, setup: bool, batch: bool = True
+) -> list[Member]:
+    """Join every member of ``tables`` (GM first, who loads the scene if ``setup``)."""
+    members: list[Member] = []
+    for tokens in tables:
+        gm = await LeanSocket.connect(url)
+        gm.send(frame("join", 1, {"token": tokens["gm"], "last_event": None, "batch": batch}))
+        await gm.until("welcome")
+        if setup:
+            gm.send(frame("load_scene", 2, {"scene": scene()}))
+            await gm.until("ack", 2)
+        members.append(Member(gm, "t-gm", 2 * PLAYERS))
+        for i in range(PLAYERS):
+            ws = await LeanSocket.connect(url)
+            body = {"token": tokens[f"p{i}"], "last_event": None, "batch": batch}
+            ws.send(frame("join", 1, body))
+            await ws.until("welcome")
+            members.append(Member(ws, f"t-p{i}", 2 * i))
+    return members
+
+
 async def drive(
     url: str,
     tables: list[dict[str, str]],
@@ -178,51 +213,57 @@ async def drive(
     *,
     setup: bool,
     batch: bool = True,
+    cpu_pid: int | None = None,
+    pause: tuple[float, float] | None = None,
 ) -> Run:
-    """50 clients, each moving its token as fast as it is acknowledged."""
-    run = Run()
-    async with aiohttp.ClientSession() as http:
-        members: list[tuple[aiohttp.ClientWebSocketResponse, str, int]] = []
-        for tokens in tables:
-            gm = await http.ws_connect(url, max_msg_size=0, compress=0)
-            join = {"token": tokens["gm"], "last_event": None, "batch": batch}
-            await gm.send_bytes(frame("join", 1, join))
-            await until(gm, "welcome")
-            if setup:
-                await gm.send_bytes(frame("load_scene", 2, {"scene": scene()}))
-                await until(gm, "ack", 2)
-            members.append((gm, "t-gm", 2 * PLAYERS))
-            for i in range(PLAYERS):
-                ws = await http.ws_connect(url, max_msg_size=0, compress=0)
-                body = {"token": tokens[f"p{i}"], "last_event": None, "batch": batch}
-                await ws.send_bytes(frame("join", 1, body))
-                await until(ws, "welcome")
-                members.append((ws, f"t-p{i}", 2 * i))
-        started = time.perf_counter()
-        measure_from = started + warmup
-        stop_at = measure_from + duration
+    """Per table one GM and four players, each moving its token as fast as it is
+    acknowledged, or, with ``pause=(low, high)``, waiting a random time in that range
+    (seconds, seeded) after each acknowledgement: players at human speed.  ``cpu_pid``:
+    the server process whose CPU time the window is charged with."""
+    run = Run(seconds=duration)
+    members = await seat(url, tables, setup=setup, batch=batch)
+    started = time.perf_counter()
+    measure_from = started + warmup
+    stop_at = measure_from + duration
+    waits = random.Random(13)
 
-        async def mover(ws: aiohttp.ClientWebSocketResponse, token: str, x: int) -> None:
-            seq = 10
-            while True:
-                seq += 1
-                path = [[x, 1 + (seq + 1) % 2]]  # y = 1, 2, 1, ... from the start row 0
-                sent = time.perf_counter()
-                if sent >= stop_at:
-                    return
-                await ws.send_bytes(frame("move", seq, {"token": token, "path": path}))
-                reply = await until(ws, "ack", seq)
-                now = time.perf_counter()
-                if reply["type"] != "ack":
-                    run.errors += 1
-                elif sent >= measure_from:
-                    run.acked += 1
-                    run.latencies_ms.append((now - sent) * 1000)
+    async def mover(member: Member) -> None:
+        ws, token, x = member.ws, member.token, member.x
+        seq = 10
+        if pause is not None:  # spread the first moves over the pause
+            await asyncio.sleep(waits.uniform(0, pause[1]))
+        while True:
+            seq += 1
+            sent = time.perf_counter()
+            if sent >= stop_at:
+                return
+            path = [[x, 1 + (seq + 1) % 2]]  # y = 1, 2, 1, ... from the start row 0
+            ws.send(frame("move", seq, {"token": token, "path": path}))
+            reply = await ws.until("ack", seq)
+            now = time.perf_counter()
+            if reply["type"] != "ack":
+                run.errors += 1
+            elif sent >= measure_from:
+                run.acked += 1
+                run.latencies_ms.append((now - sent) * 1000)
+            if pause is not None:
+                await asyncio.sleep(waits.uniform(*pause))
 
-        await asyncio.gather(*(mover(ws, token, x) for ws, token, x in members))
-        run.seconds = duration
-        for ws, _, _ in members:
-            await ws.close()
+    async def clock() -> None:
+        await asyncio.sleep(max(0.0, measure_from - time.perf_counter()))
+        server = cpu_seconds(cpu_pid) if cpu_pid else 0.0
+        driver = driver_cpu()
+        await asyncio.sleep(max(0.0, stop_at - time.perf_counter()))
+        run.server_cpu_s = cpu_seconds(cpu_pid) - server if cpu_pid else 0.0
+        run.driver_cpu_s = driver_cpu() - driver
+
+    try:
+        # One deadline for the whole run, not one per move (a timer each costs the driver).
+        everyone = asyncio.gather(clock(), *(mover(m) for m in members))
+        await asyncio.wait_for(everyone, warmup + duration + (pause or (0, 0))[1] + REPLY_TIMEOUT)
+    finally:
+        for member in members:
+            member.ws.close()
     return run
 
 
@@ -290,6 +331,70 @@ def running(args: list[str], log: Path) -> Iterator[subprocess.Popen[bytes]]:
         stop(proc)
 
 
+async def bridge_metrics(port: int) -> dict[str, Any]:
+    """The bridge's ``/metrics`` counters."""
+    async with (
+        aiohttp.ClientSession() as http,
+        http.get(f"http://127.0.0.1:{port}/metrics") as response,
+    ):
+        counters: dict[str, Any] = await response.json()
+        return counters
+
+
+def fsync_ms(folder: Path, count: int = 200) -> list[float]:
+    """How long ``count`` fsyncs of a 4 KiB append take in ``folder``, in ms: the floor
+    under a commit with ``synchronous=FULL``, measured on the same disk in the same run."""
+    times = []
+    path = folder / "fsync.probe"
+    with path.open("ab") as probe:
+        for _ in range(count):
+            probe.write(b"\0" * 4096)
+            probe.flush()
+            began = time.perf_counter()
+            os.fsync(probe.fileno())
+            times.append((time.perf_counter() - began) * 1000)
+    path.unlink()
+    return times
+
+
+def bridge_command(db: Path, port: int, synchronous: str, *extra: str) -> list[str]:
+    """The command line of a bridge under load: no rate limit, JSON logs."""
+    return [
+        "-m", "vtt_bridge", "serve", "--db", str(db), "--port", str(port),
+        "--synchronous", synchronous, "--rate-limit", "1e9",
+        "--rate-burst", "1000000000", "--log-format", "json", *extra, *SERVE_ARGS,
+    ]  # fmt: skip
+
+
+async def baseline(
+    args: list[str], log: Path, tables: list[dict[str, str]], options: argparse.Namespace
+) -> Run:
+    """Start a baseline server (``--serve-echo`` or ``--serve-fanout``) and drive it."""
+    port = free_port()
+    with running(["-m", "bench.bridge", *args[:1], str(port), *args[1:]], log) as server:
+        await wait_healthy(port, server)
+        url = f"ws://127.0.0.1:{port}/ws"
+        return await drive(
+            url,
+            tables,
+            options.warmup,
+            options.seconds,
+            setup=False,
+            batch=options.batch,
+            cpu_pid=server.pid,
+        )
+
+
+def figures(prefix: str, run: Run) -> dict[str, Any]:
+    """The CPU figures of one run under ``prefix``: the server's per move and per cent of
+    a core, and the driver's per cent of a core."""
+    return {
+        f"{prefix}cpu_us_per_cmd": round(run.server_us_per_cmd(), 1),
+        f"{prefix}cpu_pct": round(100 * run.server_cpu_s / run.seconds, 1),
+        f"{prefix}driver_cpu_pct": round(run.driver_cpu_pct(), 1),
+    }
+
+
 async def measure(options: argparse.Namespace) -> dict[str, Any]:
     result: dict[str, Any] = {
         "tables": TABLES,
@@ -302,41 +407,30 @@ async def measure(options: argparse.Namespace) -> dict[str, Any]:
         db = Path(tmp) / "bench.sqlite3"
         spectators = -(-options.idle // TABLES) if options.idle else 0
         tables = make_tables(db, spectators)
+        seats = Path(tmp) / "tables.json"
+        seats.write_text(json.dumps(tables))
 
-        # The echo server, driven the same way.
-        port = free_port()
-        echo = start(["-m", "bench.bridge", "--serve-echo", str(port)], Path(tmp) / "echo.log")
-        try:
-            await wait_healthy(port, echo)
-            url = f"ws://127.0.0.1:{port}/ws"
-            cpu_before, wall_before = cpu_seconds(echo.pid), time.perf_counter()
-            echo_run = await drive(url, tables, options.warmup, options.seconds, setup=False)
-            cpu = cpu_seconds(echo.pid) - cpu_before
-            result["echo_cpu_pct"] = round(100 * cpu / (time.perf_counter() - wall_before), 1)
-        finally:
-            stop(echo)
+        # The baselines, driven the same way: the plain echo, then the fan-out echo.
+        echo_run = await baseline(["--serve-echo"], Path(tmp) / "echo.log", tables, options)
+        fanout_args = ["--serve-fanout", str(seats)]
+        fanout_run = await baseline(fanout_args, Path(tmp) / "fanout.log", tables, options)
 
         port = free_port()
-        serve = [
-            "-m", "vtt_bridge", "serve", "--db", str(db), "--port", str(port),
-            "--synchronous", options.synchronous, "--rate-limit", "1e9",
-            "--rate-burst", "1000000000", "--log-format", "json", *SERVE_ARGS,
-        ]  # fmt: skip
+        serve = bridge_command(db, port, options.synchronous)
         with running(serve, Path(tmp) / "bridge.log") as bridge:
             await wait_healthy(port, bridge)
             url = f"ws://127.0.0.1:{port}/ws"
-            cpu_before, wall_before = cpu_seconds(bridge.pid), time.perf_counter()
             bridge_run = await drive(
-                url, tables, options.warmup, options.seconds, setup=True, batch=options.batch
+                url,
+                tables,
+                options.warmup,
+                options.seconds,
+                setup=True,
+                batch=options.batch,
+                cpu_pid=bridge.pid,
             )
-            cpu = cpu_seconds(bridge.pid) - cpu_before
-            result["bridge_cpu_pct"] = round(100 * cpu / (time.perf_counter() - wall_before), 1)
             result["rss_mb"] = round(rss_mb(bridge.pid), 1)
-            async with (
-                aiohttp.ClientSession() as http,
-                http.get(f"http://127.0.0.1:{port}/metrics") as response,
-            ):
-                counters = await response.json()
+            counters = await bridge_metrics(port)
             result["commit_rows_per_batch"] = round(
                 counters["commit_rows"] / max(1, counters["commit_batches"]), 2
             )
@@ -356,18 +450,28 @@ async def measure(options: argparse.Namespace) -> dict[str, Any]:
                 result |= await soak(url, tables, bridge.pid, options.soak)
 
     echo_rate = echo_run.acked / echo_run.seconds
+    fanout_rate = fanout_run.acked / fanout_run.seconds
     bridge_rate = bridge_run.acked / bridge_run.seconds
     result |= {
         "bridge_cmds_per_s": round(bridge_rate, 1),
         "echo_msgs_per_s": round(echo_rate, 1),
         "ratio": round(bridge_rate / echo_rate, 3),
+        "fanout_msgs_per_s": round(fanout_rate, 1),
+        "ratio_fanout": round(bridge_rate / fanout_rate, 3),
         "p50_ack_ms": round(percentile(bridge_run.latencies_ms, 50), 2),
         "p99_ack_ms": round(percentile(bridge_run.latencies_ms, 99), 2),
         "echo_p50_ms": round(percentile(echo_run.latencies_ms, 50), 2),
         "echo_p99_ms": round(percentile(echo_run.latencies_ms, 99), 2),
+        "fanout_p50_ms": round(percentile(fanout_run.latencies_ms, 50), 2),
+        "fanout_p99_ms": round(percentile(fanout_run.latencies_ms, 99), 2),
         "bridge_errors": bridge_run.errors,
         "broadcast_msgs_per_s": round(bridge_rate * (PLAYERS + 1), 1),
+        **figures("", bridge_run),
+        **figures("fanout_", fanout_run),
+        **figures("echo_", echo_run),
     }
+    result["bridge_cpu_pct"] = result.pop("cpu_pct")
+    result["cpu_ratio"] = round(result["cpu_us_per_cmd"] / result["fanout_cpu_us_per_cmd"], 2)
     return result
 
 
@@ -397,15 +501,22 @@ async def soak(url: str, tables: list[dict[str, str]], pid: int, seconds: float)
 def print_table(result: dict[str, Any]) -> None:
     rows = [
         ("bridge commands/s", "bridge_cmds_per_s"),
+        ("fan-out echo moves/s", "fanout_msgs_per_s"),
+        ("ratio to fan-out echo", "ratio_fanout"),
+        ("CPU us per command", "cpu_us_per_cmd"),
+        ("fan-out echo CPU us", "fanout_cpu_us_per_cmd"),
+        ("CPU ratio", "cpu_ratio"),
         ("echo messages/s", "echo_msgs_per_s"),
-        ("ratio", "ratio"),
+        ("ratio to plain echo", "ratio"),
         ("ack p50 ms", "p50_ack_ms"),
         ("ack p99 ms", "p99_ack_ms"),
-        ("echo p50 / p99 ms", None),
+        ("fan-out p50 / p99 ms", ("fanout_p50_ms", "fanout_p99_ms")),
+        ("echo p50 / p99 ms", ("echo_p50_ms", "echo_p99_ms")),
         ("broadcast messages/s", "broadcast_msgs_per_s"),
         ("commands per commit", "commit_rows_per_batch"),
-        ("commit p50 / p99 ms", None),
-        ("bridge / echo CPU %", None),
+        ("commit p50 / p99 ms", ("commit_ms_p50", "commit_ms_p99")),
+        ("server CPU % b/f/e", ("bridge_cpu_pct", "fanout_cpu_pct", "echo_cpu_pct")),
+        ("driver CPU % b/f/e", ("driver_cpu_pct", "fanout_driver_cpu_pct", "echo_driver_cpu_pct")),
         ("bridge RSS MB", "rss_mb"),
         ("500 idle: added MB", "idle_added_mb"),
         ("soak growth %", "soak_growth_pct"),
@@ -413,12 +524,8 @@ def print_table(result: dict[str, Any]) -> None:
     print(f"bridge vs bare aiohttp+msgpack: {result['clients']} clients on {result['tables']} "
           f"tables, synchronous={result['synchronous']}, {result['seconds']} s each")  # fmt: skip
     for label, key in rows:
-        if key is None and label.startswith("echo"):
-            value: Any = f"{result['echo_p50_ms']} / {result['echo_p99_ms']}"
-        elif key is None and label.startswith("commit"):
-            value = f"{result.get('commit_ms_p50')} / {result.get('commit_ms_p99')}"
-        elif key is None:
-            value = f"{result.get('bridge_cpu_pct')} / {result.get('echo_cpu_pct')}"
+        if isinstance(key, tuple):
+            value: Any = " / ".join(str(result.get(k)) for k in key)
         elif key in result:
             value = result[key]
         else:
@@ -440,12 +547,33 @@ def main() -> int:
         action="store_false",
         help="clients join without batch: one message per frame",
     )
+    parser.add_argument(
+        "--human",
+        action="store_true",
+        help="only measure how many tables play at human speed with ack p99 < 20 ms",
+    )
+    parser.add_argument(
+        "--human-tables",
+        default="10,50,100,200,400,800",
+        help="the table counts --human climbs (comma-separated)",
+    )
     parser.add_argument("--serve-echo", type=int, default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--serve-fanout", nargs=2, default=None, help=argparse.SUPPRESS)
     options = parser.parse_args()
     if options.serve_echo is not None:
         serve_echo(options.serve_echo)
         return 0
+    if options.serve_fanout is not None:
+        serve_fanout(int(options.serve_fanout[0]), Path(options.serve_fanout[1]))
+        return 0
     os.environ.setdefault("PYTHONHASHSEED", "0")
+    if options.human:
+        result = asyncio.run(human(options))
+        if options.json:
+            print(json.dumps(result))
+        else:
+            print_human(result)
+        return 0
     result = asyncio.run(measure(options))
     if options.json:
         print(json.dumps(result))

@@ -209,7 +209,7 @@ def move(state: EncounterState, command: Move, spatial: SpatialCache) -> Result:
     planned: list[Any] = list(tray.events)  # dice the ruleset rolled to plan the move
     tray.events.clear()
     state = replace(state, combat=combat, draws=tray.draws)
-    state, events = begin_move(state, ruleset, spatial, pending, tray)
+    state, events = begin_move(state, ruleset, spatial, pending, tray, resolution)
     started = MoveStarted(token.id, token.cell, tuple(command.path), plan.mode)
     return state, [*planned, started, *events]
 

@@ -113,18 +113,26 @@ def begin_move(
     spatial: SpatialCache,
     pending: PendingMove,
     tray: DiceTray,
+    resolution: MoveResolution,
 ) -> tuple[EncounterState, list[Any]]:
-    """Start walking ``pending`` (already checked and charged)."""
+    """Start walking ``pending`` (already checked and charged); ``resolution`` is its
+    whole path's, from :func:`resolve_path` on the same scene (planning a move changes
+    only the combat), so the walk does not resolve it a second time."""
     combat = state.combat
     assert combat is not None
     state = replace(state, combat=replace(combat, pending_move=pending))
-    return continue_move(state, ruleset, spatial, tray)
+    return continue_move(state, ruleset, spatial, tray, resolution)
 
 
 def continue_move(
-    state: EncounterState, ruleset: Ruleset, spatial: SpatialCache, tray: DiceTray
+    state: EncounterState,
+    ruleset: Ruleset,
+    spatial: SpatialCache,
+    tray: DiceTray,
+    resolution: MoveResolution | None = None,
 ) -> tuple[EncounterState, list[Any]]:
-    """Walk the pending move until it ends or someone may interrupt it."""
+    """Walk the pending move until it ends or someone may interrupt it.  A resumed walk
+    (no ``resolution``) resolves the rest of its path again: the map may have changed."""
     scene, combat = state.scene, state.combat
     assert isinstance(scene, Scene) and combat is not None and combat.pending_move is not None
     pending = combat.pending_move
@@ -132,7 +140,9 @@ def continue_move(
     assert mover is not None
     rest = pending.path[pending.step :]
     if len(rest) > 1:
-        problem, resolution = _walkable(spatial, scene, mover, rest)
+        problem = None
+        if resolution is None:
+            problem, resolution = _walkable(spatial, scene, mover, rest)
         if problem is not None or resolution is None:
             stopped = replace(state, combat=replace(combat, pending_move=None))
             return stopped, [MoveStopped(mover.id, mover.cell, f"the way on is closed: {problem}")]

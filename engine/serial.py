@@ -22,31 +22,57 @@ T = TypeVar("T")
 def to_plain(value: Any) -> Any:
     """A JSON-safe copy of ``value``: dataclasses become dicts, tuples become lists."""
     kind = type(value)
-    if kind is str or kind is int or kind is float or kind is bool or value is None:
+    if kind in _LEAVES:
         return value
-    names = _FIELD_NAMES.get(kind, _UNKNOWN)
-    if names is _UNKNOWN:
-        names = _FIELD_NAMES[kind] = _field_names(kind)
-    if names is not None:
-        return {name: to_plain(getattr(value, name)) for name in names}
-    if isinstance(value, (tuple, list)):
-        return [to_plain(v) for v in value]
-    if isinstance(value, dict):
-        return {str(k): to_plain(v) for k, v in value.items()}
+    convert = _CONVERTERS.get(kind)
+    if convert is None:
+        convert = _CONVERTERS[kind] = _converter(kind)
+    return convert(value)
+
+
+#: Values ``to_plain`` returns as they are (exact types: a subclass goes the long way).
+_LEAVES: frozenset[type] = frozenset({str, int, float, bool, type(None)})
+# One converter per class, made once: ``to_plain`` runs over every command and event the
+# bridge logs.  A dataclass's is generated code that reads each field and converts it
+# only when it is not a leaf, so a command of a dozen plain fields costs one call, not
+# a dozen (a generic walk with ``dataclasses.fields`` per node was most of its cost).
+_CONVERTERS: dict[type, Callable[[Any], Any]] = {}
+
+
+def _converter(kind: type) -> Callable[[Any], Any]:
+    if dataclasses.is_dataclass(kind):
+        return _dataclass_converter(tuple(f.name for f in dataclasses.fields(kind)))
+    if issubclass(kind, (tuple, list)):
+        return _sequence
+    if issubclass(kind, dict):
+        return _mapping
+    return _same
+
+
+def _dataclass_converter(names: tuple[str, ...]) -> Callable[[Any], Any]:
+    reads = "".join(f"    f_{name} = value.{name}\n" for name in names)
+    items = ", ".join(
+        f"{name!r}: f_{name} if type(f_{name}) in leaves else plain(f_{name})" for name in names
+    )
+    source = f"def convert(value):\n{reads}    return {{{items}}}\n"
+    scope: dict[str, Any] = {"leaves": _LEAVES, "plain": to_plain}
+    exec(source, scope)  # our own field names, as dataclasses builds its own __init__
+    convert: Callable[[Any], Any] = scope["convert"]
+    return convert
+
+
+def _sequence(value: Any) -> list[Any]:
+    leaves = _LEAVES
+    return [v if type(v) in leaves else to_plain(v) for v in value]
+
+
+def _mapping(value: dict[Any, Any]) -> dict[str, Any]:
+    leaves = _LEAVES
+    return {str(k): v if type(v) in leaves else to_plain(v) for k, v in value.items()}
+
+
+def _same(value: Any) -> Any:
     return value
-
-
-# Field names per class (None: not a dataclass), looked up once: ``to_plain`` runs over
-# every command and event the bridge logs, and ``dataclasses.fields`` per node was most
-# of its cost.
-_FIELD_NAMES: dict[type, tuple[str, ...] | None] = {}
-_UNKNOWN: tuple[str, ...] = ("<unknown>",)
-
-
-def _field_names(kind: type) -> tuple[str, ...] | None:
-    if not dataclasses.is_dataclass(kind):
-        return None
-    return tuple(f.name for f in dataclasses.fields(kind))
 
 
 def canonical_json(value: Any) -> str:

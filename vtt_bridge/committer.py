@@ -472,4 +472,4 @@ class Committer:
                 log.exception("acknowledging a committed command failed")
             if self._crash("after_ack"):
                 return
-        broadcast(table, row.first_event, row.events, now_ms)
+        broadcast(table, row.first_event, row.events, now_ms, pending.opened)

@@ -362,7 +362,9 @@ class Hub:
         table = session.table
         assert table is not None
         digest = self._digest(session, message)
-        if await self._retransmitted(session, message.seq, digest, now_ms):
+        if self._maybe_retransmitted(session, message.seq) and await self._retransmitted(
+            session, message.seq, digest, now_ms
+        ):
             return
         if self.closing:
             stopping = permissions.Refusal("shutting_down", "the server is stopping")
@@ -394,6 +396,17 @@ class Hub:
         """The message's digest, kept with its reply; None for a connection that named no
         ``client`` (it cannot retransmit, so nothing is kept)."""
         return None if session.client.startswith("conn:") else message_digest(message)
+
+    def _maybe_retransmitted(self, session: Session, ref: int) -> bool:
+        """Whether :meth:`_retransmitted` could find ``ref`` already seen: False for
+        almost every command, which then skips it (a coroutine per command)."""
+        table = session.table
+        assert table is not None
+        if self.committer.in_flight(table.id, session.participant, session.client, ref) is not None:
+            return True
+        if table.acks_loaded_from and not session.client.startswith("conn:"):
+            return True  # older acknowledgements may be in the log only
+        return table.kept(session.participant, session.client, ref) is not None
 
     async def _retransmitted(
         self, session: Session, ref: int, digest: str | None, now_ms: int

@@ -101,28 +101,33 @@ def prompt_message(
     )
 
 
-def broadcast(table: Table, first: int, events: list[dict[str, Any]], now_ms: int) -> None:
+def broadcast(
+    table: Table,
+    first: int,
+    events: list[dict[str, Any]],
+    now_ms: int,
+    opened: dict[str, int],
+) -> None:
     """Send committed ``events`` (numbered from ``first``) to every member of ``table``,
-    and each prompt they opened to its controller."""
+    and each prompt they opened to its controller.  ``opened`` is the prompts they
+    opened, with deadlines, as the command's application found them (not re-read from
+    the events)."""
     # Each event is built (and its data checked) once, then renumbered per member.
     built = [
         Shared(protocol.Event(seq=0, index=first + offset, kind=event["kind"], data=event["data"]))
         for offset, event in enumerate(events)
     ]
     prompts: list[engine.model.Prompt] = []
-    deadlines: dict[str, int] = {}
-    opened = {e["data"]["prompt"] for e in events if e["kind"] == "prompt_opened"}
     combat = table.committed.combat
     if opened and combat is not None:
         prompts = [p for p in combat.prompts if p.id in opened]
-        deadlines = {p.id: table.deadlines[p.id] for p in prompts}
 
     def deliver(session: Session) -> None:
         for event in built:
             session.send_shared(event, now_ms)
         for prompt in prompts:
             if session.participant == prompt.controller:
-                session.send(prompt_message(session, prompt, deadlines[prompt.id]), now_ms)
+                session.send(prompt_message(session, prompt, opened[prompt.id]), now_ms)
 
     for session in list(table.sessions):
         if session.held is not None:  # catching up: sent once it has caught up

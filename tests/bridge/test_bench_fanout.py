@@ -1,0 +1,74 @@
+"""The bench's fan-out echo and its lean load driver, against each other on loopback.
+
+``bench.bridge`` compares the bridge with the fan-out echo (``bench/baselines.py``)
+driven by ``bench/lean.py``'s client; if either did less than it says (an echo that
+skipped the broadcast, a driver that miscounted), the figures would flatter the bridge.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from bench import bridge
+from bench.lean import LeanSocket
+
+
+async def test_the_fanout_echo_acks_the_mover_and_sends_every_member_the_event(
+    tmp_path: Path,
+) -> None:
+    tables = bridge.make_tables(tmp_path / "bench.sqlite3", 0, count=2)
+    seats = tmp_path / "tables.json"
+    seats.write_text(json.dumps(tables))
+    port = bridge.free_port()
+    args = ["-m", "bench.bridge", "--serve-fanout", str(port), str(seats)]
+    with bridge.running(args, tmp_path / "fanout.log") as server:
+        await bridge.wait_healthy(port, server)
+        url = f"ws://127.0.0.1:{port}/ws"
+        members: list[LeanSocket] = []
+        for participant in ("gm", "p0", "p1", "p2", "p3"):
+            ws = await LeanSocket.connect(url)
+            body = {"token": tables[0][participant], "last_event": None, "batch": True}
+            ws.send(bridge.frame("join", 1, body))
+            welcome = await ws.until("welcome")
+            assert welcome["body"]["ref"] == 1
+            members.append(ws)
+        other_table = await LeanSocket.connect(url)
+        body = {"token": tables[1]["gm"], "last_event": None, "batch": True}
+        other_table.send(bridge.frame("join", 1, body))
+        await other_table.until("welcome")
+        frames_before = other_table.frames
+
+        mover = members[1]
+        mover.send(bridge.frame("move", 7, {"token": "t-p0", "path": [[0, 1]]}))
+        ack = await mover.until("ack", 7)
+        assert ack["body"] == {"ref": 7, "first_event": 0, "last_event": 0}
+        # The mover's event shares the ack's batch frame; the others get it alone.
+        for ws in members:
+            if ws is mover:
+                continue
+            event = await ws.until("event")
+            assert event["body"] == {
+                "index": 0,
+                "kind": "token_placed",
+                "data": {"token": "t-p0", "at": [0, 1]},
+            }
+        assert other_table.frames == frames_before  # another table hears nothing
+        for ws in [*members, other_table]:
+            ws.close()
+
+
+async def test_the_driver_counts_acknowledged_moves_and_both_sides_cpu(tmp_path: Path) -> None:
+    tables = bridge.make_tables(tmp_path / "bench.sqlite3", 0, count=1)
+    seats = tmp_path / "tables.json"
+    seats.write_text(json.dumps(tables))
+    port = bridge.free_port()
+    args = ["-m", "bench.bridge", "--serve-fanout", str(port), str(seats)]
+    with bridge.running(args, tmp_path / "fanout.log") as server:
+        await bridge.wait_healthy(port, server)
+        run = await bridge.drive(
+            f"ws://127.0.0.1:{port}/ws", tables, 0.2, 1.0, setup=False, cpu_pid=server.pid
+        )
+    assert run.errors == 0
+    assert run.acked == len(run.latencies_ms) > 0
+    assert run.server_cpu_s > 0 and run.driver_cpu_s > 0
