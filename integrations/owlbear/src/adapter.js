@@ -246,6 +246,7 @@ export class OwlbearAdapter {
     try {
       switch (data?.op) {
         case "state":
+        case "reconnect": // the session's (session.js)
           break;
         case "answer":
           await client.answerPrompt(String(data.prompt), Boolean(data.accept));
