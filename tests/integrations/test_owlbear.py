@@ -39,6 +39,18 @@ except ImportError:  # pragma: no cover - the dev extras install it
     async_playwright = None  # type: ignore[assignment]
 
 
+#: Vite 8 runs on Node 20.19 or newer.
+MIN_VITE_NODE = (20, 19)
+
+
+def _node_for_vite(node: str) -> None:
+    version = subprocess.run([node, "--version"], capture_output=True, text=True, check=True)
+    found = re.match(r"v(\d+)\.(\d+)\.", version.stdout.strip())
+    assert found, f"unexpected node --version output {version.stdout!r}"
+    if (int(found.group(1)), int(found.group(2))) < MIN_VITE_NODE:
+        _missing(f"Vite 8 needs Node.js 20.19 or newer, found {version.stdout.strip()}")
+
+
 def _npm() -> str:
     npm = shutil.which("npm")
     if npm is None:
@@ -70,6 +82,7 @@ def test_owlbear_node_suite() -> None:
 def built(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """``vite build`` into a temporary directory; ``npm ci`` first in a clean clone."""
     node, _ = _node()
+    _node_for_vite(node)
     if not (OWLBEAR / "node_modules" / "vite").is_dir():
         npm = _npm()
         subprocess.run(
