@@ -10,7 +10,8 @@
 //   table.addWall([8, 0], [8, 4]);
 //   await table.sendScene();                       // the GM's "Send scene"
 //   await table.client("gm").startCombat("hero-supplement", {seed: 7});
-//   await table.drag("alice", "hero", [2.62, 4.31]); // drop the hero's centre there (cells)
+//   await table.drag("alice", "hero", [2.62, 4.31]); // drop the hero's centre there (cells,
+//                                                   // square grids; dragPixels for any grid)
 //   await table.answer("gm", true);                 // the GM's prompt popover: Attack
 //   await table.endPhase("alice", "hero");          // the popover's End Phase
 //   table.events                                    // [{index, kind, data}] in log order
@@ -21,7 +22,7 @@ import { BridgeClient } from "../../../clients/js/src/index.js";
 import { OwlbearAdapter } from "../src/adapter.js";
 import { COMMAND_CHANNEL } from "../src/messages.js";
 import { bridgeGrid } from "../src/grid.js";
-import { itemCell, LINK_KEY } from "../src/items.js";
+import { cellPosition, itemCell, itemSize, LINK_KEY } from "../src/items.js";
 import { FakeRoom, gridScale, imageItem, wallItem } from "./fake-obr.js";
 
 /** Token images as Owlbear tokens usually are: a high-resolution square image whose grid
@@ -85,22 +86,32 @@ export class OwlbearTable {
     }));
   }
 
+  /** The extension's view of the room's grid. */
+  get grid() {
+    return bridgeGrid({ ...this.room.gridObject(), scale: gridScale(this.room.grid.scale) });
+  }
+
   /**
    * A token from a bridge TokenSpec (cells): an Owlbear image item placed on that cell and
-   * linked by the GM with the rest of the spec.
+   * linked by the GM with the rest of the spec. Its image is a high-resolution square whose
+   * grid offset is its centre, as Owlbear's own tokens are, or with `corner` its top-left
+   * corner (what the SDK's `buildImage` leaves by default).
    * @param {{id: string, name: string, owner: string, side: string, x: number, y: number, size: number,
    *   reach: number, movement: number, stats: Record<string, any>}} spec
+   * @param {{corner?: boolean}} [options]
    */
-  addToken(spec) {
+  addToken(spec, { corner = false } = {}) {
     const px = TOKEN_DPI * spec.size;
-    this.room.items.push(imageItem({
+    const item = imageItem({
       id: spec.id,
       name: spec.name,
-      position: { x: (spec.x + spec.size / 2) * this.dpi, y: (spec.y + spec.size / 2) * this.dpi },
-      width: px, height: px, gridDpi: TOKEN_DPI, offset: { x: px / 2, y: px / 2 },
+      position: { x: 0, y: 0 },
+      width: px, height: px, gridDpi: TOKEN_DPI, offset: corner ? { x: 0, y: 0 } : { x: px / 2, y: px / 2 },
       metadata: { [LINK_KEY]: { owner: spec.owner, side: spec.side, reach: spec.reach, movement: spec.movement, stats: spec.stats } },
       createdUserId: `obr-${this.gmName}`,
-    }));
+    });
+    item.position = cellPosition(this.grid, item, [spec.x, spec.y]);
+    this.room.items.push(item);
   }
 
   /** A blocking wall from `a` to `b`, in cells (scene units / cell size). */
@@ -124,9 +135,24 @@ export class OwlbearTable {
    * @param {string} participant @param {string} token @param {[number, number]} centre
    */
   async drag(participant, token, centre) {
+    const item = this.room.item(token);
+    const size = itemSize(item);
+    // Where the item's position lies for that centre: its image offset from the top-left.
+    const k = this.dpi / item.grid.dpi;
+    const left = (centre[0] - size / 2) * this.dpi;
+    const top = (centre[1] - size / 2) * this.dpi;
+    await this.dragPixels(participant, token, { x: left + item.grid.offset.x * k * item.scale.x, y: top + item.grid.offset.y * k * item.scale.y });
+  }
+
+  /**
+   * `participant` drops `token` with its `position` at `to` (scene pixels), as Owlbear reports
+   * a drop; resolves once the bridge answered and every client placed what it had to.
+   * @param {string} participant @param {string} token @param {{x: number, y: number}} to
+   */
+  async dragPixels(participant, token, to) {
     const { obr, adapter } = this.player(participant);
     const before = adapter.sent.length;
-    await this.room.drag(obr, token, { x: centre[0] * this.dpi, y: centre[1] * this.dpi });
+    await this.room.drag(obr, token, to);
     await waitUntil(() => adapter.sent.length > before && !adapter.busy.has(token));
     await this.settle();
   }
@@ -162,8 +188,7 @@ export class OwlbearTable {
 
   /** The cell the Owlbear item `token` stands on now. */
   async cell(/** @type {string} */ token) {
-    const grid = bridgeGrid({ ...this.room.gridObject(), scale: gridScale(this.room.grid.scale) });
-    return itemCell(grid, this.room.item(token));
+    return itemCell(this.grid, this.room.item(token));
   }
 
   async close() {
