@@ -85,9 +85,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     _node_for_vite(node)
     if not (OWLBEAR / "node_modules" / "vite").is_dir():
         npm = _npm()
-        subprocess.run(
-            [npm, "ci", "--no-audit", "--no-fund"], cwd=OWLBEAR, check=True, timeout=480
-        )
+        subprocess.run([npm, "ci", "--no-audit", "--no-fund"], cwd=OWLBEAR, check=True, timeout=480)
     out = tmp_path_factory.mktemp("owlbear-dist")
     vite = OWLBEAR / "node_modules" / "vite" / "bin" / "vite.js"
     result = subprocess.run(
