@@ -11,7 +11,8 @@ import { COMMAND_CHANNEL, PROMPT_POPOVER_ID, STATE_CHANNEL, tableSummary } from 
 /**
  * @typedef {{
  *   player: {id: string},
- *   scene: {items: {getItems(filter?: any): Promise<any[]>, updateItems(filter: any, update: (drafts: any[]) => void): Promise<void>,
+ *   scene: {isReady(): Promise<boolean>, onReadyChange(cb: (ready: boolean) => void): () => void,
+ *     items: {getItems(filter?: any): Promise<any[]>, updateItems(filter: any, update: (drafts: any[]) => void): Promise<void>,
  *     onChange(cb: (items: any[]) => void): () => void}, grid: any},
  *   broadcast: {sendMessage(channel: string, data: unknown, options?: {destination: "REMOTE" | "LOCAL" | "ALL"}): Promise<void>,
  *     onMessage(channel: string, cb: (event: {data: unknown, connectionId: string}) => void): () => void},
@@ -46,8 +47,10 @@ export class OwlbearAdapter {
     this.bypass = false;
     /** The last problem worth showing in the popover. @type {string | null} */
     this.error = null;
-    /** Every move_points this client sent, in order: `{token, points, image}`. */
-    this.sent = [];
+    /** How many moves this client sent, and the last one (`{token, points, image}`). */
+    this.movesSent = 0;
+    /** @type {{token: string, points: number[][], image?: unknown} | null} */
+    this.lastSent = null;
     /** @type {Array<() => void>} */
     this._off = [];
     /** @type {Promise<void>} item work runs one batch at a time, in order */
@@ -56,7 +59,12 @@ export class OwlbearAdapter {
 
   /** Read the grid, learn where the bridge has every token, subscribe. */
   async start() {
-    await this.refreshGrid();
+    try {
+      await this.refreshGrid();
+    } catch (err) {
+      // An isometric grid: no moves go through the bridge, the order and prompts still do.
+      if (!(err instanceof GridNotSupported)) throw err;
+    }
     this._learnAll();
     const { obr, client } = this;
     this._off.push(
@@ -64,6 +72,8 @@ export class OwlbearAdapter {
       obr.scene.grid.onChange(() => this._enqueue(() => this.refreshGrid())),
       client.on("event", (event) => this._enqueue(() => this.onEvent(event))),
       client.on("prompt", () => this._enqueue(() => this.showPrompts())),
+      // A rejoin past the bridge's event window brings the whole state instead of events.
+      client.on("state", () => this._enqueue(() => this._learnAll())),
       client.on("change", () => this.publish()),
       client.on("status", () => this.publish()),
       obr.broadcast.onMessage(COMMAND_CHANNEL, ({ data }) => {
@@ -151,7 +161,8 @@ export class OwlbearAdapter {
     const options = {};
     // The bridge reads an image grid on square grids only; on hexes the position is the centre.
     if (grid.kind === "square" && image) options.image = wireImage(image);
-    this.sent.push({ token: item.id, points, ...options });
+    this.movesSent += 1;
+    this.lastSent = { token: item.id, points, ...options };
     try {
       await this.client.movePoints(item.id, /** @type {any} */ (points), options);
     } catch (err) {

@@ -65,8 +65,23 @@ export class Session {
       return;
     }
     if (generation !== this._generation) return; // settings changed meanwhile
+    await this._sceneReady();
+    if (generation !== this._generation) return;
     this.adapter = new OwlbearAdapter(this.obr, client, this.options);
     await this.adapter.start();
+  }
+
+  /** Resolves once a scene is open (the items and grid APIs need one). */
+  async _sceneReady() {
+    if (await this.obr.scene.isReady()) return;
+    await new Promise((resolve) => {
+      const off = this.obr.scene.onReadyChange((ready) => {
+        if (ready) {
+          off();
+          resolve(undefined);
+        }
+      });
+    });
   }
 
   /** Drop the connection and start again from the saved settings. */

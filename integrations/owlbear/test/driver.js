@@ -151,9 +151,9 @@ export class OwlbearTable {
    */
   async dragPixels(participant, token, to) {
     const { obr, adapter } = this.player(participant);
-    const before = adapter.sent.length;
+    const before = adapter.movesSent;
     await this.room.drag(obr, token, to);
-    await waitUntil(() => adapter.sent.length > before && !adapter.busy.has(token));
+    await waitUntil(() => adapter.movesSent > before && !adapter.busy.has(token));
     await this.settle();
   }
 

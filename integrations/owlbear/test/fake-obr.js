@@ -188,6 +188,7 @@ export class FakeRoom {
       },
       scene: {
         isReady: async () => true,
+        onReadyChange: (/** @type {(ready: boolean) => void} */ cb) => () => {},
         getMetadata: async () => ({}),
         setMetadata: async (/** @type {Record<string, unknown>} */ update) => {
           room.metadataWrites.push({ where: "scene", by: playerId, update: structuredClone(update) });

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 
 import { startBridge } from "../../../clients/js/test/helpers.js";
-import { PROMPT_POPOVER_ID, STATE_CHANNEL } from "../src/messages.js";
+import { COMMAND_CHANNEL, PROMPT_POPOVER_ID, STATE_CHANNEL } from "../src/messages.js";
 import { OwlbearTable, waitUntil } from "./driver.js";
 
 let bridge;
@@ -104,14 +104,31 @@ test("a fight played by dragging Owlbear items", async () => {
 
   // Every client agrees, and nothing was sent twice.
   for (const p of table.players.values()) assert.deepEqual([p.client.view.tokens.hero.x, p.client.view.tokens.hero.y], [2, 4]);
-  assert.deepEqual(alice.adapter.sent.map((s) => s.token), ["hero"]);
-  assert.deepEqual(table.player("gm").adapter.sent, []);
+  assert.equal(alice.adapter.movesSent, 1);
+  assert.equal(alice.adapter.lastSent?.token, "hero");
+  assert.equal(table.player("gm").adapter.movesSent, 0);
 
   // Alice ends her Phase from the popover; the ogre acts and the GM moves it.
   await table.endPhase("alice", "hero");
   assert.equal(gm.view.combat.actor, "ogre");
   await table.drag("gm", "ogre", [6.71, 7.42]);
   assert.equal(table.events.at(-1).kind, "move_completed");
+  assert.deepEqual(await table.cell("ogre"), [6, 7]);
+
+  // The GM's bypass: a clean-up drag is neither sent nor put back; afterwards "Put tokens
+  // where the bridge has them" returns the ogre to its bridge cell.
+  const gmPlayer = table.player("gm");
+  const sentBefore = gmPlayer.adapter.movesSent;
+  await gmPlayer.obr.broadcast.sendMessage(COMMAND_CHANNEL, { op: "bypass", on: true }, { destination: "LOCAL" });
+  await waitUntil(() => gmPlayer.adapter.bypass);
+  await table.room.drag(gmPlayer.obr, "ogre", { x: 10.5 * 150, y: 1.5 * 150 });
+  await table.settle();
+  assert.equal(gmPlayer.adapter.movesSent, sentBefore);
+  assert.deepEqual(await table.cell("ogre"), [10, 1]);
+  assert.deepEqual([gm.view.tokens.ogre.x, gm.view.tokens.ogre.y], [6, 7]);
+  await gmPlayer.obr.broadcast.sendMessage(COMMAND_CHANNEL, { op: "bypass", on: false }, { destination: "LOCAL" });
+  await gmPlayer.obr.broadcast.sendMessage(COMMAND_CHANNEL, { op: "place_all" }, { destination: "LOCAL" });
+  await waitUntil(() => table.room.item("ogre").position.x === 6.5 * 150);
   assert.deepEqual(await table.cell("ogre"), [6, 7]);
 
   // No join token, nor anything else, was written to room, scene or player metadata.

@@ -21,7 +21,7 @@ const tables = [];
 const sessions = [];
 
 before(async () => {
-  bridge = await startBridge({ tables: ["corner", "hex", "session"] });
+  bridge = await startBridge({ tables: ["corner", "hex", "iso", "session"] });
 });
 
 after(async () => {
@@ -49,7 +49,7 @@ test("images placed by their top-left corner: the item's image grid goes with mo
   // Up a column, far from the ogre: no provocation, the move completes at once.
   await table.drag("alice", "hero", [4.38, 2.71]);
   const alice = table.player("alice").adapter;
-  assert.deepEqual(alice.sent.at(-1).image, { offset: [0, 0], dpi: 300, scale: [1, 1] });
+  assert.deepEqual(alice.lastSent?.image, { offset: [0, 0], dpi: 300, scale: [1, 1] });
   assert.deepEqual(table.events.slice(-2).map((e) => e.kind), ["move_started", "move_completed"]);
   assert.deepEqual(await table.cell("hero"), [4, 2]);
   // The top-left corner of cell [4, 2] is where the item's position sits.
@@ -83,6 +83,21 @@ test("a pointy-top hex grid: a drag out of reach, declined, the hero ends on the
   await table.settle();
   assert.deepEqual(table.events.at(-1).data.at, [2, 5]);
   assert.deepEqual(table.room.item("hero").position, centre);
+});
+
+test("an isometric grid: the table still shows the order, and Send scene says why it cannot", async () => {
+  const table = await OwlbearTable.open({
+    url: bridge.url, tokens: bridge.tables.iso, grid: { dpi: 150, type: "ISOMETRIC", measurement: "CHEBYSHEV", scale: "5ft" },
+  });
+  tables.push(table);
+  const gm = table.player("gm");
+  assert.equal(gm.adapter.grid, null);
+  assert.match(gm.adapter.error ?? "", /ISOMETRIC grid cannot be played/);
+  await gm.obr.broadcast.sendMessage(COMMAND_CHANNEL, { op: "send_scene" }, { destination: "LOCAL" });
+  await waitUntil(() => gm.obr.calls.notifications.length > 0 || gm.adapter.error?.includes("square and hex") === true);
+  await gm.adapter.idle();
+  assert.match(gm.adapter.error ?? "", /square and hex grids only/);
+  assert.equal(table.client("gm").view.scene, null);
 });
 
 test("the background session: nothing saved, a refused token, then settings that join", async () => {
