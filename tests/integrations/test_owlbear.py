@@ -14,11 +14,9 @@ Without Node, npm or Chromium the tests are skipped on a workstation and fail on
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
 import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -28,9 +26,8 @@ from aiohttp import web
 from aiohttp.test_utils import TestServer
 
 from tests.browser.test_table_view import CHROMIUM_ARGS, PATIENCE_MS, _chromium, _missing
-from tests.clients.test_js_client import _node
+from tests.node_suite import ROOT, node, run_node_suite
 
-ROOT = Path(__file__).resolve().parents[2]
 OWLBEAR = ROOT / "integrations" / "owlbear"
 
 try:
@@ -43,8 +40,8 @@ except ImportError:  # pragma: no cover - the dev extras install it
 MIN_VITE_NODE = (20, 19)
 
 
-def _node_for_vite(node: str) -> None:
-    version = subprocess.run([node, "--version"], capture_output=True, text=True, check=True)
+def _node_for_vite(executable: str) -> None:
+    version = subprocess.run([executable, "--version"], capture_output=True, text=True, check=True)
     found = re.match(r"v(\d+)\.(\d+)\.", version.stdout.strip())
     assert found, f"unexpected node --version output {version.stdout!r}"
     if (int(found.group(1)), int(found.group(2))) < MIN_VITE_NODE:
@@ -61,35 +58,21 @@ def _npm() -> str:
 
 @pytest.mark.timeout(600)
 def test_owlbear_node_suite() -> None:
-    node, major = _node()
-    flags = ["--experimental-websocket"] if major < 22 else []
-    files = sorted(str(p.relative_to(ROOT)) for p in (OWLBEAR / "test").glob("*.test.js"))
-    assert files, "no Owlbear extension tests found"
-    result = subprocess.run(
-        [node, *flags, "--test", *files],
-        cwd=ROOT,
-        env={**os.environ, "VTT_BRIDGE_PYTHON": sys.executable},
-        capture_output=True,
-        text=True,
-        timeout=540,
-    )
-    assert result.returncode == 0, f"{result.stdout[-6000:]}\n{result.stderr[-3000:]}"
-    counts = dict(re.findall(r"^# (tests|pass|fail) (\d+)$", result.stdout, re.MULTILINE))
-    assert int(counts["fail"]) == 0 and int(counts["pass"]) == int(counts["tests"]) > 0
+    run_node_suite(OWLBEAR / "test")
 
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """``vite build`` into a temporary directory; ``npm ci`` first in a clean clone."""
-    node, _ = _node()
-    _node_for_vite(node)
+    executable, _ = node()
+    _node_for_vite(executable)
     if not (OWLBEAR / "node_modules" / "vite").is_dir():
         npm = _npm()
         subprocess.run([npm, "ci", "--no-audit", "--no-fund"], cwd=OWLBEAR, check=True, timeout=480)
     out = tmp_path_factory.mktemp("owlbear-dist")
     vite = OWLBEAR / "node_modules" / "vite" / "bin" / "vite.js"
     result = subprocess.run(
-        [node, str(vite), "build", "--outDir", str(out), "--emptyOutDir", "--logLevel", "warn"],
+        [executable, str(vite), "build", "--outDir", str(out), "--emptyOutDir"],
         cwd=OWLBEAR,
         capture_output=True,
         text=True,

@@ -45,26 +45,45 @@ function emptyText() {
  *   scale?: {x: number, y: number}, metadata?: Record<string, unknown>, createdUserId: string}} spec
  */
 export function imageItem(spec) {
-  counter += 1;
   return {
-    id: spec.id ?? `00000000-0000-4000-8000-${String(counter).padStart(12, "0")}`,
-    type: "IMAGE",
-    name: spec.name,
-    visible: true,
-    locked: false,
-    createdUserId: spec.createdUserId,
-    zIndex: Date.UTC(2026, 0, 1) + counter,
-    lastModified: new Date(Date.UTC(2026, 0, 1)).toISOString(),
-    lastModifiedUserId: spec.createdUserId,
-    position: { ...spec.position },
-    rotation: 0,
-    scale: spec.scale ? { ...spec.scale } : { x: 1, y: 1 },
-    metadata: structuredClone(spec.metadata ?? {}),
-    layer: spec.layer ?? "CHARACTER",
+    ...baseItem("IMAGE", spec.id ?? nextId("8000"), spec.name, spec.layer ?? "CHARACTER", spec.createdUserId, spec.position,
+      spec.scale ?? { x: 1, y: 1 }, spec.metadata ?? {}),
     image: { width: spec.width, height: spec.height, mime: "image/webp", url: `https://example.invalid/${spec.name}.webp` },
     grid: { offset: { ...spec.offset }, dpi: spec.gridDpi },
     text: emptyText(),
     textItemType: "LABEL",
+  };
+}
+
+/** An id shaped as Owlbear's (a UUID), unique in the run. */
+function nextId(/** @type {string} */ group) {
+  counter += 1;
+  return `00000000-0000-4000-${group}-${String(counter).padStart(12, "0")}`;
+}
+
+/**
+ * The fields every item has (types/items/Item.d.ts), as a fresh item has them.
+ * @param {string} type @param {string} id @param {string} name @param {string} layer
+ * @param {string} createdUserId @param {{x: number, y: number}} position
+ * @param {{x: number, y: number}} scale @param {Record<string, unknown>} metadata
+ */
+function baseItem(type, id, name, layer, createdUserId, position, scale, metadata) {
+  counter += 1;
+  return {
+    id,
+    type,
+    name,
+    visible: true,
+    locked: false,
+    createdUserId,
+    zIndex: Date.UTC(2026, 0, 1) + counter,
+    lastModified: new Date(Date.UTC(2026, 0, 1)).toISOString(),
+    lastModifiedUserId: createdUserId,
+    position: { ...position },
+    rotation: 0,
+    scale: { ...scale },
+    metadata: structuredClone(metadata),
+    layer,
   };
 }
 
@@ -74,22 +93,9 @@ export function imageItem(spec) {
  *   blocking?: boolean, createdUserId: string}} spec
  */
 export function wallItem(spec) {
-  counter += 1;
   return {
-    id: spec.id ?? `00000000-0000-4000-9000-${String(counter).padStart(12, "0")}`,
-    type: "WALL",
-    name: "Wall",
-    visible: true,
-    locked: false,
-    createdUserId: spec.createdUserId,
-    zIndex: Date.UTC(2026, 0, 1) + counter,
-    lastModified: new Date(Date.UTC(2026, 0, 1)).toISOString(),
-    lastModifiedUserId: spec.createdUserId,
-    position: spec.position ?? { x: 0, y: 0 },
-    rotation: 0,
-    scale: { x: 1, y: 1 },
-    metadata: {},
-    layer: "DRAWING",
+    ...baseItem("WALL", spec.id ?? nextId("9000"), "Wall", "DRAWING", spec.createdUserId, spec.position ?? { x: 0, y: 0 },
+      { x: 1, y: 1 }, {}),
     points: spec.points.map((p) => ({ ...p })),
     doubleSided: false,
     blocking: spec.blocking ?? true,
