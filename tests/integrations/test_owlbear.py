@@ -21,12 +21,19 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import aiohttp
 import pytest
 from aiohttp import web
 from aiohttp.test_utils import TestServer
 
+import protocol
+from tests import wsclient
+from tests.bridge.conftest import token_of
 from tests.browser.test_table_view import CHROMIUM_ARGS, PATIENCE_MS, _chromium, _missing
 from tests.node_suite import ROOT, node, run_node_suite
+from tests.wsclient import TableClient
+from vtt_bridge import Config, create_app
+from vtt_bridge.app import HUB
 
 OWLBEAR = ROOT / "integrations" / "owlbear"
 
@@ -135,3 +142,156 @@ async def test_built_pages_load_in_chromium_outside_owlbear(built: Path) -> None
 def _console(problems: list[str], page: str, message: Any) -> None:
     if message.type in ("error", "warning"):
         problems.append(f"{page}: console {message.type}: {message.text}")
+
+
+# -- the built extension in a stand-in for Owlbear's page ---------------------------------
+
+#: Token images as Owlbear's own: a 300 dpi square image whose grid offset is its centre.
+_TOKEN_DPI = 300
+
+
+def _token_item(token: dict[str, Any], creator: str) -> dict[str, Any]:
+    """The Image item (SDK 3.1.0 types/items/Image.d.ts, Item.d.ts) the GM linked to the
+    bridge's ``token`` (a TokenSpec), on its cell."""
+    link = {k: token[k] for k in ("owner", "side", "reach", "movement", "stats")}
+    return {
+        "id": token["id"],
+        "type": "IMAGE",
+        "name": token["name"],
+        "visible": True,
+        "locked": False,
+        "createdUserId": creator,
+        "zIndex": 1,
+        "lastModified": "2026-01-01T00:00:00.000Z",
+        "lastModifiedUserId": creator,
+        "position": {"x": (token["x"] + 0.5) * 150, "y": (token["y"] + 0.5) * 150},
+        "rotation": 0,
+        "scale": {"x": 1, "y": 1},
+        "metadata": {"com.vtt-bridge/token": link},
+        "layer": "CHARACTER",
+        "image": {"width": 300, "height": 300, "mime": "image/webp", "url": "data:,"},
+        "grid": {"offset": {"x": 150, "y": 150}, "dpi": _TOKEN_DPI},
+        "text": {
+            "richText": [],
+            "plainText": "",
+            "style": {},
+            "type": "PLAIN",
+            "width": "AUTO",
+            "height": "AUTO",
+        },
+        "textItemType": "LABEL",
+    }
+
+
+async def _gm_send(gm: TableClient, message_type: str, body: dict[str, Any]) -> None:
+    gm.seq += 1
+    await gm.send_raw(json.dumps({"v": 1, "type": message_type, "seq": gm.seq, "body": body}))
+    reply = await gm.reply_to(gm.seq)
+    assert isinstance(reply, protocol.Ack), reply
+
+
+@pytest.mark.timeout(600)
+async def test_built_extension_plays_a_move_in_a_stand_in_owlbear(
+    built: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The built pages, with the real SDK bundled, in a page that answers the SDK's
+    messages as Owlbear does (test/host.html): a player enters the settings in the
+    popover, the background joins the bridge from the browser, a drop out of the ogre's
+    reach is paused, the GM (over the protocol) attacks, the token ends on the drop cell."""
+    if async_playwright is None:
+        _missing("playwright is not installed: pip install -e '.[dev]'")
+    chromium = _chromium()
+    monkeypatch.setattr(wsclient, "TIMEOUT", 60.0)
+    extension = web.Application()
+    extension.router.add_static("/", built)
+    host = web.Application()
+    host_page = (OWLBEAR / "test" / "host.html").read_bytes()
+
+    async def host_handler(_: web.Request) -> web.Response:
+        return web.Response(body=host_page, content_type="text/html")
+
+    host.router.add_get("/", host_handler)
+    problems: list[str] = []
+    async with (
+        TestServer(extension, host="127.0.0.1") as ext_server,
+        TestServer(host, host="127.0.0.1") as host_server,
+    ):
+        ext_origin = f"http://127.0.0.1:{ext_server.port}"
+        config = Config(database=tmp_path / "db.sqlite3", allowed_origins=(ext_origin,))
+        async with TestServer(create_app(config), host="127.0.0.1") as bridge:
+            table = bridge.app[HUB].create_table("owl", ["alice"])
+            url = f"ws://127.0.0.1:{bridge.port}/ws"
+            async with aiohttp.ClientSession() as session:
+                gm = await TableClient.connect(session, url)
+                await gm.join(token_of(table, "gm"))
+                tokens = [
+                    {"id": "ogre", "name": "Ogre", "owner": "gm", "side": "monsters", "x": 5,
+                     "y": 5, "size": 1, "reach": 1, "movement": 6,
+                     "stats": {"ocv": 5, "dcv": 3, "init": 12}},
+                    {"id": "hero", "name": "Hero", "owner": "alice", "side": "heroes", "x": 4,
+                     "y": 5, "size": 1, "reach": 1, "movement": 6,
+                     "stats": {"ocv": 6, "dcv": 4, "init": 14}},
+                ]  # fmt: skip
+                grid = {"kind": "square", "cell_size": 1, "unit": "m", "width": 12, "height": 12}
+                grid["vtt"] = {"kind": "owlbear", "grid_size": 150}
+                await _gm_send(gm, "load_scene", {"scene": {"grid": grid, "tokens": tokens}})
+                await _gm_send(
+                    gm, "start_combat", {"ruleset": "hero-supplement", "aware": None, "seed": 7}
+                )
+                async with async_playwright() as playwright:
+                    browser = await playwright.chromium.launch(
+                        executable_path=chromium, args=CHROMIUM_ARGS
+                    )
+                    try:
+                        page = await browser.new_page(viewport={"width": 1200, "height": 700})
+                        page.set_default_timeout(PATIENCE_MS)
+                        page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
+                        page.on("console", lambda m: _console(problems, "host", m))
+                        await page.goto(
+                            f"http://127.0.0.1:{host_server.port}/?ext={ext_origin}",
+                        )
+                        await page.wait_for_selector("body[data-ready='true']", state="attached")
+                        items = [_token_item(t, "obr-gm") for t in tokens]
+                        await page.evaluate("(items) => host.addItems(items)", items)
+                        await page.evaluate(
+                            "() => { host.open('bg', '/background.html', 'obr-alice');"
+                            " host.open('action', '/popover.html', 'obr-alice'); }"
+                        )
+                        popover = page.frame_locator("iframe[name='action']")
+                        await popover.locator("input[name='url']").fill(url)
+                        await popover.locator("input[name='token']").fill(token_of(table, "alice"))
+                        await popover.get_by_role("button", name="Save and connect").click()
+                        panel = popover.locator("#table")
+                        await panel.get_by_text("You are alice").wait_for()
+                        await panel.get_by_text("Hero (acting)").wait_for()
+
+                        # Alice drops the hero's centre at (2.62, 4.31) cells: cell [2, 4].
+                        await page.evaluate(
+                            "() => host.drag('obr-alice', 'hero', {x: 393, y: 646.5})"
+                        )
+                        paused = await gm.event("move_interrupted")
+                        at = paused.data["at"]
+                        opened = await gm.event("prompt_opened")
+                        # The background put the item where the bridge paused the move.
+                        await _item_at(page, "hero", ((at[0] + 0.5) * 150, (at[1] + 0.5) * 150))
+                        answer = {"prompt": opened.data["prompt"], "accept": True, "rolls": None}
+                        await _gm_send(gm, "answer_prompt", answer)
+                        done = await gm.event("move_completed")
+                        assert done.data["at"] == [2, 4]
+                        await _item_at(page, "hero", (2.5 * 150, 4.5 * 150))
+                        sent = await page.evaluate("() => host.calls.map((c) => c.id)")
+                        assert not [c for c in sent if "SET_METADATA" in c], sent
+                    finally:
+                        await browser.close()
+                await gm.close()
+    assert problems == []
+
+
+async def _item_at(page: Any, item_id: str, position: tuple[float, float]) -> None:
+    """Wait until the stand-in Owlbear's item ``item_id`` is at ``position``."""
+    for _ in range(PATIENCE_MS // 50):
+        found = await page.evaluate("(id) => host.item(id).position", item_id)
+        if abs(found["x"] - position[0]) < 1e-6 and abs(found["y"] - position[1]) < 1e-6:
+            return
+        await page.wait_for_timeout(50)
+    raise AssertionError(f"{item_id} is at {found}, not {position}")
