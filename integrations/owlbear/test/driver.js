@@ -9,7 +9,7 @@
 //                   size: 1, reach: 1, movement: 6, stats: {ocv: 6, dcv: 4, init: 14}});
 //   table.addWall([8, 0], [8, 4]);
 //   await table.sendScene();                       // the GM's "Send scene"
-//   await table.client("gm").startCombat("hero-supplement", {seed: 7});
+//   await table.startCombat("hero-supplement", {seed: 7});
 //   await table.drag("alice", "hero", [2.62, 4.31]); // drop the hero's centre there (cells,
 //                                                   // square grids; dragPixels for any grid)
 //   await table.answer("gm", true);                 // the GM's prompt popover: Attack
@@ -125,6 +125,15 @@ export class OwlbearTable {
   /** The GM's "Send scene". */
   async sendScene() {
     await this.player(this.gmName).adapter.sendScene();
+    await this.settle();
+  }
+
+  /**
+   * The GM starts the fight (`start_combat`); resolves once every client has the events.
+   * @param {string} ruleset @param {Parameters<BridgeClient["startCombat"]>[1]} [options] e.g. `{seed: 7}`
+   */
+  async startCombat(ruleset, options) {
+    await this.client(this.gmName).startCombat(ruleset, options);
     await this.settle();
   }
 
