@@ -137,7 +137,14 @@ export class OwlbearAdapter {
     const back = [];
     for (const item of items) {
       if (!isLinkedToken(item)) continue;
-      const cell = itemCell(this.grid, item);
+      let cell;
+      try {
+        cell = itemCell(this.grid, item);
+      } catch (err) {
+        // A token the bridge cannot place here (a large token on hexes): Send scene says so.
+        if (err instanceof GridNotSupported) continue;
+        throw err;
+      }
       const kind = classifyChange(item, cell, this.known.get(item.id), this.obr.player.id, this.busy.has(item.id),
         this.written.get(item.id));
       if (kind === Change.DRAG) {
