@@ -5,7 +5,9 @@
   started with this interpreter (``VTT_BRIDGE_PYTHON``);
 * ``vite build`` (after ``npm ci`` when ``node_modules`` is absent, as in a clean clone),
   and the manifest's pages and icon present in the build;
-* the built pages in headless Chromium, outside Owlbear: they load with no error.
+* the built pages in headless Chromium, outside Owlbear: they load with no error; and
+  inside a stand-in for Owlbear's page (``integrations/owlbear/test/host.html``, which
+  answers the bundled SDK's messages): a player's move and the GM's popover.
 
 Without Node, npm or Chromium the tests are skipped on a workstation and fail on CI
 (``CI=true``), so a CI image that lost one cannot pass silently.
@@ -17,7 +19,8 @@ import json
 import re
 import shutil
 import subprocess
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -150,27 +153,59 @@ def _console(problems: list[str], page: str, message: Any) -> None:
 _TOKEN_DPI = 300
 
 
-def _token_item(token: dict[str, Any], creator: str) -> dict[str, Any]:
-    """The Image item (SDK 3.1.0 types/items/Image.d.ts, Item.d.ts) the GM linked to the
-    bridge's ``token`` (a TokenSpec), on its cell."""
+def _token_item(token: dict[str, Any], creator: str, *, linked: bool) -> dict[str, Any]:
+    """The Image item (SDK 3.1.0 types/items/Image.d.ts, Item.d.ts) for the bridge's
+    ``token`` (a TokenSpec) on its cell, with the GM's link in its metadata if ``linked``."""
     link = {k: token[k] for k in ("owner", "side", "reach", "movement", "stats")}
+    return _image_item(
+        token["id"],
+        token["name"],
+        "CHARACTER",
+        creator,
+        {"x": (token["x"] + 0.5) * 150, "y": (token["y"] + 0.5) * 150},
+        {"width": 300, "height": 300, "dpi": _TOKEN_DPI, "offset": 150},
+        {"com.vtt-bridge/token": link} if linked else {},
+    )
+
+
+def _map_item(creator: str) -> dict[str, Any]:
+    """A 12 x 12 cell map image (1200 px at 100 dpi) with its top-left corner at (0, 0)."""
+    size = {"width": 1200, "height": 1200, "dpi": 100, "offset": 0}
+    return _image_item("map", "Map", "MAP", creator, {"x": 0, "y": 0}, size, {})
+
+
+def _image_item(
+    item_id: str,
+    name: str,
+    layer: str,
+    creator: str,
+    position: dict[str, float],
+    image: dict[str, Any],
+    metadata: dict[str, Any],
+) -> dict[str, Any]:
+    """An Image item as SDK 3.1.0 declares it (types/items/Image.d.ts, Item.d.ts)."""
     return {
-        "id": token["id"],
+        "id": item_id,
         "type": "IMAGE",
-        "name": token["name"],
+        "name": name,
         "visible": True,
         "locked": False,
         "createdUserId": creator,
         "zIndex": 1,
         "lastModified": "2026-01-01T00:00:00.000Z",
         "lastModifiedUserId": creator,
-        "position": {"x": (token["x"] + 0.5) * 150, "y": (token["y"] + 0.5) * 150},
+        "position": position,
         "rotation": 0,
         "scale": {"x": 1, "y": 1},
-        "metadata": {"com.vtt-bridge/token": link},
-        "layer": "CHARACTER",
-        "image": {"width": 300, "height": 300, "mime": "image/webp", "url": "data:,"},
-        "grid": {"offset": {"x": 150, "y": 150}, "dpi": _TOKEN_DPI},
+        "metadata": metadata,
+        "layer": layer,
+        "image": {
+            "width": image["width"],
+            "height": image["height"],
+            "mime": "image/webp",
+            "url": "data:,",
+        },
+        "grid": {"offset": {"x": image["offset"], "y": image["offset"]}, "dpi": image["dpi"]},
         "text": {
             "richText": [],
             "plainText": "",
@@ -190,14 +225,40 @@ async def _gm_send(gm: TableClient, message_type: str, body: dict[str, Any]) -> 
     assert isinstance(reply, protocol.Ack), reply
 
 
-@pytest.mark.timeout(600)
-async def test_built_extension_plays_a_move_in_a_stand_in_owlbear(
+@dataclass
+class StandIn:
+    """A bridge, the built extension on its own origin, and a Chromium page of the stand-in
+    Owlbear (test/host.html) loading it; ``problems`` collects every error the page logs."""
+
+    page: Any
+    url: str
+    table: Any
+    problems: list[str]
+
+    async def open_player(self, user_id: str, participant: str, frames: str) -> Any:
+        """Open ``user_id``'s background page and action popover (frame names ``frames``-bg,
+        ``frames``-action), and connect through the popover's form with ``participant``'s
+        join token; returns the popover's frame once it says who joined."""
+        await self.page.evaluate(
+            "([user, name]) => { host.open(name + '-bg', '/background.html', user);"
+            " host.open(name + '-action', '/popover.html', user); }",
+            [user_id, frames],
+        )
+        popover = self.page.frame_locator(f"iframe[name='{frames}-action']")
+        await popover.locator("input[name='url']").fill(self.url)
+        await popover.locator("input[name='token']").fill(token_of(self.table, participant))
+        await popover.get_by_role("button", name="Save and connect").click()
+        await popover.locator("#table").get_by_text(f"You are {participant}").wait_for()
+        return popover
+
+
+@pytest.fixture
+async def stand_in(
     built: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+) -> AsyncIterator[StandIn]:
     """The built pages, with the real SDK bundled, in a page that answers the SDK's
-    messages as Owlbear does (test/host.html): a player enters the settings in the
-    popover, the background joins the bridge from the browser, a drop out of the ogre's
-    reach is paused, the GM (over the protocol) attacks, the token ends on the drop cell."""
+    messages as Owlbear's does (test/host.html), next to a real bridge with table ``owl``
+    (gm and alice) that admits the extension's origin."""
     if async_playwright is None:
         _missing("playwright is not installed: pip install -e '.[dev]'")
     chromium = _chromium()
@@ -211,7 +272,6 @@ async def test_built_extension_plays_a_move_in_a_stand_in_owlbear(
         return web.Response(body=host_page, content_type="text/html")
 
     host.router.add_get("/", host_handler)
-    problems: list[str] = []
     async with (
         TestServer(extension, host="127.0.0.1") as ext_server,
         TestServer(host, host="127.0.0.1") as host_server,
@@ -220,71 +280,105 @@ async def test_built_extension_plays_a_move_in_a_stand_in_owlbear(
         config = Config(database=tmp_path / "db.sqlite3", allowed_origins=(ext_origin,))
         async with TestServer(create_app(config), host="127.0.0.1") as bridge:
             table = bridge.app[HUB].create_table("owl", ["alice"])
-            url = f"ws://127.0.0.1:{bridge.port}/ws"
-            async with aiohttp.ClientSession() as session:
-                gm = await TableClient.connect(session, url)
-                await gm.join(token_of(table, "gm"))
-                tokens = [
-                    {"id": "ogre", "name": "Ogre", "owner": "gm", "side": "monsters", "x": 5,
-                     "y": 5, "size": 1, "reach": 1, "movement": 6,
-                     "stats": {"ocv": 5, "dcv": 3, "init": 12}},
-                    {"id": "hero", "name": "Hero", "owner": "alice", "side": "heroes", "x": 4,
-                     "y": 5, "size": 1, "reach": 1, "movement": 6,
-                     "stats": {"ocv": 6, "dcv": 4, "init": 14}},
-                ]  # fmt: skip
-                grid = {"kind": "square", "cell_size": 1, "unit": "m", "width": 12, "height": 12}
-                grid["vtt"] = {"kind": "owlbear", "grid_size": 150}
-                await _gm_send(gm, "load_scene", {"scene": {"grid": grid, "tokens": tokens}})
-                await _gm_send(
-                    gm, "start_combat", {"ruleset": "hero-supplement", "aware": None, "seed": 7}
+            async with async_playwright() as playwright:
+                browser = await playwright.chromium.launch(
+                    executable_path=chromium, args=CHROMIUM_ARGS
                 )
-                async with async_playwright() as playwright:
-                    browser = await playwright.chromium.launch(
-                        executable_path=chromium, args=CHROMIUM_ARGS
-                    )
-                    try:
-                        page = await browser.new_page(viewport={"width": 1200, "height": 700})
-                        page.set_default_timeout(PATIENCE_MS)
-                        page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
-                        page.on("console", lambda m: _console(problems, "host", m))
-                        await page.goto(
-                            f"http://127.0.0.1:{host_server.port}/?ext={ext_origin}",
-                        )
-                        await page.wait_for_selector("body[data-ready='true']", state="attached")
-                        items = [_token_item(t, "obr-gm") for t in tokens]
-                        await page.evaluate("(items) => host.addItems(items)", items)
-                        await page.evaluate(
-                            "() => { host.open('bg', '/background.html', 'obr-alice');"
-                            " host.open('action', '/popover.html', 'obr-alice'); }"
-                        )
-                        popover = page.frame_locator("iframe[name='action']")
-                        await popover.locator("input[name='url']").fill(url)
-                        await popover.locator("input[name='token']").fill(token_of(table, "alice"))
-                        await popover.get_by_role("button", name="Save and connect").click()
-                        panel = popover.locator("#table")
-                        await panel.get_by_text("You are alice").wait_for()
-                        await panel.get_by_text("Hero (acting)").wait_for()
+                try:
+                    page = await browser.new_page(viewport={"width": 1200, "height": 700})
+                    page.set_default_timeout(PATIENCE_MS)
+                    found = StandIn(page, f"ws://127.0.0.1:{bridge.port}/ws", table, [])
+                    page.on("pageerror", lambda e: found.problems.append(f"page error: {e}"))
+                    page.on("console", lambda m: _console(found.problems, "host", m))
+                    await page.goto(f"http://127.0.0.1:{host_server.port}/?ext={ext_origin}")
+                    await page.wait_for_selector("body[data-ready='true']", state="attached")
+                    yield found
+                finally:
+                    await browser.close()
 
-                        # Alice drops the hero's centre at (2.62, 4.31) cells: cell [2, 4].
-                        await page.evaluate(
-                            "() => host.drag('obr-alice', 'hero', {x: 393, y: 646.5})"
-                        )
-                        paused = await gm.event("move_interrupted")
-                        at = paused.data["at"]
-                        opened = await gm.event("prompt_opened")
-                        # The background put the item where the bridge paused the move.
-                        await _item_at(page, "hero", ((at[0] + 0.5) * 150, (at[1] + 0.5) * 150))
-                        answer = {"prompt": opened.data["prompt"], "accept": True, "rolls": None}
-                        await _gm_send(gm, "answer_prompt", answer)
-                        done = await gm.event("move_completed")
-                        assert done.data["at"] == [2, 4]
-                        await _item_at(page, "hero", (2.5 * 150, 4.5 * 150))
-                        sent = await page.evaluate("() => host.calls.map((c) => c.id)")
-                        assert not [c for c in sent if "SET_METADATA" in c], sent
-                    finally:
-                        await browser.close()
-                await gm.close()
-    assert problems == []
+
+_TOKENS = [
+    {"id": "ogre", "name": "Ogre", "owner": "gm", "side": "monsters", "x": 5, "y": 5,
+     "size": 1, "reach": 1, "movement": 6, "stats": {"ocv": 5, "dcv": 3, "init": 12}},
+    {"id": "hero", "name": "Hero", "owner": "alice", "side": "heroes", "x": 4, "y": 5,
+     "size": 1, "reach": 1, "movement": 6, "stats": {"ocv": 6, "dcv": 4, "init": 14}},
+]  # fmt: skip
+
+
+@pytest.mark.timeout(600)
+async def test_built_extension_plays_a_move_in_a_stand_in_owlbear(stand_in: StandIn) -> None:
+    """A player enters the settings in the popover, the background joins the bridge from
+    the browser, a drop out of the ogre's reach is paused, the GM (over the protocol)
+    attacks, the token ends on the drop cell."""
+    page = stand_in.page
+    async with aiohttp.ClientSession() as session:
+        gm = await TableClient.connect(session, stand_in.url)
+        await gm.join(token_of(stand_in.table, "gm"))
+        grid = {"kind": "square", "cell_size": 1, "unit": "m", "width": 12, "height": 12}
+        grid["vtt"] = {"kind": "owlbear", "grid_size": 150}
+        await _gm_send(gm, "load_scene", {"scene": {"grid": grid, "tokens": _TOKENS}})
+        combat = {"ruleset": "hero-supplement", "aware": None, "seed": 7}
+        await _gm_send(gm, "start_combat", combat)
+        items = [_token_item(t, "obr-gm", linked=True) for t in _TOKENS]
+        await page.evaluate("(items) => host.addItems(items)", items)
+        popover = await stand_in.open_player("obr-alice", "alice", "alice")
+        await popover.locator("#table").get_by_text("Hero (acting)").wait_for()
+
+        # Alice drops the hero's centre at (2.62, 4.31) cells: cell [2, 4].
+        await page.evaluate("() => host.drag('obr-alice', 'hero', {x: 393, y: 646.5})")
+        paused = await gm.event("move_interrupted")
+        at = paused.data["at"]
+        opened = await gm.event("prompt_opened")
+        # The background put the item where the bridge paused the move.
+        await _item_at(page, "hero", ((at[0] + 0.5) * 150, (at[1] + 0.5) * 150))
+        answer = {"prompt": opened.data["prompt"], "accept": True, "rolls": None}
+        await _gm_send(gm, "answer_prompt", answer)
+        done = await gm.event("move_completed")
+        assert done.data["at"] == [2, 4]
+        await _item_at(page, "hero", (2.5 * 150, 4.5 * 150))
+        sent = await page.evaluate("() => host.calls.map((c) => c.id)")
+        assert not [c for c in sent if "SET_METADATA" in c], sent
+        await gm.close()
+    assert stand_in.problems == []
+
+
+@pytest.mark.timeout(600)
+async def test_gm_links_tokens_sends_the_scene_and_starts_combat_from_the_popover(
+    stand_in: StandIn,
+) -> None:
+    """The GM's popover: link the selected tokens, Send scene, Start combat; a player
+    connected over the protocol sees the scene with the tokens on their cells."""
+    page = stand_in.page
+    items = [_map_item("obr-gm"), *(_token_item(t, "obr-gm", linked=False) for t in _TOKENS)]
+    await page.evaluate("(items) => host.addItems(items)", items)
+    async with aiohttp.ClientSession() as session:
+        alice = await TableClient.connect(session, stand_in.url)
+        await alice.join(token_of(stand_in.table, "alice"))
+        popover = await stand_in.open_player("obr-gm", "gm", "gm")
+        link = popover.locator("#link")
+        for token in _TOKENS:
+            await page.evaluate("(id) => host.select([id])", token["id"])
+            for field in ("owner", "side", "reach", "movement"):
+                await link.locator(f"input[name='{field}']").fill(str(token[field]))
+            await link.locator("input[name='stats']").fill(json.dumps(token["stats"]))
+            await link.get_by_role("button", name="Link").click()
+            await popover.locator("#link-note").get_by_text("Linked 1 token(s)").wait_for()
+            await popover.locator("#link-note").evaluate("(note) => { note.textContent = ''; }")
+        await popover.get_by_role("button", name="Send scene").click()
+        loaded = await alice.event("scene_loaded")
+        scene = loaded.data["scene"]
+        assert [scene["grid"]["width"], scene["grid"]["height"]] == [12, 12]
+        assert scene["grid"]["vtt"]["kind"] == "owlbear"
+        assert sorted((t["id"], t["owner"], t["x"], t["y"]) for t in scene["tokens"]) == [
+            ("hero", "alice", 4, 5),
+            ("ogre", "gm", 5, 5),
+        ]
+        await popover.get_by_role("button", name="Start combat").click()
+        started = await alice.event("combat_started")
+        assert started.data["ruleset"] == "hero-supplement"
+        await popover.locator("#table").get_by_text("Hero (acting)").wait_for()
+        await alice.close()
+    assert stand_in.problems == []
 
 
 async def _item_at(page: Any, item_id: str, position: tuple[float, float]) -> None:
