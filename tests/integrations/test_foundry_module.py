@@ -8,18 +8,15 @@ test is skipped on a workstation and fails on CI (``CI=true``), as for the clien
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from tests.clients.test_js_client import run_node_tests
+from tests.node_suite import ROOT, run_node_suite
 
-ROOT = Path(__file__).resolve().parents[2]
 SUITES = [ROOT / "integrations" / "foundry" / "test", ROOT / "integrations" / "demo" / "test"]
 
 
 @pytest.mark.timeout(600)
 def test_foundry_module_and_demo() -> None:
-    files = sorted(str(p.relative_to(ROOT)) for d in SUITES for p in d.glob("*.test.js"))
-    assert len(files) >= 9, f"expected the module's and the demo's tests, found {files}"
-    run_node_tests(files)
+    found = [p for d in SUITES for p in d.glob("*.test.js")]
+    assert len(found) >= 9, f"expected the module's and the demo's tests, found {found}"
+    run_node_suite(*SUITES)

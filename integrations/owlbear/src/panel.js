@@ -1,0 +1,64 @@
+// The popover's content as HTML text, from the background's table summary (messages.js
+// tableSummary). Pure, so node --test checks it; popover.js puts it on the page and turns
+// clicks on `data-op` buttons into commands.
+
+import { kindLabel, RULESETS, secondsLeft } from "./messages.js";
+
+/** Text safe to put in HTML. */
+export function escapeHtml(/** @type {unknown} */ value) {
+  return String(value ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+const STATUS = {
+  unconfigured: "Not connected: enter the bridge URL and your join token below.",
+  connecting: "Connecting to the bridge...",
+  failed: "The bridge refused the connection.",
+  joined: "Connected.",
+  disconnected: "Connection lost; reconnecting...",
+  closed: "Connection closed.",
+};
+
+/**
+ * @param {ReturnType<typeof import("./messages.js").tableSummary>} s the summary
+ * @param {number} nowMs the clock, for the prompts' countdowns
+ * @param {{view?: "panel" | "prompt"}} [options] "prompt": only the prompts (the popover
+ *   the background opens when one arrives)
+ */
+export function panelHtml(s, nowMs, { view = "panel" } = {}) {
+  const parts = [];
+  const prompts = s.prompts.map((p) => {
+    const left = secondsLeft(p.deadlineMs, nowMs);
+    return `<section class="prompt" data-prompt="${escapeHtml(p.prompt)}">
+<h2>${escapeHtml(kindLabel(p.kind))}</h2>
+<p><b>${escapeHtml(p.attacker)}</b> may act against <b>${escapeHtml(p.target)}</b>.</p>
+${left === null ? "" : `<p class="deadline">${left} s left; no answer counts as declining.</p>`}
+<button data-op="answer" data-prompt="${escapeHtml(p.prompt)}" data-accept="true">Accept</button>
+<button data-op="answer" data-prompt="${escapeHtml(p.prompt)}" data-accept="false">Decline</button>
+</section>`;
+  });
+  if (view === "prompt") return prompts.length ? prompts.join("\n") : "<p>No prompt is waiting for you.</p>";
+  parts.push(`<p class="status">${escapeHtml(STATUS[/** @type {keyof typeof STATUS} */ (s.status)] ?? s.status)}${
+    s.participant ? ` You are <b>${escapeHtml(s.participant)}</b> (${escapeHtml(s.role)}).` : ""}</p>`);
+  if (s.error) parts.push(`<p class="error">${escapeHtml(s.error)}</p>`);
+  parts.push(...prompts);
+  if (s.combat) {
+    const c = s.combat;
+    const rows = c.order.map((o) => `<li class="${o.acting ? "acting" : ""}">${escapeHtml(o.name)}${o.acting ? " (acting)" : ""}${
+      o.acting && o.mine ? ` <button data-op="end_phase" data-token="${escapeHtml(o.id)}">End Phase</button>` : ""}</li>`);
+    parts.push(`<section class="order"><h2>Turn ${escapeHtml(c.turn)}, Phase ${escapeHtml(c.phase)}${c.paused ? " (paused)" : ""}</h2>
+<ol>${rows.join("")}</ol></section>`);
+  } else if (s.status === "joined") {
+    parts.push(`<p>No fight under way${s.scene ? "" : "; the GM has not sent a scene yet"}.</p>`);
+  }
+  if (s.role === "gm") {
+    const options = RULESETS.map((r) => `<option value="${r}">${r}</option>`).join("");
+    parts.push(`<section class="gm"><h2>GM</h2>
+<button data-op="send_scene">Send scene</button>
+<button data-op="place_all">Put tokens where the bridge has them</button>
+<label>Ruleset <select id="ruleset">${options}</select></label>
+<button data-op="start_combat">Start combat</button>
+<label><input type="checkbox" data-op="bypass" ${s.bypass ? "checked" : ""}> Bypass: my drags are not sent (clean-up)</label>
+</section>`);
+  }
+  return parts.join("\n");
+}

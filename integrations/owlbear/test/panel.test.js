@@ -1,0 +1,49 @@
+// The popover's content from a table summary, and the GM's link form.
+
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { applyLink, parseLink } from "../src/link.js";
+import { LINK_KEY } from "../src/items.js";
+import { panelHtml } from "../src/panel.js";
+
+const summary = {
+  status: "joined", participant: "gm", role: "gm", scene: true,
+  combat: { ruleset: "hero-supplement", turn: 1, phase: 3, actor: "ogre", paused: true,
+    order: [{ id: "hero", name: "Hero", acting: false, mine: false }, { id: "ogre", name: "<Ogre>", acting: true, mine: true }] },
+  prompts: [{ prompt: "p-1", kind: "attack_of_opportunity", attacker: "<Ogre>", target: "Hero", deadlineMs: 20_500 }],
+  error: null, bypass: false,
+};
+
+test("the panel: prompt with countdown, order with the actor, End Phase for my actor, GM controls, names escaped", () => {
+  const html = panelHtml(summary, 10_000);
+  assert.match(html, /<h2>Attack of opportunity<\/h2>/);
+  assert.match(html, /11 s left/);
+  assert.match(html, /data-op="answer" data-prompt="p-1" data-accept="true"/);
+  assert.match(html, /Turn 1, Phase 3 \(paused\)/);
+  assert.match(html, /<li class="acting">&#60;Ogre&#62; \(acting\) <button data-op="end_phase" data-token="ogre">/);
+  assert.match(html, /data-op="send_scene"/);
+  assert.ok(!html.includes("<Ogre>"));
+});
+
+test("a player's panel has no GM controls; the prompt view shows only prompts", () => {
+  const order = summary.combat.order.map((o) => ({ ...o, mine: false })); // tableSummary's view for alice
+  const player = { ...summary, role: "player", participant: "alice", prompts: [], combat: { ...summary.combat, order } };
+  const html = panelHtml(player, 0);
+  assert.ok(!html.includes("send_scene"));
+  assert.ok(!html.includes("end_phase"), "the acting token is not alice's");
+  assert.equal(panelHtml(player, 0, { view: "prompt" }), "<p>No prompt is waiting for you.</p>");
+  assert.match(panelHtml(summary, 0, { view: "prompt" }), /^<section class="prompt"/);
+});
+
+test("the link form: checked, then written under the extension's metadata key", () => {
+  const link = parseLink({ owner: "alice", side: "heroes", reach: "1", movement: "6", size: "", stats: '{"ocv": 6, "init": 14}' });
+  assert.deepEqual(link, { owner: "alice", side: "heroes", reach: 1, movement: 6, stats: { ocv: 6, init: 14 } });
+  const draft = { metadata: { "other.extension/x": 1 } };
+  applyLink(draft, link);
+  assert.deepEqual(draft.metadata, { "other.extension/x": 1, [LINK_KEY]: link });
+  assert.throws(() => parseLink({ owner: "", side: "s", reach: "1", movement: "1" }), /owner/);
+  assert.throws(() => parseLink({ owner: "a", side: "s", reach: "-1", movement: "1" }), /reach/);
+  assert.throws(() => parseLink({ owner: "a", side: "s", reach: "1", movement: "1", size: "1.5" }), /size/);
+  assert.throws(() => parseLink({ owner: "a", side: "s", reach: "1", movement: "1", stats: "[1]" }), /stats/);
+});
