@@ -58,7 +58,7 @@ def combatant_from_spec(t: protocol.TokenSpec) -> engine.Combatant:
         size=t.size,
         reach=t.reach,
         movement=t.movement,
-        stats=tuple(t.stats),
+        stats=tuple(t.stats.items()),
     )
 
 
