@@ -118,8 +118,9 @@ class Event(ServerWire, frozen=True, kw_only=True):
 class Prompt(ServerWire, frozen=True, kw_only=True):
     """A question for the table, answered with ``answer_prompt``: e.g. ``kind``
     ``"attack_of_opportunity"``: may ``attacker`` strike ``target``, who is at cell
-    ``at`` and leaves reach at ``exit_point``? Unanswered by ``deadline_ms`` the server
-    takes the default."""
+    ``at`` and leaves reach at ``exit_point``? Unanswered by ``deadline_ms`` (the
+    server's wall clock, milliseconds since the Unix epoch) the server takes the
+    default; ``remaining_ms`` is how long that was when the message was sent."""
 
     TYPE = "prompt"
     prompt: Name
@@ -129,6 +130,7 @@ class Prompt(ServerWire, frozen=True, kw_only=True):
     at: Cell
     exit_point: tuple[float, float]
     deadline_ms: Seq
+    remaining_ms: Seq
 
 
 class State(ServerWire, frozen=True, kw_only=True):

@@ -278,7 +278,7 @@ async def _catch_up(
                 )
             index += len(chunk)
         for prompt, deadline in prompts:
-            session.send(prompt_message(session, prompt, _or(deadline, now_ms)), now_ms)
+            session.send(prompt_message(session, prompt, _or(deadline, now_ms), now_ms), now_ms)
     finally:
         held, session.held = session.held or [], None
         if not session.left:
@@ -301,7 +301,7 @@ def open_prompts(session: Session) -> list[tuple[Prompt, int | None]]:
 def resend_prompts(session: Session, now_ms: int) -> None:
     """Send ``session`` every open prompt it controls, with its deadline."""
     for prompt, deadline in open_prompts(session):
-        session.send(prompt_message(session, prompt, _or(deadline, now_ms)), now_ms)
+        session.send(prompt_message(session, prompt, _or(deadline, now_ms), now_ms), now_ms)
 
 
 def _or(deadline: int | None, now_ms: int) -> int:
