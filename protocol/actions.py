@@ -99,14 +99,3 @@ class MovePoints(MoveOptions, frozen=True, kw_only=True):
 
 
 ACTION_MESSAGES = (MovePoints, SetDoor, SetCondition)
-
-__all__ = [
-    "ACTION_MESSAGES",
-    "MAX_AREA",
-    "ImageGrid",
-    "MoveOptions",
-    "MovePoints",
-    "SetCondition",
-    "SetDoor",
-    "check_maneuver",
-]

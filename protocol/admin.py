@@ -13,21 +13,6 @@ from msgspec import Meta
 
 from protocol.wire import ClientWire, LongName, Name, Seq, ServerWire, Wire
 
-__all__ = [
-    "DICE_POLICIES",
-    "ISSUABLE_ROLES",
-    "LIST_TOKENS_PAGE",
-    "TOKEN_ROLES",
-    "ConfigureTable",
-    "IssueToken",
-    "ListTokens",
-    "ListedToken",
-    "RevokeToken",
-    "TokenIssued",
-    "TokenList",
-    "TokenRevoked",
-]
-
 #: Roles a GM may hand out: a table has one GM, made with the table.
 IssuableRole = Literal["player", "spectator"]
 Role = Literal["gm", "player", "spectator"]

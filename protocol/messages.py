@@ -29,24 +29,6 @@ from protocol.scene import MAX_TOKENS, SceneSpec
 from protocol.validate import INT_MAX
 from protocol.wire import Cell, ClientWire, EventIndex, LongName, Name, Roll, Rolls, TokenId
 
-__all__ = [
-    "CLIENT_MESSAGE_TYPES",
-    "Act",
-    "AnswerPrompt",
-    "ClientMessage",
-    "EndEffect",
-    "EndPhase",
-    "Join",
-    "JoinCombat",
-    "LeaveCombat",
-    "LoadScene",
-    "Move",
-    "Ping",
-    "Resync",
-    "SetEffect",
-    "StartCombat",
-]
-
 MAX_PATH: Final = 1000
 MAX_ROLLS: Final = 100
 MAX_GROUPS: Final = 256

@@ -13,17 +13,6 @@ from protocol.features import MAX_TERRAIN, MAX_WALLS, TerrainSpec, VttSpec, Wall
 from protocol.validate import INT_MAX, INT_MIN, key_segment, show
 from protocol.wire import MAX_MAGNITUDE, Int, Label, Length, Name, Positive, TokenId, Wire
 
-__all__ = [
-    "DIAGONAL_RULES",
-    "FOUNDRY_DIAGONALS",
-    "GRID_KINDS",
-    "MAX_TOKENS",
-    "GridSpec",
-    "SceneSpec",
-    "StatValue",
-    "TokenSpec",
-]
-
 GridKind = Literal["square", "hex_pointy", "hex_flat"]
 #: How a square grid prices a diagonal step: one square each (Cyberpunk RED, the Hero
 #: supplement), alternating 1-2-1, the exact Euclidean length, or not at all; and the

@@ -23,19 +23,6 @@ from protocol.queries import Options, PathPlan
 from protocol.validate import MAX_DEPTH, SEQ_MAX
 from protocol.wire import Cell, EventIndex, LongName, Name, Seq, ServerWire, TokenId
 
-__all__ = [
-    "ROLES",
-    "SERVER_MESSAGE_TYPES",
-    "Ack",
-    "ErrorMessage",
-    "Event",
-    "Pong",
-    "Prompt",
-    "ServerMessage",
-    "State",
-    "Welcome",
-]
-
 #: What a participant may do at a table.
 ROLES: Final[frozenset[str]] = frozenset(get_args(Role))
 #: Longest ``ErrorMessage.message``; :meth:`ErrorMessage.from_protocol_error` cuts to fit.

@@ -30,7 +30,6 @@ from __future__ import annotations
 import contextvars
 import copy
 import re
-from collections.abc import Mapping
 from typing import Annotated, Any, ClassVar, Final, Self, TypeVar
 
 import msgspec
@@ -314,11 +313,6 @@ def _value_at(data: Any, where: str) -> Any:
     return data
 
 
-def registry(*classes: type[ClientWire]) -> Mapping[str, type[Any]]:
-    """Wire ``type`` -> class, for a direction's messages."""
-    return {cls.TYPE: cls for cls in classes}
-
-
 __all__ = [
     "MAX_MAGNITUDE",
     "Cell",
@@ -340,5 +334,4 @@ __all__ = [
     "TokenId",
     "Wire",
     "read",
-    "registry",
 ]
