@@ -5,7 +5,7 @@ Theory of operation. Every message and every nested spec is a frozen
 shape. Types carry the bounds (:data:`Seq`, :data:`TokenId`, :func:`text`, ``Literal``
 choices), and msgspec's compiled validator checks them, so nothing else restates them:
 reading a body (:func:`read`), writing one (:meth:`Wire.to_body`), the message tables in
-``protocol/README.md`` (:mod:`protocol.docs`) and the tests' hypothesis strategies all
+``protocol/README.md`` (``python -m vtt_bridge.wiredocs``) and the tests' strategies all
 come from these declarations.
 
 - A field with a default may be left out on the wire only when its class lists it in
@@ -19,10 +19,19 @@ come from these declarations.
   over its builtin form (:func:`msgspec.to_builtins`), then stores the normalised fields
   (lists become tuples, ints in float fields become floats).
 
-How to add a message: declare ``class AskThreat(ClientWire, tag="ask_threat"): token:
-TokenId`` (``ServerWire`` for a server message), with a docstring (the README's table
-takes it), add it to ``CLIENT_MESSAGE_TYPES`` / ``SERVER_MESSAGE_TYPES``, run
-``python -m protocol.docs --write``, and give the README an example frame.
+How to add a message: declare it, with a docstring (the README's table takes its first
+paragraph)::
+
+    class AskThreat(ClientWire, frozen=True, kw_only=True):
+        '''Ask which cells threaten ``token``; answered with ``threat``.'''
+
+        TYPE = "ask_threat"
+        token: TokenId
+
+(``ServerWire`` for a server message; ``LATER = ("field",)`` for a field added to a
+message that already shipped; a ``check(self)`` method for what types cannot say), add
+it to ``CLIENT_MESSAGE_TYPES`` or ``SERVER_MESSAGE_TYPES``, run ``python -m
+vtt_bridge.wiredocs --write``, and give the README an example frame.
 """
 
 from __future__ import annotations
