@@ -7,7 +7,6 @@ from typing import get_args
 
 import engine
 import protocol
-from engine.rulesets import registered
 from vtt_bridge import wiredocs
 
 
@@ -20,7 +19,7 @@ def test_every_message_and_event_kind_is_listed() -> None:
     for kind in {*protocol.CLIENT_MESSAGE_TYPES, *protocol.SERVER_MESSAGE_TYPES}:
         assert f"#### `{kind}`:" in text, kind
     kinds = {cls.kind for cls in get_args(engine.events.Event)}
-    kinds |= {e.kind for r in registered() for e in type(r).vocabulary.events}
+    kinds |= {e.kind for r in wiredocs.shipped() for e in type(r).vocabulary.events}
     for kind in kinds:
         assert f"#### `{kind}` (" in text, kind
 

@@ -186,10 +186,15 @@ def recorded_examples() -> dict[str, dict[str, Any]]:
     return found
 
 
+def shipped() -> list[Any]:
+    """The registered rulesets that ship (not the tests' toy games, when loaded)."""
+    return [r for r in registered() if type(r).__module__.startswith("engine.")]
+
+
 def event_sources() -> list[tuple[str, Any]]:
     """(ruleset, event class) for every event kind: the core's, then each ruleset's."""
     core: list[tuple[str, Any]] = [("core", cls) for cls in get_args(engine.events.Event)]
-    games = [(type(r).name, e) for r in registered() for e in type(r).vocabulary.events]
+    games = [(type(r).name, e) for r in shipped() for e in type(r).vocabulary.events]
     seen: set[str] = set()
     out = []
     for source, cls in core + games:
@@ -215,7 +220,7 @@ def events_section() -> str:
         parts.append("\n".join(rows) + "\n")
     vocab = ["#### Vocabulary per ruleset", "", "| ruleset | move modes | conditions |"]
     vocab.append("|---|---|---|")
-    for ruleset in registered():
+    for ruleset in shipped():
         kind = type(ruleset)
         modes = ", ".join(f"`{m}`" for m in kind.move_modes)
         conditions = ", ".join(f"`{c}`" for c in kind.vocabulary.conditions) or "none"
