@@ -105,9 +105,7 @@ class Wire(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True
     #: Fields left out of ``hash()`` (maps), still compared.
     UNHASHED: ClassVar[tuple[str, ...]] = ()
     #: (required names, all names, nested struct fields) per class, built on first use.
-    _plan: ClassVar[
-        tuple[frozenset[str], frozenset[str], dict[str, tuple[type[Wire], bool]]] | None
-    ]
+    _plan: ClassVar[_Plan | None]
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
