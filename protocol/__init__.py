@@ -78,6 +78,7 @@ from protocol.server_messages import (
     Welcome,
 )
 from protocol.validate import MAX_ARRAY_LEN, MAX_DEPTH, MAX_MAP_LEN
+from protocol.wire import Wire
 
 __all__ = [
     "CLIENT_MESSAGE_TYPES",
@@ -145,6 +146,7 @@ __all__ = [
     "VttSpec",
     "WallSpec",
     "Welcome",
+    "Wire",
     "client_from_wire",
     "decode_client",
     "decode_server",

@@ -1,176 +1,90 @@
 """Client messages that act on the map or in combat beyond a plain move, shared by every
-game: doors, conditions, and moves given in the VTT's pixels.
+game: doors, conditions, and moves given in the VTT's pixels; and the fields every kind
+of move shares.
 
 A game's own actions are not here: they travel as ``act`` (:mod:`protocol.fight`),
-declared in the game's folder.  Kept apart from :mod:`protocol.messages` so the core
-session messages stay short; registered with the others in ``CLIENT_MESSAGE_TYPES``.
+declared in the game's folder.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Annotated, Any, ClassVar, Final
+
+from msgspec import Meta
 
 from protocol.errors import ProtocolError
-from protocol.features import check_feature_id, check_point
-from protocol.validate import (
-    at,
-    check_bool,
-    check_float,
-    check_id,
-    check_int,
-    check_keys,
-    check_seq,
-    check_tuple,
-    index_segment,
-    json_safe,
-    show,
-)
+from protocol.validate import json_safe
+from protocol.wire import ClientWire, Point, Positive, Rolls, TokenId, Wire
 
-MAX_AREA = 1024
+MAX_AREA: Final = 1024
 #: How deep a move's or an answer's ``maneuver`` map may nest.
-MAX_OPTION_DEPTH = 3
+MAX_OPTION_DEPTH: Final = 3
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class SetDoor:
+def check_maneuver(maneuver: dict[str, Any] | None) -> None:
+    """A ``maneuver``: the ruleset's modifiers for an attack (a map whose fields the
+    fight's ruleset declares, e.g. the Hero supplement's ``name``, ``ocv``, ``dcv``);
+    the protocol checks only that it is a small JSON-safe map."""
+    if maneuver is not None:
+        json_safe(maneuver, "maneuver", max_depth=MAX_OPTION_DEPTH)
+
+
+class MoveOptions(ClientWire, frozen=True, kw_only=True):
+    """What any move may add to its path: its ``mode`` (a word of the fight's ruleset;
+    null: its default), an ``attack`` at the end, that attack's ``maneuver`` map, and
+    ``rolls``, the table's own dice for it."""
+
+    LATER: ClassVar[tuple[str, ...]] = ("mode", "attack", "maneuver", "rolls")
+    UNHASHED = ("maneuver",)
+    token: TokenId
+    mode: TokenId | None = None
+    attack: TokenId | None = None
+    maneuver: dict[str, Any] | None = None
+    rolls: Rolls | None = None
+
+    def check(self) -> None:
+        """The manoeuvre map nests at most :data:`MAX_OPTION_DEPTH` deep."""
+        check_maneuver(self.maneuver)
+
+
+class SetDoor(ClientWire, frozen=True, kw_only=True):
     """Open or close the door ``wall`` (a wall of the scene whose ``door`` is not "none")."""
 
-    TYPE: ClassVar[str] = "set_door"
-    seq: int
-    wall: str
+    TYPE = "set_door"
+    wall: TokenId
     open: bool
 
-    def __post_init__(self) -> None:
-        check_seq(self.seq)
-        check_feature_id(self.wall, "wall")
-        check_bool(self.open, "open")
 
-    @classmethod
-    def from_body(cls, body: object, *, seq: int) -> SetDoor:
-        """Read the wire body."""
-        return cls(seq=seq, **check_keys(body, ("wall", "open")))
-
-    def to_body(self) -> dict[str, Any]:
-        """The wire body."""
-        return {"wall": self.wall, "open": self.open}
-
-
-def read_maneuver(value: object, path: str) -> dict[str, Any] | None:
-    """An optional ``maneuver``: the ruleset's modifiers for an attack (a map whose
-    fields the fight's ruleset declares, e.g. the Hero supplement's ``name``, ``ocv``,
-    ``dcv``); the protocol checks only that it is a small JSON-safe map."""
-    if value is None:
-        return None
-    if not isinstance(value, dict):
-        raise ProtocolError("bad_type", f"expected a map, got {show(value)}", path=path)
-    copied: dict[str, Any] = json_safe(value, path, max_depth=MAX_OPTION_DEPTH)
-    return copied
-
-
-def check_rolls(value: object) -> tuple[int, ...] | None:
-    """Dice the table rolled itself (``None``: the server rolls), each ``1..1000``."""
-    if value is None:
-        return None
-    rolls = check_tuple(value, "rolls", min_items=1, max_items=100)
-    for i, roll in enumerate(rolls):
-        check_int(roll, f"rolls{index_segment(i)}", lo=1, hi=1000)
-    return rolls
-
-
-#: The optional fields ``move`` and ``move_points`` share.
-MOVE_OPTIONS = ("mode", "attack", "maneuver", "rolls")
-
-
-def check_move_options(obj: object, mode: object, attack: object, maneuver: object) -> None:
-    """Check the fields a move may add to its path: its mode (a word of the fight's
-    ruleset; null: its default), an attack at the end, its manoeuvre map."""
-    if mode is not None:
-        check_id(mode, "mode")
-    if attack is not None:
-        check_id(attack, "attack")
-    object.__setattr__(obj, "maneuver", read_maneuver(maneuver, "maneuver"))
-
-
-def read_move_body(body: object, path_field: str) -> dict[str, Any]:
-    """A move body's fields: ``token``, the path under ``path_field``, and the options."""
-    return dict(check_keys(body, ("token", path_field), MOVE_OPTIONS))
-
-
-def move_options_wire(
-    mode: str | None,
-    attack: str | None,
-    maneuver: dict[str, Any] | None,
-    rolls: tuple[int, ...] | None,
-) -> dict[str, Any]:
-    """The move options as wire fields (``rolls`` only when given, so older servers read
-    the rest)."""
-    wire: dict[str, Any] = {"mode": mode, "attack": attack, "maneuver": maneuver}
-    if rolls is not None:
-        wire["rolls"] = list(rolls)
-    return wire
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class SetCondition:
+class SetCondition(ClientWire, frozen=True, kw_only=True):
     """GM only: set or clear a ``condition`` on ``token`` (a word of the fight's ruleset;
     the engine refuses one it does not know)."""
 
-    TYPE: ClassVar[str] = "set_condition"
-    seq: int
-    token: str
-    condition: str
+    TYPE = "set_condition"
+    token: TokenId
+    condition: TokenId
     on: bool
 
-    def __post_init__(self) -> None:
-        check_seq(self.seq)
-        check_id(self.token, "token")
-        check_id(self.condition, "condition")
-        check_bool(self.on, "on")
 
-    @classmethod
-    def from_body(cls, body: object, *, seq: int) -> SetCondition:
-        """Read the wire body."""
-        return cls(seq=seq, **check_keys(body, ("token", "condition", "on")))
-
-    def to_body(self) -> dict[str, Any]:
-        """The wire body."""
-        return {"token": self.token, "condition": self.condition, "on": self.on}
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ImageGrid:
+class ImageGrid(Wire, frozen=True, kw_only=True):
     """An Owlbear image item's own grid (SDK ``Image.grid``: ``offset`` in image pixels,
     ``dpi`` image pixels per cell) and the item's ``scale``: the item's ``position`` is
     where the image's offset lies."""
 
-    offset: tuple[float, float]
-    dpi: float
-    scale: tuple[float, float] = (1.0, 1.0)
+    LATER = ("scale",)
+    offset: Point
+    dpi: Positive
+    scale: Point = (1.0, 1.0)
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "offset", check_point(self.offset, "offset"))
-        object.__setattr__(self, "dpi", check_float(self.dpi, "dpi", minimum=0, exclusive=True))
-        sx, sy = check_point(self.scale, "scale")
-        for i, v in enumerate((sx, sy)):
+    def check(self) -> None:
+        """A positive scale."""
+        for i, v in enumerate(self.scale):
             if not v > 0:
                 raise ProtocolError(
                     "bad_value", f"scale must be positive, got {v!r}", path=f"scale[{i}]"
                 )
-        object.__setattr__(self, "scale", (sx, sy))
-
-    @classmethod
-    def from_wire(cls, value: object) -> ImageGrid:
-        """Read an image grid map."""
-        return cls(**check_keys(value, ("offset", "dpi"), ("scale",)))
-
-    def to_wire(self) -> dict[str, Any]:
-        """The image grid as a JSON-safe map."""
-        return {"offset": list(self.offset), "dpi": self.dpi, "scale": list(self.scale)}
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class MovePoints:
+class MovePoints(MoveOptions, frozen=True, kw_only=True):
     """Move ``token`` through waypoints given in the VTT's own pixels (the scene's
     ``grid.vtt``): Foundry token-document ``x``/``y``, or Owlbear item positions (the
     item's centre, or where its ``image`` grid's offset lies when ``image`` is given).
@@ -178,68 +92,10 @@ class MovePoints:
     (Foundry's direct path on a Foundry scene); then it is a ``move`` like any other
     (``mode``, ``attack``, ``maneuver``, ``rolls``)."""
 
-    TYPE: ClassVar[str] = "move_points"
-    seq: int
-    token: str
-    points: tuple[tuple[float, float], ...]
-    mode: str | None = None
-    attack: str | None = None
-    maneuver: dict[str, Any] | None = field(default=None, hash=False)
-    rolls: tuple[int, ...] | None = None
+    TYPE = "move_points"
+    LATER = (*MoveOptions.LATER, "image")
+    points: Annotated[tuple[Point, ...], Meta(min_length=1, max_length=MAX_AREA)]
     image: ImageGrid | None = None
-
-    def __post_init__(self) -> None:
-        check_seq(self.seq)
-        check_id(self.token, "token")
-        points = check_tuple(self.points, "points", min_items=1, max_items=MAX_AREA)
-        object.__setattr__(
-            self, "points", tuple(check_point(p, f"points[{i}]") for i, p in enumerate(points))
-        )
-        check_move_options(self, self.mode, self.attack, self.maneuver)
-        object.__setattr__(self, "rolls", check_rolls(self.rolls))
-        if self.image is not None and not isinstance(self.image, ImageGrid):
-            raise ProtocolError(
-                "bad_type", f"expected an image grid, got {show(self.image)}", path="image"
-            )
-
-    @classmethod
-    def from_body(cls, body: object, *, seq: int) -> MovePoints:
-        """Read the wire body."""
-        fields = dict(body) if type(body) is dict else body
-        image = None
-        if isinstance(fields, dict) and "image" in fields:
-            raw = fields.pop("image")
-            if raw is not None:
-                with at("image"):
-                    image = ImageGrid.from_wire(raw)
-        return cls(seq=seq, image=image, **read_move_body(fields, "points"))
-
-    def to_body(self) -> dict[str, Any]:
-        """The wire body (``image`` only when given, so older readers see no new key)."""
-        body = {
-            "token": self.token,
-            "points": [list(p) for p in self.points],
-            **move_options_wire(self.mode, self.attack, self.maneuver, self.rolls),
-        }
-        if self.image is not None:
-            body["image"] = self.image.to_wire()
-        return body
 
 
 ACTION_MESSAGES = (MovePoints, SetDoor, SetCondition)
-
-__all__ = [
-    "ACTION_MESSAGES",
-    "MAX_AREA",
-    "MOVE_OPTIONS",
-    "ImageGrid",
-    "MovePoints",
-    "SetCondition",
-    "SetDoor",
-    "at",
-    "check_move_options",
-    "check_rolls",
-    "move_options_wire",
-    "read_maneuver",
-    "read_move_body",
-]

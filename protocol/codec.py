@@ -12,7 +12,7 @@ Theory of operation. Decoding runs in three steps, each refusing with a
    hooks leave :class:`~protocol.validate.Rejected` markers where they refused
    something so this step can report the path.
 3. *Read*: the envelope ``{"v", "type", "seq", "body"}``, then the body through the
-   message class, whose constructor checks every field.
+   message's declaration (:func:`protocol.wire.read`: msgspec's compiled validator).
 
 Once the envelope's ``seq`` is readable, every later error carries it in
 :attr:`ProtocolError.seq`.
@@ -26,6 +26,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final, TypeAlias
 
 import msgpack
+import msgspec
 
 from protocol.errors import ProtocolError
 from protocol.messages import CLIENT_MESSAGE_TYPES, ClientMessage
@@ -41,6 +42,7 @@ from protocol.validate import (
     key_segment,
     show,
 )
+from protocol.wire import read
 
 __all__ = [
     "MAX_BATCH",
@@ -68,6 +70,9 @@ MAX_FRAME_BYTES: Final = 65536
 #: longer ones before ``int()`` keeps a 5,000-digit number from costing CPU.
 MAX_INT_DIGITS: Final = 20
 ENVELOPE_KEYS: Final = ("v", "type", "seq", "body")
+
+_JSON: Final = msgspec.json.Encoder()
+_MSGPACK: Final = msgspec.msgpack.Encoder()
 
 #: Any message, either direction.
 Message: TypeAlias = ClientMessage | ServerMessage
@@ -329,8 +334,8 @@ def _from_wire(obj: object, registry: Mapping[str, type[Any]], side: str) -> Any
                 "unknown_type", f"unknown {side} message type {show(kind)}", path="type"
             )
         message_seq = check_seq(obj["seq"])
-        try:  # ``with at("body")``, without a generator per message
-            return cls.from_body(obj["body"], seq=message_seq)
+        try:
+            return read(cls, obj["body"], seq=message_seq)
         except ProtocolError as exc:
             exc.prefix("body")
             raise
@@ -404,17 +409,19 @@ def to_wire(message: Message) -> dict[str, Any]:
     }
 
 
+def _envelope(message: Message) -> dict[str, Any]:
+    return {"v": PROTOCOL_VERSION, "type": message.TYPE, "seq": message.seq, "body": message.body()}
+
+
 def encode_json(message: Message) -> str:
-    """The message as a compact JSON text frame."""
-    # ensure_ascii=False: the frame is sent as UTF-8 anyway, and escapes would
-    # count up to six bytes per character against the peer's frame limit.
-    return json.dumps(to_wire(message), separators=(",", ":"), allow_nan=False, ensure_ascii=False)
+    """The message as a compact JSON text frame (UTF-8, not ASCII escapes: the frame is
+    sent as UTF-8 anyway, and escapes would count six bytes a character)."""
+    return _JSON.encode(_envelope(message)).decode("utf-8")
 
 
 def encode_msgpack(message: Message) -> bytes:
     """The message as a msgpack binary frame."""
-    data: bytes = msgpack.packb(to_wire(message), use_bin_type=True)
-    return data
+    return _MSGPACK.encode(_envelope(message))
 
 
 def encode(message: Message, *, binary: bool) -> bytes | str:

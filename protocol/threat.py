@@ -7,54 +7,33 @@ ask about any token, because the answers follow from what every member already h
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, ClassVar, Final
+from typing import Annotated, Final, Literal
 
-from protocol.errors import ProtocolError
-from protocol.features import Point, check_point
-from protocol.token_message import TokenMessage
-from protocol.validate import (
-    MAX_ARRAY_LEN,
-    SEQ_MAX,
-    at,
-    check_choice,
-    check_id,
-    check_int,
-    check_keys,
-    check_seq,
-    check_str,
-    check_tuple,
-    index_segment,
-)
+from msgspec import Meta
+
+from protocol.validate import MAX_ARRAY_LEN
+from protocol.wire import Cell, ClientWire, Point, Prose, Seq, ServerWire, TokenId, Wire
 
 #: Rings in one outline (a reach area split by walls has a few; holes add more).
 MAX_RINGS: Final = 256
 #: The most steps a path may have: a ``move``'s (``protocol.messages.MAX_PATH``).
 MAX_PATH: Final = 1000
+
+Ids = Annotated[tuple[TokenId, ...], Meta(max_length=MAX_ARRAY_LEN)]
 #: What stops a move there: the prompt it opens.
-EXIT_KINDS: Final = frozenset({"attack_of_opportunity", "readied_action"})
+ExitKind = Literal["attack_of_opportunity", "readied_action"]
+Ring = Annotated[tuple[Point, ...], Meta(min_length=3, max_length=MAX_ARRAY_LEN)]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class AskThreat(TokenMessage):
+class AskThreat(ClientWire, frozen=True, kw_only=True):
     """Ask which cells ``token`` threatens and its reach area; answered with ``threat``
     (``ref`` = this seq)."""
 
-    TYPE: ClassVar[str] = "ask_threat"
+    TYPE = "ask_threat"
+    token: TokenId
 
 
-def _cell(value: object, path: str) -> tuple[int, int]:
-    pair = check_tuple(value, path, min_items=2, max_items=2)
-    return (check_int(pair[0], f"{path}[0]"), check_int(pair[1], f"{path}[1]"))
-
-
-def _ids(value: object, path: str) -> tuple[str, ...]:
-    items = check_tuple(value, path, max_items=MAX_ARRAY_LEN)
-    return tuple(check_id(item, f"{path}{index_segment(i)}") for i, item in enumerate(items))
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Threat:
+class Threat(ServerWire, frozen=True, kw_only=True):
     """The answer to ``ask_threat`` ``ref``: the ``cells`` ``token`` threatens now (sorted
     ``[column, row]``; empty when the rules say it threatens nobody, then ``reason``
     says why), the ``foes`` it threatens under the fight's ruleset and those it still
@@ -63,170 +42,47 @@ class Threat:
     ``[x, y]`` points in the scene's distance units, the units of walls, terrain and
     exit points (fill them even-odd: a ring inside another is a hole)."""
 
-    TYPE: ClassVar[str] = "threat"
-    seq: int
-    ref: int
-    token: str
-    cells: tuple[tuple[int, int], ...]
-    outline: tuple[tuple[Point, ...], ...]
-    foes: tuple[str, ...]
-    attacks: tuple[str, ...]
-    reason: str | None
-
-    def __post_init__(self) -> None:
-        check_seq(self.seq)
-        check_int(self.ref, "ref", lo=0, hi=SEQ_MAX)
-        check_id(self.token, "token")
-        cells = check_tuple(self.cells, "cells", max_items=MAX_ARRAY_LEN)
-        object.__setattr__(
-            self, "cells", tuple(_cell(c, f"cells{index_segment(i)}") for i, c in enumerate(cells))
-        )
-        rings = []
-        for i, ring in enumerate(check_tuple(self.outline, "outline", max_items=MAX_RINGS)):
-            where = f"outline{index_segment(i)}"
-            points = check_tuple(ring, where, min_items=3, max_items=MAX_ARRAY_LEN)
-            rings.append(
-                tuple(check_point(p, f"{where}{index_segment(j)}") for j, p in enumerate(points))
-            )
-        object.__setattr__(self, "outline", tuple(rings))
-        object.__setattr__(self, "foes", _ids(self.foes, "foes"))
-        object.__setattr__(self, "attacks", _ids(self.attacks, "attacks"))
-        if self.reason is not None:
-            check_str(self.reason, "reason", max_len=1024)
-
-    @classmethod
-    def from_body(cls, body: object, *, seq: int) -> Threat:
-        """Read the wire body."""
-        fields = ("ref", "token", "cells", "outline", "foes", "attacks", "reason")
-        return cls(seq=seq, **check_keys(body, fields))
-
-    def to_body(self) -> dict[str, Any]:
-        """The wire body."""
-        return {
-            "ref": self.ref,
-            "token": self.token,
-            "cells": [list(c) for c in self.cells],
-            "outline": [[list(p) for p in ring] for ring in self.outline],
-            "foes": list(self.foes),
-            "attacks": list(self.attacks),
-            "reason": self.reason,
-        }
+    TYPE = "threat"
+    ref: Seq
+    token: TokenId
+    cells: Annotated[tuple[Cell, ...], Meta(max_length=MAX_ARRAY_LEN)]
+    outline: Annotated[tuple[Ring, ...], Meta(max_length=MAX_RINGS)]
+    foes: Ids
+    attacks: Ids
+    reason: Prose | None
 
 
-def _path(value: object, path: str) -> tuple[tuple[int, int], ...]:
-    cells = check_tuple(value, path, min_items=1, max_items=MAX_PATH)
-    return tuple(_cell(c, f"{path}{index_segment(i)}") for i, c in enumerate(cells))
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class AskExits:
+class AskExits(ClientWire, frozen=True, kw_only=True):
     """Ask where a move of ``token`` along ``path`` (the cells after its own, as a
     ``move`` sends them) in ``mode`` (null: the ruleset's first) would be stopped;
     answered with ``exits``."""
 
-    TYPE: ClassVar[str] = "ask_exits"
-    seq: int
-    token: str
-    path: tuple[tuple[int, int], ...]
-    mode: str | None = None
-
-    def __post_init__(self) -> None:
-        check_seq(self.seq)
-        check_id(self.token, "token")
-        object.__setattr__(self, "path", _path(self.path, "path"))
-        if self.mode is not None:
-            check_str(self.mode, "mode", min_len=1, max_len=64)
-
-    @classmethod
-    def from_body(cls, body: object, *, seq: int) -> AskExits:
-        """Read the wire body (``mode`` may be left out)."""
-        return cls(seq=seq, **check_keys(body, ("token", "path"), ("mode",)))
-
-    def to_body(self) -> dict[str, Any]:
-        """The wire body (``mode`` only when given)."""
-        body: dict[str, Any] = {"token": self.token, "path": [list(c) for c in self.path]}
-        if self.mode is not None:
-            body["mode"] = self.mode
-        return body
+    TYPE = "ask_exits"
+    LATER = ("mode",)
+    token: TokenId
+    path: Annotated[tuple[Cell, ...], Meta(min_length=1, max_length=MAX_PATH)]
+    mode: TokenId | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class PathExit:
+class PathExit(Wire, frozen=True, kw_only=True):
     """One place a move would be stopped: the prompt ``kind`` it opens, ``by`` whom, at
     ``step`` (0: the first), standing on ``at``, about to cross ``point``."""
 
-    kind: str
-    by: str
-    step: int
-    at: tuple[int, int]
+    kind: ExitKind
+    by: TokenId
+    step: Annotated[int, Meta(ge=0, le=MAX_PATH)]
+    at: Cell
     point: Point
 
-    def __post_init__(self) -> None:
-        check_choice(self.kind, "kind", EXIT_KINDS)
-        check_id(self.by, "by")
-        check_int(self.step, "step", lo=0, hi=MAX_PATH)
-        object.__setattr__(self, "at", _cell(self.at, "at"))
-        object.__setattr__(self, "point", check_point(self.point, "point"))
 
-    @classmethod
-    def from_wire(cls, value: object) -> PathExit:
-        """Read one exit map."""
-        return cls(**check_keys(value, ("kind", "by", "step", "at", "point")))
-
-    def to_wire(self) -> dict[str, Any]:
-        """The exit as a JSON-safe map."""
-        return {
-            "kind": self.kind,
-            "by": self.by,
-            "step": self.step,
-            "at": list(self.at),
-            "point": list(self.point),
-        }
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Exits:
+class Exits(ServerWire, frozen=True, kw_only=True):
     """The answer to ``ask_exits`` ``ref``: every place the move would be stopped, in
     path order (``exits``; each creature once), and ``reason`` when none can be (no
     fight).  ``point`` is in scene units, where the path leaves the threatened square
     (``move_interrupted``'s ``exit_point`` when the move is made)."""
 
-    TYPE: ClassVar[str] = "exits"
-    seq: int
-    ref: int
-    token: str
-    exits: tuple[PathExit, ...]
-    reason: str | None
-
-    def __post_init__(self) -> None:
-        check_seq(self.seq)
-        check_int(self.ref, "ref", lo=0, hi=SEQ_MAX)
-        check_id(self.token, "token")
-        items = check_tuple(self.exits, "exits", max_items=MAX_ARRAY_LEN)
-        for i, item in enumerate(items):
-            if not isinstance(item, PathExit):
-                raise ProtocolError("bad_type", "expected a PathExit", path=f"exits[{i}]")
-        object.__setattr__(self, "exits", items)
-        if self.reason is not None:
-            check_str(self.reason, "reason", max_len=1024)
-
-    @classmethod
-    def from_body(cls, body: object, *, seq: int) -> Exits:
-        """Read the wire body."""
-        obj = dict(check_keys(body, ("ref", "token", "exits", "reason")))
-        items = check_tuple(obj["exits"], "exits", max_items=MAX_ARRAY_LEN)
-        exits = []
-        for i, item in enumerate(items):
-            with at(f"exits{index_segment(i)}"):
-                exits.append(PathExit.from_wire(item))
-        obj["exits"] = tuple(exits)
-        return cls(seq=seq, **obj)
-
-    def to_body(self) -> dict[str, Any]:
-        """The wire body."""
-        return {
-            "ref": self.ref,
-            "token": self.token,
-            "exits": [e.to_wire() for e in self.exits],
-            "reason": self.reason,
-        }
+    TYPE = "exits"
+    ref: Seq
+    token: TokenId
+    exits: Annotated[tuple[PathExit, ...], Meta(max_length=MAX_ARRAY_LEN)]
+    reason: Prose | None

@@ -1,19 +1,15 @@
-"""Small field checkers shared by the message dataclasses and the codec.
+"""The scan every frame passes before its envelope is read: JSON-safe values only.
 
-Each checker takes the value and its path (relative to the object being built,
-e.g. ``"x"`` or ``"path[3][1]"``), returns the value normalised (ints for floats
-become floats, lists become tuples) and raises :class:`ProtocolError` naming the
-path otherwise. Nested objects wrap their children with :func:`at`, so a bad field
-deep in a scene reports ``body.scene.tokens[2].x`` without any checker knowing
-where it sits.
+:func:`json_safe` checks a parsed tree (finite floats, int64 ints, valid Unicode,
+string keys, bounded depth and sizes) and reports the path of the first bad value;
+the parsers' hooks leave :class:`Rejected` markers where they refused something.
 """
 
 from __future__ import annotations
 
 import math
 import re
-from collections.abc import Collection, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Mapping
 from typing import Any, Final
 
 from protocol.errors import ProtocolError
@@ -26,16 +22,7 @@ __all__ = [
     "MAX_MAP_LEN",
     "SEQ_MAX",
     "Rejected",
-    "at",
-    "check_bool",
-    "check_choice",
-    "check_float",
-    "check_id",
-    "check_int",
-    "check_keys",
-    "check_map",
-    "check_str",
-    "check_tuple",
+    "check_seq",
     "index_segment",
     "json_safe",
     "key_segment",
@@ -54,7 +41,6 @@ MAX_DEPTH: Final = 32
 MAX_ARRAY_LEN: Final = 4096
 MAX_MAP_LEN: Final = 1024
 
-_TOKEN_ID = re.compile(r"[A-Za-z0-9_.:-]{1,64}")
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
@@ -78,20 +64,6 @@ def index_segment(index: int) -> str:
     return f"[{index}]"
 
 
-@contextmanager
-def at(segment: str) -> Iterator[None]:
-    """Prefix the path of any :class:`ProtocolError` raised inside the block with ``segment``."""
-    try:
-        yield
-    except ProtocolError as exc:
-        exc.prefix(segment)
-        raise
-
-
-def _bad_type(path: str, expected: str, value: object) -> ProtocolError:
-    return ProtocolError("bad_type", f"expected {expected}, got {show(value)}", path=path)
-
-
 def _valid_unicode(text: str) -> bool:
     # A lone surrogate (possible from JSON "\ud800" escapes) cannot be UTF-8 encoded,
     # so it could never be re-sent as msgpack; refuse it at the door.
@@ -104,134 +76,13 @@ def _valid_unicode(text: str) -> bool:
     return True
 
 
-def check_seq(value: object) -> int:
+def check_seq(value: object, path: str = "seq") -> int:
     """An envelope ``seq``: an int in ``0..2**53-1``."""
-    return check_int(value, "seq", lo=0, hi=SEQ_MAX)
-
-
-def check_str(value: object, path: str, *, min_len: int = 0, max_len: int) -> str:
-    """A ``str`` of ``min_len..max_len`` characters, valid Unicode."""
-    if not isinstance(value, str):
-        raise _bad_type(path, "a string", value)
-    if not min_len <= len(value) <= max_len:
-        raise ProtocolError(
-            "bad_value",
-            f"expected {min_len}..{max_len} characters, got {len(value)}: {show(value)}",
-            path=path,
-        )
-    if not _valid_unicode(value):
-        raise ProtocolError("bad_value", f"string is not valid Unicode: {show(value)}", path=path)
-    return value
-
-
-def check_id(value: object, path: str) -> str:
-    """A token id: 1..64 characters from ``A-Z a-z 0-9 _ . : -``."""
-    if not isinstance(value, str):
-        raise _bad_type(path, "a token id string", value)
-    if not _TOKEN_ID.fullmatch(value):
-        raise ProtocolError(
-            "bad_value",
-            f"expected a token id (1..64 of A-Z a-z 0-9 _ . : -), got {show(value)}",
-            path=path,
-        )
-    return value
-
-
-def check_int(value: object, path: str, *, lo: int = INT_MIN, hi: int = INT_MAX) -> int:
-    """An ``int`` in ``lo..hi``. ``bool`` is refused although Python calls it an int."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise _bad_type(path, "an integer", value)
-    if not lo <= value <= hi:
-        raise ProtocolError("bad_value", f"expected {lo}..{hi}, got {show(value)}", path=path)
-    return int(value)
-
-
-#: The largest distance, size or pixel coordinate a message may carry.  Generous for any
-#: map, and far enough from overflow that doubling or summing one stays finite.
-MAX_MAGNITUDE: Final = 1e9
-
-
-def check_float(
-    value: object,
-    path: str,
-    *,
-    minimum: float,
-    exclusive: bool = False,
-    maximum: float = MAX_MAGNITUDE,
-) -> float:
-    """A finite number ``>= minimum`` (``> minimum`` if ``exclusive``) and ``<= maximum``;
-    ints become floats."""
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise _bad_type(path, "a number", value)
-    if isinstance(value, int) and not INT_MIN <= value <= INT_MAX:
-        raise ProtocolError("bad_value", f"number out of range: {show(value)}", path=path)
-    number = float(value)
-    if not math.isfinite(number):
-        raise ProtocolError("non_finite", f"expected a finite number, got {show(value)}", path=path)
-    if number < minimum or (exclusive and number == minimum):
-        relation = ">" if exclusive else ">="
-        raise ProtocolError(
-            "bad_value", f"expected a number {relation} {minimum}, got {show(value)}", path=path
-        )
-    if number > maximum:
-        raise ProtocolError(
-            "bad_value", f"expected a number <= {maximum:g}, got {show(value)}", path=path
-        )
-    return number
-
-
-def check_bool(value: object, path: str) -> bool:
-    """A ``bool`` (``0``/``1`` are not booleans)."""
-    if not isinstance(value, bool):
-        raise _bad_type(path, "a boolean", value)
+        raise ProtocolError("bad_type", f"expected an integer, got {show(value)}", path=path)
+    if not 0 <= value <= SEQ_MAX:
+        raise ProtocolError("bad_value", f"expected 0..{SEQ_MAX}, got {show(value)}", path=path)
     return value
-
-
-def check_choice(value: object, path: str, choices: Collection[str]) -> str:
-    """A string from ``choices``."""
-    if not isinstance(value, str):
-        raise _bad_type(path, "a string", value)
-    if value not in choices:
-        allowed = ", ".join(sorted(choices))
-        raise ProtocolError("bad_value", f"expected one of {allowed}, got {show(value)}", path=path)
-    return value
-
-
-def check_tuple(value: object, path: str, *, min_items: int = 0, max_items: int) -> tuple[Any, ...]:
-    """A list or tuple of ``min_items..max_items`` items, returned as a tuple (hashable)."""
-    if not isinstance(value, list | tuple):
-        raise _bad_type(path, "a list", value)
-    if not min_items <= len(value) <= max_items:
-        raise ProtocolError(
-            "bad_value", f"expected {min_items}..{max_items} items, got {len(value)}", path=path
-        )
-    return tuple(value)
-
-
-def check_map(value: object, path: str) -> Mapping[str, Any]:
-    """A mapping (the keys are checked by whoever reads it)."""
-    if not isinstance(value, Mapping):
-        raise _bad_type(path, "a map", value)
-    return value
-
-
-def check_keys(
-    value: object, names: Collection[str], optional: Collection[str] = ()
-) -> Mapping[str, Any]:
-    """A map holding exactly the keys ``names``: extra keys are ``unknown_field``,
-    absent ones ``missing_field``. Nullable fields must still be present (as null).
-
-    ``optional`` keys may also appear, or be left out: they are the fields added to a
-    message after version 1 shipped, so older clients' frames stay valid."""
-    obj = value if type(value) is dict else check_map(value, "")
-    for key in obj:
-        if key not in names and key not in optional:
-            segment = key_segment(key) if isinstance(key, str) else f"[{show(key)}]"
-            raise ProtocolError("unknown_field", f"unknown field {show(key)}", path=segment)
-    for name in names:
-        if name not in obj:
-            raise ProtocolError("missing_field", f"missing field {name!r}", path=name)
-    return obj
 
 
 class Rejected:
@@ -255,8 +106,11 @@ def json_safe(value: object, path: str, *, max_depth: int = MAX_DEPTH) -> Any:
     deep (a scalar is depth 0, ``[]`` depth 1), lists up to :data:`MAX_ARRAY_LEN`
     items and maps up to :data:`MAX_MAP_LEN` keys.
     """
-    with at(path):
+    try:
         return _copy(value, max_depth)
+    except ProtocolError as exc:
+        exc.prefix(path)
+        raise
 
 
 def _copy(value: object, budget: int) -> Any:

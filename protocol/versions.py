@@ -26,7 +26,9 @@ from typing import Any
 #: Version 3 (issue 12): a game's actions are ``act``; ``join_combat``, ``leave_combat``,
 #: ``set_effect``, ``end_effect`` and their events are new.  Events logged before keep
 #: their shape (no step needed).
-WIRE_VERSION = 3
+#: Version 4 (issue 13): a token's ``stats`` in ``scene_loaded`` and ``combatant_joined``
+#: is a map, no longer sorted ``[name, value]`` pairs (``vtt_bridge.event_upgrades``).
+WIRE_VERSION = 4
 
 EventUpgrade = Callable[[dict[str, Any], dict[str, Any]], dict[str, Any]]
 #: ``EVENT_UPGRADES[v]`` turns a logged event (``{"kind", "data"}``) of wire version

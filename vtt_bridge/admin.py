@@ -105,9 +105,13 @@ async def _carry_out(
         hub.by_token[value] = table  # only now: a join reads the token from the database
         hub.metrics.count("tokens_issued")
         issued = protocol.TokenIssued(
-            seq=0, ref=ref, token=value, participant=grant.participant, role=grant.role
+            seq=0,
+            ref=ref,
+            token=value,
+            participant=grant.participant,
+            role=grant.role,  # type: ignore[arg-type]  # the struct checks it when built
         )
-        answer(lambda: session.send(replace(issued, seq=session.next_seq()), now_ms))
+        answer(lambda: session.send(issued.renumbered(session.next_seq()), now_ms))
     elif isinstance(message, protocol.RevokeToken):
         found = table.tokens.get(message.token)
         if found is None or found.revoked or found.role == "gm":
@@ -126,7 +130,7 @@ async def _carry_out(
             # At this message's place in the answer order: a join that arrived before
             # it is admitted first, then closed with everyone else on the token.
             close_revoked(hub, table, found.token, now_ms)
-            session.send(replace(revoked, seq=session.next_seq()), now_ms)
+            session.send(revoked.renumbered(session.next_seq()), now_ms)
 
         answer(close_and_answer)
     elif isinstance(message, protocol.ConfigureTable):
@@ -165,7 +169,10 @@ def list_tokens(session: Session, message: protocol.ListTokens, now_ms: int) -> 
             total=len(grants),
             tokens=tuple(
                 protocol.ListedToken(
-                    token=g.token, participant=g.participant, role=g.role, revoked=g.revoked
+                    token=g.token,
+                    participant=g.participant,
+                    role=g.role,  # type: ignore[arg-type]  # the struct checks it when built
+                    revoked=g.revoked,
                 )
                 for g in page
             ),

@@ -6,9 +6,11 @@ registers them, and :mod:`vtt_bridge.loading` does.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from protocol.versions import event_upgrade
+from vtt_bridge.translate import tokens_stats_as_maps
 
 
 @event_upgrade(1)
@@ -29,3 +31,14 @@ def _moves_and_aborts_name_what_they_were(
     if kind == "aborted" and "action" not in data:
         return {**event, "data": {**data, "action": "defend"}}
     return event
+
+
+@event_upgrade(3)
+def _stats_are_maps(event: dict[str, Any], command: dict[str, Any]) -> dict[str, Any]:
+    """Version 4 sends a token's ``stats`` as a map, not sorted ``[name, value]`` pairs
+    (``scene_loaded``'s tokens, ``combatant_joined``'s newcomer)."""
+    data = event.get("data")
+    if not isinstance(data, dict):
+        return event
+    copied = json.loads(json.dumps(data))  # the logged event stays as it was read
+    return {**event, "data": tokens_stats_as_maps(str(event.get("kind")), copied)}

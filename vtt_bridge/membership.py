@@ -8,7 +8,6 @@ and gets nothing twice.
 from __future__ import annotations
 
 import logging
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import protocol
@@ -119,7 +118,7 @@ async def _join(
         seq=0,
         table=table.id,
         participant=grant.participant,
-        role=grant.role,
+        role=grant.role,  # type: ignore[arg-type]  # the struct checks it when built
         protocol=protocol.PROTOCOL_VERSION,
         server=SERVER_NAME,
     )
@@ -152,7 +151,7 @@ async def _join(
             session.table, session.participant, session.role = None, "", ""
             session.kick(1013, "too many connections for this join token")
             return
-        session.send(replace(welcome, seq=session.next_seq()), now_ms)
+        session.send(welcome.renumbered(session.next_seq()), now_ms)
         if message.last_event is None or not in_window(session, message.last_event):
             send_state(session, now_ms)
         else:
@@ -279,7 +278,7 @@ async def _catch_up(
                 )
             index += len(chunk)
         for prompt, deadline in prompts:
-            session.send(prompt_message(session, prompt, _or(deadline, now_ms)), now_ms)
+            session.send(prompt_message(session, prompt, _or(deadline, now_ms), now_ms), now_ms)
     finally:
         held, session.held = session.held or [], None
         if not session.left:
@@ -302,7 +301,7 @@ def open_prompts(session: Session) -> list[tuple[Prompt, int | None]]:
 def resend_prompts(session: Session, now_ms: int) -> None:
     """Send ``session`` every open prompt it controls, with its deadline."""
     for prompt, deadline in open_prompts(session):
-        session.send(prompt_message(session, prompt, _or(deadline, now_ms)), now_ms)
+        session.send(prompt_message(session, prompt, _or(deadline, now_ms), now_ms), now_ms)
 
 
 def _or(deadline: int | None, now_ms: int) -> int:

@@ -10,11 +10,12 @@ is waiting), so a member hears them in the order a replay produces.
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import cast
 
 import engine
 import protocol
 from engine import CommandRejected
-from protocol.threat import AskExits, AskThreat, Exits, PathExit, Threat
+from protocol.threat import AskExits, AskThreat, ExitKind, Exits, PathExit, Threat
 from vtt_bridge.metrics import Metrics
 from vtt_bridge.replies import send_error
 from vtt_bridge.tables import Session
@@ -97,7 +98,12 @@ def answer_geometry(
                 seq=0,
                 ref=message.seq,
                 token=message.token,
-                exits=tuple(PathExit(e.kind, e.by, e.step, e.at, e.point) for e in exits),
+                exits=tuple(
+                    PathExit(
+                        kind=cast(ExitKind, e.kind), by=e.by, step=e.step, at=e.at, point=e.point
+                    )
+                    for e in exits
+                ),
                 reason=reason,
             )
     except CommandRejected as refusal:

@@ -86,9 +86,10 @@ def send_error(
 
 
 def prompt_message(
-    session: Session, prompt: engine.model.Prompt, deadline_ms: int
+    session: Session, prompt: engine.model.Prompt, deadline_ms: int, now_ms: int
 ) -> protocol.Prompt:
-    """The ``prompt`` message telling ``session`` (the prompt's controller) to answer."""
+    """The ``prompt`` message telling ``session`` (the prompt's controller) to answer:
+    ``deadline_ms`` on the server's wall clock, and the time left until then."""
     return protocol.Prompt(
         seq=session.next_seq(),
         prompt=prompt.id,
@@ -98,6 +99,7 @@ def prompt_message(
         at=prompt.at,
         exit_point=prompt.exit_point,
         deadline_ms=deadline_ms,
+        remaining_ms=max(0, deadline_ms - now_ms),
     )
 
 
@@ -127,7 +129,7 @@ def broadcast(
             session.send_shared(event, now_ms)
         for prompt in prompts:
             if session.participant == prompt.controller:
-                session.send(prompt_message(session, prompt, opened[prompt.id]), now_ms)
+                session.send(prompt_message(session, prompt, opened[prompt.id], now_ms), now_ms)
 
     for session in list(table.sessions):
         if session.held is not None:  # catching up: sent once it has caught up

@@ -58,7 +58,7 @@ def combatant_from_spec(t: protocol.TokenSpec) -> engine.Combatant:
         size=t.size,
         reach=t.reach,
         movement=t.movement,
-        stats=tuple(t.stats),
+        stats=tuple(t.stats.items()),
     )
 
 
@@ -148,13 +148,34 @@ def command_from_plain(data: dict[str, Any]) -> Command:
 
 def event_to_plain(event: engine.Event) -> dict[str, Any]:
     """An event as stored in the log and sent on the wire: ``kind`` and ``data``."""
-    return {"kind": event.kind, "data": engine.event_data(event)}
+    return {"kind": event.kind, "data": tokens_stats_as_maps(event.kind, engine.event_data(event))}
+
+
+def stats_as_map(token: dict[str, Any]) -> dict[str, Any]:
+    """A plain token whose ``stats`` are the engine's sorted pairs, with them as a map:
+    the wire's shape for stats everywhere (``load_scene`` takes a map, too)."""
+    stats = token.get("stats")
+    if isinstance(stats, list):
+        token["stats"] = {pair[0]: pair[1] for pair in stats}
+    return token
+
+
+def tokens_stats_as_maps(kind: str, data: dict[str, Any]) -> dict[str, Any]:
+    """The plain ``data`` of an event ``kind``, every token's stats a map (the tokens of
+    a ``scene_loaded`` scene, a ``combatant_joined`` newcomer)."""
+    if kind == "scene_loaded" and isinstance(data.get("scene"), dict):
+        for token in data["scene"].get("tokens", ()):
+            stats_as_map(token)
+    elif kind == "combatant_joined" and isinstance(data.get("token"), dict):
+        stats_as_map(data["token"])
+    return data
 
 
 def public_state(state: engine.EncounterState) -> dict[str, Any]:
-    """The state a participant may see: everything but the dice seed and draw count."""
+    """The state a participant may see: everything but the dice seed and draw count,
+    tokens' stats as maps."""
     plain = to_plain(state)
     assert isinstance(plain, dict)
     plain.pop("seed", None)
     plain.pop("draws", None)
-    return plain
+    return tokens_stats_as_maps("scene_loaded", plain)

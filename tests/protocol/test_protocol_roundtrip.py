@@ -315,6 +315,7 @@ SERVER_MESSAGES: st.SearchStrategy[ServerMessage] = st.one_of(
         at=CELL,
         exit_point=st.tuples(st.floats(-1e9, 1e9), st.floats(-1e9, 1e9)),
         deadline_ms=st.integers(0, 2**53 - 1),
+        remaining_ms=st.integers(0, 2**53 - 1),
     ),
     st.builds(State, seq=SEQ, last_event=st.integers(-1, 2**53 - 1), state=JSON_MAP),
     st.builds(Pong, seq=SEQ),

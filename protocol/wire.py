@@ -1,0 +1,344 @@
+"""The one place a message's shape is declared: msgspec structs, and what reads them.
+
+Theory of operation. Every message and every nested spec is a frozen
+:class:`msgspec.Struct` subclassing :class:`Wire`; its annotated fields *are* the wire
+shape. Types carry the bounds (:data:`Seq`, :data:`TokenId`, :func:`text`, ``Literal``
+choices), and msgspec's compiled validator checks them, so nothing else restates them:
+reading a body (:func:`read`), writing one (:meth:`Wire.to_body`), the message tables in
+``protocol/README.md`` (``python -m vtt_bridge.wiredocs``) and the tests' strategies all
+come from these declarations.
+
+- A field with a default may be left out on the wire only when its class lists it in
+  ``LATER`` (fields added after version 1 shipped); every other field must be present,
+  even when null.  Client messages omit ``LATER`` fields still at their default when
+  encoded, so older servers read them.
+- ``check(self)`` holds what one field's type cannot say (``first_event <= last_event``,
+  a token on the grid); it raises :class:`ProtocolError` with a path relative to the
+  struct, and decoding prefixes the path of the struct in the frame.
+- A value built in Python checks itself too: ``__post_init__`` runs the same validation
+  over its builtin form (:func:`msgspec.to_builtins`), then stores the normalised fields
+  (lists become tuples, ints in float fields become floats).
+
+How to add a message: declare it, with a docstring (the README's table takes its first
+paragraph)::
+
+    class AskThreat(ClientWire, frozen=True, kw_only=True):
+        '''Ask which cells threaten ``token``; answered with ``threat``.'''
+
+        TYPE = "ask_threat"
+        token: TokenId
+
+(``ServerWire`` for a server message; ``LATER = ("field",)`` for a field added to a
+message that already shipped; a ``check(self)`` method for what types cannot say), add
+it to ``CLIENT_MESSAGE_TYPES`` or ``SERVER_MESSAGE_TYPES``, run ``python -m
+vtt_bridge.wiredocs --write``, and give the README an example frame.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import copy
+import re
+from typing import Annotated, Any, ClassVar, Final, Self, TypeVar
+
+import msgspec
+from msgspec import Meta
+
+from protocol.errors import ProtocolError, join_path
+from protocol.validate import (
+    INT_MAX,
+    INT_MIN,
+    MAX_DEPTH,
+    SEQ_MAX,
+    check_seq,
+    json_safe,
+    key_segment,
+    show,
+)
+
+#: The largest distance, size or pixel coordinate a message may carry.
+MAX_MAGNITUDE: Final = 1e9
+
+Seq = Annotated[int, Meta(ge=0, le=SEQ_MAX)]
+#: An int64 (every message packs as msgpack without overflow).
+Int = Annotated[int, Meta(ge=INT_MIN, le=INT_MAX)]
+#: A finite number within :data:`MAX_MAGNITUDE`.
+Float = Annotated[float, Meta(ge=-MAX_MAGNITUDE, le=MAX_MAGNITUDE)]
+Length = Annotated[float, Meta(ge=0, le=MAX_MAGNITUDE)]
+Positive = Annotated[float, Meta(gt=0, le=MAX_MAGNITUDE)]
+#: A token id, a wall id, a word of a ruleset's vocabulary.
+TokenId = Annotated[str, Meta(pattern=r"^[A-Za-z0-9_.:-]{1,64}$")]
+Cell = tuple[Int, Int]
+Point = tuple[Float, Float]
+Roll = Annotated[int, Meta(ge=1, le=1000)]
+Rolls = Annotated[tuple[Roll, ...], Meta(min_length=1, max_length=100)]
+
+
+#: Strings by length: a name (1..64), a long name (1..128), a label (0..128), prose.
+Name = Annotated[str, Meta(min_length=1, max_length=64)]
+LongName = Annotated[str, Meta(min_length=1, max_length=128)]
+Label = Annotated[str, Meta(max_length=128)]
+Prose = Annotated[str, Meta(max_length=1024)]
+#: An event index, or -1 for "before any event".
+EventIndex = Annotated[int, Meta(ge=-1, le=SEQ_MAX)]
+
+
+# Set while msgspec builds structs from checked wire data, so __post_init__ runs only
+# the cross-field checks instead of validating the struct a second time.
+_DECODING: contextvars.ContextVar[bool] = contextvars.ContextVar("decoding", default=False)
+
+
+# What decoding checks before msgspec: required names, all names, nested struct fields
+# (each with whether it holds a list of them).
+_Plan = tuple[frozenset[str], frozenset[str], dict[str, tuple[type["Wire"], bool]]]
+
+
+def _enc(value: object) -> Any:
+    raise TypeError(f"cannot send {show(value)}")
+
+
+class Wire(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A wire shape: a frozen struct that checks itself when built (see the module)."""
+
+    #: Fields added after version 1: they may be left out.
+    LATER: ClassVar[tuple[str, ...]] = ()
+    #: Fields left out of ``hash()`` (maps), still compared.
+    UNHASHED: ClassVar[tuple[str, ...]] = ()
+    #: (required names, all names, nested struct fields) per class, built on first use.
+    _plan: ClassVar[_Plan | None]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._plan = None
+
+    def __post_init__(self) -> None:
+        if not _DECODING.get():
+            _check_built(self)
+        self.check()
+
+    def check(self) -> None:
+        """Checks a single field's type cannot express; raise :class:`ProtocolError`."""
+
+    def __hash__(self) -> int:
+        names = self.__struct_fields__
+        return hash(tuple(getattr(self, n) for n in names if n not in self.UNHASHED))
+
+    @classmethod
+    def from_wire(cls, value: object) -> Self:
+        """Read this shape from JSON-safe data; errors carry paths relative to it."""
+        return read(cls, value)
+
+    def to_wire(self) -> dict[str, Any]:
+        """This value as JSON-safe builtins: maps, lists, strings, numbers."""
+        wire: dict[str, Any] = _builtins(self)
+        return wire
+
+
+def _builtins(value: object) -> Any:
+    # msgspec's own encoder turns structs and tuples into maps and lists in C; a msgpack
+    # round trip is exact for every value a struct may hold.
+    return msgspec.msgpack.decode(msgspec.msgpack.encode(value, enc_hook=_enc))
+
+
+class ClientWire(Wire, frozen=True, kw_only=True):
+    """A client -> server message: ``TYPE`` is its wire ``type``, ``seq`` the client's."""
+
+    TYPE: ClassVar[str]
+    seq: Seq
+
+    def body(self) -> dict[str, Any]:
+        """The wire body, ready for msgspec's encoders: every field but ``seq``;
+        ``LATER`` ones only when set (so older servers read the rest)."""
+        body = msgspec.structs.asdict(self)
+        del body["seq"]
+        for name in self.LATER:
+            if body[name] == _default(type(self), name):
+                del body[name]
+        return body
+
+    def renumbered(self, seq: int) -> Self:
+        """This message under another ``seq`` (a broadcast sends one event to every
+        member, each under its own counter): a copy sharing the checked fields."""
+        check_seq(seq)
+        twin = copy.copy(self)
+        msgspec.structs.force_setattr(twin, "seq", seq)
+        return twin
+
+    def to_body(self) -> dict[str, Any]:
+        """The wire body as JSON-safe builtins."""
+        body: dict[str, Any] = _builtins(self.body())
+        return body
+
+
+class ServerWire(ClientWire, frozen=True, kw_only=True):
+    """A server -> client message; its body carries every field, nulls included."""
+
+    def body(self) -> dict[str, Any]:
+        """The wire body: every field but ``seq``."""
+        body = msgspec.structs.asdict(self)
+        del body["seq"]
+        return body
+
+
+def _default(cls: type[Wire], name: str) -> Any:
+    for field in msgspec.structs.fields(cls):
+        if field.name == name:
+            if field.default_factory is not msgspec.NODEFAULT:
+                return field.default_factory()
+            return field.default
+    raise KeyError(name)  # pragma: no cover - LATER names a field of the class
+
+
+W = TypeVar("W", bound=Wire)
+
+
+def _check_built(value: Wire) -> None:
+    """Validate a struct built in Python as if it had arrived, and store its fields
+    normalised (the checked twin's)."""
+    wire = msgspec.to_builtins(value, builtin_types=(bytes, bytearray, memoryview))
+    wire = json_safe(wire, "", max_depth=MAX_DEPTH - 1)
+    twin = _convert(wire, type(value), present=False)
+    for name in value.__struct_fields__:
+        msgspec.structs.force_setattr(value, name, getattr(twin, name))
+
+
+def read(cls: type[W], body: object, *, seq: int | None = None) -> W:
+    """Read ``cls`` from checked JSON-safe data (a frame's body, with ``seq`` from the
+    envelope for a message); errors carry paths relative to ``body``."""
+    if type(body) is not dict:
+        raise ProtocolError("bad_type", f"expected a map, got {show(body)}")
+    if seq is not None:
+        if "seq" in body:
+            raise ProtocolError("unknown_field", "unknown field 'seq'", path="seq")
+        body = {**body, "seq": seq}
+    return _convert(body, cls, present=True)
+
+
+def _convert(data: Any, cls: type[W], *, present: bool) -> W:
+    if present:
+        _check_present(data, cls, "")
+    token = _DECODING.set(True)
+    try:
+        result: W = msgspec.convert(data, cls)
+        return result
+    except msgspec.ValidationError as exc:
+        raise _refusal(exc, data) from None
+    finally:
+        _DECODING.reset(token)
+
+
+def _plan_of(cls: type[Wire]) -> _Plan:
+    if cls._plan is None:
+        info = msgspec.inspect.type_info(cls)
+        assert isinstance(info, msgspec.inspect.StructType)
+        names = frozenset(f.name for f in info.fields)
+        required = names - set(cls.LATER)
+        nested = {f.name: t for f in info.fields if (t := _struct_in(f.type)) is not None}
+        cls._plan = (required, names, nested)
+    return cls._plan
+
+
+def _struct_in(kind: msgspec.inspect.Type, many: bool = False) -> tuple[type[Wire], bool] | None:
+    # The struct a field holds, alone, nullable, or as the items of a list (``many``).
+    if isinstance(kind, msgspec.inspect.StructType):
+        return kind.cls, many  # type: ignore[return-value]
+    if isinstance(kind, msgspec.inspect.UnionType):
+        found = [s for t in kind.types if (s := _struct_in(t, many)) is not None]
+        return found[0] if found else None
+    if isinstance(kind, msgspec.inspect.VarTupleType | msgspec.inspect.ListType):
+        return _struct_in(kind.item_type, True)
+    return None
+
+
+def _check_present(data: object, cls: type[Wire], path: str) -> None:
+    """Unknown and missing fields, found before msgspec reads the values (a nullable
+    field must still be present; msgspec alone would take its default)."""
+    if type(data) is not dict:
+        return  # msgspec reports the wrong type with its path
+    required, names, nested = _plan_of(cls)
+    for key in data:
+        if key not in names:
+            where = join_path(path, key_segment(key))
+            raise ProtocolError("unknown_field", f"unknown field {show(key)}", path=where)
+    for name in required:
+        if name not in data:
+            raise ProtocolError(
+                "missing_field", f"missing field {name!r}", path=join_path(path, name)
+            )
+    for name, (inner, many) in nested.items():
+        value = data.get(name)
+        if many and type(value) is list:
+            for i, item in enumerate(value):
+                _check_present(item, inner, f"{join_path(path, name)}[{i}]")
+        elif not many:
+            _check_present(value, inner, join_path(path, name))
+
+
+_LOCATION = re.compile(r"^(.*) - at `\$(.*)`$", re.S)
+_SEGMENT = re.compile(r"\.([A-Za-z_][A-Za-z0-9_]*)|\[(\d+)\]|\[\.\.\.\]")
+_KINDS: Final = {
+    "int": "an integer",
+    "float": "a number",
+    "str": "a string",
+    "bool": "a boolean",
+    "array": "a list",
+    "object": "a map",
+}
+
+
+def _refusal(exc: msgspec.ValidationError, data: Any) -> ProtocolError:
+    """msgspec's refusal as a :class:`ProtocolError` with our code, path and wording."""
+    match = _LOCATION.match(str(exc))
+    text_, where = (match.group(1), match.group(2)) if match else (str(exc), "")
+    path = where.lstrip(".")
+    cause = exc.__cause__
+    if isinstance(cause, ProtocolError):  # from a check(): its path is inside the struct
+        cause.prefix(path)
+        return cause
+    value = _value_at(data, where)
+    if found := re.match(r"Expected `([^`|]+)[^`]*`, got `[^`]+`$", text_):
+        kind = _KINDS.get(found.group(1), found.group(1))
+        return ProtocolError("bad_type", f"expected {kind}, got {show(value)}", path=path)
+    if found := re.match(r"Object (missing required|contains unknown) field `(.+)`$", text_):
+        code = "missing_field" if found.group(1).startswith("missing") else "unknown_field"
+        name = found.group(2)
+        return ProtocolError(code, f"{code.split('_')[0]} field {name!r}", path=f"{path}.{name}")
+    if found := re.match(r"Expected `([^`]+)` (.*?)(, got \d+)?$", text_):
+        kind = _KINDS.get(found.group(1), found.group(1))
+        detail = f"expected {kind} {found.group(2)}, got {show(value)}"
+        return ProtocolError("bad_value", detail, path=path)
+    return ProtocolError("bad_value", f"{text_[0].lower()}{text_[1:]}", path=path)
+
+
+def _value_at(data: Any, where: str) -> Any:
+    for segment in _SEGMENT.finditer(where):
+        name, index = segment.groups()
+        try:
+            data = data[name] if name is not None else data[int(index)]
+        except (KeyError, IndexError, TypeError, ValueError):
+            return None
+    return data
+
+
+__all__ = [
+    "MAX_MAGNITUDE",
+    "Cell",
+    "ClientWire",
+    "EventIndex",
+    "Float",
+    "Int",
+    "Label",
+    "Length",
+    "LongName",
+    "Name",
+    "Point",
+    "Positive",
+    "Prose",
+    "Roll",
+    "Rolls",
+    "Seq",
+    "ServerWire",
+    "TokenId",
+    "Wire",
+    "read",
+]
