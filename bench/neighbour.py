@@ -24,6 +24,16 @@ message's cost, without waiting for answers.  It keeps that bucket itself becaus
 load's clients share the server's settings and would be closed at 50 messages/s; the
 tests check that the server enforces the same costs (``tests/bridge/test_fair_turns.py``).
 
+Beside those wall-clock figures, which depend on what else the machine runs, it
+measures in its own process what each kind of the neighbour's messages costs the event
+loop in CPU time, which does not (:func:`loop_cpu`): the same messages through a
+:class:`~vtt_bridge.hub.Hub` on a SQLite file, with a monitor task that wakes every
+millisecond and reads the loop thread's CPU clock (``time.thread_time``).  Per kind:
+the loop thread's CPU per message (median), and the longest single stretch the loop
+ran without reaching the monitor (the most one message holds every other table up).
+``load_scene`` is measured with the first ``ask_path`` after it, which is when the
+table's spatial index is used first.  ``--cpu-only`` prints just those.
+
 It prints the other tables' acknowledgement p50/p99 quiet and beside the neighbour,
 their ratio, ``/healthz`` response times during both, how many of the neighbour's
 messages were answered or refused (it must never be closed), and the bridge's peak
@@ -62,6 +72,9 @@ from bench.bridge import (
 )
 from vtt_bridge.config import Config
 from vtt_bridge.costs import extra_cost, frame_cost
+from vtt_bridge.hub import Hub
+from vtt_bridge.store import Store
+from vtt_bridge.tables import Session
 
 FAR = 1e9
 #: Largest frame the neighbour builds (the server closes frames of 64 KiB and over).
@@ -75,9 +88,6 @@ def peak_rss_mb(pid: int) -> float:
 
 def neighbour_table(db: Path) -> str:
     """Create the neighbour's table; the GM's join token."""
-    from vtt_bridge.hub import Hub
-    from vtt_bridge.store import Store
-
     hub = Hub(Store(db))
     try:
         table = hub.create_table("neighbour", ["p0"])
@@ -137,6 +147,15 @@ def probes(scene: dict[str, Any], reload: bool = True) -> list[tuple[str, dict[s
         ("ask_path", {"token": "hero", "to": [21, 22]}),
         ("resync", {"after": -1}),
     ]
+
+
+def probe_label(kind: str, body: dict[str, Any]) -> str:
+    """A short name for one probe."""
+    if kind == "ask_path":
+        return f"ask_path to {tuple(body['to'])}"
+    if kind == "move_points":
+        return f"move_points ({len(body['points'])} points)"
+    return kind
 
 
 class Bucket:
@@ -215,6 +234,90 @@ async def neighbour(
     report["answers"] = dict(answers)
 
 
+class LoopMonitor:
+    """Wakes every millisecond and reads the loop thread's CPU clock: between two
+    wake-ups, whatever else ran on the loop ran without a break (module docstring)."""
+
+    def __init__(self) -> None:
+        self.longest = 0.0
+        self._stop = False
+
+    async def run(self) -> None:
+        """Watch until :meth:`stop`."""
+        last = time.thread_time()
+        while not self._stop:
+            await asyncio.sleep(0.001)
+            now = time.thread_time()
+            self.longest = max(self.longest, now - last)
+            last = now
+
+    def stop(self) -> None:
+        """Stop at the next wake-up."""
+        self._stop = True
+
+
+async def loop_cpu(rounds: int) -> dict[str, dict[str, float]]:
+    """Per kind of the neighbour's messages (``load_scene`` with the ``ask_path`` after
+    it): the loop thread's CPU per message, median over ``rounds``, and the longest
+    single stretch without a break, in ms (module docstring)."""
+    import protocol
+
+    scene = largest_scene()
+    with tempfile.TemporaryDirectory() as tmp:
+        db = Path(tmp) / "cpu.sqlite3"
+        token = neighbour_table(db)
+        hub = Hub(Store(db))
+        try:
+
+            def deliver(message: protocol.ServerMessage) -> None:
+                protocol.encode_msgpack(message)  # what the connection's writer does
+
+            gm = Session("gm", deliver)
+            await hub.receive(gm, frame("join", 1, {"token": token, "last_event": None}), 0)
+            seq = 1
+            first_path = ("ask_path", {"token": "hero", "to": [6, 6]})
+            sequences: dict[str, list[tuple[str, dict[str, Any]]]] = {}
+            for kind, body in probes(scene):
+                if kind == "load_scene":
+                    sequences["load_scene + ask_path"] = [(kind, body), first_path]
+                else:
+                    sequences[probe_label(kind, body)] = [(kind, body)]
+            # The scene first, so every other kind is measured on the largest scene.
+            sequences = {
+                "load_scene + ask_path": sequences.pop("load_scene + ask_path"),
+                **sequences,
+            }
+            result: dict[str, dict[str, float]] = {}
+            for kind, sequence in sequences.items():
+                cpu: list[float] = []
+                longest = 0.0
+                for _ in range(rounds):
+                    frames = []
+                    for name, body in sequence:
+                        seq += 1
+                        frames.append(frame(name, seq, body))
+                    monitor = LoopMonitor()
+                    watching = asyncio.create_task(monitor.run())
+                    await asyncio.sleep(0.002)  # the monitor is watching
+                    began = time.thread_time()
+                    for data in frames:
+                        await hub.receive(gm, data, 0)
+                        await hub.drain()
+                    cpu.append(time.thread_time() - began)
+                    await asyncio.sleep(0.002)
+                    monitor.stop()
+                    await watching
+                    longest = max(longest, monitor.longest)
+                cpu.sort()
+                result[kind] = {
+                    "cpu_ms": round(cpu[len(cpu) // 2] * 1000, 2),
+                    "longest_block_ms": round(longest * 1000, 2),
+                }
+            return result
+        finally:
+            hub.close()
+
+
 async def poll_health(port: int, stop_at: float) -> list[float]:
     """``/healthz`` response times (ms), one request every 50 ms until ``stop_at``."""
     times = []
@@ -234,7 +337,11 @@ async def measure(options: argparse.Namespace) -> dict[str, Any]:
         "warmup": options.warmup,
         "long_walls": options.long_walls,
         "load_once": options.load_once,
+        "loop_cpu": await loop_cpu(options.cpu_rounds),
     }
+    if options.cpu_only:
+        result["cpu_only"] = True
+        return result
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "bench.sqlite3"
         tables = make_tables(db, 0)
@@ -283,7 +390,17 @@ async def measure(options: argparse.Namespace) -> dict[str, Any]:
     return result
 
 
+def print_cpu(result: dict[str, Any]) -> None:
+    print("event-loop CPU per message of the neighbour's (in-process, the loop thread's clock):")
+    print(f"  {'message':36} {'CPU ms':>8} {'longest block ms':>17}")
+    for label, row in result["loop_cpu"].items():
+        print(f"  {label:36} {row['cpu_ms']:>8} {row['longest_block_ms']:>17}")
+
+
 def print_table(result: dict[str, Any]) -> None:
+    print_cpu(result)
+    if result.get("cpu_only"):
+        return
     n = result["neighbour"]
     print(
         f"noisy neighbour: 50 clients on 10 tables, {result['seconds']} s each, quiet vs "
@@ -325,6 +442,12 @@ def main() -> int:
         action="store_true",
         help="the neighbour loads its scene once, then sends everything else in turn",
     )
+    parser.add_argument(
+        "--cpu-only",
+        action="store_true",
+        help="measure only each message's event-loop CPU, in-process (no load, no server)",
+    )
+    parser.add_argument("--cpu-rounds", type=int, default=7, help="rounds per message kind")
     options = parser.parse_args()
     os.environ.setdefault("PYTHONHASHSEED", "0")
     result = asyncio.run(measure(options))
