@@ -14,7 +14,8 @@ fast as its rate limit allows, the most expensive legal messages we know of, in 
 * ``move_points`` with waypoints at +-1e9 px, and with the most points a message may
   carry (1,024) zigzagging across the edges;
 * ``load_scene`` of the largest scene a frame carries: a 1000 x 1000 grid (the most
-  cells allowed) with walls and as many tokens as fit in 64 KiB;
+  cells allowed) with walls and as many tokens as fit in 64 KiB, alternating between
+  two such scenes (walls one cell apart), so no reload can reuse the last one's index;
 * ``ask_options`` and ``resync`` from the start of the table's log.
 
 The neighbour's rate limit is the server's default one (``--rate-limit 50``,
@@ -96,10 +97,12 @@ def neighbour_table(db: Path) -> str:
         hub.close()
 
 
-def largest_scene(long_walls: bool = False) -> dict[str, Any]:
+def largest_scene(long_walls: bool = False, variant: int = 0) -> dict[str, Any]:
     """A 1000 x 1000 grid with the GM's ``hero`` at (5, 5), a walled-in room at
     (20..24, 20..24), 100 more walls (5 m each; with ``long_walls`` 960 m each, across
-    the map), and tokens until the frame is nearly full."""
+    the map), and tokens until the frame is nearly full.  ``variant`` moves the 100
+    walls that many cells: a different scene of the same size, so reloading it cannot
+    reuse the table's spatial index."""
     length = 960.0 if long_walls else 5.0
     corners = [(20.0, 20.0), (24.0, 20.0), (24.0, 24.0), (20.0, 24.0)]
     walls = [
@@ -108,7 +111,8 @@ def largest_scene(long_walls: bool = False) -> dict[str, Any]:
         for i in range(4)
     ]  # fmt: skip
     walls += [
-        {"id": f"w{i}", "a": [40.0 + 9 * i, 30.0], "b": [40.0 + 9 * i, 30.0 + length],
+        {"id": f"w{i}", "a": [40.0 + 9 * i + variant, 30.0],
+         "b": [40.0 + 9 * i + variant, 30.0 + length],
          "blocks_move": True, "blocks_sight": True, "door": "none"}
         for i in range(100)
     ]  # fmt: skip
@@ -191,6 +195,8 @@ async def neighbour(
     defaults = Config()
     bucket = Bucket(defaults.rate_limit, defaults.rate_burst)
     scene = largest_scene(long_walls)
+    # Reloads alternate between two scenes of the same size (``largest_scene``).
+    scenes = itertools.cycle([largest_scene(long_walls, variant=1), scene])
     report["scene_tokens"] = len(scene["tokens"])
     report["scene_walls"] = len(scene["walls"])
     sent: Counter[str] = Counter()
@@ -222,6 +228,8 @@ async def neighbour(
             if time.perf_counter() >= stop_at or reader.done():
                 break
             seq += 1
+            if kind == "load_scene" and reload:
+                body = {"scene": next(scenes)}
             data = frame(kind, seq, body)
             message = protocol.decode_client(data)
             await bucket.take(frame_cost(len(data)) + extra_cost(message))
@@ -291,10 +299,12 @@ async def loop_cpu(rounds: int) -> dict[str, dict[str, float]]:
             for kind, sequence in sequences.items():
                 cpu: list[float] = []
                 longest = 0.0
-                for _ in range(rounds):
+                for round_ in range(rounds):
                     frames = []
                     for name, body in sequence:
                         seq += 1
+                        if name == "load_scene":  # a different scene each time
+                            body = {"scene": largest_scene(variant=(round_ + 1) % 2)}
                         frames.append(frame(name, seq, body))
                     monitor = LoopMonitor()
                     watching = asyncio.create_task(monitor.run())
