@@ -181,24 +181,48 @@ class Bucket:
             await asyncio.sleep((cost - self.tokens) / self.rate)
 
 
+Probe = tuple[str, dict[str, Any], int]  # kind, body, tokens beyond the frame's
+
+
+def neighbour_plan(long_walls: bool, reload: bool) -> dict[str, Any]:
+    """What the neighbour sends, worked out before anything is measured: building a
+    largest scene packs it hundreds of times and pricing a message decodes it, which
+    during the run would hold up the load's clients, who share this event loop.
+
+    ``cycle``: the probes in turn, each with what it costs beyond its frame; with
+    ``reload`` its ``load_scene`` alternates between two scenes of the same size
+    (``reloads``), so no reload can reuse the last one's index; without, ``opening``
+    loads one once."""
+    import protocol
+
+    def priced(kind: str, body: dict[str, Any]) -> Probe:
+        return kind, body, extra_cost(protocol.decode_client(frame(kind, 1, body)))
+
+    scene = largest_scene(long_walls)
+    other = largest_scene(long_walls, variant=1)
+    return {
+        "opening": [] if reload else [priced("load_scene", {"scene": scene})],
+        "cycle": [priced(kind, body) for kind, body in probes(scene, reload)],
+        "reloads": [priced("load_scene", {"scene": s}) for s in (other, scene)],
+        "scene_tokens": len(scene["tokens"]),
+        "scene_walls": len(scene["walls"]),
+    }
+
+
 async def neighbour(
     url: str,
     token: str,
     stop_at: float,
     report: dict[str, Any],
-    long_walls: bool,
-    reload: bool = True,
+    plan: dict[str, Any],
 ) -> None:
-    """Send the probes in turn within the default rate limit until ``stop_at``."""
-    import protocol
-
+    """Send the probes of ``plan`` (:func:`neighbour_plan`) in turn within the default
+    rate limit until ``stop_at``."""
     defaults = Config()
     bucket = Bucket(defaults.rate_limit, defaults.rate_burst)
-    scene = largest_scene(long_walls)
-    # Reloads alternate between two scenes of the same size (``largest_scene``).
-    scenes = itertools.cycle([largest_scene(long_walls, variant=1), scene])
-    report["scene_tokens"] = len(scene["tokens"])
-    report["scene_walls"] = len(scene["walls"])
+    reloads = itertools.cycle(plan["reloads"])
+    report["scene_tokens"] = plan["scene_tokens"]
+    report["scene_walls"] = plan["scene_walls"]
     sent: Counter[str] = Counter()
     answers: Counter[str] = Counter()
     async with aiohttp.ClientSession() as http:
@@ -223,16 +247,16 @@ async def neighbour(
 
         reader = asyncio.create_task(read())
         seq = 1
-        opening = [] if reload else [("load_scene", {"scene": scene})]
-        for kind, body in itertools.chain(opening, itertools.cycle(probes(scene, reload))):
+        probe: Probe
+        for probe in itertools.chain(plan["opening"], itertools.cycle(plan["cycle"])):
             if time.perf_counter() >= stop_at or reader.done():
                 break
+            if probe[0] == "load_scene" and not plan["opening"]:
+                probe = next(reloads)
+            kind, body, extra = probe
             seq += 1
-            if kind == "load_scene" and reload:
-                body = {"scene": next(scenes)}
             data = frame(kind, seq, body)
-            message = protocol.decode_client(data)
-            await bucket.take(frame_cost(len(data)) + extra_cost(message))
+            await bucket.take(frame_cost(len(data)) + extra)
             await ws.send_bytes(data)
             sent[kind] += 1
         await asyncio.sleep(1.0)  # the last answers
@@ -240,6 +264,21 @@ async def neighbour(
         await ws.close()
     report["sent"] = dict(sent)
     report["answers"] = dict(answers)
+
+
+def loop_thread_cpu_s(pid: int) -> float:
+    """CPU seconds the process's main thread (the bridge's event loop) has used (Linux)."""
+    fields = Path(f"/proc/{pid}/task/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def loop_cpu_during(pid: int, warmup: float, seconds: float) -> float:
+    """The bridge's event-loop CPU seconds over the measured ``seconds`` after ``warmup``
+    (about the load's measured window: the load starts its clock once joined)."""
+    await asyncio.sleep(warmup)
+    began = loop_thread_cpu_s(pid)
+    await asyncio.sleep(seconds)
+    return loop_thread_cpu_s(pid) - began
 
 
 class LoopMonitor:
@@ -266,8 +305,9 @@ class LoopMonitor:
 
 async def loop_cpu(rounds: int) -> dict[str, dict[str, float]]:
     """Per kind of the neighbour's messages (``load_scene`` with the ``ask_path`` after
-    it): the loop thread's CPU per message, median over ``rounds``, and the longest
-    single stretch without a break, in ms (module docstring)."""
+    it): the loop thread's CPU per message and the longest single stretch without a
+    break, each the median over ``rounds``, and the worst stretch of any round, in ms
+    (module docstring)."""
     import protocol
 
     scene = largest_scene()
@@ -298,7 +338,7 @@ async def loop_cpu(rounds: int) -> dict[str, dict[str, float]]:
             result: dict[str, dict[str, float]] = {}
             for kind, sequence in sequences.items():
                 cpu: list[float] = []
-                longest = 0.0
+                longest: list[float] = []
                 for round_ in range(rounds):
                     frames = []
                     for name, body in sequence:
@@ -317,11 +357,13 @@ async def loop_cpu(rounds: int) -> dict[str, dict[str, float]]:
                     await asyncio.sleep(0.002)
                     monitor.stop()
                     await watching
-                    longest = max(longest, monitor.longest)
+                    longest.append(monitor.longest)
                 cpu.sort()
+                longest.sort()
                 result[kind] = {
                     "cpu_ms": round(cpu[len(cpu) // 2] * 1000, 2),
-                    "longest_block_ms": round(longest * 1000, 2),
+                    "block_ms": round(longest[len(longest) // 2] * 1000, 2),
+                    "max_block_ms": round(longest[-1] * 1000, 2),
                 }
             return result
         finally:
@@ -352,6 +394,7 @@ async def measure(options: argparse.Namespace) -> dict[str, Any]:
     if options.cpu_only:
         result["cpu_only"] = True
         return result
+    plan = neighbour_plan(options.long_walls, not options.load_once)
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "bench.sqlite3"
         tables = make_tables(db, 0)
@@ -367,19 +410,19 @@ async def measure(options: argparse.Namespace) -> dict[str, Any]:
             await wait_healthy(port, bridge)
             span = options.warmup + options.seconds
             health_stop = time.perf_counter() + span
-            quiet, quiet_health = await asyncio.gather(
+            quiet, quiet_health, quiet_cpu = await asyncio.gather(
                 drive_load(url, tables, options.warmup, options.seconds, setup=True),
                 poll_health(port, health_stop),
+                loop_cpu_during(bridge.pid, options.warmup + 1.0, options.seconds - 1.0),
             )
             result["rss_after_quiet_mb"] = round(rss_mb(bridge.pid), 1)
             report: dict[str, Any] = {}
             stop_at = time.perf_counter() + span
-            noisy, noisy_health, _ = await asyncio.gather(
+            noisy, noisy_health, _, noisy_cpu = await asyncio.gather(
                 drive_load(url, tables, options.warmup, options.seconds, setup=False),
                 poll_health(port, stop_at),
-                neighbour(
-                    url, noisy_token, stop_at, report, options.long_walls, not options.load_once
-                ),
+                neighbour(url, noisy_token, stop_at, report, plan),
+                loop_cpu_during(bridge.pid, options.warmup + 1.0, options.seconds - 1.0),
             )
             result["peak_rss_mb"] = round(peak_rss_mb(bridge.pid), 1)
             result["neighbour"] = report
@@ -390,6 +433,15 @@ async def measure(options: argparse.Namespace) -> dict[str, Any]:
         result[f"{name}_max_ack_ms"] = round(max(run.latencies_ms), 2)
         result[f"{name}_errors"] = run.errors
         result[f"{name}_healthz_p99_ms"] = round(percentile(health, 99), 2)
+    # The bridge's event-loop CPU, which contention does not change much: per command
+    # of the load, and what the neighbour added beyond the load's share.
+    window = options.seconds - 1.0
+    quiet_per_ack = quiet_cpu / max(1.0, result["quiet_cmds_per_s"] * window)
+    result["quiet_loop_cpu_ms_per_s"] = round(quiet_cpu / window * 1000, 1)
+    result["noisy_loop_cpu_ms_per_s"] = round(noisy_cpu / window * 1000, 1)
+    result["load_loop_cpu_us_per_cmd"] = round(quiet_per_ack * 1e6, 1)
+    neighbour_cpu = noisy_cpu - quiet_per_ack * result["noisy_cmds_per_s"] * window
+    result["neighbour_loop_cpu_ms_per_s"] = round(neighbour_cpu / window * 1000, 1)
     result["p99_ratio"] = round(result["noisy_p99_ack_ms"] / result["quiet_p99_ack_ms"], 2)
     result["targets_met"] = {
         "p99_under_2x_quiet": result["p99_ratio"] < 2.0,
@@ -402,9 +454,9 @@ async def measure(options: argparse.Namespace) -> dict[str, Any]:
 
 def print_cpu(result: dict[str, Any]) -> None:
     print("event-loop CPU per message of the neighbour's (in-process, the loop thread's clock):")
-    print(f"  {'message':36} {'CPU ms':>8} {'longest block ms':>17}")
+    print(f"  {'message':32} {'CPU ms':>8} {'longest block ms':>17} {'worst of rounds':>16}")
     for label, row in result["loop_cpu"].items():
-        print(f"  {label:36} {row['cpu_ms']:>8} {row['longest_block_ms']:>17}")
+        print(f"  {label:32} {row['cpu_ms']:>8} {row['block_ms']:>17} {row['max_block_ms']:>16}")
 
 
 def print_table(result: dict[str, Any]) -> None:
@@ -427,7 +479,13 @@ def print_table(result: dict[str, Any]) -> None:
     print(f"  {'':22} {'quiet':>10} {'noisy':>10}")
     for label, key in rows:
         print(f"  {label:22} {result['quiet_' + key]:>10} {result['noisy_' + key]:>10}")
+    print(f"  {'loop CPU ms per s':22} {result['quiet_loop_cpu_ms_per_s']:>10} "
+          f"{result['noisy_loop_cpu_ms_per_s']:>10}")  # fmt: skip
     print(f"  {'p99 noisy / quiet':22} {result['p99_ratio']:>10}")
+    print(
+        f"  the load's loop CPU per command {result['load_loop_cpu_us_per_cmd']} us; the "
+        f"neighbour's, beyond it: {result['neighbour_loop_cpu_ms_per_s']} ms per s"
+    )
     print(f"  {'bridge peak RSS MB':22} {result['peak_rss_mb']:>10}")
     print(f"  neighbour sent:     {n.get('sent')}")
     print(f"  neighbour answered: {n.get('answers')}")
