@@ -185,6 +185,13 @@ class ThreatIndex:
             self._work_out_cells((cell,))
         return self._cover.at(cell)[1]
 
+    def work_out_everything(self) -> None:
+        """Work out every deferred threat and every wall's blocked steps now, as an
+        eager index would have on building (for measuring moves on a ready index)."""
+        for token_id in sorted(self._deferred):
+            self._work_out(token_id)
+        self.blocker.prepare(0, 0, self.grid.width - 1, self.grid.height - 1)
+
     @property
     def deferred(self) -> int:
         """How many tokens' threats are not worked out yet (module docstring)."""

@@ -83,12 +83,6 @@ def build(grid: Grid, walls: list[Any], tokens: list[Any]) -> tuple[ThreatIndex,
     return index, placed
 
 
-def work_out_everything(index: ThreatIndex, tokens: list[str]) -> None:
-    for token_id in tokens:
-        index.threatened(token_id)
-    index.blocker.blocked_steps()
-
-
 def answer(index: ThreatIndex, tokens: list[str], op: tuple[Any, ...]) -> object:
     """One question or change, and what it gave (an error's message counts too)."""
     grid = index.grid
@@ -152,7 +146,8 @@ def test_a_lazy_index_answers_as_an_eager_one(
 ) -> None:
     lazy, placed = build(GRIDS[kind](), walls, tokens)
     eager, _ = build(GRIDS[kind](), walls, tokens)
-    work_out_everything(eager, placed)
+    eager.work_out_everything()
+    assert eager.deferred == 0 and not eager.blocker.lazy
     if not placed:
         return
     for op in ops:
