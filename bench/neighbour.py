@@ -14,7 +14,8 @@ fast as its rate limit allows, the most expensive legal messages we know of, in 
 * ``move_points`` with waypoints at +-1e9 px, and with the most points a message may
   carry (1,024) zigzagging across the edges;
 * ``load_scene`` of the largest scene a frame carries: a 1000 x 1000 grid (the most
-  cells allowed) with walls and as many tokens as fit in 64 KiB;
+  cells allowed) with walls and as many tokens as fit in 64 KiB, alternating between
+  two such scenes (walls one cell apart), so no reload can reuse the last one's index;
 * ``ask_options`` and ``resync`` from the start of the table's log.
 
 The neighbour's rate limit is the server's default one (``--rate-limit 50``,
@@ -23,6 +24,16 @@ with a full bucket (a burst) and then sends whenever its bucket holds the next
 message's cost, without waiting for answers.  It keeps that bucket itself because the
 load's clients share the server's settings and would be closed at 50 messages/s; the
 tests check that the server enforces the same costs (``tests/bridge/test_fair_turns.py``).
+
+Beside those wall-clock figures, which depend on what else the machine runs, it
+measures in its own process what each kind of the neighbour's messages costs the event
+loop in CPU time, which does not (:func:`loop_cpu`): the same messages through a
+:class:`~vtt_bridge.hub.Hub` on a SQLite file, with a monitor task that wakes every
+millisecond and reads the loop thread's CPU clock (``time.thread_time``).  Per kind:
+the loop thread's CPU per message (median), and the longest single stretch the loop
+ran without reaching the monitor (the most one message holds every other table up).
+``load_scene`` is measured with the first ``ask_path`` after it, which is when the
+table's spatial index is used first.  ``--cpu-only`` prints just those.
 
 It prints the other tables' acknowledgement p50/p99 quiet and beside the neighbour,
 their ratio, ``/healthz`` response times during both, how many of the neighbour's
@@ -62,6 +73,9 @@ from bench.bridge import (
 )
 from vtt_bridge.config import Config
 from vtt_bridge.costs import extra_cost, frame_cost
+from vtt_bridge.hub import Hub
+from vtt_bridge.store import Store
+from vtt_bridge.tables import Session
 
 FAR = 1e9
 #: Largest frame the neighbour builds (the server closes frames of 64 KiB and over).
@@ -75,9 +89,6 @@ def peak_rss_mb(pid: int) -> float:
 
 def neighbour_table(db: Path) -> str:
     """Create the neighbour's table; the GM's join token."""
-    from vtt_bridge.hub import Hub
-    from vtt_bridge.store import Store
-
     hub = Hub(Store(db))
     try:
         table = hub.create_table("neighbour", ["p0"])
@@ -86,10 +97,12 @@ def neighbour_table(db: Path) -> str:
         hub.close()
 
 
-def largest_scene(long_walls: bool = False) -> dict[str, Any]:
+def largest_scene(long_walls: bool = False, variant: int = 0) -> dict[str, Any]:
     """A 1000 x 1000 grid with the GM's ``hero`` at (5, 5), a walled-in room at
     (20..24, 20..24), 100 more walls (5 m each; with ``long_walls`` 960 m each, across
-    the map), and tokens until the frame is nearly full."""
+    the map), and tokens until the frame is nearly full.  ``variant`` moves the 100
+    walls that many cells: a different scene of the same size, so reloading it cannot
+    reuse the table's spatial index."""
     length = 960.0 if long_walls else 5.0
     corners = [(20.0, 20.0), (24.0, 20.0), (24.0, 24.0), (20.0, 24.0)]
     walls = [
@@ -98,7 +111,8 @@ def largest_scene(long_walls: bool = False) -> dict[str, Any]:
         for i in range(4)
     ]  # fmt: skip
     walls += [
-        {"id": f"w{i}", "a": [40.0 + 9 * i, 30.0], "b": [40.0 + 9 * i, 30.0 + length],
+        {"id": f"w{i}", "a": [40.0 + 9 * i + variant, 30.0],
+         "b": [40.0 + 9 * i + variant, 30.0 + length],
          "blocks_move": True, "blocks_sight": True, "door": "none"}
         for i in range(100)
     ]  # fmt: skip
@@ -139,6 +153,15 @@ def probes(scene: dict[str, Any], reload: bool = True) -> list[tuple[str, dict[s
     ]
 
 
+def probe_label(kind: str, body: dict[str, Any]) -> str:
+    """A short name for one probe."""
+    if kind == "ask_path":
+        return f"ask_path to {tuple(body['to'])}"
+    if kind == "move_points":
+        return f"move_points ({len(body['points'])} points)"
+    return kind
+
+
 class Bucket:
     """The server's default token bucket, kept by the client (module docstring)."""
 
@@ -158,22 +181,48 @@ class Bucket:
             await asyncio.sleep((cost - self.tokens) / self.rate)
 
 
+Probe = tuple[str, dict[str, Any], int]  # kind, body, tokens beyond the frame's
+
+
+def neighbour_plan(long_walls: bool, reload: bool) -> dict[str, Any]:
+    """What the neighbour sends, worked out before anything is measured: building a
+    largest scene packs it hundreds of times and pricing a message decodes it, which
+    during the run would hold up the load's clients, who share this event loop.
+
+    ``cycle``: the probes in turn, each with what it costs beyond its frame; with
+    ``reload`` its ``load_scene`` alternates between two scenes of the same size
+    (``reloads``), so no reload can reuse the last one's index; without, ``opening``
+    loads one once."""
+    import protocol
+
+    def priced(kind: str, body: dict[str, Any]) -> Probe:
+        return kind, body, extra_cost(protocol.decode_client(frame(kind, 1, body)))
+
+    scene = largest_scene(long_walls)
+    other = largest_scene(long_walls, variant=1)
+    return {
+        "opening": [] if reload else [priced("load_scene", {"scene": scene})],
+        "cycle": [priced(kind, body) for kind, body in probes(scene, reload)],
+        "reloads": [priced("load_scene", {"scene": s}) for s in (other, scene)],
+        "scene_tokens": len(scene["tokens"]),
+        "scene_walls": len(scene["walls"]),
+    }
+
+
 async def neighbour(
     url: str,
     token: str,
     stop_at: float,
     report: dict[str, Any],
-    long_walls: bool,
-    reload: bool = True,
+    plan: dict[str, Any],
 ) -> None:
-    """Send the probes in turn within the default rate limit until ``stop_at``."""
-    import protocol
-
+    """Send the probes of ``plan`` (:func:`neighbour_plan`) in turn within the default
+    rate limit until ``stop_at``."""
     defaults = Config()
     bucket = Bucket(defaults.rate_limit, defaults.rate_burst)
-    scene = largest_scene(long_walls)
-    report["scene_tokens"] = len(scene["tokens"])
-    report["scene_walls"] = len(scene["walls"])
+    reloads = itertools.cycle(plan["reloads"])
+    report["scene_tokens"] = plan["scene_tokens"]
+    report["scene_walls"] = plan["scene_walls"]
     sent: Counter[str] = Counter()
     answers: Counter[str] = Counter()
     async with aiohttp.ClientSession() as http:
@@ -198,14 +247,16 @@ async def neighbour(
 
         reader = asyncio.create_task(read())
         seq = 1
-        opening = [] if reload else [("load_scene", {"scene": scene})]
-        for kind, body in itertools.chain(opening, itertools.cycle(probes(scene, reload))):
+        probe: Probe
+        for probe in itertools.chain(plan["opening"], itertools.cycle(plan["cycle"])):
             if time.perf_counter() >= stop_at or reader.done():
                 break
+            if probe[0] == "load_scene" and not plan["opening"]:
+                probe = next(reloads)
+            kind, body, extra = probe
             seq += 1
             data = frame(kind, seq, body)
-            message = protocol.decode_client(data)
-            await bucket.take(frame_cost(len(data)) + extra_cost(message))
+            await bucket.take(frame_cost(len(data)) + extra)
             await ws.send_bytes(data)
             sent[kind] += 1
         await asyncio.sleep(1.0)  # the last answers
@@ -213,6 +264,121 @@ async def neighbour(
         await ws.close()
     report["sent"] = dict(sent)
     report["answers"] = dict(answers)
+
+
+def loop_thread_cpu_s(pid: int) -> float:
+    """CPU seconds the process's main thread (the bridge's event loop) has used (Linux)."""
+    fields = Path(f"/proc/{pid}/task/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def loop_cpu_during(pid: int, warmup: float, seconds: float) -> float:
+    """The bridge's event-loop CPU seconds over the measured ``seconds`` after ``warmup``
+    (about the load's measured window: the load starts its clock once joined)."""
+    await asyncio.sleep(warmup)
+    began = loop_thread_cpu_s(pid)
+    await asyncio.sleep(seconds)
+    return loop_thread_cpu_s(pid) - began
+
+
+class LoopMonitor:
+    """Wakes every millisecond and reads the loop thread's CPU clock: between two
+    wake-ups, whatever else ran on the loop ran without a break (module docstring)."""
+
+    def __init__(self) -> None:
+        self.longest = 0.0
+        self._stop = False
+
+    async def run(self) -> None:
+        """Watch until :meth:`stop`."""
+        last = time.thread_time()
+        while not self._stop:
+            await asyncio.sleep(0.001)
+            now = time.thread_time()
+            self.longest = max(self.longest, now - last)
+            last = now
+
+    def stop(self) -> None:
+        """Stop at the next wake-up."""
+        self._stop = True
+
+
+async def loop_cpu(rounds: int) -> dict[str, dict[str, float]]:
+    """Per kind of the neighbour's messages (``load_scene`` with the ``ask_path`` after
+    it): the loop thread's CPU per message and the longest single stretch without a
+    break, each the median over ``rounds``, and the worst stretch of any round, in ms
+    (module docstring)."""
+    import protocol
+
+    scene = largest_scene()
+    with tempfile.TemporaryDirectory() as tmp:
+        db = Path(tmp) / "cpu.sqlite3"
+        token = neighbour_table(db)
+        hub = Hub(Store(db))
+        try:
+            # The connection's writer, as the server's: it encodes one message at a
+            # time, a task of its own, so encoding is measured where it happens.
+            outbound: asyncio.Queue[protocol.ServerMessage] = asyncio.Queue()
+
+            async def write() -> None:
+                while True:
+                    protocol.encode_msgpack(await outbound.get())
+                    outbound.task_done()
+
+            def deliver(message: protocol.ServerMessage) -> None:
+                outbound.put_nowait(message)
+
+            writer = asyncio.create_task(write())
+            gm = Session("gm", deliver)
+            await hub.receive(gm, frame("join", 1, {"token": token, "last_event": None}), 0)
+            seq = 1
+            first_path = ("ask_path", {"token": "hero", "to": [6, 6]})
+            sequences: dict[str, list[tuple[str, dict[str, Any]]]] = {}
+            for kind, body in probes(scene):
+                if kind == "load_scene":
+                    sequences["load_scene + ask_path"] = [(kind, body), first_path]
+                else:
+                    sequences[probe_label(kind, body)] = [(kind, body)]
+            # The scene first, so every other kind is measured on the largest scene.
+            sequences = {
+                "load_scene + ask_path": sequences.pop("load_scene + ask_path"),
+                **sequences,
+            }
+            result: dict[str, dict[str, float]] = {}
+            for kind, sequence in sequences.items():
+                cpu: list[float] = []
+                longest: list[float] = []
+                for round_ in range(rounds):
+                    frames = []
+                    for name, body in sequence:
+                        seq += 1
+                        if name == "load_scene":  # a different scene each time
+                            body = {"scene": largest_scene(variant=(round_ + 1) % 2)}
+                        frames.append(frame(name, seq, body))
+                    monitor = LoopMonitor()
+                    watching = asyncio.create_task(monitor.run())
+                    await asyncio.sleep(0.002)  # the monitor is watching
+                    began = time.thread_time()
+                    for data in frames:
+                        await hub.receive(gm, data, 0)
+                        await hub.drain()
+                        await outbound.join()
+                    cpu.append(time.thread_time() - began)
+                    await asyncio.sleep(0.002)
+                    monitor.stop()
+                    await watching
+                    longest.append(monitor.longest)
+                cpu.sort()
+                longest.sort()
+                result[kind] = {
+                    "cpu_ms": round(cpu[len(cpu) // 2] * 1000, 2),
+                    "block_ms": round(longest[len(longest) // 2] * 1000, 2),
+                    "max_block_ms": round(longest[-1] * 1000, 2),
+                }
+            writer.cancel()
+            return result
+        finally:
+            hub.close()
 
 
 async def poll_health(port: int, stop_at: float) -> list[float]:
@@ -234,7 +400,12 @@ async def measure(options: argparse.Namespace) -> dict[str, Any]:
         "warmup": options.warmup,
         "long_walls": options.long_walls,
         "load_once": options.load_once,
+        "loop_cpu": await loop_cpu(options.cpu_rounds),
     }
+    if options.cpu_only:
+        result["cpu_only"] = True
+        return result
+    plan = neighbour_plan(options.long_walls, not options.load_once)
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "bench.sqlite3"
         tables = make_tables(db, 0)
@@ -250,19 +421,19 @@ async def measure(options: argparse.Namespace) -> dict[str, Any]:
             await wait_healthy(port, bridge)
             span = options.warmup + options.seconds
             health_stop = time.perf_counter() + span
-            quiet, quiet_health = await asyncio.gather(
+            quiet, quiet_health, quiet_cpu = await asyncio.gather(
                 drive_load(url, tables, options.warmup, options.seconds, setup=True),
                 poll_health(port, health_stop),
+                loop_cpu_during(bridge.pid, options.warmup + 1.0, options.seconds - 1.0),
             )
             result["rss_after_quiet_mb"] = round(rss_mb(bridge.pid), 1)
             report: dict[str, Any] = {}
             stop_at = time.perf_counter() + span
-            noisy, noisy_health, _ = await asyncio.gather(
+            noisy, noisy_health, _, noisy_cpu = await asyncio.gather(
                 drive_load(url, tables, options.warmup, options.seconds, setup=False),
                 poll_health(port, stop_at),
-                neighbour(
-                    url, noisy_token, stop_at, report, options.long_walls, not options.load_once
-                ),
+                neighbour(url, noisy_token, stop_at, report, plan),
+                loop_cpu_during(bridge.pid, options.warmup + 1.0, options.seconds - 1.0),
             )
             result["peak_rss_mb"] = round(peak_rss_mb(bridge.pid), 1)
             result["neighbour"] = report
@@ -273,6 +444,15 @@ async def measure(options: argparse.Namespace) -> dict[str, Any]:
         result[f"{name}_max_ack_ms"] = round(max(run.latencies_ms), 2)
         result[f"{name}_errors"] = run.errors
         result[f"{name}_healthz_p99_ms"] = round(percentile(health, 99), 2)
+    # The bridge's event-loop CPU, which contention does not change much: per command
+    # of the load, and what the neighbour added beyond the load's share.
+    window = options.seconds - 1.0
+    quiet_per_ack = quiet_cpu / max(1.0, result["quiet_cmds_per_s"] * window)
+    result["quiet_loop_cpu_ms_per_s"] = round(quiet_cpu / window * 1000, 1)
+    result["noisy_loop_cpu_ms_per_s"] = round(noisy_cpu / window * 1000, 1)
+    result["load_loop_cpu_us_per_cmd"] = round(quiet_per_ack * 1e6, 1)
+    neighbour_cpu = noisy_cpu - quiet_per_ack * result["noisy_cmds_per_s"] * window
+    result["neighbour_loop_cpu_ms_per_s"] = round(neighbour_cpu / window * 1000, 1)
     result["p99_ratio"] = round(result["noisy_p99_ack_ms"] / result["quiet_p99_ack_ms"], 2)
     result["targets_met"] = {
         "p99_under_2x_quiet": result["p99_ratio"] < 2.0,
@@ -283,7 +463,17 @@ async def measure(options: argparse.Namespace) -> dict[str, Any]:
     return result
 
 
+def print_cpu(result: dict[str, Any]) -> None:
+    print("event-loop CPU per message of the neighbour's (in-process, the loop thread's clock):")
+    print(f"  {'message':32} {'CPU ms':>8} {'longest block ms':>17} {'worst of rounds':>16}")
+    for label, row in result["loop_cpu"].items():
+        print(f"  {label:32} {row['cpu_ms']:>8} {row['block_ms']:>17} {row['max_block_ms']:>16}")
+
+
 def print_table(result: dict[str, Any]) -> None:
+    print_cpu(result)
+    if result.get("cpu_only"):
+        return
     n = result["neighbour"]
     print(
         f"noisy neighbour: 50 clients on 10 tables, {result['seconds']} s each, quiet vs "
@@ -300,7 +490,13 @@ def print_table(result: dict[str, Any]) -> None:
     print(f"  {'':22} {'quiet':>10} {'noisy':>10}")
     for label, key in rows:
         print(f"  {label:22} {result['quiet_' + key]:>10} {result['noisy_' + key]:>10}")
+    print(f"  {'loop CPU ms per s':22} {result['quiet_loop_cpu_ms_per_s']:>10} "
+          f"{result['noisy_loop_cpu_ms_per_s']:>10}")  # fmt: skip
     print(f"  {'p99 noisy / quiet':22} {result['p99_ratio']:>10}")
+    print(
+        f"  the load's loop CPU per command {result['load_loop_cpu_us_per_cmd']} us; the "
+        f"neighbour's, beyond it: {result['neighbour_loop_cpu_ms_per_s']} ms per s"
+    )
     print(f"  {'bridge peak RSS MB':22} {result['peak_rss_mb']:>10}")
     print(f"  neighbour sent:     {n.get('sent')}")
     print(f"  neighbour answered: {n.get('answers')}")
@@ -325,6 +521,12 @@ def main() -> int:
         action="store_true",
         help="the neighbour loads its scene once, then sends everything else in turn",
     )
+    parser.add_argument(
+        "--cpu-only",
+        action="store_true",
+        help="measure only each message's event-loop CPU, in-process (no load, no server)",
+    )
+    parser.add_argument("--cpu-rounds", type=int, default=7, help="rounds per message kind")
     options = parser.parse_args()
     os.environ.setdefault("PYTHONHASHSEED", "0")
     result = asyncio.run(measure(options))

@@ -5,13 +5,20 @@ from __future__ import annotations
 
 from engine.errors import CommandRejected
 from engine.model import GRID_KINDS, Scene
-from geometry import GeometryError, TerrainKind, cells_near_walls
+from geometry import GeometryError, TerrainKind, cells_near_walls, reach_steps
 
 #: The most grid cells a scene's walls may reach (each wall's bounding box, padded):
 #: indexing the walls costs work and memory in proportion, at every load and restart,
 #: so a scene of long walls across a huge map must not hold up the server.  A
 #: 100 x 100 map walled everywhere reaches at most 10,000.
 MAX_CELLS_NEAR_WALLS = 40_000
+
+#: The most cells the scene's tokens' reach may span, summed over its tokens (each
+#: token: its footprint grown by the grid steps its reach covers, squared): the spatial
+#: index works out a token's threatened cells in proportion, up to 15 us a cell beside
+#: walls, and one question can need every token of a crowded corner at once.  2,000
+#: one-square tokens with two squares of reach span 50,000.
+MAX_REACH_CELLS = 50_000
 
 # Every kind geometry prices, but "normal", which a region need not state.
 TERRAIN_KINDS = tuple(k.value for k in TerrainKind if k is not TerrainKind.NORMAL)
@@ -43,6 +50,15 @@ def check_scene(scene: Scene) -> None:
                     "bad_scene", f"tokens {seen[cell]!r} and {token.id!r} overlap on {cell}"
                 )
             seen[cell] = token.id
+    spans = 0
+    for token in scene.tokens:
+        spans += (2 * reach_steps(grid, token.reach) + token.size) ** 2
+    if spans > MAX_REACH_CELLS:
+        raise CommandRejected(
+            "bad_scene",
+            f"the tokens' reach spans {spans:,} cells; at most {MAX_REACH_CELLS:,} "
+            "(fewer tokens with a long reach, or a larger cell size)",
+        )
     left, top, right, bottom = grid.bounds()
     wall_ids: set[str] = set()
     for wall in scene.walls:

@@ -19,7 +19,13 @@ from geometry.path import (
     first_exits,
     validate_path,
 )
-from geometry.reach import footprint_cells, footprint_polygon, reach_area, threatened_cells
+from geometry.reach import (
+    footprint_cells,
+    footprint_polygon,
+    reach_area,
+    reach_steps,
+    threatened_cells,
+)
 from geometry.square import Cell, DiagonalRule, Point, SquareGrid
 from geometry.steps import StepBlocker, cells_near_walls
 from geometry.terrain import CostRule, TerrainKind, TerrainMap, TerrainRegion, jump_cost
@@ -61,6 +67,7 @@ __all__ = [
     "footprint_polygon",
     "jump_cost",
     "reach_area",
+    "reach_steps",
     "threatened_cells",
     "trace_waypoints",
     "traced_steps",

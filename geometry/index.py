@@ -6,9 +6,17 @@ query:
 * walls sit in one ``STRtree`` (:class:`~geometry.walls.WallSet`) and the steps they
   block are precomputed (:class:`~geometry.steps.StepBlocker`); a door toggle refreshes
   only the steps and threatened cells around that door;
-* each token's threatened cells are computed when it is added or moved and kept in a
-  reverse map ``cell -> ids of the areas covering it``; moving a token removes its old
-  cells from the map and adds the new ones;
+* each token's threatened cells are kept in a reverse map ``cell -> ids of the areas
+  covering it``; moving a token removes its old cells from the map and adds the new ones;
+* but a token's threatened cells are computed only when first needed: a token is placed
+  *deferred*, registered under the :data:`~geometry.steps.TILE`-cell tiles its threat
+  can reach (its footprint grown by the steps its reach spans), and every question
+  about cells (a move's path, ``areas_at``) first works out the deferred tokens of
+  those cells' tiles.  The walls' blocked steps are worked out per tile the same way
+  (:class:`~geometry.steps.StepBlocker`).  So loading a scene of hundreds of tokens
+  costs little, and the first command after it pays only for the part of the map it
+  touches, never for the whole map at once: one message's work stays bounded.  The
+  answers are exactly an eager index's (a property test compares them);
 * trigger areas (a readied or held action's "when someone comes through that door") are
   registered in the same map.
 
@@ -28,9 +36,9 @@ from geometry.errors import GeometryError
 from geometry.grid import Grid
 from geometry.occupancy import Occupancy
 from geometry.path import AreaExit, Crossing, CrossingKind, translate
-from geometry.reach import threatened_cells
+from geometry.reach import reach_steps, threatened_cells
 from geometry.square import Cell, DiagonalRule, Point, SquareGrid, diagonal_costs
-from geometry.steps import StepBlocker
+from geometry.steps import TILE_SHIFT, StepBlocker
 from geometry.terrain import TerrainMap
 from geometry.walls import BlockMode, WallSet
 
@@ -88,6 +96,10 @@ class ThreatIndex:
         self._areas: dict[str, frozenset[Cell]] = {}
         self._cover = Coverage(grid)
         self._occupancy = Occupancy()
+        #: Tokens whose threat is not worked out yet: id -> the tiles it may reach
+        #: (``tx0, ty0, tx1, ty1``, inclusive), and tile -> the ids that may reach it.
+        self._deferred: dict[str, tuple[int, int, int, int]] = {}
+        self._deferred_at: dict[tuple[int, int], set[str]] = {}
 
     # -- tokens and areas -------------------------------------------------------------------
 
@@ -126,6 +138,10 @@ class ThreatIndex:
             occupancy.enter(c, token_id)
         moved = Token(token_id, origin, old.size, old.reach)
         self._tokens[token_id] = moved
+        if token_id in self._deferred:  # never worked out: still nothing to redo
+            self._undefer(token_id)
+            self._defer(moved)
+            return
         before, after = self._areas[token_id], self._threat_of(moved)
         self._cover.remove(token_id, before - after)
         self._cover.add(token_id, after - before)
@@ -150,10 +166,14 @@ class ThreatIndex:
     def threatened(self, token_id: str) -> frozenset[Cell]:
         """The cells token ``token_id`` threatens now."""
         self.token(token_id)
+        if token_id in self._deferred:
+            self._work_out(token_id)
         return self._areas[token_id]
 
     def area(self, area_id: str) -> frozenset[Cell]:
         """The cells of area ``area_id`` (a token's threatened cells or a trigger area)."""
+        if area_id in self._deferred:
+            self._work_out(area_id)
         try:
             return self._areas[area_id]
         except KeyError:
@@ -161,7 +181,21 @@ class ThreatIndex:
 
     def areas_at(self, cell: Cell) -> frozenset[str]:
         """The ids of every area covering ``cell``."""
+        if self._deferred:
+            self._work_out_cells((cell,))
         return self._cover.at(cell)[1]
+
+    def work_out_everything(self) -> None:
+        """Work out every deferred threat and every wall's blocked steps now, as an
+        eager index would have on building (for measuring moves on a ready index)."""
+        for token_id in sorted(self._deferred):
+            self._work_out(token_id)
+        self.blocker.prepare(0, 0, self.grid.width - 1, self.grid.height - 1)
+
+    @property
+    def deferred(self) -> int:
+        """How many tokens' threats are not worked out yet (module docstring)."""
+        return len(self._deferred)
 
     def occupant(self, cell: Cell) -> str | None:
         """The token standing on ``cell`` (the first there, if several), if any."""
@@ -178,6 +212,8 @@ class ThreatIndex:
         minx, miny, maxx, maxy = self.walls.bounds(wall_id)
         s = self.grid.cell_size
         for tok in list(self._tokens.values()):
+            if tok.token_id in self._deferred:
+                continue  # worked out later, against the walls as they are then
             # Only tokens whose reach box overlaps the door can change what they threaten.
             cx, cy = self.grid.footprint_center(tok.origin, tok.size)
             r = tok.reach + (tok.size + 1) * s
@@ -204,13 +240,60 @@ class ThreatIndex:
         self._tokens[tok.token_id] = tok
         for c in cells:
             self._occupancy.enter(c, tok.token_id)
-        self._index_area(tok.token_id, self._threat_of(tok))
+        self._defer(tok)
 
     def _unplace(self, tok: Token) -> None:
         for c in self.grid.footprint(tok.origin, tok.size):
             self._occupancy.leave(c, tok.token_id)
-        self._unindex_area(tok.token_id)
+        if tok.token_id in self._deferred:
+            self._undefer(tok.token_id)
+        else:
+            self._unindex_area(tok.token_id)
         del self._tokens[tok.token_id]
+
+    # -- threats worked out when first needed (module docstring) ------------------------------
+
+    def _defer(self, tok: Token) -> None:
+        """Register ``tok``'s threat as not worked out, under every tile it may reach:
+        its footprint grown by the grid steps its reach spans (one step moves a cell's
+        column and row by at most one, on square and hex grids alike)."""
+        feet = self.grid.footprint(tok.origin, tok.size)
+        k = reach_steps(self.grid, tok.reach)
+        shift = TILE_SHIFT
+        tx0 = (min(c[0] for c in feet) - k) >> shift
+        ty0 = (min(c[1] for c in feet) - k) >> shift
+        tx1 = (max(c[0] for c in feet) + k) >> shift
+        ty1 = (max(c[1] for c in feet) + k) >> shift
+        self._deferred[tok.token_id] = (tx0, ty0, tx1, ty1)
+        at = self._deferred_at
+        for tx in range(tx0, tx1 + 1):
+            for ty in range(ty0, ty1 + 1):
+                at.setdefault((tx, ty), set()).add(tok.token_id)
+
+    def _undefer(self, token_id: str) -> None:
+        tx0, ty0, tx1, ty1 = self._deferred.pop(token_id)
+        at = self._deferred_at
+        for tx in range(tx0, tx1 + 1):
+            for ty in range(ty0, ty1 + 1):
+                ids = at[(tx, ty)]
+                ids.discard(token_id)
+                if not ids:
+                    del at[(tx, ty)]
+
+    def _work_out(self, token_id: str) -> None:
+        """Compute and index the threat of a deferred token."""
+        self._undefer(token_id)
+        self._index_area(token_id, self._threat_of(self._tokens[token_id]))
+
+    def _work_out_cells(self, cells: Iterable[Cell]) -> None:
+        """Work out every deferred token that may threaten one of ``cells``."""
+        at = self._deferred_at
+        shift = TILE_SHIFT
+        for tile in {(c[0] >> shift, c[1] >> shift) for c in cells}:
+            ids = at.get(tile)
+            if ids:
+                for token_id in sorted(ids):
+                    self._work_out(token_id)
 
     def _index_area(self, area_id: str, cells: frozenset[Cell]) -> None:
         self._areas[area_id] = cells
@@ -244,6 +327,8 @@ class ThreatIndex:
             for c in path:
                 if not grid.contains(c):
                     raise GeometryError(f"cell {c} is off the {grid.width}x{grid.height} grid")
+            if self._deferred:
+                self._work_out_cells(path)
             cost, blocked_step = self._cost_and_walls(path, None)
             found, exits = self._cover.scan(token_id, path, crossings=crossings)
             last = self._occupancy.other_than(path[-1], token_id)
@@ -253,6 +338,8 @@ class ThreatIndex:
             for c in f:
                 if not grid.contains(c):
                     raise GeometryError(f"position {p} puts cell {c} off the grid")
+        if self._deferred:
+            self._work_out_cells(frozenset().union(*feet))
         cost, blocked_step = self._cost_and_walls(path, feet)
         ins = [self._ids_under(f) for f in feet]
         outs = [self._ids_under(f - g) for f, g in pairwise(feet)]
@@ -304,6 +391,7 @@ class ThreatIndex:
     ) -> tuple[float, int | None]:
         # The common case (one-square mover, no terrain) inlined: it is most of the work
         # of a quiet move, so no method call per step.
+        self.blocker.prepare_cells(path)
         blocked = self.blocker.blocked_set
         s = grid.cell_size
         rule = grid.diagonal

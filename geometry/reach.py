@@ -80,6 +80,12 @@ def _max_steps(grid: Grid, reach: float) -> int:
     return max(0, math.ceil(reach / grid.cell_size + 0.5) - 1)
 
 
+def reach_steps(grid: Grid, reach: float) -> int:
+    """How many grid steps past its footprint a token's ``reach`` can threaten: a bound
+    on where its threatened cells lie (the index defers them by it)."""
+    return _max_steps(grid, reach)
+
+
 def reach_pairs(grid: Grid, origin: Cell, size: int, reach: float) -> dict[Cell, list[Cell]]:
     """For each cell satisfying rules 1-2, the footprint cells it is within reach of."""
     if reach < 0:

@@ -28,7 +28,7 @@ from geometry.errors import GeometryError
 from geometry.grid import Grid
 from geometry.path import step_blocked, translate
 from geometry.square import DiagonalRule, SquareGrid, diagonal_costs
-from geometry.steps import StepBlocker
+from geometry.steps import TILE_SHIFT, StepBlocker
 from geometry.terrain import TerrainMap
 from geometry.walls import WallSet
 
@@ -108,8 +108,18 @@ def _stepper(
     alternating = _parity_matters(grid)
     after_even, after_odd = (cell * c for c in diagonal_costs(grid.diagonal))
 
+    lazy = walls is not None and walls.lazy
+    prepared: set[tuple[int, int]] = set()
+
     def moves(origin: tuple[int, int], parity: int) -> list[tuple[tuple[int, int], int, float]]:
         x, y = origin
+        if lazy:
+            # The blocker works out its steps a tile at a time, as the search gets there.
+            tile = (x >> TILE_SHIFT, y >> TILE_SHIFT)
+            if tile not in prepared:
+                prepared.add(tile)
+                assert walls is not None
+                walls.prepare_tile_around(origin)
         out = []
         for dx, dy, diagonal, price in steps:
             nx, ny = x + dx, y + dy

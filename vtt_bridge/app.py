@@ -30,6 +30,7 @@ import asyncio
 import contextlib
 import itertools
 import logging
+import math
 import os
 import signal
 import threading
@@ -90,6 +91,9 @@ class Outbound:
         self._burst = float(config.rate_burst)
         self._tokens = self._burst
         self._last = asyncio.get_running_loop().time()
+        #: What the last frame took from the bucket (its decoded message's extra cost
+        #: tops that up to at most a full bucket; see :meth:`charge`).
+        self._frame_paid = 0.0
         self._close_code: int = WSCloseCode.GOING_AWAY
         self._close_reason = b"server shutdown"
         self._closing: asyncio.Task[bool] | None = None
@@ -154,6 +158,7 @@ class Outbound:
         when the bucket is empty, refuse it (:meth:`refuse_rate`) and return False."""
         cost = costs.frame_cost(_wire_size(frame))
         if self.admit(asyncio.get_running_loop().time(), cost):
+            self._frame_paid = min(float(cost), self._burst)
             return True
         # Decoded only to name the refused message (its seq, its type): once, as the
         # connection is closing anyway, and bounded by the frame size limit.
@@ -165,7 +170,11 @@ class Outbound:
         return False
 
     def charge(self, cost: int, message: protocol.ClientMessage) -> bool:
-        """The session's hook: take ``cost`` more tokens for a decoded ``message``."""
+        """The session's hook: take ``cost`` more tokens for a decoded ``message``.
+
+        With its frame's, at most a full bucket: the largest scene the frame size limit
+        allows (priced by its tokens too, :func:`costs.scene_cost`) stays sendable."""
+        cost = min(cost, max(0, math.ceil(self._burst - self._frame_paid)))
         if self.admit(asyncio.get_running_loop().time(), cost):
             return True
         self.refuse_rate(cost, message)

@@ -7,7 +7,9 @@ and gets nothing twice.
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import time
 from typing import TYPE_CHECKING
 
 import protocol
@@ -26,6 +28,11 @@ log = logging.getLogger("vtt_bridge")
 SERVER_NAME = "vtt-bridge/0.1.0"
 #: Events sent to a catching-up connection before waiting for room in its queue.
 CATCH_UP_CHUNK = 64
+
+#: A catch-up yields the event loop after this many seconds of building messages: a
+#: window of big events (each ``scene_loaded`` of a large scene costs about 8 ms to
+#: check into a message) must not hold up every other table for its whole length.
+CATCH_UP_SLICE_S = 0.005
 
 
 async def join(
@@ -256,6 +263,7 @@ async def _catch_up(
     table = session.table
     assert table is not None
     index = max(after + 1, 0)
+    slice_ends = time.perf_counter() + CATCH_UP_SLICE_S
     try:
         while index < end and not session.left:
             await session.room()
@@ -276,6 +284,13 @@ async def _catch_up(
                     ),
                     now_ms,
                 )
+                if time.perf_counter() >= slice_ends:
+                    # Safe: this member's broadcasts are held until it has caught up,
+                    # and events the window drops meanwhile are read from the log.
+                    await asyncio.sleep(0)
+                    slice_ends = time.perf_counter() + CATCH_UP_SLICE_S
+                    if session.left:
+                        break
             index += len(chunk)
         for prompt, deadline in prompts:
             session.send(prompt_message(session, prompt, _or(deadline, now_ms), now_ms), now_ms)

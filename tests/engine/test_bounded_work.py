@@ -24,7 +24,7 @@ from engine import (
 )
 from engine.handlers import MAX_MOVE_STEPS
 from engine.options import FREE_PATH_CELLS
-from engine.scene_checks import MAX_CELLS_NEAR_WALLS
+from engine.scene_checks import MAX_CELLS_NEAR_WALLS, MAX_REACH_CELLS
 from tests.engine.helpers import refused, token
 
 FAR = 2e8  # pixels: the waypoints of the probe that blocked the event loop for 4.9 s
@@ -146,3 +146,29 @@ def test_a_map_walled_everywhere_still_loads() -> None:
     encounter = Encounter()
     encounter.apply(LoadScene("gm", Scene(grid, (token("hero", 1, 1, owner="alice"),), walls)))
     assert encounter.plan_path("hero", (3, 3), "alice").cost == 2.0
+
+
+@pytest.mark.parametrize(
+    ("tokens", "reach", "loads"),
+    [
+        (1, 1e6, False),  # one token whose reach spans the whole map and far beyond it
+        (200, 7.0, True),  # 200 x 15 x 15 = 45,000 cells: under the limit ...
+        (230, 7.0, False),  # ... and past it: 51,750
+        (2000, 2.0, True),  # 2,000 tokens with two squares of reach: 50,000, allowed
+    ],
+)
+def test_the_tokens_reach_is_bounded_at_load(tokens: int, reach: float, loads: bool) -> None:
+    # The index works out each token's reach area when first asked: a scene of long
+    # reaches would make that one question unbounded.
+    grid = GridSpec(1000, 1000)
+    placed = tuple(
+        token(f"t{i}", (i * 7) % 1000, i * 7 // 1000, reach=reach) for i in range(tokens)
+    )
+    command = LoadScene("gm", Scene(grid, placed))
+    if loads:
+        encounter = Encounter()
+        encounter.apply(command)
+        assert encounter.state.scene is not None and len(encounter.state.scene.tokens) == tokens
+        return
+    message = refused(Encounter(), command, "bad_scene")
+    assert message.startswith("the tokens' reach spans ") and f"{MAX_REACH_CELLS:,}" in message
