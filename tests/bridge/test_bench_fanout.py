@@ -7,6 +7,7 @@ skipped the broadcast, a driver that miscounted), the figures would flatter the 
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 
@@ -40,14 +41,15 @@ async def test_the_fanout_echo_acks_the_mover_and_sends_every_member_the_event(
         frames_before = other_table.frames
 
         mover = members[1]
+        # A lean socket keeps only frames someone waits for: wait on every member first.
+        watchers = [asyncio.ensure_future(ws.until("event")) for ws in members if ws is not mover]
+        await asyncio.sleep(0)
         mover.send(bridge.frame("move", 7, {"token": "t-p0", "path": [[0, 1]]}))
         ack = await mover.until("ack", 7)
         assert ack["body"] == {"ref": 7, "first_event": 0, "last_event": 0}
         # The mover's event shares the ack's batch frame; the others get it alone.
-        for ws in members:
-            if ws is mover:
-                continue
-            event = await ws.until("event")
+        for watcher in watchers:
+            event = await asyncio.wait_for(watcher, 30)
             assert event["body"] == {
                 "index": 0,
                 "kind": "token_placed",
