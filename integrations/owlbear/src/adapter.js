@@ -257,7 +257,7 @@ export class OwlbearAdapter {
   // -- the popover's commands --------------------------------------------------------------
 
   /**
-   * @param {{op: string, prompt?: string, accept?: boolean, token?: string, ruleset?: string, on?: boolean}} data
+   * @param {{op: string, prompt?: string, accept?: boolean, token?: string, ruleset?: string, seed?: number, on?: boolean}} data
    */
   async command(data) {
     const client = this.client;
@@ -276,7 +276,8 @@ export class OwlbearAdapter {
           await this.sendScene();
           break;
         case "start_combat":
-          await client.startCombat(String(data.ruleset));
+          // `seed`: a table that wants a fight it can replay (the demo's scripted fight).
+          await client.startCombat(String(data.ruleset), data.seed === undefined ? undefined : { seed: Number(data.seed) });
           break;
         case "place_all":
           await this.placeAll();
