@@ -126,7 +126,7 @@ def _every_token_shape(
             calls.append(_call(scene, "token_xy", [cell, token_size, shape]))
             x, y = scene.token_xy(tuple(cell), token_size, HexShape(shape))
             jitter = scene.grid_size / 5
-            drop = [round(x + rng.uniform(-jitter, jitter), 3), round(y + rng.uniform(-jitter, jitter), 3)]
+            drop = [round(v + rng.uniform(-jitter, jitter), 3) for v in (x, y)]
             calls.append(_call(scene, "token_cell", [*drop, token_size, shape]))
     return calls
 

@@ -5,6 +5,7 @@
 import { bridgeGrid, GridNotSupported, readGrid } from "./grid.js";
 import { cellPosition, isLinkedToken, itemCell, sceneFromItems } from "./items.js";
 import { itemImage, wireImage } from "./coords.js";
+import { PixelError } from "../../../clients/js/src/pixels.js";
 import { Change, classifyChange, PLACING_EVENTS, writesFor } from "./movement.js";
 import { COMMAND_CHANNEL, PROMPT_POPOVER_ID, STATE_CHANNEL, tableSummary } from "./messages.js";
 
@@ -142,7 +143,8 @@ export class OwlbearAdapter {
         cell = itemCell(this.grid, item);
       } catch (err) {
         // A token the bridge cannot place here (a large token on hexes): Send scene says so.
-        if (err instanceof GridNotSupported) continue;
+        // An image grid no cell can come from (a zero dpi or scale): not a token to move.
+        if (err instanceof GridNotSupported || err instanceof PixelError) continue;
         throw err;
       }
       const kind = classifyChange(item, cell, this.known.get(item.id), this.obr.player.id, this.busy.has(item.id),
