@@ -46,3 +46,23 @@ test(`every adapter (${names.join(", ")}) gets the same events and positions`, a
     assert.deepEqual(results[name].skipped, results[first].skipped, `${name} vs ${first}`);
   }
 });
+
+test("fight.json's drags are what both VTTs can play alike: one drop each, passing no cell corner", () => {
+  const at = Object.fromEntries(script.tokens.map((t) => [t.id, t.cell]));
+  const size = Object.fromEntries(script.tokens.map((t) => [t.id, t.size]));
+  for (const step of script.steps.filter((s) => s.do === "drag")) {
+    assert.equal(step.through.length, 1, `${step.token}: Owlbear has no waypoints, a drag is one drop`);
+    // The token's centre runs from where it stands to the drop; a corner is a whole point.
+    const half = size[step.token] / 2;
+    const [x0, y0] = at[step.token].map((v) => v + half);
+    const [x1, y1] = step.through[0].map((v) => v + half);
+    for (let x = Math.ceil(Math.min(x0, x1)); x <= Math.floor(Math.max(x0, x1)); x++) {
+      // An upright drag on a grid line meets a corner if it spans a whole y.
+      const onCorner = x1 === x0
+        ? Math.ceil(Math.min(y0, y1)) <= Math.floor(Math.max(y0, y1))
+        : Number.isInteger(Math.round((y0 + ((x - x0) * (y1 - y0)) / (x1 - x0)) * 1e9) / 1e9);
+      assert.ok(!onCorner, `${step.token}'s drag to ${step.through[0]} passes the corner at x = ${x}`);
+    }
+    at[step.token] = step.through[0].map(Math.round);
+  }
+});

@@ -4,6 +4,7 @@
 // same script can drive another VTT's adapter and the events can be compared.
 //
 //   const table = await OwlbearTable.open({url, tokens: {gm, alice, bob}});
+//   await table.join("carol", issuedToken, "<OBR player id>"); // one more player
 //   table.addMap(12, 12);
 //   table.addToken({id: "hero", name: "Hero", owner: "alice", side: "heroes", x: 4, y: 5,
 //                   size: 1, reach: 1, movement: 6, stats: {ocv: 6, dcv: 4, init: 14}});
