@@ -13,7 +13,7 @@ import { isDeepStrictEqual } from "node:util";
 
 import { startBridge } from "../../clients/js/test/helpers.js";
 import { ADAPTERS } from "./adapters.js";
-import { runFight } from "./runner.js";
+import { comparable, runFight, VTT_FIELDS } from "./runner.js";
 
 const args = process.argv.slice(2);
 const file = args.find((a) => a.endsWith(".json")) ?? new URL("./fight.json", import.meta.url);
@@ -37,12 +37,23 @@ try {
     console.log(`# ${name}: ${result.events.length} events, positions ${JSON.stringify(result.positions)}`);
     for (const event of result.events) console.log(JSON.stringify({ adapter: name, ...event }));
   }
-  for (let k = 1; k < results.length; k++) {
-    const same = isDeepStrictEqual(results[0].events, results[k].events) && isDeepStrictEqual(results[0].positions, results[k].positions);
-    console.log(`# ${chosen[0]} vs ${chosen[k]}: ${same ? "the same events and positions" : "DIFFERENT"}`);
-    failed ||= !same;
+  console.log(`# compared without the fields that name the VTT: ${VTT_FIELDS.join(", ")}`);
+  const [first, ...rest] = results.map(comparable);
+  for (const [k, other] of rest.entries()) {
+    const verdict = [];
+    for (const part of /** @type {const} */ (["events", "positions", "skipped"])) {
+      if (!isDeepStrictEqual(first[part], other[part])) verdict.push(`different ${part}${part === "events" ? ` (first at #${firstDifference(first.events, other.events)})` : ""}`);
+    }
+    console.log(`# ${chosen[0]} vs ${chosen[k + 1]}: ${verdict.length ? verdict.join(", ") : `the same ${first.events.length} events, positions and skipped steps`}`);
+    failed ||= verdict.length > 0;
   }
 } finally {
   await bridge.stop();
 }
 process.exit(failed ? 1 : 0);
+
+/** The index of the first event two runs disagree on. @param {any[]} a @param {any[]} b */
+function firstDifference(a, b) {
+  const k = a.findIndex((e, i) => !isDeepStrictEqual(e, b[i]));
+  return k === -1 ? Math.min(a.length, b.length) : k;
+}

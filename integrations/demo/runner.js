@@ -19,7 +19,8 @@
 //   close()
 //
 // `runFight` returns `{events, positions, skipped}`; two adapters that agree return the
-// same, which is what integrations/demo/test compares.
+// same up to `comparable` (the one field that names the VTT), which is what
+// integrations/demo/test compares.
 
 /**
  * @param {any} script the parsed fight.json
@@ -44,6 +45,27 @@ export async function runFight(script, makeAdapter, { bridgeUrl, gmToken }) {
   } finally {
     await adapter.close();
   }
+}
+
+/**
+ * The fields two VTTs send differently by design, left out of a comparison: the scene's
+ * `grid.vtt`, the VTT's own pixel frame (which VTT, its pixels per cell, where the grid
+ * starts: Foundry's padding puts cell 0 at scene_x/scene_y, Owlbear's at pixel 0). The
+ * bridge keeps it only to turn pixels into points; every cell, path and event is the same.
+ */
+export const VTT_FIELDS = ["scene_loaded: scene.grid.vtt"];
+
+/**
+ * A fight's result with the VTT_FIELDS left out, for comparing two VTTs' runs.
+ * @param {{events: {kind: string, data: any}[], positions: any, skipped: number[]}} result
+ */
+export function comparable({ events, positions, skipped }) {
+  const out = events.map(({ kind, data }) => {
+    if (kind !== "scene_loaded") return { kind, data };
+    const { vtt: _vtt, ...grid } = data.scene.grid;
+    return { kind, data: { ...data, scene: { ...data.scene, grid } } };
+  });
+  return { events: out, positions, skipped };
 }
 
 /**

@@ -111,6 +111,26 @@ def _scene(
     return {"scene": kind, "args": args, "calls": calls}
 
 
+def _every_token_shape(
+    scene: FoundryHexScene, shapes: list[str], rng: random.Random
+) -> list[dict[str, Any]]:
+    """Every Foundry token shape in sizes 1-4, not left to chance: each one's x/y on a
+    cell, and the cell of a drop near it (a drag without snapping), as the Foundry
+    module turns token documents into cells."""
+    calls = []
+    for shape in shapes:
+        for token_size in (1, 2, 3, 4):
+            if token_size == 1 and shape != HexShape.RECTANGLE_1.value:
+                continue  # every shape of size 1 is the one hex
+            cell = [rng.randrange(1, 20), rng.randrange(1, 20)]
+            calls.append(_call(scene, "token_xy", [cell, token_size, shape]))
+            x, y = scene.token_xy(tuple(cell), token_size, HexShape(shape))
+            jitter = scene.grid_size / 5
+            drop = [round(v + rng.uniform(-jitter, jitter), 3) for v in (x, y)]
+            calls.append(_call(scene, "token_cell", [*drop, token_size, shape]))
+    return calls
+
+
 def vectors() -> dict[str, Any]:
     """Every vector, from a fixed seed (the same file on every run)."""
     rng = random.Random(16)
@@ -153,27 +173,30 @@ def vectors() -> dict[str, Any]:
             )
         )
     shapes = [s.value for s in HexShape if s is not HexShape.HEXAGON]
+    tokens = random.Random(17)  # its own stream: the random calls above stay as they were
     for grid_type in (2, 3, 4, 5):
         for size, distance in ((100.0, 5.0), (87.5, 1.5)):
-            scenes.append(
-                _scene(
-                    "FoundryHexScene",
-                    [grid_type, size, distance],
-                    {
-                        "center_px": lambda: [_cell(rng)],
-                        "to_point": lambda s=size: [_pixel(rng, s), _pixel(rng, s)],
-                        "from_point": lambda: [_point(rng)],
-                        "cell_at_px": lambda s=size: [_pixel(rng, s), _pixel(rng, s)],
-                        "token_xy": lambda: [_cell(rng), rng.randint(1, 4), rng.choice(shapes)],
-                        "token_cell": lambda s=size: [
-                            _pixel(rng, s),
-                            _pixel(rng, s),
-                            rng.randint(1, 4),
-                            rng.choice(shapes),
-                        ],
-                    },
-                )
+            scene = _scene(
+                "FoundryHexScene",
+                [grid_type, size, distance],
+                {
+                    "center_px": lambda: [_cell(rng)],
+                    "to_point": lambda s=size: [_pixel(rng, s), _pixel(rng, s)],
+                    "from_point": lambda: [_point(rng)],
+                    "cell_at_px": lambda s=size: [_pixel(rng, s), _pixel(rng, s)],
+                    "token_xy": lambda: [_cell(rng), rng.randint(1, 4), rng.choice(shapes)],
+                    "token_cell": lambda s=size: [
+                        _pixel(rng, s),
+                        _pixel(rng, s),
+                        rng.randint(1, 4),
+                        rng.choice(shapes),
+                    ],
+                },
             )
+            scene["calls"] += _every_token_shape(
+                FoundryHexScene(grid_type, size, distance), shapes, tokens
+            )
+            scenes.append(scene)
     for flat in (False, True):
         for dpi, cell in ((150.0, 5.0), (100.0, 1.5)):
             scenes.append(

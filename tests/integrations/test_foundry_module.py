@@ -1,6 +1,7 @@
 """The Foundry VTT module's tests (``integrations/foundry/test/*.test.js``) and the demo
-fight driven through it (``integrations/demo/test/*.test.js``), run with Node's test
-runner from here so that ``pytest`` (and so ``.ci/run``) runs them.
+fight driven through it and through the Owlbear extension, compared
+(``integrations/demo/test/*.test.js``), run with Node's test runner from here so that
+``pytest`` (and so ``.ci/run``) runs them.
 
 They start real bridges with this interpreter (``VTT_BRIDGE_PYTHON``).  Without Node the
 test is skipped on a workstation and fails on CI (``CI=true``), as for the client library.

@@ -1,16 +1,16 @@
-// The module's pixel <-> cell rules against the bridge's own (geometry/vtt_coords.py):
-// every vector is computed by Python, so the module and the bridge cannot drift apart.
+// The module's token documents <-> cells against the bridge's own rules
+// (geometry/vtt_coords.py): src/grid.js turns a SceneDocument into the client library's
+// FoundryScene/FoundryHexScene, and here it must answer every Foundry vector of the
+// client's fixture (clients/js/test/fixtures/vtt-coords.json, written by
+// tests/clients/pixel_vectors.py; every hex token shape in sizes 1-4 among them).
 
 import assert from "node:assert/strict";
-import { before, test } from "node:test";
+import { readFileSync } from "node:fs";
+import { test } from "node:test";
 
-import { GRID_TYPES, UnsupportedGrid, firstRowWidth, sceneGrid } from "../src/grid.js";
-import { pythonJson } from "../../../clients/js/test/helpers.js";
+import { GRID_TYPES, UnsupportedGrid, sceneGrid } from "../src/grid.js";
 
-let vectors;
-before(async () => {
-  vectors = await pythonJson(["-m", "tests.integrations.foundry_vectors"]);
-});
+const FIXTURE = JSON.parse(readFileSync(new URL("../../../clients/js/test/fixtures/vtt-coords.json", import.meta.url), "utf8"));
 
 const close = (a, b) => Math.abs(a - b) < 1e-6;
 
@@ -20,39 +20,57 @@ function scene(grid, dims = {}) {
   return [{ grid: { units: "ft", diagonals: 0, ...grid } }, dimensions];
 }
 
-test("square grids: token x/y of a cell, the cell of any pixel, points in scene units", () => {
-  for (const v of vectors.squares) {
-    const g = sceneGrid(...scene({ type: GRID_TYPES.SQUARE, size: v.grid.size, distance: v.grid.distance },
-      { sceneX: v.grid.sceneX, sceneY: v.grid.sceneY }));
-    for (const [cell, [x, y]] of v.xy) {
-      const got = g.tokenXY(cell);
-      assert.ok(close(got.x, x) && close(got.y, y), `cell ${cell}: ${JSON.stringify(got)} vs ${x},${y}`);
-      assert.deepEqual(g.tokenCell(got.x, got.y), cell);
-    }
-    for (const [[x, y], cell] of v.cell) assert.deepEqual(g.tokenCell(x, y), cell, `pixel ${x},${y}`);
-    for (const [[x, y], [u, w]] of v.point) {
-      const [pu, pw] = g.toPoint(x, y);
-      assert.ok(close(pu, u) && close(pw, w));
-    }
+/** The fixture's calls of one Python scene class, with the module's grid for its scene. */
+function* vectors(kind, makeGrid) {
+  for (const v of FIXTURE.scenes.filter((s) => s.scene === kind)) {
+    const grid = makeGrid(v.args);
+    for (const call of v.calls) if (call.error === undefined) yield { grid, label: `${kind}(${v.args}).${call.method}(${JSON.stringify(call.args)})`, ...call };
   }
+}
+
+test("square grids: token x/y of a cell, the cell of any pixel, points in scene units", () => {
+  let n = 0;
+  const square = ([size, distance, sceneX = 0, sceneY = 0]) => sceneGrid(...scene({ type: GRID_TYPES.SQUARE, size, distance }, { sceneX, sceneY }));
+  for (const { grid, method, args, result, label } of vectors("FoundryScene", square)) {
+    if (method === "token_xy") {
+      const got = grid.tokenXY(args[0]);
+      assert.ok(close(got.x, result[0]) && close(got.y, result[1]), label);
+      assert.deepEqual(grid.tokenCell(got.x, got.y), args[0], label);
+    } else if (method === "token_origin") {
+      assert.deepEqual(grid.tokenCell(...args), result, label);
+    } else if (method === "to_point") {
+      const [u, w] = grid.toPoint(...args);
+      assert.ok(close(u, result[0]) && close(w, result[1]), label);
+    } else continue;
+    n++;
+  }
+  assert.ok(n >= 100, `${n} vectors`);
 });
 
-test("hex grids, every type, shape and size: token x/y and cells", () => {
-  assert.ok(vectors.hexes.length >= 4 * 2 * 19);
-  for (const v of vectors.hexes) {
-    const g = sceneGrid(...scene(v.grid));
-    const label = `type ${v.grid.type} size ${v.grid.size} ${v.shape} x${v.size}`;
-    for (const [cell, [x, y]] of v.xy) {
-      const got = g.tokenXY(cell, v.size, v.shape);
-      assert.ok(close(got.x, x) && close(got.y, y), `${label} cell ${cell}: ${JSON.stringify(got)} vs ${x},${y}`);
-      assert.deepEqual(g.tokenCell(got.x, got.y, v.size, v.shape), cell, label);
-    }
-    for (const [[x, y], cell] of v.cell) assert.deepEqual(g.tokenCell(x, y, v.size, v.shape), cell, `${label} at ${x},${y}`);
-    for (const [[x, y], [u, w]] of v.point) {
-      const [pu, pw] = g.toPoint(x, y);
-      assert.ok(close(pu, u) && close(pw, w), label);
-    }
+test("hex grids, every type, shape and size: token x/y, cells and centres", () => {
+  let n = 0;
+  const shapes = new Set();
+  const hex = ([type, size, distance]) => sceneGrid(...scene({ type, size, distance }));
+  for (const { grid, method, args, result, label } of vectors("FoundryHexScene", hex)) {
+    if (method === "token_xy") {
+      const [cell, size, shape] = args;
+      const got = grid.tokenXY(cell, size, shape);
+      assert.ok(close(got.x, result[0]) && close(got.y, result[1]), label);
+      assert.deepEqual(grid.tokenCell(got.x, got.y, size, shape), cell, label);
+      shapes.add(`${shape} x${size}`);
+    } else if (method === "token_cell") {
+      assert.deepEqual(grid.tokenCell(...args), result, label);
+    } else if (method === "center_px") {
+      const got = grid.centerPx(args[0]);
+      assert.ok(close(got.x, result[0]) && close(got.y, result[1]), label);
+    } else if (method === "to_point") {
+      const [u, w] = grid.toPoint(...args);
+      assert.ok(close(u, result[0]) && close(w, result[1]), label);
+    } else continue;
+    n++;
   }
+  assert.ok(n >= 4 * 2 * 19 * 2, `${n} vectors`);
+  assert.ok(shapes.size >= 6 * 3 + 1, [...shapes].join(", ")); // every shape in sizes 2-4, and one hex
 });
 
 test("the wire grid: kind, offset, diagonals and the vtt conventions", () => {
@@ -67,10 +85,4 @@ test("the wire grid: kind, offset, diagonals and the vtt conventions", () => {
   assert.equal(hex.spec("ellipse_1").vtt.hex_shape, "ellipse_1");
   assert.equal(sceneGrid(...scene({ type: GRID_TYPES.HEXODDR, size: 100, distance: 5 })).spec().kind, "hex_pointy");
   assert.throws(() => sceneGrid(...scene({ type: GRID_TYPES.GRIDLESS, size: 100, distance: 5 })), UnsupportedGrid);
-});
-
-test("first rows of Foundry's hex shapes (geometry/hexshapes.py row_widths)", () => {
-  assert.deepEqual([2, 3, 4].map((n) => firstRowWidth("rectangle_1", n)), [2, 3, 4]);
-  assert.deepEqual([2, 3, 4].map((n) => firstRowWidth("ellipse_2", n)), [2, 2, 3]);
-  assert.throws(() => firstRowWidth("blob", 2), UnsupportedGrid);
 });

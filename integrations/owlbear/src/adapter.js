@@ -5,6 +5,7 @@
 import { bridgeGrid, GridNotSupported, readGrid } from "./grid.js";
 import { cellPosition, isLinkedToken, itemCell, sceneFromItems } from "./items.js";
 import { itemImage, wireImage } from "./coords.js";
+import { PixelError } from "../../../clients/js/src/pixels.js";
 import { Change, classifyChange, PLACING_EVENTS, writesFor } from "./movement.js";
 import { COMMAND_CHANNEL, PROMPT_POPOVER_ID, STATE_CHANNEL, tableSummary } from "./messages.js";
 
@@ -142,7 +143,8 @@ export class OwlbearAdapter {
         cell = itemCell(this.grid, item);
       } catch (err) {
         // A token the bridge cannot place here (a large token on hexes): Send scene says so.
-        if (err instanceof GridNotSupported) continue;
+        // An image grid no cell can come from (a zero dpi or scale): not a token to move.
+        if (err instanceof GridNotSupported || err instanceof PixelError) continue;
         throw err;
       }
       const kind = classifyChange(item, cell, this.known.get(item.id), this.obr.player.id, this.busy.has(item.id),
@@ -257,7 +259,7 @@ export class OwlbearAdapter {
   // -- the popover's commands --------------------------------------------------------------
 
   /**
-   * @param {{op: string, prompt?: string, accept?: boolean, token?: string, ruleset?: string, on?: boolean}} data
+   * @param {{op: string, prompt?: string, accept?: boolean, token?: string, ruleset?: string, seed?: number, on?: boolean}} data
    */
   async command(data) {
     const client = this.client;
@@ -276,7 +278,8 @@ export class OwlbearAdapter {
           await this.sendScene();
           break;
         case "start_combat":
-          await client.startCombat(String(data.ruleset));
+          // `seed`: a table that wants a fight it can replay (the demo's scripted fight).
+          await client.startCombat(String(data.ruleset), data.seed === undefined ? undefined : { seed: Number(data.seed) });
           break;
         case "place_all":
           await this.placeAll();

@@ -9,7 +9,7 @@
 // stats). Item metadata is read by everyone in the room, which is why nothing secret
 // goes there (join tokens live in the player's own browser storage: settings.js).
 
-import { hexItemCell, hexItemPosition, itemImage, pixelToPoint, squareItemCell, squareItemPosition } from "./coords.js";
+import { itemImage, pixelToPoint, scenePixels } from "./coords.js";
 import { GridNotSupported, gridSpec } from "./grid.js";
 
 /** Owlbear metadata keys are namespaced by a reverse domain (SDK docs, Metadata). */
@@ -52,19 +52,22 @@ export function itemSize(item) {
  * @returns {[number, number]}
  */
 export function itemCell(grid, item, position = item.position) {
-  if (grid.kind === "square") return squareItemCell(grid.dpi, position.x, position.y, itemSize(item), itemImage(item));
+  const pixels = scenePixels(grid);
+  if (grid.kind === "square") return /** @type {any} */ (pixels).itemOrigin(position.x, position.y, itemSize(item), itemImage(item));
   if (itemSize(item) !== 1) throw new GridNotSupported(`${item.name}: tokens larger than one hex are not supported on Owlbear hex grids`);
-  return hexItemCell(grid.dpi, position.x, position.y, grid.kind === "hex_flat");
+  return /** @type {any} */ (pixels).itemCell(position.x, position.y);
 }
 
 /**
  * The position that puts an item on `cell`.
  * @param {ReturnType<typeof import("./grid.js").bridgeGrid>} grid @param {any} item
  * @param {[number, number]} cell
+ * @returns {{x: number, y: number}}
  */
 export function cellPosition(grid, item, cell) {
-  if (grid.kind === "square") return squareItemPosition(grid.dpi, cell, itemSize(item), itemImage(item));
-  return hexItemPosition(grid.dpi, cell, grid.kind === "hex_flat");
+  const pixels = /** @type {any} */ (scenePixels(grid));
+  const [x, y] = grid.kind === "square" ? pixels.itemPosition(cell, itemSize(item), itemImage(item)) : pixels.itemPosition(cell);
+  return { x, y };
 }
 
 /** A `load_scene` TokenSpec for a linked item. */

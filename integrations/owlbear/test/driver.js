@@ -4,6 +4,7 @@
 // same script can drive another VTT's adapter and the events can be compared.
 //
 //   const table = await OwlbearTable.open({url, tokens: {gm, alice, bob}});
+//   await table.join("carol", issuedToken, "<OBR player id>"); // one more player
 //   table.addMap(12, 12);
 //   table.addToken({id: "hero", name: "Hero", owner: "alice", side: "heroes", x: 4, y: 5,
 //                   size: 1, reach: 1, movement: 6, stats: {ocv: 6, dcv: 4, init: 14}});
@@ -35,26 +36,35 @@ export class OwlbearTable {
    *   tokens: participant -> join token (the one whose token joins as GM is the room's GM)
    */
   static async open({ url, tokens, grid = { dpi: 150, type: "SQUARE", measurement: "CHEBYSHEV", scale: "1m" } }) {
-    const table = new OwlbearTable(new FakeRoom(grid));
-    for (const [participant, token] of Object.entries(tokens)) {
-      const client = new BridgeClient(url, { token, binary: participant !== "gm" });
-      const welcome = await client.connect();
-      const obr = table.room.join(`obr-${participant}`, welcome.role === "gm" ? "GM" : "PLAYER", participant);
-      const adapter = new OwlbearAdapter(obr, client);
-      await adapter.start();
-      table.players.set(participant, { client, obr, adapter });
-      if (welcome.role === "gm") {
-        table.gmName = participant;
-        client.on("event", (event) => table.events.push(event));
-      }
-    }
+    const table = new OwlbearTable(new FakeRoom(grid), url);
+    for (const [participant, token] of Object.entries(tokens)) await table.join(participant, token);
     if (!table.gmName) throw new Error("no GM among the join tokens");
     return table;
   }
 
-  /** @param {FakeRoom} room */
-  constructor(room) {
+  /**
+   * One more Owlbear player joins the room (as OBR player `obrId`) and the bridge (with
+   * `token`), running the extension's adapter. Resolves with the connected client.
+   * @param {string} participant @param {string} token @param {string} [obrId]
+   */
+  async join(participant, token, obrId = `obr-${participant}`) {
+    const client = new BridgeClient(this.url, { token, binary: participant !== "gm" });
+    const welcome = await client.connect();
+    const obr = this.room.join(obrId, welcome.role === "gm" ? "GM" : "PLAYER", participant);
+    const adapter = new OwlbearAdapter(obr, client);
+    await adapter.start();
+    this.players.set(participant, { client, obr, adapter });
+    if (welcome.role === "gm") {
+      this.gmName = participant;
+      client.on("event", (event) => this.events.push(event));
+    }
+    return client;
+  }
+
+  /** @param {FakeRoom} room @param {string} url the bridge's */
+  constructor(room, url) {
     this.room = room;
+    this.url = url;
     /** @type {Map<string, {client: BridgeClient, obr: ReturnType<FakeRoom["join"]>, adapter: OwlbearAdapter}>} */
     this.players = new Map();
     /** Every event, as the GM's client received them. @type {{index: number, kind: string, data: any}[]} */
@@ -82,7 +92,7 @@ export class OwlbearTable {
   addMap(/** @type {number} */ width, /** @type {number} */ height) {
     this.room.items.push(imageItem({
       name: "Map", layer: "MAP", position: { x: 0, y: 0 }, width: width * 100, height: height * 100,
-      gridDpi: 100, offset: { x: 0, y: 0 }, createdUserId: `obr-${this.gmName}`,
+      gridDpi: 100, offset: { x: 0, y: 0 }, createdUserId: this.player(this.gmName).obr.player.id,
     }));
   }
 
@@ -108,18 +118,21 @@ export class OwlbearTable {
       position: { x: 0, y: 0 },
       width: px, height: px, gridDpi: TOKEN_DPI, offset: corner ? { x: 0, y: 0 } : { x: px / 2, y: px / 2 },
       metadata: { [LINK_KEY]: { owner: spec.owner, side: spec.side, reach: spec.reach, movement: spec.movement, stats: spec.stats } },
-      createdUserId: `obr-${this.gmName}`,
+      createdUserId: this.player(this.gmName).obr.player.id,
     });
     item.position = cellPosition(this.grid, item, [spec.x, spec.y]);
     this.room.items.push(item);
+    return item;
   }
 
-  /** A blocking wall from `a` to `b`, in cells (scene units / cell size). */
+  /** A blocking wall from `a` to `b`, in cells (scene units / cell size); returns the item. */
   addWall(/** @type {[number, number]} */ a, /** @type {[number, number]} */ b) {
-    this.room.items.push(wallItem({
+    const item = wallItem({
       points: [{ x: a[0] * this.dpi, y: a[1] * this.dpi }, { x: b[0] * this.dpi, y: b[1] * this.dpi }],
-      createdUserId: `obr-${this.gmName}`,
-    }));
+      createdUserId: this.player(this.gmName).obr.player.id,
+    });
+    this.room.items.push(item);
+    return item;
   }
 
   /** The GM's "Send scene". */
@@ -166,14 +179,22 @@ export class OwlbearTable {
     await this.settle();
   }
 
-  /** `participant` answers its oldest open prompt through the popover's command channel. */
-  async answer(/** @type {string} */ participant, /** @type {boolean} */ accept) {
+  /**
+   * `participant` answers its oldest open prompt (of `kind`, if given) through the popover's
+   * command channel. With `optional`, resolves false at once when there is none.
+   * @param {string} participant @param {boolean} accept
+   * @param {{kind?: string, optional?: boolean}} [options]
+   */
+  async answer(participant, accept, { kind, optional = false } = {}) {
     const { client, obr } = this.player(participant);
-    await waitUntil(() => client.myPrompts().length > 0);
-    const [prompt] = client.myPrompts();
+    const open = () => client.myPrompts().filter((p) => kind === undefined || p.kind === kind);
+    if (optional && open().length === 0) return false;
+    await waitUntil(() => open().length > 0);
+    const [prompt] = open();
     await obr.broadcast.sendMessage(COMMAND_CHANNEL, { op: "answer", prompt: prompt.prompt, accept }, { destination: "LOCAL" });
     await waitUntil(() => !(prompt.prompt in client.view.prompts));
     await this.settle();
+    return true;
   }
 
   /** `participant` ends `token`'s Phase through the popover. */

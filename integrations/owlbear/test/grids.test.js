@@ -7,7 +7,7 @@ import { after, before, test } from "node:test";
 
 import { BridgeClient } from "../../../clients/js/src/index.js";
 import { startBridge } from "../../../clients/js/test/helpers.js";
-import { hexItemPosition } from "../src/coords.js";
+import { OwlbearHexScene } from "../../../clients/js/src/pixels.js";
 import { COMMAND_CHANNEL, STATE_CHANNEL } from "../src/messages.js";
 import { Session } from "../src/session.js";
 import { saveSettings } from "../src/settings.js";
@@ -71,12 +71,17 @@ test("a pointy-top hex grid: a drag out of reach, declined, the hero ends on the
   await gm.startCombat("hero-supplement", { seed: 5 });
   await table.settle();
 
-  const centre = hexItemPosition(100, [2, 5], false);
+  const hexes = new OwlbearHexScene(100, 1, false);
+  const centreOf = (/** @type {[number, number]} */ cell) => {
+    const [x, y] = hexes.itemPosition(cell);
+    return { x, y };
+  };
+  const centre = centreOf([2, 5]);
   const first = table.events.length;
   await table.dragPixels("alice", "hero", { x: centre.x - 7.3, y: centre.y + 11.9 });
   assert.deepEqual(table.events.slice(first).map((e) => e.kind), ["move_started", "move_interrupted", "prompt_opened"]);
   const at = table.events[first + 1].data.at;
-  const paused = hexItemPosition(100, at, false);
+  const paused = centreOf(at);
   assert.deepEqual(table.room.item("hero").position, paused);
   await table.answer("gm", false);
   await waitUntil(() => table.events.at(-1).kind === "move_completed");
