@@ -7,7 +7,7 @@
 // ask_threat: the page computes no rule itself.
 
 import { BridgeClient, BridgeError } from "/client/src/index.js";
-import { cellUnder, drawBoard } from "./board.js";
+import { cellUnder, describeHold, drawBoard } from "./board.js";
 import { describe } from "./describe.js";
 
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
@@ -264,7 +264,7 @@ function renderOrder(view) {
       const hold = combat.holds[id];
       const name = view.tokens[id]?.name || id;
       const extra = [];
-      if (hold) extra.push(h("span", { className: "hold", textContent: ` ${hold.kind === "delay" ? "delaying" : `readied ${hold.action}`}` }));
+      if (hold) extra.push(h("span", { className: "hold", textContent: ` (${describeHold(hold, view)})` }));
       for (const condition of combat.conditions[id] ?? []) extra.push(` [${condition}]`);
       for (const effect of Object.values(combat.effects ?? {})) if (effect.token === id) extra.push(` {${effect.name}}`);
       return h("li", { className: combat.actor === id ? "actor" : "" }, [`${name} (${combat.scores[id]})`, ...extra]);
