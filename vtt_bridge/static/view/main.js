@@ -252,7 +252,23 @@ function render(client) {
   renderPrompts(client);
   renderControls(client);
   renderThreat(client);
+  renderLastMove(view);
   refreshThreat(client);
+}
+
+/** The last move in words: where it went and where it left threatened areas (the same
+ * marks the board keeps until the next move).
+ * @param {import("/client/src/table.js").TableView} view */
+function renderLastMove(view) {
+  const last = view.lastMove;
+  const name = (id) => view.tokens[id]?.name || id;
+  let text = "";
+  if (last) {
+    const state = last.end === "moving" ? "moving" : last.end === "stopped" ? "stopped" : `cost ${last.cost}`;
+    text = `Last move: ${name(last.token)} ${last.path[0].join(",")} to ${last.path.at(-1)?.join(",")} (${state}).`;
+    for (const exit of last.exits) text += ` Left ${name(exit.by)}'s reach at (${exit.point.join(", ")}).`;
+  }
+  $("last-move").textContent = text;
 }
 
 /** @param {import("/client/src/table.js").TableView} view */
