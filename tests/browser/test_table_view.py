@@ -6,8 +6,10 @@ hero, clicks a cell and sees the bridge's planned path and cost; then drags the 
 of the ogre's reach, sees the plan for where the drag ended, and moves;
 the GM's page shows the attack of opportunity prompt with its countdown and answers it;
 both pages show the attack and, after the player ends the Phase, the initiative marker
-moved on.  Screenshots of both pages go to ``$VTT_BRIDGE_SCREENSHOTS`` (default: the
-test's temporary directory).
+moved on, with the move's path and the exact point where it left the ogre's reach still
+drawn.  A second test declares a Cyberpunk RED Hold Action and sees its trigger area on
+the player's page, from the events and again from a fresh join's state.  Screenshots of
+both pages go to ``$VTT_BRIDGE_SCREENSHOTS`` (default: the test's temporary directory).
 
 Needs Debian's ``chromium`` (``scripts/install-test-tools``) and Playwright for Python (the dev
 extras), which drives it without a browser of its own.  Without them the test is skipped
@@ -180,7 +182,8 @@ async def test_a_fight_played_from_the_pages(pages: dict[str, Any], tmp_path: Pa
     await expect(alice.locator("#prompt-list li.theirs")).to_contain_text("gm decides")
     await expect(alice.locator("polyline.moving")).to_have_count(1)
     # Where it stopped is marked at the bridge's exact exit point, on both pages.
-    exit_mark = f'circle.exit-point[data-exit-by="ogre"][data-exit-point="{_js_numbers(exits[0].point)}"]'
+    exit_at = _js_numbers(exits[0].point)
+    exit_mark = f'circle.exit-point[data-exit-by="ogre"][data-exit-point="{exit_at}"]'
     for page in (gm, alice):
         await expect(page.locator(exit_mark)).to_have_count(1)
     # The GM looks at the ogre's reach: the hero stands on its edge.
@@ -256,17 +259,18 @@ async def test_another_rulesets_held_action_and_its_trigger_area(pages: dict[str
         "params": {"target": foe, "weapon": weapon, "base": 12},
     }
     await gm.evaluate("([t, p]) => window.vttClient.act(t, 'hold_action', p)", [actor, hold])
-    drawn = alice.locator(f'g.trigger.hold[data-hold="{actor}"]')
-    await expect(drawn.locator("polygon")).to_have_count(len(area))
-    cells = await drawn.locator("polygon").evaluate_all("(ps) => ps.map((p) => p.dataset.triggerCell)")
+    drawn = f'g.trigger.hold[data-hold="{actor}"] polygon'
+    await expect(alice.locator(drawn)).to_have_count(len(area))
+    cells = await alice.locator(drawn).evaluate_all("(ps) => ps.map((p) => p.dataset.triggerCell)")
     assert sorted(cells) == sorted(f"{c},{r}" for c, r in area)
-    await expect(alice.locator("#order")).to_contain_text("held attack, when anyone enters the area")
+    listed = "held attack, when anyone enters the area"
+    await expect(alice.locator("#order")).to_contain_text(listed)
     # The bridge's own state says the same: a fresh join folds it from the state message.
     table = pages["table"]
     assert [h.holder for h in table.committed.combat.rules.holds] == [actor]
     await alice.reload()
     await expect(alice.locator("#status")).to_have_text("joined")
-    await expect(alice.locator(f'g.trigger.hold[data-hold="{actor}"] polygon')).to_have_count(len(area))
+    await expect(alice.locator(drawn)).to_have_count(len(area))
     assert pages["errors"] == []
 
 
