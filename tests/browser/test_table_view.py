@@ -234,7 +234,9 @@ def _recorded_command(recording: str, kind: str) -> dict[str, Any]:
     raise AssertionError(f"no {kind} in {recording}")
 
 
-async def test_another_rulesets_held_action_and_its_trigger_area(pages: dict[str, Any]) -> None:
+async def test_another_rulesets_held_action_and_its_trigger_area(
+    pages: dict[str, Any], tmp_path: Path
+) -> None:
     """Cyberpunk RED's Hold Action, declared from the GM's page, is drawn on the player's
     with its trigger area, and listed in the initiative order; the page knows it only
     from the bridge's events."""
@@ -271,6 +273,9 @@ async def test_another_rulesets_held_action_and_its_trigger_area(pages: dict[str
     await alice.reload()
     await expect(alice.locator("#status")).to_have_text("joined")
     await expect(alice.locator(drawn)).to_have_count(len(area))
+    shots = Path(os.environ.get("VTT_BRIDGE_SCREENSHOTS") or tmp_path / "screenshots")
+    shots.mkdir(parents=True, exist_ok=True)
+    await alice.screenshot(path=shots / "alice-cpr-hold.png")
     assert pages["errors"] == []
 
 
