@@ -6,8 +6,10 @@ hero, clicks a cell and sees the bridge's planned path and cost; then drags the 
 of the ogre's reach, sees the plan for where the drag ended, and moves;
 the GM's page shows the attack of opportunity prompt with its countdown and answers it;
 both pages show the attack and, after the player ends the Phase, the initiative marker
-moved on.  Screenshots of both pages go to ``$VTT_BRIDGE_SCREENSHOTS`` (default: the
-test's temporary directory).
+moved on, with the move's path and the exact point where it left the ogre's reach still
+drawn.  A second test declares a Cyberpunk RED Hold Action and sees its trigger area on
+the player's page, from the events and again from a fresh join's state.  Screenshots of
+both pages go to ``$VTT_BRIDGE_SCREENSHOTS`` (default: the test's temporary directory).
 
 Needs Debian's ``chromium`` (``scripts/install-test-tools``) and Playwright for Python (the dev
 extras), which drives it without a browser of its own.  Without them the test is skipped
@@ -17,6 +19,7 @@ on a workstation and fails on CI (``CI=true``).
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import re
 import shutil
@@ -93,6 +96,11 @@ async def pages(tmp_path: Path) -> AsyncIterator[dict[str, Any]]:
                 yield opened
             finally:
                 await browser.close()
+
+
+def _js_numbers(point: tuple[float, ...]) -> str:
+    """``point`` as JavaScript writes a list of numbers (``String([6, 5.5])``)."""
+    return ",".join(repr(v) if v != int(v) else str(int(v)) for v in point)
 
 
 async def _view(page: Page, expression: str) -> Any:
@@ -173,6 +181,11 @@ async def test_a_fight_played_from_the_pages(pages: dict[str, Any], tmp_path: Pa
     await expect(prompt.locator(".countdown")).to_have_text(re.compile(r"^\d+ s$"))
     await expect(alice.locator("#prompt-list li.theirs")).to_contain_text("gm decides")
     await expect(alice.locator("polyline.moving")).to_have_count(1)
+    # Where it stopped is marked at the bridge's exact exit point, on both pages.
+    exit_at = _js_numbers(exits[0].point)
+    exit_mark = f'circle.exit-point[data-exit-by="ogre"][data-exit-point="{exit_at}"]'
+    for page in (gm, alice):
+        await expect(page.locator(exit_mark)).to_have_count(1)
     # The GM looks at the ogre's reach: the hero stands on its edge.
     await gm.locator('[data-token="ogre"]').hover()
     await expect(gm.locator('[data-threat-of="ogre"] path.reach')).to_have_count(1)
@@ -193,13 +206,84 @@ async def test_a_fight_played_from_the_pages(pages: dict[str, Any], tmp_path: Pa
     await expect(arrived).to_have_count(1)
     assert await _view(alice, ".tokens.hero.x") == 3
 
-    # The player ends the Phase: the marker moves on, on both pages.
+    # The player ends the Phase: the marker moves on, on both pages; the move's path and
+    # where it left the ogre's reach stay drawn until the next move.
     await alice.get_by_role("button", name="End Hero's Phase").click()
     for page in (gm, alice):
         await expect(page.locator("#order li.actor")).to_contain_text("Elf")
         await expect(page.locator('[data-token="elf"]')).to_have_class(re.compile(r"\bactor\b"))
+        await expect(page.locator('polyline.last-move[data-last-move="hero"]')).to_have_count(1)
+        await expect(page.locator(exit_mark)).to_have_count(1)
+        await expect(page.locator("#last-move")).to_contain_text(f"Left Ogre's reach at ({point})")
     await gm.screenshot(path=shots / "gm.png")
     await alice.screenshot(path=shots / "alice.png")
     for name in ("gm-prompt.png", "alice-prompt.png", "alice-drag.png", "gm.png", "alice.png"):
         assert (shots / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert pages["errors"] == []
+
+
+def _recorded_command(recording: str, kind: str) -> dict[str, Any]:
+    """The body of the first ``kind`` command sent in ``tests/recordings/recording``."""
+    path = Path(__file__).parent.parent / "recordings" / recording
+    for line in path.read_text().splitlines():
+        record = json.loads(line)
+        if record.get("record") == "in" and "text" in record:
+            message = json.loads(record["text"])
+            if message["type"] == kind:
+                return dict(message["body"])
+    raise AssertionError(f"no {kind} in {recording}")
+
+
+async def test_another_rulesets_held_action_and_its_trigger_area(
+    pages: dict[str, Any], tmp_path: Path
+) -> None:
+    """Cyberpunk RED's Hold Action, declared from the GM's page, is drawn on the player's
+    with its trigger area, and listed in the initiative order; the page knows it only
+    from the bridge's events."""
+    gm: Page = pages["gm"]
+    alice: Page = pages["alice"]
+    scene = _recorded_command("cpr_fight.jsonl", "load_scene")["scene"]
+    start = _recorded_command("cpr_fight.jsonl", "start_combat")
+    await gm.evaluate(
+        "async ([scene, seed]) => { await window.vttClient.loadScene(scene);"
+        " await window.vttClient.startCombat('cyberpunk-red', { seed }); }",
+        [scene, start["seed"]],
+    )
+    actor = await _view(alice, ".combat.actor")
+    assert actor is not None
+    foe = next(t["id"] for t in scene["tokens"] if t["side"] != _side(scene, actor))
+    area = [[0, 0], [0, 1], [1, 1]]
+    weapon = scene_stat(scene, actor, "hand.right")
+    hold = {
+        "action": "attack",
+        "trigger": "enters",
+        "area": area,
+        "params": {"target": foe, "weapon": weapon, "base": 12},
+    }
+    await gm.evaluate("([t, p]) => window.vttClient.act(t, 'hold_action', p)", [actor, hold])
+    drawn = f'g.trigger.hold[data-hold="{actor}"] polygon'
+    await expect(alice.locator(drawn)).to_have_count(len(area))
+    cells = await alice.locator(drawn).evaluate_all("(ps) => ps.map((p) => p.dataset.triggerCell)")
+    assert sorted(cells) == sorted(f"{c},{r}" for c, r in area)
+    listed = "held attack, when anyone enters the area"
+    await expect(alice.locator("#order")).to_contain_text(listed)
+    # The bridge's own state says the same: a fresh join folds it from the state message.
+    table = pages["table"]
+    assert [h.holder for h in table.committed.combat.rules.holds] == [actor]
+    await alice.reload()
+    await expect(alice.locator("#status")).to_have_text("joined")
+    await expect(alice.locator(drawn)).to_have_count(len(area))
+    shots = Path(os.environ.get("VTT_BRIDGE_SCREENSHOTS") or tmp_path / "screenshots")
+    shots.mkdir(parents=True, exist_ok=True)
+    await alice.screenshot(path=shots / "alice-cpr-hold.png")
+    assert pages["errors"] == []
+
+
+def _side(scene: dict[str, Any], token: str) -> str:
+    return str(next(t["side"] for t in scene["tokens"] if t["id"] == token))
+
+
+def scene_stat(scene: dict[str, Any], token: str, stat: str) -> Any:
+    """``token``'s ``stat`` in a scene as sent on the wire."""
+    stats = next(t["stats"] for t in scene["tokens"] if t["id"] == token)
+    return dict(stats)[stat] if isinstance(stats, list) else stats[stat]

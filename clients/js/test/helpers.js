@@ -1,12 +1,14 @@
 // Test helpers: a real bridge started per test file, and a TCP proxy that can drop the
 // connection in the middle of a command.
 
+import assert from "node:assert/strict";
 import { spawn, execFile } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { isDeepStrictEqual } from "node:util";
 
 /** The repository root (clients/js/test -> ../../..). */
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
@@ -205,12 +207,32 @@ export async function pythonJson(args) {
 }
 
 /** A view without what only some participants are told (deadlines) or that the
- * bridge's state does not hold (the last movement figure reported). */
+ * bridge's state does not hold (the last movement figure reported, the last move: see
+ * sameLastMove). */
 /** @param {import("../src/table.js").TableView} view */
 export function comparable(view) {
   const copy = structuredClone(view);
   for (const prompt of Object.values(copy.prompts)) delete prompt.deadlineMs;
   if (copy.combat) delete copy.combat.movementLeft;
+  delete copy.lastMove;
   return copy;
+}
+
+/**
+ * The last move as folded from events against the one a `state` message gives: the state
+ * knows only a move under way and the exits its open prompts name, so when it has one,
+ * the fold has the same move, and every exit the state names among the fold's.
+ * @param {import("../src/table.js").TableView} folded
+ * @param {import("../src/table.js").TableView} fromState
+ * @param {string} where
+ */
+export function sameLastMove(folded, fromState, where) {
+  const known = fromState.lastMove;
+  if (!known) return;
+  const last = folded.lastMove;
+  assert.ok(last, `${where}: a move is under way`);
+  const { exits, ...move } = known;
+  assert.deepEqual({ token: last.token, path: last.path, end: last.end, at: last.at, cost: last.cost }, move, `${where}: the move under way`);
+  for (const exit of exits) assert.ok(last.exits.some((e) => isDeepStrictEqual(e, exit)), `${where}: exit ${JSON.stringify(exit)} folded`);
 }
 

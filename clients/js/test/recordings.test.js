@@ -13,7 +13,7 @@ import path from "node:path";
 import { test } from "node:test";
 
 import { applyEvent, applyPrompt, decodeFrame, emptyView, encodeJson, encodeMsgpack, viewFromState } from "../src/index.js";
-import { ROOT, comparable, pythonJson } from "./helpers.js";
+import { ROOT, comparable, pythonJson, sameLastMove } from "./helpers.js";
 
 const DIR = path.join(ROOT, "tests/recordings");
 const RECORDINGS = readdirSync(DIR).filter((f) => f.endsWith(".jsonl")).sort();
@@ -69,6 +69,7 @@ for (const file of RECORDINGS) {
         const python = viewFromState(point.state, point.last_event);
         const folded = structuredClone(view);
         compareVitals(folded, python, where);
+        sameLastMove(folded, python, `${file} ${conn} ${where}`);
         assert.deepEqual(comparable(folded), comparable(python), `${file} ${conn} ${where}`);
         for (const prompt of Object.values(view.prompts)) {
           if (prompt.controller === participant) {

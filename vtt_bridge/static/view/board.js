@@ -78,13 +78,17 @@ export function drawBoard(svg, view, board) {
   }
 
   const combat = view.combat;
-  // Held actions: a readied action's trigger area, labelled with whose it is.
+  // Held actions, whatever the ruleset: the trigger area, labelled with whose it is.
   for (const hold of Object.values(combat?.holds ?? {})) {
+    if (!hold.area.length) continue;
     const name = view.tokens[hold.combatant]?.name || hold.combatant;
-    const what = hold.kind === "delay" ? "delayed action" : `readied ${hold.action ?? "action"}${hold.triggerBy ? ` (on ${hold.triggerBy})` : ""}`;
-    const area = el("g", { class: "trigger", "data-hold": hold.combatant });
-    area.append(el("title", {}, `${name}: ${what}`));
-    for (const cell of hold.area) area.append(el("polygon", { points: pointsAttr(layout.corners(cell)) }));
+    const area = el("g", { class: `trigger ${hold.kind}`, "data-hold": hold.combatant });
+    area.append(el("title", {}, `${name}: ${describeHold(hold, view)}`));
+    for (const cell of hold.area) {
+      area.append(el("polygon", { points: pointsAttr(layout.corners(cell)), "data-trigger-cell": `${cell[0]},${cell[1]}` }));
+    }
+    const [x, y] = layout.center(hold.area[0]);
+    area.append(el("text", { x, y: y + s * 0.1, "text-anchor": "middle", "font-size": s * 0.26 }, name));
     svg.append(area);
   }
 
@@ -106,8 +110,15 @@ export function drawBoard(svg, view, board) {
       "stroke-width": s / 8, "data-wall": wall.id }));
   }
 
-  // A move under way, and the path the player is planning.
+  // A move under way, else the last one (kept until the next), and the path the player
+  // is planning.
+  const last = view.lastMove;
   if (combat?.moving) svg.append(pathLine(layout, combat.moving.path, "moving", s));
+  else if (last && view.tokens[last.token]) {
+    const line = pathLine(layout, last.path, "last-move", s);
+    line.dataset.lastMove = last.token;
+    svg.append(line);
+  }
   if (board.plan?.path.length) {
     const from = view.tokens[board.plan.token];
     if (from) svg.append(pathLine(layout, [[from.x, from.y], ...board.plan.path], "plan", s));
@@ -140,14 +151,38 @@ export function drawBoard(svg, view, board) {
       "stroke-width": s / 30, "data-exit-by": exit.by }));
   }
 
-  // Where an open prompt's mover stands, and where it would leave reach.
+  // Where an open prompt's mover stands ...
   for (const prompt of Object.values(view.prompts)) {
     const [x, y] = layout.center(prompt.at);
     svg.append(el("circle", { class: "prompt-at", cx: x, cy: y, r: s * 0.55, "stroke-width": s / 14 }));
-    if (prompt.kind === "attack_of_opportunity") {
-      svg.append(el("circle", { class: "exit-point", cx: prompt.exitPoint[0], cy: prompt.exitPoint[1], r: s / 9 }));
-    }
   }
+  // ... and the exact points where the last move left a threatened area, as the
+  // bridge's move_interrupted events said: taken, declined or unanswered, each stays
+  // until the next move.
+  for (const exit of last?.exits ?? []) {
+    const who = view.tokens[exit.by]?.name || exit.by;
+    const mark = el("circle", { class: "exit-point", cx: exit.point[0], cy: exit.point[1], r: s / 9,
+      "stroke-width": s / 40, "data-exit-by": exit.by, "data-exit-point": exit.point.join(",") });
+    mark.append(el("title", {}, `left ${who}'s reach at (${exit.point.join(", ")})`));
+    svg.append(mark);
+  }
+}
+
+/**
+ * A hold in words, from its view (what it is, and what sets it off).
+ * @param {import("/client/src/table.js").HoldView} hold
+ * @param {import("/client/src/table.js").TableView} view
+ */
+export function describeHold(hold, view) {
+  const name = (id) => view.tokens[id]?.name || id;
+  if (hold.kind === "delay") return `delayed action${hold.before ? ` (before ${name(hold.before)})` : ""}`;
+  const by = hold.triggerBy ? name(hold.triggerBy) : "anyone";
+  const when = {
+    after_turn: `after ${by}'s turn`,
+    enters: `when ${by} enters the area`,
+    in_sight: `when ${by} comes into sight`,
+  }[hold.trigger ?? ""] ?? (hold.triggerBy ? `on ${by}'s action` : "when someone enters the area");
+  return `${hold.kind === "ready" ? "readied" : "held"} ${(hold.action ?? "action").replaceAll("_", " ")}, ${when}`;
 }
 
 /** @param {import("./layout.js").Layout} layout @param {Array<[number, number]>} cells */

@@ -7,7 +7,7 @@
 // ask_threat: the page computes no rule itself.
 
 import { BridgeClient, BridgeError } from "/client/src/index.js";
-import { cellUnder, drawBoard } from "./board.js";
+import { cellUnder, describeHold, drawBoard } from "./board.js";
 import { describe } from "./describe.js";
 
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
@@ -252,7 +252,23 @@ function render(client) {
   renderPrompts(client);
   renderControls(client);
   renderThreat(client);
+  renderLastMove(view);
   refreshThreat(client);
+}
+
+/** The last move in words: where it went and where it left threatened areas (the same
+ * marks the board keeps until the next move).
+ * @param {import("/client/src/table.js").TableView} view */
+function renderLastMove(view) {
+  const last = view.lastMove;
+  const name = (id) => view.tokens[id]?.name || id;
+  let text = "";
+  if (last) {
+    const state = last.end === "moving" ? "moving" : last.end === "stopped" ? "stopped" : `cost ${last.cost}`;
+    text = `Last move: ${name(last.token)} ${last.path[0].join(",")} to ${last.path.at(-1)?.join(",")} (${state}).`;
+    for (const exit of last.exits) text += ` Left ${name(exit.by)}'s reach at (${exit.point.join(", ")}).`;
+  }
+  $("last-move").textContent = text;
 }
 
 /** @param {import("/client/src/table.js").TableView} view */
@@ -264,7 +280,7 @@ function renderOrder(view) {
       const hold = combat.holds[id];
       const name = view.tokens[id]?.name || id;
       const extra = [];
-      if (hold) extra.push(h("span", { className: "hold", textContent: ` ${hold.kind === "delay" ? "delaying" : `readied ${hold.action}`}` }));
+      if (hold) extra.push(h("span", { className: "hold", textContent: ` (${describeHold(hold, view)})` }));
       for (const condition of combat.conditions[id] ?? []) extra.push(` [${condition}]`);
       for (const effect of Object.values(combat.effects ?? {})) if (effect.token === id) extra.push(` {${effect.name}}`);
       return h("li", { className: combat.actor === id ? "actor" : "" }, [`${name} (${combat.scores[id]})`, ...extra]);

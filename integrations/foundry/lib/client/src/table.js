@@ -28,13 +28,16 @@
  * @property {Array<Record<string, any>>} walls walls and doors, as on the wire (door states current)
  * @property {Array<Record<string, any>>} terrain terrain regions, as on the wire
  *
- * @typedef {object} HoldView a delayed or readied action
- * @property {string} combatant
- * @property {string} kind "delay" or "ready"
+ * @typedef {object} HoldView a delayed, readied or held action, whatever the ruleset
+ * @property {string} combatant who holds it
+ * @property {string} kind "delay" or "ready" (Hero), "hold" (Cyberpunk RED's Hold Action)
  * @property {string | null} before delay: act just before this combatant
- * @property {string | null} action ready: the action type readied
- * @property {string | null} triggerBy ready: whose action (or entering `area`) triggers it
- * @property {Cell[]} area ready: cells whose entering triggers it
+ * @property {string | null} action the action readied or held
+ * @property {string | null} trigger the ruleset's word for the moment it fires, when it has
+ *   one (Cyberpunk RED: "after_turn", "enters", "in_sight"); null for Hero's
+ * @property {string | null} triggerBy whose action (Hero), or which token (Cyberpunk RED:
+ *   whose turn ending, who entering `area`, who coming into sight), sets it off; null: anyone
+ * @property {Cell[]} area cells whose entering sets it off (empty: none)
  *
  * @typedef {object} EffectView a lasting effect (set_effect, or a ruleset's)
  * @property {string} effect its id (`e1`, ...), ended with endEffect()
@@ -45,6 +48,20 @@
  * @typedef {object} MoveView
  * @property {string} token
  * @property {Cell[]} path the whole path, start first
+ *
+ * @typedef {object} MoveExitView where a move left a threatened area (a `move_interrupted`)
+ * @property {string} by the threatener
+ * @property {Cell} at the cell the mover stood on
+ * @property {[number, number]} point the exact point (scene units) where it crossed out
+ *
+ * @typedef {object} LastMoveView the latest move, kept until the next one starts
+ * @property {string} token
+ * @property {Cell[]} path the whole path, start first
+ * @property {MoveExitView[]} exits every point where it left a threatened area, in order,
+ *   whatever the prompt's answer (an attack declined or never answered leaves its mark)
+ * @property {string} end "moving" (under way or paused), "completed" or "stopped"
+ * @property {Cell} at where the token stands (its last reported cell)
+ * @property {number | null} cost the whole move's cost, once completed
  *
  * @typedef {object} CombatView
  * @property {string} ruleset
@@ -82,11 +99,14 @@
  * @property {Record<string, TokenView>} tokens
  * @property {CombatView | null} combat
  * @property {Record<string, PromptView>} prompts
+ * @property {LastMoveView | null} lastMove the latest move, from the events this view
+ *   folded (a `state` message holds no history: a view built from one starts with the
+ *   move under way, if any, and no exits)
  */
 
 /** @returns {TableView} an empty table, before any state or event */
 export function emptyView() {
-  return { lastEvent: -1, scene: null, tokens: {}, combat: null, prompts: {} };
+  return { lastEvent: -1, scene: null, tokens: {}, combat: null, prompts: {}, lastMove: null };
 }
 
 /** @param {Array<[string, any]> | Record<string, any>} stats */
@@ -115,16 +135,62 @@ function moveView(move) {
   return move ? { token: move.token, path: move.path.map((/** @type {Cell} */ c) => [c[0], c[1]]) } : null;
 }
 
-/** @param {any} hold @returns {HoldView} */
-function holdView(hold) {
-  return {
-    combatant: hold.combatant,
-    kind: hold.kind ?? hold.hold,
-    before: hold.before ?? null,
-    action: hold.action ?? null,
-    triggerBy: hold.trigger_by ?? null,
-    area: (hold.area ?? []).map((/** @type {Cell} */ c) => [c[0], c[1]]),
-  };
+/** @param {Cell[] | undefined} cells @returns {Cell[]} */
+const cellList = (cells) => (cells ?? []).map((c) => [c[0], c[1]]);
+
+/**
+ * Held actions are the one thing each ruleset names in its own words, on the wire and in
+ * its state: this table is the only place the view knows those words.  A row per ruleset
+ * turns its hold (a `rules.holds` entry of the state, or the event that declares one) into
+ * the same HoldView, and names the events that declare one, fire one (its holder acts
+ * now, out of turn) and drop one.  Shapes only: when a hold fires is the bridge's to say,
+ * and these events say it.  A ruleset without a row (M&M 3e has no held actions) shows none.
+ * @type {Record<string, {view: (hold: any) => HoldView, holder: string, declared: string, fired: string, dropped: string[]}>}
+ */
+const HOLDS = {
+  "hero-supplement": {
+    // state: {combatant, kind, before, action, trigger_by, area, ...};
+    // hold_declared: the same, its kind under `hold`.
+    view: (h) => ({
+      combatant: h.combatant,
+      kind: h.kind ?? h.hold,
+      before: h.before ?? null,
+      action: h.action ?? null,
+      trigger: null,
+      triggerBy: h.trigger_by ?? null,
+      area: cellList(h.area),
+    }),
+    holder: "combatant", // the field naming the holder in the events below
+    declared: "hold_declared",
+    fired: "readied_action_taken",
+    dropped: ["hold_lapsed", "delay_taken"],
+  },
+  "cyberpunk-red": {
+    // state: {holder, action, params, trigger: {kind, token, area}, round};
+    // cpr_action_held: {holder, action, trigger, token, area, round}.
+    view: (h) => {
+      const t = typeof h.trigger === "object" && h.trigger ? h.trigger : { kind: h.trigger, token: h.token, area: h.area };
+      return {
+        combatant: h.holder,
+        kind: "hold",
+        before: null,
+        action: h.action ?? null,
+        trigger: t.kind ?? null,
+        triggerBy: t.token ?? null,
+        area: cellList(t.area),
+      };
+    },
+    holder: "holder",
+    declared: "cpr_action_held",
+    fired: "cpr_held_fired",
+    dropped: ["cpr_held_lost"],
+  },
+};
+
+/** @param {string} ruleset @param {any[]} holds a state's hold entries @returns {Record<string, HoldView>} */
+function holdsOf(ruleset, holds) {
+  const row = HOLDS[ruleset];
+  return row ? Object.fromEntries(holds.map((h) => row.view(h)).map((h) => [h.combatant, h])) : {};
 }
 
 /** @param {string} id @param {any} effect @returns {EffectView} */
@@ -162,17 +228,26 @@ export function viewFromState(state, lastEvent) {
     suspendedMove: moveView(interjection?.suspended),
     // Per-ruleset state sits under `combat.rules` since the ruleset seam (issue 12); a
     // ruleset without holds or vitals (or an older state with them at the top) folds too.
-    // Only holds shaped like the Hero supplement's (a `combatant` each); another
-    // ruleset's own `rules.holds` (Cyberpunk RED's) is its business, not this view's.
-    holds: Object.fromEntries((rules.holds ?? combat.holds ?? [])
-      .filter((/** @type {any} */ h) => typeof h?.combatant === "string")
-      .map((/** @type {any} */ h) => [h.combatant, holdView(h)])),
+    // Each ruleset's holds are read through its row of HOLDS.
+    holds: holdsOf(combat.ruleset, rules.holds ?? combat.holds ?? []),
     conditions: Object.fromEntries((combat.conditions ?? []).map((/** @type {[string, string[]]} */ [id, c]) => [id, [...c]])),
     vitals: Object.fromEntries((rules.vitals ?? combat.vitals ?? []).map((/** @type {any} */ v) => [v.combatant, { end: v.end, stun: v.stun }])),
     effects: Object.fromEntries((combat.effects ?? []).map((/** @type {any} */ e) => [e.id, effectView(e.id, e)])),
     movementLeft: null,
   };
   for (const p of combat.prompts) view.prompts[p.id] = promptView(p.id, p.kind, p.controller, p, null);
+  // The move under way (an interjector's own, else the one it suspended), with the exits
+  // its open prompts name: all the state says of moves.
+  const moving = view.combat.moving ?? view.combat.suspendedMove;
+  if (moving) {
+    const token = view.tokens[moving.token];
+    const exits = Object.values(view.prompts)
+      .filter((p) => p.kind === "attack_of_opportunity" && p.target === moving.token)
+      .map((p) => ({ by: p.attacker, at: p.at, point: p.exitPoint }));
+    view.lastMove = {
+      ...structuredClone(moving), exits, end: "moving", at: token ? [token.x, token.y] : moving.path[0], cost: null,
+    };
+  }
   return view;
 }
 
@@ -204,6 +279,11 @@ function place(view, id, at) {
   }
 }
 
+/** The latest move, if it is `token`'s. @param {TableView} view @param {string} token */
+function lastMoveOf(view, token) {
+  return view.lastMove?.token === token ? view.lastMove : null;
+}
+
 /** A held or readied action fires: ``who`` acts now and the move under way waits.
  * @param {CombatView} combat @param {string} who */
 function interject(combat, who) {
@@ -229,6 +309,7 @@ function combatOf(view, kind) {
 const FOLD = {
   scene_loaded(view, d) {
     loadScene(view, d.scene);
+    view.lastMove = null;
   },
   door_changed(view, d) {
     const wall = view.scene?.walls.find((w) => w.id === d.wall);
@@ -299,14 +380,23 @@ const FOLD = {
   },
   move_started(view, d) {
     const combat = view.combat;
-    if (combat) combat.moving = { token: d.token, path: [d.start, ...d.path].map((c) => [c[0], c[1]]) };
+    const path = cellList([d.start, ...d.path]);
+    if (combat) combat.moving = { token: d.token, path: cellList(path) };
     place(view, d.token, d.start);
+    view.lastMove = { token: d.token, path, exits: [], end: "moving", at: [d.start[0], d.start[1]], cost: null };
   },
   move_interrupted(view, d) {
     place(view, d.token, d.at);
+    const last = lastMoveOf(view, d.token);
+    if (last) {
+      last.at = [d.at[0], d.at[1]];
+      last.exits.push({ by: d.by, at: [d.at[0], d.at[1]], point: [d.exit_point[0], d.exit_point[1]] });
+    }
   },
   move_completed(view, d) {
     place(view, d.token, d.at);
+    const last = lastMoveOf(view, d.token);
+    if (last) Object.assign(last, { end: "completed", at: [d.at[0], d.at[1]], cost: d.cost });
     const combat = view.combat;
     if (combat) {
       combat.moving = null;
@@ -315,6 +405,8 @@ const FOLD = {
   },
   move_stopped(view, d) {
     place(view, d.token, d.at);
+    const last = lastMoveOf(view, d.token);
+    if (last) Object.assign(last, { end: "stopped", at: [d.at[0], d.at[1]] });
     if (view.combat) view.combat.moving = null;
   },
   prompt_opened(view, d) {
@@ -323,22 +415,6 @@ const FOLD = {
   },
   prompt_closed(view, d) {
     delete view.prompts[d.prompt];
-  },
-  hold_declared(view, d) {
-    combatOf(view, "hold_declared").holds[d.combatant] = holdView(d);
-  },
-  hold_lapsed(view, d) {
-    delete combatOf(view, "hold_lapsed").holds[d.combatant];
-  },
-  delay_taken(view, d) {
-    delete combatOf(view, "delay_taken").holds[d.combatant];
-  },
-  readied_action_taken(view, d) {
-    interject(combatOf(view, "readied_action_taken"), d.combatant);
-  },
-  cpr_held_fired(view, d) {
-    // Cyberpunk RED's Hold Action fired: the holder acts now, the mover waits.
-    interject(combatOf(view, "cpr_held_fired"), d.holder);
   },
   interjection_ended(view) {
     const combat = combatOf(view, "interjection_ended");
@@ -375,6 +451,21 @@ const FOLD = {
     combatOf(view, "recovered").vitals[d.combatant] = { end: d.end[1], stun: d.stun[1] };
   },
 };
+
+// Each ruleset's hold events (its row of HOLDS): declared adds the hold, fired makes its
+// holder act now (the move under way waits), dropped removes it.
+for (const row of Object.values(HOLDS)) {
+  FOLD[row.declared] = (view, d) => {
+    const hold = row.view(d);
+    combatOf(view, row.declared).holds[hold.combatant] = hold;
+  };
+  FOLD[row.fired] = (view, d) => interject(combatOf(view, row.fired), d[row.holder]);
+  for (const kind of row.dropped) {
+    FOLD[kind] = (view, d) => {
+      delete combatOf(view, kind).holds[d[row.holder]];
+    };
+  }
+}
 
 /**
  * Fold event `index` onto `view` (in place).  An event at or below `view.lastEvent` is
