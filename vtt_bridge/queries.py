@@ -9,7 +9,6 @@ is waiting), so a member hears them in the order a replay produces.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import cast
 
 import engine
@@ -110,4 +109,4 @@ def answer_geometry(
         where = "body.token" if refusal.code == "unknown_token" else None
         send_error(metrics, session, message.seq, refusal.code, refusal.message, where, now_ms)
         return
-    session.send(replace(reply, seq=session.next_seq()), now_ms)
+    session.send(reply.renumbered(session.next_seq()), now_ms)

@@ -146,7 +146,9 @@ async def test_the_exits_asked_are_where_the_move_stops(bridge: Bridge) -> None:
     answer = await ask_exits(watcher, "hero", path)  # a spectator may ask too
     assert isinstance(answer, Exits), answer
     # Leaving (4, 5) westwards: the ogre's reach ends on the cell's west edge, x = 4.
-    assert answer.exits == (PathExit("attack_of_opportunity", "ogre", 0, (4, 5), (4.0, 5.5)),)
+    assert answer.exits == (
+        PathExit(kind="attack_of_opportunity", by="ogre", step=0, at=(4, 5), point=(4.0, 5.5)),
+    )
     assert answer.reason is None
     assert (table.encounter.state_hash(), len(table.events)) == before
     # Doing it stops exactly there.
@@ -167,7 +169,9 @@ async def test_leaving_a_threatened_square_for_another_is_an_exit(bridge: Bridge
     await start(gm)
     answer = await ask_exits(alice, "hero", ((4, 4),))  # still beside the ogre
     assert isinstance(answer, Exits)
-    assert answer.exits == (PathExit("attack_of_opportunity", "ogre", 0, (4, 5), (4.5, 5.0)),)
+    assert answer.exits == (
+        PathExit(kind="attack_of_opportunity", by="ogre", step=0, at=(4, 5), point=(4.5, 5.0)),
+    )
 
 
 async def test_exits_outside_combat_and_refused_paths(bridge: Bridge) -> None:
