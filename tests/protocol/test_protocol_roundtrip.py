@@ -256,7 +256,7 @@ CLIENT_MESSAGES: st.SearchStrategy[ClientMessage] = st.one_of(
         seq=SEQ,
         token=IDS,
         path=st.lists(CELL, min_size=1, max_size=5).map(tuple),
-        mode=nullable(text(1, 64)),
+        mode=nullable(IDS),
     ),
     st.builds(
         MovePoints,
