@@ -172,7 +172,7 @@ def move(state: EncounterState, command: Move, spatial: SpatialCache) -> Result:
     if combat is None:
         # Outside combat the GM and owners arrange tokens freely: no budget, no provocation.
         moved = scene.with_token(token.moved_to(path[-1]))
-        return replace(state, scene=moved), [TokenPlaced(token.id, path[-1])]
+        return state.with_scene(moved), [TokenPlaced(token.id, path[-1])]
     combat, ruleset = combat_and_ruleset(state)
     mode = move_mode(ruleset, command.mode)
     tray = DiceTray(state.seed, state.draws, command.actor)

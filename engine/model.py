@@ -234,3 +234,9 @@ class EncounterState:
     draws: int = 0
     next_prompt: int = 1
     combat: Combat | None = None
+
+    def with_scene(self, scene: Scene) -> EncounterState:
+        """This state with ``scene`` in place of its own."""
+        # Spelled out rather than ``dataclasses.replace`` (several times the cost): every
+        # move outside combat makes one.
+        return type(self)(scene, self.seed, self.draws, self.next_prompt, self.combat)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from shapely.geometry import Polygon
 
-from engine.model import Scene, TerrainSpec, WallSpec
+from engine.model import Combatant, Scene, TerrainSpec, WallSpec
 from geometry import (
     Door,
     TerrainKind,
@@ -62,17 +62,17 @@ class SpatialCache:
         last, index = self._scene, self._index
         if last is scene and index is not None:
             return index
-        if last is None or index is None or not _same_static(last, scene):
+        moved = None
+        if last is not None and index is not None and _same_static(last, scene):
+            moved = _moved_tokens(last, scene)
+        if moved is None:
             index = build_index(scene)
         else:
-            for old, new in zip(last.walls, scene.walls, strict=True):
-                if old is not new and old.door != new.door:
-                    index.set_door(new.id, new.door == "open")
-            moved = [
-                new
-                for old, new in zip(last.tokens, scene.tokens, strict=True)
-                if old is not new and old.cell != new.cell
-            ]
+            assert index is not None
+            if last is not None and last.walls is not scene.walls:
+                for old, new in zip(last.walls, scene.walls, strict=True):
+                    if old is not new and old.door != new.door:
+                        index.set_door(new.id, new.door == "open")
             if len(moved) == 1:  # every move: re-index only what its threat changed
                 index.move_token(moved[0].id, moved[0].cell, shared=True)
             else:
@@ -89,21 +89,32 @@ class SpatialCache:
 
 
 def _same_static(last: Scene, scene: Scene) -> bool:
-    # Successive states share the grid, wall and terrain tuples and every unmoved token
-    # (``dataclasses.replace`` keeps references), so identity answers almost every time
-    # and the full comparison runs only when something was really rebuilt.
+    # Successive states share the grid, wall and terrain tuples (``dataclasses.replace``
+    # keeps references), so identity answers almost every time and the full comparison
+    # runs only when something was really rebuilt.  Tokens: :func:`_moved_tokens`.
     if last.grid is not scene.grid and last.grid != scene.grid:
         return False
     if last.terrain is not scene.terrain and last.terrain != scene.terrain:
         return False
     if last.walls is not scene.walls and _walls_key(last) != _walls_key(scene):
         return False
-    if len(last.tokens) != len(scene.tokens):
-        return False
-    return all(
-        old is new or (old.id, old.size, old.reach) == (new.id, new.size, new.reach)
-        for old, new in zip(last.tokens, scene.tokens, strict=True)
-    )
+    return len(last.tokens) == len(scene.tokens)
+
+
+def _moved_tokens(last: Scene, scene: Scene) -> list[Combatant] | None:
+    """The tokens of ``scene`` standing elsewhere than in ``last``, or None when a token
+    changed in a way only a rebuild follows (another id, size or reach).  One pass: an
+    unmoved token is the same object in both (every move keeps the others' references),
+    so this runs per command at the cost of an identity test per token."""
+    moved: list[Combatant] = []
+    for old, new in zip(last.tokens, scene.tokens, strict=True):
+        if old is new:
+            continue
+        if old.id != new.id or old.size != new.size or old.reach != new.reach:
+            return None
+        if old.x != new.x or old.y != new.y:
+            moved.append(new)
+    return moved
 
 
 def _walls_key(scene: Scene) -> object:

@@ -173,6 +173,25 @@ class ClientWire(Wire, frozen=True, kw_only=True):
 class ServerWire(ClientWire, frozen=True, kw_only=True):
     """A server -> client message; its body carries every field, nulls included."""
 
+    @classmethod
+    def trusted(cls, **fields: Any) -> Self:
+        """Build a message the server makes itself from values already in wire form,
+        without the re-validation a value built in Python gets (:func:`_check_built`:
+        the JSON-safety scan, msgspec's conversion, the normalised copy), which costs
+        more than the rest of sending an event; ``check()`` still runs.
+
+        Only for fields that are exactly what that conversion would return: in range,
+        ints where the type says int and floats where it says float, JSON-safe maps and
+        lists (never tuples) inside ``Any``.  The hub builds ``ack`` and ``event`` this
+        way; an event's ``data`` is the engine's own output, and
+        ``tests/bridge/test_trusted_events.py`` holds every event the engine emits (random
+        command sequences, every ruleset's golden fight) to equal its checked twin."""
+        token = _DECODING.set(True)
+        try:
+            return cls(**fields)
+        finally:
+            _DECODING.reset(token)
+
     def body(self) -> dict[str, Any]:
         """The wire body: every field but ``seq``."""
         body = msgspec.structs.asdict(self)

@@ -14,6 +14,7 @@ import json
 from typing import Any
 
 import msgpack
+import msgspec
 
 import protocol
 
@@ -34,6 +35,9 @@ _HEAD = (
     + _packb("seq")
 )
 _BODY_KEY = _packb("body")
+# msgspec writes the body straight from the struct's fields, the same bytes as packing
+# ``to_body()`` (which would build the builtins first) with msgpack.
+_BODY_ENCODER = msgspec.msgpack.Encoder()
 
 
 class Shared:
@@ -54,7 +58,7 @@ class Shared:
     def encode_msgpack(self, seq: int) -> bytes:
         """``protocol.encode_msgpack(self.numbered(seq))``, without rebuilding it."""
         if self._msgpack is None:
-            self._msgpack = _packb(self.message.to_body())
+            self._msgpack = _BODY_ENCODER.encode(self.message.body())
         return _HEAD + _packb(seq) + _BODY_KEY + self._msgpack
 
     def encode_json(self, seq: int) -> str:

@@ -41,10 +41,11 @@ def ack_reply(first: int, count: int) -> Reply:
 
 def send_ack(session: Session, ref: int, reply: Reply, now_ms: int) -> None:
     """Acknowledge ``session``'s command ``ref`` with an ``ack`` reply (see :func:`ack_reply`)."""
-    session.send(
-        protocol.Ack(seq=session.next_seq(), ref=ref, first_event=reply[1], last_event=reply[2]),
-        now_ms,
+    # Every field is a counter the server keeps: built without re-checking.
+    ack = protocol.Ack.trusted(
+        seq=session.next_seq(), ref=ref, first_event=reply[1], last_event=reply[2]
     )
+    session.send(ack, now_ms)
 
 
 def resend(metrics: Metrics, session: Session, ref: int, reply: Reply, now_ms: int) -> None:
@@ -114,9 +115,12 @@ def broadcast(
     and each prompt they opened to its controller.  ``opened`` is the prompts they
     opened, with deadlines, as the command's application found them (not re-read from
     the events)."""
-    # Each event is built (and its data checked) once, then renumbered per member.
+    # Each event is built once, then renumbered per member.  Its data is the engine's
+    # own plain output, already in wire form, so it is not scanned again (see
+    # ``protocol.ServerWire.trusted``).
+    trusted = protocol.Event.trusted
     built = [
-        Shared(protocol.Event(seq=0, index=first + offset, kind=event["kind"], data=event["data"]))
+        Shared(trusted(seq=0, index=first + offset, kind=event["kind"], data=event["data"]))
         for offset, event in enumerate(events)
     ]
     prompts: list[engine.model.Prompt] = []

@@ -6,7 +6,7 @@ from dataclasses import fields, replace
 
 import pytest
 
-from engine.model import Combatant, GridSpec, Scene, TerrainSpec, WallSpec
+from engine.model import Combatant, EncounterState, GridSpec, Scene, TerrainSpec, WallSpec
 
 
 def test_moved_to_copies_every_field() -> None:
@@ -31,6 +31,14 @@ def test_with_token_copies_every_field() -> None:
     assert [f.name for f in fields(Scene)] == ["grid", "tokens", "walls", "terrain"]
     moved = a.moved_to((1, 1))
     assert scene.with_token(moved) == replace(scene, tokens=(moved, b))
+
+
+def test_with_scene_copies_every_field() -> None:
+    state = EncounterState(Scene(GridSpec(width=4, height=4)), seed=9, draws=3, next_prompt=5)
+    names = ["scene", "seed", "draws", "next_prompt", "combat"]
+    assert [f.name for f in fields(EncounterState)] == names
+    other = Scene(GridSpec(width=6, height=6))
+    assert state.with_scene(other) == replace(state, scene=other)
 
 
 def test_the_copies_keep_a_subclass() -> None:

@@ -1,0 +1,65 @@
+"""The hub builds ``ack`` and ``event`` without re-checking them (``ServerWire.trusted``):
+that is safe only while what it passes is exactly what the checked constructor would
+store.  These tests hold every event the engine emits to it: random command sequences
+(the engine fuzz test's), and every event of every golden bridge recording.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import protocol
+from engine import CommandRejected
+from tests.engine.helpers import fight, token
+from tests.engine.test_engine_fuzz import COMMANDS, _concrete
+from vtt_bridge.recording import replay
+from vtt_bridge.tables import Table
+from vtt_bridge.translate import event_to_plain
+
+RECORDINGS = sorted(Path(__file__).parents[1].joinpath("recordings").glob("*.jsonl"))
+
+
+def assert_trusted_equals_checked(index: int, event: dict[str, Any]) -> None:
+    """The trusted event equals its checked twin (which raises on anything unsafe, and
+    turns tuples into lists, so a tuple would make them differ) and encodes the same."""
+    fields = {"seq": 1, "index": index, "kind": event["kind"], "data": event["data"]}
+    trusted = protocol.Event.trusted(**fields)
+    checked = protocol.Event(**fields)
+    assert trusted == checked, event
+    assert protocol.encode_msgpack(trusted) == protocol.encode_msgpack(checked)
+    assert protocol.encode_json(trusted) == protocol.encode_json(checked)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(commands=st.lists(COMMANDS, min_size=1, max_size=30))
+def test_every_event_of_random_commands_is_in_wire_form(commands: list[object]) -> None:
+    encounter = fight(
+        token("hero", 2, 2, owner="alice", init=14, extra={"end": 20, "stun": 20, "rec": 4}),
+        token("elf", 2, 4, owner="bob", init=12, movement=1.0),
+        token("ogre", 3, 3, init=12, reach=2.0, reflexes=True),
+        token("wolf", 6, 6, init=8, extra={"end": 10, "stun": 10, "rec": 2}),
+        size=9,
+    )
+    for raw in commands:
+        try:
+            events = encounter.apply(_concrete(encounter, raw))  # type: ignore[arg-type]
+        except CommandRejected:
+            continue
+        for offset, event in enumerate(events):
+            assert_trusted_equals_checked(offset, event_to_plain(event))
+
+
+@pytest.mark.parametrize("path", RECORDINGS, ids=[p.stem for p in RECORDINGS])
+async def test_every_event_of_the_golden_recordings_is_in_wire_form(path: Path) -> None:
+    tables: list[Table] = []
+    result = await replay(path, after=lambda table: tables.append(table) if not tables else None)
+    assert result.ok, result
+    events = tables[0].events.since(0)
+    assert events, "the recording committed events"
+    for index, event in enumerate(events):
+        assert_trusted_equals_checked(index, event)
