@@ -8,23 +8,34 @@ skipped the broadcast, a driver that miscounted), the figures would flatter the 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 from bench import bridge
 from bench.lean import LeanSocket
 
 
-async def test_the_fanout_echo_acks_the_mover_and_sends_every_member_the_event(
-    tmp_path: Path,
-) -> None:
-    tables = bridge.make_tables(tmp_path / "bench.sqlite3", 0, count=2)
+@contextlib.asynccontextmanager
+async def fanout_echo(
+    tmp_path: Path, count: int
+) -> AsyncIterator[tuple[list[dict[str, str]], int, int]]:
+    """A fan-out echo serving ``count`` bench tables: (their join tokens, port, pid)."""
+    tables = bridge.make_tables(tmp_path / "bench.sqlite3", 0, count=count)
     seats = tmp_path / "tables.json"
     seats.write_text(json.dumps(tables))
     port = bridge.free_port()
     args = ["-m", "bench.bridge", "--serve-fanout", str(port), str(seats)]
     with bridge.running(args, tmp_path / "fanout.log") as server:
         await bridge.wait_healthy(port, server)
+        yield tables, port, server.pid
+
+
+async def test_the_fanout_echo_acks_the_mover_and_sends_every_member_the_event(
+    tmp_path: Path,
+) -> None:
+    async with fanout_echo(tmp_path, 2) as (tables, port, _):
         url = f"ws://127.0.0.1:{port}/ws"
         members: list[LeanSocket] = []
         for participant in ("gm", "p0", "p1", "p2", "p3"):
@@ -61,15 +72,9 @@ async def test_the_fanout_echo_acks_the_mover_and_sends_every_member_the_event(
 
 
 async def test_the_driver_counts_acknowledged_moves_and_both_sides_cpu(tmp_path: Path) -> None:
-    tables = bridge.make_tables(tmp_path / "bench.sqlite3", 0, count=1)
-    seats = tmp_path / "tables.json"
-    seats.write_text(json.dumps(tables))
-    port = bridge.free_port()
-    args = ["-m", "bench.bridge", "--serve-fanout", str(port), str(seats)]
-    with bridge.running(args, tmp_path / "fanout.log") as server:
-        await bridge.wait_healthy(port, server)
+    async with fanout_echo(tmp_path, 1) as (tables, port, pid):
         run = await bridge.drive(
-            f"ws://127.0.0.1:{port}/ws", tables, 0.2, 1.0, setup=False, cpu_pid=server.pid
+            f"ws://127.0.0.1:{port}/ws", tables, 0.2, 1.0, setup=False, cpu_pid=pid
         )
     assert run.errors == 0
     assert run.acked == len(run.latencies_ms) > 0
