@@ -274,9 +274,12 @@ async def _catch_up(
                 recent = table.events.since(index)
                 assert recent is not None
                 chunk = recent[: min(CATCH_UP_CHUNK, end - index)]
+            # The window's events are the ones broadcast built (the engine's own plain
+            # output), the log's are those as JSON: in wire form either way, so they are
+            # built as the broadcast builds them, without a second scan.
             for offset, event in enumerate(chunk):
                 session.send(
-                    protocol.Event(
+                    protocol.Event.trusted(
                         seq=session.next_seq(),
                         index=index + offset,
                         kind=event["kind"],

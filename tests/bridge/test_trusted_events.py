@@ -1,11 +1,15 @@
 """The hub builds ``ack`` and ``event`` without re-checking them (``ServerWire.trusted``):
 that is safe only while what it passes is exactly what the checked constructor would
 store.  These tests hold every event the engine emits to it: random command sequences
-(the engine fuzz test's), and every event of every golden bridge recording.
+(the engine fuzz test's), every event of every golden bridge recording, and the events a
+catch-up reads from an older release's log, upgraded.
 """
 
 from __future__ import annotations
 
+import contextlib
+import shutil
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +22,7 @@ from engine import CommandRejected
 from tests.engine.helpers import fight, token
 from tests.engine.test_engine_fuzz import COMMANDS, _concrete
 from vtt_bridge.recording import replay
+from vtt_bridge.store import Store
 from vtt_bridge.tables import Table
 from vtt_bridge.translate import event_to_plain
 
@@ -63,3 +68,20 @@ async def test_every_event_of_the_golden_recordings_is_in_wire_form(path: Path) 
     assert events, "the recording committed events"
     for index, event in enumerate(events):
         assert_trusted_equals_checked(index, event)
+
+
+def test_every_upgraded_event_of_a_release_1_log_is_in_wire_form(tmp_path: Path) -> None:
+    db = tmp_path / "db_v1.sqlite3"
+    shutil.copy(Path(__file__).parents[1] / "fixtures" / "db_v1.sqlite3", db)
+    store = Store(db)
+    try:
+        with contextlib.closing(sqlite3.connect(db)) as con:
+            tables = [row[0] for row in con.execute("SELECT DISTINCT table_id FROM log")]
+        assert tables, "the fixture has logged tables"
+        for table_id in tables:
+            events = store.events_between(table_id, 0, 2**31)
+            assert events, table_id
+            for index, event in enumerate(events):
+                assert_trusted_equals_checked(index, event)
+    finally:
+        store.close()
