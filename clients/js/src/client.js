@@ -133,6 +133,9 @@ export class BridgeClient {
     /** @type {ReturnType<typeof deferred<Welcome>> | null} */
     this._connecting = null;
     this._changed = false;
+    /** @type {Record<string, PromptView>} the prompts of a view a `state` message replaced:
+     * their local deadlines, for the prompts the bridge sends again after it */
+    this._replacedPrompts = {};
   }
 
   // -- connection --------------------------------------------------------------------
@@ -301,6 +304,9 @@ export class BridgeClient {
   /** @param {WebSocket} ws @param {string | ArrayBuffer} data */
   _receive(ws, data) {
     if (ws !== this._ws) return;
+    // Prompts count down from here, on the monotonic clock (not from dispatching each
+    // message of a batch frame, which may come later).
+    const receivedAt = performance.now();
     let envelopes;
     try {
       envelopes = decodeFrame(data);
@@ -311,7 +317,7 @@ export class BridgeClient {
     this._changed = false;
     for (const envelope of envelopes) {
       try {
-        this._dispatch(envelope.type, envelope.body);
+        this._dispatch(envelope.type, envelope.body, receivedAt);
       } catch (err) {
         this._emit("error", err);
       }
@@ -319,12 +325,13 @@ export class BridgeClient {
     if (this._changed) this._emit("change", this.view);
   }
 
-  /** @param {string} type @param {Record<string, any>} body */
-  _dispatch(type, body) {
+  /** @param {string} type @param {Record<string, any>} body @param {number} receivedAt */
+  _dispatch(type, body, receivedAt) {
     switch (type) {
       case "welcome":
         return this._welcomed(/** @type {Welcome} */ (body));
       case "state":
+        this._replacedPrompts = this.view.prompts;
         this.view = viewFromState(body.state, body.last_event);
         this._synced = true;
         this._changed = true;
@@ -338,7 +345,7 @@ export class BridgeClient {
       case "event":
         return this._event(/** @type {EventMessage} */ (body));
       case "prompt":
-        applyPrompt(this.view, this.welcome?.participant ?? "", body);
+        applyPrompt(this.view, this.welcome?.participant ?? "", body, receivedAt, this._replacedPrompts[body.prompt]);
         this._changed = true;
         this._emit("prompt", this.view.prompts[body.prompt], this.view);
         return;
@@ -357,6 +364,7 @@ export class BridgeClient {
   /** @param {Welcome} welcome */
   _welcomed(welcome) {
     this.welcome = welcome;
+    this._replacedPrompts = {};
     this._retryMs = this.retryMinMs;
     this._setStatus("joined");
     this._emit("welcome", welcome);
@@ -478,10 +486,16 @@ export class BridgeClient {
     });
   }
 
-  /** Milliseconds left to answer `prompt` by this machine's clock (null: no deadline known).
-   * @param {PromptView} prompt @param {number} [now] */
-  static remainingMs(prompt, now = Date.now()) {
-    return prompt.deadlineMs === null ? null : Math.max(0, prompt.deadlineMs - now);
+  /**
+   * Milliseconds left to answer `prompt` before the bridge takes the default answer
+   * (null: no deadline known, someone else's prompt).  Counted on this machine's
+   * monotonic clock from the `prompt` message's receipt and its `remaining_ms`, so
+   * it is right however far this machine's wall clock is from the bridge's.
+   * @param {PromptView} prompt
+   * @param {number} [now] a `performance.now()` reading (default: now)
+   */
+  static remainingMs(prompt, now = performance.now()) {
+    return prompt.localDeadlineMs == null ? null : Math.max(0, prompt.localDeadlineMs - now);
   }
 
   // -- named commands: thin wrappers over send(); the protocol README has every field --

@@ -1,6 +1,6 @@
 // The table as a client sees it, folded from what the bridge sends: the `state` message
 // a fresh join gets, then every `event` in index order, and the `prompt` messages that
-// carry deadlines.  Nothing here decides a rule: positions, turns and prompts are what
+// carry deadlines (kept on this machine's monotonic clock: see applyPrompt).  Nothing here decides a rule: positions, turns and prompts are what
 // the events say; the view only keeps the latest word on each.
 //
 // Two entry points, kept in step by a test that folds every recorded session both ways:
@@ -92,6 +92,9 @@
  * @property {[number, number]} exitPoint
  * @property {number | null} deadlineMs server clock (ms since the epoch) when it expires;
  *   null when this participant was not sent the prompt (it is someone else's to answer)
+ * @property {number | null} localDeadlineMs the same moment on this machine's monotonic
+ *   clock (a `performance.now()` reading): the `prompt` message's receipt plus its
+ *   `remaining_ms`, so a wrong wall clock here does not matter; null with `deadlineMs`
  *
  * @typedef {object} TableView
  * @property {number} lastEvent index of the last event folded (-1: none)
@@ -235,7 +238,7 @@ export function viewFromState(state, lastEvent) {
     effects: Object.fromEntries((combat.effects ?? []).map((/** @type {any} */ e) => [e.id, effectView(e.id, e)])),
     movementLeft: null,
   };
-  for (const p of combat.prompts) view.prompts[p.id] = promptView(p.id, p.kind, p.controller, p, null);
+  for (const p of combat.prompts) view.prompts[p.id] = promptView(p.id, p.kind, p.controller, p, null, null);
   // The move under way (an interjector's own, else the one it suspended), with the exits
   // its open prompts name: all the state says of moves.
   const moving = view.combat.moving ?? view.combat.suspendedMove;
@@ -254,10 +257,10 @@ export function viewFromState(state, lastEvent) {
 /**
  * @param {string} id @param {string} kind @param {string} controller
  * @param {{attacker: string, target: string, at: Cell, exit_point: [number, number]}} p
- * @param {number | null} deadlineMs
+ * @param {number | null} deadlineMs @param {number | null} localDeadlineMs
  * @returns {PromptView}
  */
-function promptView(id, kind, controller, p, deadlineMs) {
+function promptView(id, kind, controller, p, deadlineMs, localDeadlineMs) {
   return {
     prompt: id,
     kind,
@@ -267,6 +270,7 @@ function promptView(id, kind, controller, p, deadlineMs) {
     at: [p.at[0], p.at[1]],
     exitPoint: [p.exit_point[0], p.exit_point[1]],
     deadlineMs,
+    localDeadlineMs,
   };
 }
 
@@ -410,8 +414,8 @@ const FOLD = {
     if (view.combat) view.combat.moving = null;
   },
   prompt_opened(view, d) {
-    const deadline = view.prompts[d.prompt]?.deadlineMs ?? null;
-    view.prompts[d.prompt] = promptView(d.prompt, d.prompt_kind, d.controller, d, deadline);
+    const known = view.prompts[d.prompt];
+    view.prompts[d.prompt] = promptView(d.prompt, d.prompt_kind, d.controller, d, known?.deadlineMs ?? null, known?.localDeadlineMs ?? null);
   },
   prompt_closed(view, d) {
     delete view.prompts[d.prompt];
@@ -488,14 +492,39 @@ export function applyEvent(view, index, kind, data) {
 }
 
 /**
- * Record a `prompt` message (the deadline of a prompt addressed to this participant).
+ * Record a `prompt` message: the deadline of a prompt addressed to this participant.
+ *
+ * `deadline_ms` is a reading of the bridge's wall clock, which this machine's need not
+ * match; `remaining_ms` is how long was left when the bridge sent the message.  So the
+ * local deadline is the receipt time on this machine's monotonic clock plus
+ * `remaining_ms`: no clock sync needed, and a wall clock changed meanwhile does not
+ * matter.  A bridge older than `remaining_ms` sends `deadline_ms` alone: then it is
+ * compared with this machine's wall clock, right only as far as the two clocks agree.
+ *
+ * The same deadline sent again (a reconnect's catch-up sends every open prompt again)
+ * keeps the earlier local deadline.  Each estimate can only be late, never early: the
+ * bridge measures `remaining_ms` when it builds the message, which it sends then or
+ * later (a catch-up measures at the join's arrival and may send its prompts after a
+ * long replay of events), and the message takes time to arrive.  A different
+ * `deadline_ms` is a new deadline and replaces the old.
+ *
  * @param {TableView} view
  * @param {string} controller the participant this connection joined as
  * @param {any} body the prompt message's body
+ * @param {number} [receivedAt] when the message arrived, a `performance.now()` reading
+ * @param {PromptView} [before] what was known of the prompt before this message, if the
+ *   view does not have its deadline (a `state` message just replaced the view): the
+ *   client passes the replaced view's entry, so a rejoin never moves a countdown later
  */
-export function applyPrompt(view, controller, body) {
+export function applyPrompt(view, controller, body, receivedAt = performance.now(), before = undefined) {
   const known = view.prompts[body.prompt];
-  view.prompts[body.prompt] = promptView(body.prompt, body.kind, known?.controller ?? controller, body, body.deadline_ms);
+  const left = typeof body.remaining_ms === "number" ? body.remaining_ms : body.deadline_ms - Date.now();
+  let local = receivedAt + left;
+  const earlier = known?.localDeadlineMs != null ? known : before;
+  if (earlier?.localDeadlineMs != null && earlier.deadlineMs === body.deadline_ms) {
+    local = Math.min(local, earlier.localDeadlineMs);
+  }
+  view.prompts[body.prompt] = promptView(body.prompt, body.kind, known?.controller ?? controller, body, body.deadline_ms, local);
 }
 
 /** The event kinds the view folds; others pass through to callbacks only. */

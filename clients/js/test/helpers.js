@@ -212,7 +212,10 @@ export async function pythonJson(args) {
 /** @param {import("../src/table.js").TableView} view */
 export function comparable(view) {
   const copy = structuredClone(view);
-  for (const prompt of Object.values(copy.prompts)) delete prompt.deadlineMs;
+  for (const prompt of Object.values(copy.prompts)) {
+    delete prompt.deadlineMs;
+    delete prompt.localDeadlineMs;
+  }
   if (copy.combat) delete copy.combat.movementLeft;
   delete copy.lastMove;
   return copy;

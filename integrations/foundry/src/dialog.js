@@ -1,5 +1,6 @@
 // The prompt dialog in Foundry (DialogV2, in v12 and v13): the question, a countdown to
-// the bridge's deadline, and the two answers. Foundry-only; the content is prompts.js's.
+// the bridge's deadline (on this browser's monotonic clock: prompts.js `countdown`), and
+// the two answers. Foundry-only; the content is prompts.js's.
 
 import { countdown } from "./prompts.js";
 
@@ -25,7 +26,7 @@ export function showPrompt(model, answer, dismissed) {
   const dialog = new DialogV2({
     window: { title: `vtt-bridge: ${model.title}` },
     classes: ["vtt-bridge-prompt"],
-    content: `<p>${escapeHtml(model.text)}</p><p class="vtt-bridge-countdown">${countdown(model.deadlineMs, Date.now())}</p>`,
+    content: `<p>${escapeHtml(model.text)}</p><p class="vtt-bridge-countdown">${countdown(model.localDeadlineMs)}</p>`,
     buttons: [
       { action: "accept", label: escapeHtml(model.accept), default: true, callback: () => reply(true) },
       { action: "decline", label: escapeHtml(model.decline), callback: () => reply(false) },
@@ -39,7 +40,7 @@ export function showPrompt(model, answer, dismissed) {
   dialog.render({ force: true });
   ticker = setInterval(() => {
     const el = dialog.element?.querySelector(".vtt-bridge-countdown");
-    if (el) el.textContent = countdown(model.deadlineMs, Date.now());
+    if (el) el.textContent = countdown(model.localDeadlineMs);
   }, 250);
   return { close: () => dialog.close() };
 }

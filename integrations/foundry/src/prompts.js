@@ -1,6 +1,11 @@
 // Prompts for this user (an attack of opportunity its token may take, a readied action
 // firing, ...) as dialogs with their deadline.
 //
+// The countdown runs on this browser's monotonic clock (`performance.now()`), from the
+// client library's `localDeadlineMs`: the prompt message's arrival plus the time the
+// bridge said was left. Never from the bridge's `deadlineMs` against `Date.now()`: a
+// player's computer clock a minute fast would see every prompt expired.
+//
 // A prompt is never only a chat message that scrolls away: it stays in `pending` until
 // the bridge closes it (answered, or its deadline passed); a dialog closed without an
 // answer can be opened again (the token controls' button, or `reopen()`), and a reconnect
@@ -18,7 +23,7 @@ export const PROMPT_KINDS = Object.freeze({
 
 /**
  * The dialog's content for a prompt.
- * @param {{prompt: string, kind: string, attacker: string, target: string, at: [number, number], deadlineMs: number | null}} prompt
+ * @param {{prompt: string, kind: string, attacker: string, target: string, at: [number, number], localDeadlineMs: number | null}} prompt
  * @param {(tokenId: string) => string} nameOf a token's name as this user may see it
  */
 export function promptModel(prompt, nameOf) {
@@ -37,14 +42,19 @@ export function promptModel(prompt, nameOf) {
     text: texts[prompt.kind] ?? `${attacker} / ${target}`,
     accept: words.accept,
     decline: words.decline,
-    deadlineMs: prompt.deadlineMs,
+    localDeadlineMs: prompt.localDeadlineMs ?? null,
   };
 }
 
-/** Seconds left before the bridge takes the default answer ("" when unknown). */
-export function countdown(deadlineMs, now) {
-  if (deadlineMs === null || deadlineMs === undefined) return "";
-  return `${Math.max(0, Math.ceil((deadlineMs - now) / 1000))} s`;
+/**
+ * Seconds left before the bridge takes the default answer ("" when unknown).
+ * @param {number | null | undefined} localDeadlineMs the prompt's deadline on this
+ *   browser's monotonic clock (the client library's `PromptView.localDeadlineMs`)
+ * @param {number} [now] a `performance.now()` reading (default: now)
+ */
+export function countdown(localDeadlineMs, now = performance.now()) {
+  if (localDeadlineMs === null || localDeadlineMs === undefined) return "";
+  return `${Math.max(0, Math.ceil((localDeadlineMs - now) / 1000))} s`;
 }
 
 /**
@@ -74,7 +84,8 @@ export class PromptDesk {
   prompt(prompt) {
     const known = this.open.get(prompt.prompt);
     if (known) {
-      known.model.deadlineMs = prompt.deadlineMs ?? known.model.deadlineMs;
+      // Sent again (a reconnect): the client library keeps the earlier of the two readings.
+      known.model.localDeadlineMs = prompt.localDeadlineMs ?? known.model.localDeadlineMs;
       if (!known.dialog && !known.answered) this._show(prompt.prompt);
       return;
     }

@@ -7,6 +7,7 @@ import { after, before, test } from "node:test";
 
 import { startBridge } from "../../../clients/js/test/helpers.js";
 import { makeFoundryAdapter } from "../../demo/foundry-adapter.js";
+import { countdown } from "../src/prompts.js";
 
 const script = {
   ruleset: "hero-supplement",
@@ -26,7 +27,7 @@ const script = {
 let bridge;
 const adapters = [];
 before(async () => {
-  bridge = await startBridge({ tables: ["v13", "v12", "threat"] });
+  bridge = await startBridge({ tables: ["v13", "v12", "threat", "skew"] });
 });
 after(async () => {
   for (const a of adapters) await a.close();
@@ -137,11 +138,16 @@ test("v12: preUpdateToken instead, and the same refusal and placement", async ()
   assert.deepEqual(updates, [false, true]);
 });
 
-test("a player's threatener: only its player gets the dialog, with the deadline; the move then finishes", async () => {
+/** The script with the lurker gone and the ogre bob's, next to the hero. */
+function threatFight() {
   const fight = structuredClone(script);
   fight.tokens = fight.tokens.filter((t) => t.id !== "lurker");
   Object.assign(fight.tokens.find((t) => t.id === "ogre"), { owner: "bob", side: "monsters", cell: [2, 5] });
-  const a = await table(13, fight, "threat");
+  return fight;
+}
+
+test("a player's threatener: only its player gets the dialog, with the deadline; the move then finishes", async () => {
+  const a = await table(13, threatFight(), "threat");
   const [gm, alice, bob] = ["gm", "alice", "bob"].map((n) => a.seats.get(n));
   await a.step({ do: "start", user: "gm" });
   await a.settle();
@@ -151,11 +157,38 @@ test("a player's threatener: only its player gets the dialog, with the deadline;
   assert.deepEqual([gm.dialogs.length, alice.dialogs.length, bob.dialogs.length], [0, 0, 1]);
   const dialog = bob.dialogs[0];
   assert.equal(dialog.model.text, "Hero leaves Ogre's reach. Does Ogre strike?");
-  assert.ok(dialog.model.deadlineMs > Date.now());
+  assert.ok(dialog.model.localDeadlineMs > performance.now());
   dialog.open = false; // a button click closes a DialogV2
   await dialog.answer(false);
   await a.settle();
   assert.deepEqual(bob.parts.desk.pending(), []); // the bridge's prompt_closed
   assert.deepEqual(cellOf(a, "hero"), [0, 7]);
   assert.equal(alice.parts.tracker.phase(a.tokenIds.get("hero")), "idle");
+});
+
+test("a player's computer clock minutes fast: the dialog counts down the time the bridge gave", async () => {
+  const realNow = Date.now;
+  Date.now = () => realNow() + 10 * 60_000; // every seat's clock, not the bridge's
+  try {
+    const a = await table(13, threatFight(), "skew");
+    const bob = a.seats.get("bob");
+    await a.step({ do: "start", user: "gm" });
+    await a.settle();
+    await a.step({ do: "drag", user: "alice", token: "hero", through: [[0.2, 5.3], [0.3, 7.2]] });
+    await a.settle();
+    const dialog = bob.dialogs[0];
+    // By this clock the bridge's deadline passed minutes ago ...
+    const prompt = bob.bridge.view.prompts[dialog.model.id];
+    assert.ok(prompt.deadlineMs < Date.now() - 5 * 60_000);
+    // ... but the dialog shows the table's 30 s prompt timeout, less the time since.
+    const shown = countdown(dialog.model.localDeadlineMs);
+    const seconds = Number(/^(\d+) s$/.exec(shown)?.[1]);
+    assert.ok(seconds > 20 && seconds <= 30, shown);
+    dialog.open = false;
+    await dialog.answer(false);
+    await a.settle();
+    assert.deepEqual(bob.parts.desk.pending(), []);
+  } finally {
+    Date.now = realNow;
+  }
 });

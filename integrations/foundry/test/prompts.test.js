@@ -7,7 +7,7 @@ import { PromptDesk, countdown, promptModel } from "../src/prompts.js";
 
 const names = { ogre: "Ogre", hero: "Hero" };
 const prompt = (id, kind = "attack_of_opportunity") => ({
-  prompt: id, kind, controller: "gm", attacker: "ogre", target: "hero", at: [4, 5], exitPoint: [3.5, 5.5], deadlineMs: 10_000,
+  prompt: id, kind, controller: "gm", attacker: "ogre", target: "hero", at: [4, 5], exitPoint: [3.5, 5.5], deadlineMs: 1_796_037_047_466, localDeadlineMs: 10_000,
 });
 
 function desk({ refuse = false } = {}) {
@@ -31,11 +31,12 @@ function desk({ refuse = false } = {}) {
 
 test("the dialog says who may strike whom, its answers and the time left", () => {
   const m = promptModel(prompt("p1"), (id) => names[id]);
-  assert.deepEqual(m, { id: "p1", title: "Attack of opportunity", text: "Hero leaves Ogre's reach. Does Ogre strike?", accept: "Attack", decline: "Let it go", deadlineMs: 10_000 });
+  assert.deepEqual(m, { id: "p1", title: "Attack of opportunity", text: "Hero leaves Ogre's reach. Does Ogre strike?", accept: "Attack", decline: "Let it go", localDeadlineMs: 10_000 });
   assert.equal(promptModel(prompt("p2", "continue_after_hit"), (id) => names[id]).accept, "The move goes on");
   assert.equal(countdown(10_000, 7_500), "3 s");
   assert.equal(countdown(10_000, 12_000), "0 s");
   assert.equal(countdown(null, 0), "");
+  assert.equal(countdown(performance.now() + 4_500), "5 s"); // from now on the monotonic clock
 });
 
 test("answered: the bridge is told, the dialog goes when the prompt closes", async () => {
