@@ -342,6 +342,51 @@ async def test_built_extension_plays_a_move_in_a_stand_in_owlbear(stand_in: Stan
     assert stand_in.problems == []
 
 
+#: Set before the extension's pages load: every frame's ``Date.now`` ten minutes fast.
+_CLOCK_TEN_MINUTES_FAST = "(() => { const now = Date.now; Date.now = () => now() + 600000; })()"
+
+
+@pytest.mark.timeout(600)
+async def test_prompt_popover_counts_down_the_bridges_time_with_a_fast_computer_clock(
+    stand_in: StandIn,
+) -> None:
+    """Alice's computer clock is ten minutes fast: by it the bridge's ``deadline_ms`` has
+    passed, yet the prompt popover the background opens counts the table's 30 s timeout
+    down from ``remaining_ms``; its Decline button answers."""
+    page = stand_in.page
+    await page.add_init_script(_CLOCK_TEN_MINUTES_FAST)
+    # The GM's hero walks out of the reach of alice's ogre: alice is asked.
+    tokens = [dict(t, owner="alice" if t["id"] == "ogre" else "gm") for t in _TOKENS]
+    async with aiohttp.ClientSession() as session:
+        gm = await TableClient.connect(session, stand_in.url)
+        await gm.join(token_of(stand_in.table, "gm"))
+        grid = {"kind": "square", "cell_size": 1, "unit": "m", "width": 12, "height": 12}
+        grid["vtt"] = {"kind": "owlbear", "grid_size": 150}
+        await _gm_send(gm, "load_scene", {"scene": {"grid": grid, "tokens": tokens}})
+        combat = {"ruleset": "hero-supplement", "aware": None, "seed": 7}
+        await _gm_send(gm, "start_combat", combat)
+        items = [_token_item(t, "obr-gm", linked=True) for t in tokens]
+        await page.evaluate("(items) => host.addItems(items)", items)
+        panel = await stand_in.open_player("obr-alice", "alice", "alice")
+        # The pages' wall clock is minutes past the moment they loaded.
+        fast = "() => Date.now() - performance.timeOrigin > 500000"
+        assert await panel.locator("body").evaluate(fast)
+        await _gm_send(gm, "move", {"token": "hero", "path": [[3, 5], [2, 5]]})
+        opened = await gm.event("prompt_opened")
+        assert opened.data["controller"] == "alice"
+        prompt = page.frame_locator("iframe[name='com.vtt-bridge/prompt']")
+        left = prompt.locator(".deadline")
+        await left.wait_for()
+        text = await left.inner_text()
+        found = re.match(r"(\d+) s left", text)
+        assert found and 20 < int(found.group(1)) <= 30, text
+        await prompt.get_by_role("button", name="Decline").click()
+        closed = await gm.event("prompt_closed")
+        assert closed.data["prompt"] == opened.data["prompt"]
+        await gm.close()
+    assert stand_in.problems == []
+
+
 @pytest.mark.timeout(600)
 async def test_gm_links_tokens_sends_the_scene_and_starts_combat_from_the_popover(
     stand_in: StandIn,

@@ -13,12 +13,17 @@ export const RULESETS = ["hero-supplement", "cyberpunk-red", "mm3e"];
 
 /**
  * What the popover needs of the table: connection, who I am, the order with names, the
- * current actor and Phase/Round, and the prompts I answer with their deadlines. Names
- * only, so nothing beyond what the bridge told this participant is shown.
+ * current actor and Phase/Round, and the prompts I answer with the time left to answer.
+ * Names only, so nothing beyond what the bridge told this participant is shown.
+ *
+ * The time left is `remainingMs` as of `nowMs`: the popover is another page, whose
+ * monotonic clock has another origin, so it counts down from its own receipt of the
+ * summary (never from the bridge's `deadlineMs` against a computer clock that may be off).
  * @param {{status: string, welcome: any, view: any, myPrompts(): any[]}} client
  * @param {{error?: string | null, bypass?: boolean}} [extra]
+ * @param {number} [nowMs] a `performance.now()` reading of this page (default: now)
  */
-export function tableSummary(client, extra = {}) {
+export function tableSummary(client, extra = {}, nowMs = performance.now()) {
   const view = client.view;
   const name = (/** @type {string} */ id) => view.tokens[id]?.name || id;
   const combat = view.combat;
@@ -46,7 +51,7 @@ export function tableSummary(client, extra = {}) {
       kind: p.kind,
       attacker: name(p.attacker),
       target: name(p.target),
-      deadlineMs: p.deadlineMs,
+      remainingMs: p.localDeadlineMs == null ? null : Math.max(0, p.localDeadlineMs - nowMs),
     })),
     error: extra.error ?? null,
     bypass: Boolean(extra.bypass),
@@ -59,8 +64,11 @@ export function kindLabel(/** @type {string} */ kind) {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-/** Seconds left before the bridge takes the default answer, at `nowMs`. */
-export function secondsLeft(/** @type {number | null} */ deadlineMs, /** @type {number} */ nowMs) {
-  if (deadlineMs === null) return null;
-  return Math.max(0, Math.ceil((deadlineMs - nowMs) / 1000));
+/**
+ * Seconds left before the bridge takes the default answer: a summary's `remainingMs`,
+ * `sinceMs` after the summary arrived (null: no deadline known).
+ */
+export function secondsLeft(/** @type {number | null} */ remainingMs, /** @type {number} */ sinceMs) {
+  if (remainingMs === null || remainingMs === undefined) return null;
+  return Math.max(0, Math.ceil((remainingMs - sinceMs) / 1000));
 }

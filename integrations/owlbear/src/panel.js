@@ -20,14 +20,15 @@ const STATUS = {
 
 /**
  * @param {ReturnType<typeof import("./messages.js").tableSummary>} s the summary
- * @param {number} nowMs the clock, for the prompts' countdowns
+ * @param {number} sinceMs milliseconds since the summary arrived (the prompts count down
+ *   from their `remainingMs` then)
  * @param {{view?: "panel" | "prompt"}} [options] "prompt": only the prompts (the popover
  *   the background opens when one arrives)
  */
-export function panelHtml(s, nowMs, { view = "panel" } = {}) {
+export function panelHtml(s, sinceMs, { view = "panel" } = {}) {
   const parts = [];
   const prompts = s.prompts.map((p) => {
-    const left = secondsLeft(p.deadlineMs, nowMs);
+    const left = secondsLeft(p.remainingMs, sinceMs);
     return `<section class="prompt" data-prompt="${escapeHtml(p.prompt)}">
 <h2>${escapeHtml(kindLabel(p.kind))}</h2>
 <p><b>${escapeHtml(p.attacker)}</b> may act against <b>${escapeHtml(p.target)}</b>.</p>

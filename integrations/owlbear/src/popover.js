@@ -23,14 +23,18 @@ if (!OBR.isAvailable) {
 function start() {
   /** @type {any} */
   let summary = null;
+  // When it arrived, on this page's monotonic clock: its prompts' `remainingMs` count
+  // down from here.
+  let receivedAt = 0;
   const send = (/** @type {Record<string, unknown>} */ command) =>
     OBR.broadcast.sendMessage(COMMAND_CHANNEL, command, { destination: "LOCAL" });
   const render = () => {
-    if (summary) $("table").innerHTML = panelHtml(summary, Date.now(), { view });
+    if (summary) $("table").innerHTML = panelHtml(summary, performance.now() - receivedAt, { view });
     $("link").hidden = view === "prompt" || summary?.role !== "gm";
   };
   OBR.broadcast.onMessage(STATE_CHANNEL, ({ data }) => {
     summary = data;
+    receivedAt = performance.now();
     render();
   });
   setInterval(render, 1000); // the prompts' countdowns

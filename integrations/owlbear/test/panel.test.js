@@ -11,12 +11,12 @@ const summary = {
   status: "joined", participant: "gm", role: "gm", scene: true,
   combat: { ruleset: "hero-supplement", turn: 1, phase: 3, actor: "ogre", paused: true,
     order: [{ id: "hero", name: "Hero", acting: false, mine: false }, { id: "ogre", name: "<Ogre>", acting: true, mine: true }] },
-  prompts: [{ prompt: "p-1", kind: "attack_of_opportunity", attacker: "<Ogre>", target: "Hero", deadlineMs: 20_500 }],
+  prompts: [{ prompt: "p-1", kind: "attack_of_opportunity", attacker: "<Ogre>", target: "Hero", remainingMs: 20_500 }],
   error: null, bypass: false,
 };
 
 test("the panel: prompt with countdown, order with the actor, End Phase for my actor, GM controls, names escaped", () => {
-  const html = panelHtml(summary, 10_000);
+  const html = panelHtml(summary, 9_500); // 9.5 s after the summary arrived
   assert.match(html, /<h2>Attack of opportunity<\/h2>/);
   assert.match(html, /11 s left/);
   assert.match(html, /data-op="answer" data-prompt="p-1" data-accept="true"/);
