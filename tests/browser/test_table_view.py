@@ -4,7 +4,8 @@ The GM loads the demo scene and starts combat from the page; the player hovers t
 and sees its reach and threatened cells as the bridge answers ``ask_threat``; selects the
 hero, clicks a cell and sees the bridge's planned path and cost; then drags the hero out
 of the ogre's reach, sees the plan for where the drag ended, and moves;
-the GM's page shows the attack of opportunity prompt with its countdown and answers it;
+the GM's page (its clock ten minutes fast) shows the attack of opportunity prompt with
+its countdown from the bridge's ``remaining_ms`` and answers it;
 both pages show the attack and, after the player ends the Phase, the initiative marker
 moved on, with the move's path and the exact point where it left the ogre's reach still
 drawn.  A second test declares a Cyberpunk RED Hold Action and sees its trigger area on
@@ -173,12 +174,16 @@ async def test_a_fight_played_from_the_pages(pages: dict[str, Any], tmp_path: Pa
     await expect(alice.locator("#hint")).to_contain_text(f"Leaves Ogre's reach at ({point})")
     assert await _view(alice, ".tokens.hero.x") == 6, "planning moves nothing"
     await alice.screenshot(path=shots / "alice-drag.png")
+    # The GM's computer clock is ten minutes fast: by it the prompt's deadline_ms has
+    # passed before the prompt arrives.
+    await gm.evaluate("(() => { const now = Date.now; Date.now = () => now() + 600000; })()")
     await alice.get_by_role("button", name="Move there").click()
 
-    # The GM's page shows the prompt with a countdown; the player's shows it as theirs.
+    # The GM's page shows the prompt with a countdown (the table's 30 s, from the
+    # prompt's remaining_ms, whatever the GM's clock says); the player's shows it as theirs.
     prompt = gm.locator("#prompt-list li.mine")
     await expect(prompt).to_contain_text("attack of opportunity: ogre on hero")
-    await expect(prompt.locator(".countdown")).to_have_text(re.compile(r"^\d+ s$"))
+    await expect(prompt.locator(".countdown")).to_have_text(re.compile(r"^([12]\d|30) s$"))
     await expect(alice.locator("#prompt-list li.theirs")).to_contain_text("gm decides")
     await expect(alice.locator("polyline.moving")).to_have_count(1)
     # Where it stopped is marked at the bridge's exact exit point, on both pages.
