@@ -305,6 +305,23 @@ _TOKENS = [
 ]  # fmt: skip
 
 
+async def _fight_on_linked_items(
+    session: aiohttp.ClientSession, stand_in: StandIn, tokens: list[dict[str, Any]]
+) -> TableClient:
+    """The GM, over the protocol, loads a 12 x 12 Owlbear scene of ``tokens`` and starts a
+    Hero fight; the stand-in's room gets them as items the GM linked.  Returns the GM."""
+    gm = await TableClient.connect(session, stand_in.url)
+    await gm.join(token_of(stand_in.table, "gm"))
+    grid = {"kind": "square", "cell_size": 1, "unit": "m", "width": 12, "height": 12}
+    grid["vtt"] = {"kind": "owlbear", "grid_size": 150}
+    await _gm_send(gm, "load_scene", {"scene": {"grid": grid, "tokens": tokens}})
+    combat = {"ruleset": "hero-supplement", "aware": None, "seed": 7}
+    await _gm_send(gm, "start_combat", combat)
+    items = [_token_item(t, "obr-gm", linked=True) for t in tokens]
+    await stand_in.page.evaluate("(items) => host.addItems(items)", items)
+    return gm
+
+
 @pytest.mark.timeout(600)
 async def test_built_extension_plays_a_move_in_a_stand_in_owlbear(stand_in: StandIn) -> None:
     """A player enters the settings in the popover, the background joins the bridge from
@@ -312,15 +329,7 @@ async def test_built_extension_plays_a_move_in_a_stand_in_owlbear(stand_in: Stan
     attacks, the token ends on the drop cell."""
     page = stand_in.page
     async with aiohttp.ClientSession() as session:
-        gm = await TableClient.connect(session, stand_in.url)
-        await gm.join(token_of(stand_in.table, "gm"))
-        grid = {"kind": "square", "cell_size": 1, "unit": "m", "width": 12, "height": 12}
-        grid["vtt"] = {"kind": "owlbear", "grid_size": 150}
-        await _gm_send(gm, "load_scene", {"scene": {"grid": grid, "tokens": _TOKENS}})
-        combat = {"ruleset": "hero-supplement", "aware": None, "seed": 7}
-        await _gm_send(gm, "start_combat", combat)
-        items = [_token_item(t, "obr-gm", linked=True) for t in _TOKENS]
-        await page.evaluate("(items) => host.addItems(items)", items)
+        gm = await _fight_on_linked_items(session, stand_in, _TOKENS)
         popover = await stand_in.open_player("obr-alice", "alice", "alice")
         await popover.locator("#table").get_by_text("Hero (acting)").wait_for()
 
@@ -358,15 +367,7 @@ async def test_prompt_popover_counts_down_the_bridges_time_with_a_fast_computer_
     # The GM's hero walks out of the reach of alice's ogre: alice is asked.
     tokens = [dict(t, owner="alice" if t["id"] == "ogre" else "gm") for t in _TOKENS]
     async with aiohttp.ClientSession() as session:
-        gm = await TableClient.connect(session, stand_in.url)
-        await gm.join(token_of(stand_in.table, "gm"))
-        grid = {"kind": "square", "cell_size": 1, "unit": "m", "width": 12, "height": 12}
-        grid["vtt"] = {"kind": "owlbear", "grid_size": 150}
-        await _gm_send(gm, "load_scene", {"scene": {"grid": grid, "tokens": tokens}})
-        combat = {"ruleset": "hero-supplement", "aware": None, "seed": 7}
-        await _gm_send(gm, "start_combat", combat)
-        items = [_token_item(t, "obr-gm", linked=True) for t in tokens]
-        await page.evaluate("(items) => host.addItems(items)", items)
+        gm = await _fight_on_linked_items(session, stand_in, tokens)
         panel = await stand_in.open_player("obr-alice", "alice", "alice")
         # The pages' wall clock is minutes past the moment they loaded.
         fast = "() => Date.now() - performance.timeOrigin > 500000"
