@@ -1,7 +1,8 @@
 // The table as a client sees it, folded from what the bridge sends: the `state` message
 // a fresh join gets, then every `event` in index order, and the `prompt` messages that
-// carry deadlines (kept on this machine's monotonic clock: see applyPrompt).  Nothing here decides a rule: positions, turns and prompts are what
-// the events say; the view only keeps the latest word on each.
+// carry deadlines (kept on this machine's monotonic clock: see applyPrompt).  Nothing
+// here decides a rule: positions, turns and prompts are what the events say; the view
+// only keeps the latest word on each.
 //
 // Two entry points, kept in step by a test that folds every recorded session both ways:
 //   viewFromState(state, lastEvent)  the bridge's full table state (`state` message)
