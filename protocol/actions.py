@@ -96,6 +96,3 @@ class MovePoints(MoveOptions, frozen=True, kw_only=True):
     LATER = (*MoveOptions.LATER, "image")
     points: Annotated[tuple[Point, ...], Meta(min_length=1, max_length=MAX_AREA)]
     image: ImageGrid | None = None
-
-
-ACTION_MESSAGES = (MovePoints, SetDoor, SetCondition)

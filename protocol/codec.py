@@ -44,24 +44,6 @@ from protocol.validate import (
 )
 from protocol.wire import read
 
-__all__ = [
-    "MAX_BATCH",
-    "MAX_FRAME_BYTES",
-    "PROTOCOL_VERSION",
-    "Message",
-    "client_from_wire",
-    "decode_client",
-    "decode_server",
-    "decode_server_frame",
-    "encode",
-    "encode_batch",
-    "encode_json",
-    "encode_msgpack",
-    "parse_frame",
-    "server_from_wire",
-    "to_wire",
-]
-
 #: The protocol version every envelope's ``v`` must equal.
 PROTOCOL_VERSION: Final = 1
 #: Largest inbound frame, in bytes (UTF-8 bytes for text frames).
@@ -101,11 +83,6 @@ def _parse_int(text: str) -> int | Rejected:
     return int(text)
 
 
-def _parse_constant(name: str) -> float:
-    # NaN / Infinity are not JSON; the scan step refuses them with their path.
-    return float(name)
-
-
 def _check_json_depth(text: str, max_depth: int) -> None:
     # Cheap bound first: a frame with few brackets cannot be too deep.
     if text.count("[") + text.count("{") <= max_depth:
@@ -127,7 +104,7 @@ def _parse_json(text: str, max_depth: int = MAX_DEPTH) -> object:
         return json.loads(
             text,
             object_pairs_hook=_pairs_hook,
-            parse_constant=_parse_constant,
+            parse_constant=float,  # NaN, Infinity: the scan refuses them with their path
             parse_int=_parse_int,
         )
     except json.JSONDecodeError as exc:
@@ -203,19 +180,16 @@ def _check_size(frame: bytes | bytearray | memoryview | str, max_bytes: int) -> 
 
 
 def parse_frame(
-    frame: bytes | bytearray | memoryview | str, *, max_bytes: int = MAX_FRAME_BYTES
+    frame: bytes | bytearray | memoryview | str,
+    *,
+    max_bytes: int = MAX_FRAME_BYTES,
+    max_depth: int = MAX_DEPTH,
 ) -> object:
     """Parse a frame into a checked JSON-safe tree (steps 1 and 2), without reading
     the envelope. ``str`` is JSON, bytes-like is msgpack."""
     if not isinstance(frame, str | bytes | bytearray | memoryview):
         # The caller's bug, not the peer's: not a ProtocolError.
         raise TypeError(f"frame must be str or bytes, got {type(frame).__name__}")
-    return _parse_frame(frame, max_bytes, MAX_DEPTH)
-
-
-def _parse_frame(
-    frame: bytes | bytearray | memoryview | str, max_bytes: int, max_depth: int
-) -> object:
     _check_size(frame, max_bytes)
     if isinstance(frame, str):
         try:
@@ -283,7 +257,10 @@ def _is_array(frame: bytes | str) -> bool:
     if isinstance(frame, str):
         return frame.lstrip()[:1] == "["
     # msgpack fixarray (0x90-0x9f), array 16 (0xdc), array 32 (0xdd)
-    return bool(frame) and (0x90 <= frame[0] <= 0x9F or frame[0] in (0xDC, 0xDD))
+    return isinstance(frame, bytes) and frame[:1] in _ARRAY_TAGS
+
+
+_ARRAY_TAGS: Final = {bytes([tag]) for tag in (*range(0x90, 0xA0), 0xDC, 0xDD)}
 
 
 # -- step 3: read ---------------------------------------------------------------------
@@ -377,11 +354,9 @@ def decode_server_frame(
     :data:`MAX_BATCH` envelopes instead of one envelope (:func:`encode_batch`).  This
     reads both kinds; a bad envelope's error path starts with its index, ``[2].body``.
     """
-    if not isinstance(frame, str | bytes):
-        raise TypeError(f"frame must be str or bytes, got {type(frame).__name__}")
     # The array is one level more: each envelope in it may still nest MAX_DEPTH deep.
     depth = MAX_DEPTH + 1 if _is_array(frame) else MAX_DEPTH
-    tree = _parse_frame(frame, max_bytes, depth)
+    tree = parse_frame(frame, max_bytes=max_bytes, max_depth=depth)
     if not isinstance(tree, list):
         return [server_from_wire(tree)]
     if not 1 <= len(tree) <= MAX_BATCH:

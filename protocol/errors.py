@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from typing import Final
 
-__all__ = ["ERROR_CODES", "ProtocolError"]
-
 #: Every value :attr:`ProtocolError.code` can take. Clients may switch on these.
 ERROR_CODES: Final[frozenset[str]] = frozenset(
     {

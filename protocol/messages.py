@@ -9,21 +9,14 @@ Each is declared once, as a :class:`~protocol.wire.ClientWire` struct (see
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Annotated, Any, Final, TypeAlias
+from typing import Annotated, Any, Final, TypeAlias, get_args
 
 from msgspec import Meta
 
-from protocol.actions import (
-    ACTION_MESSAGES,
-    MoveOptions,
-    MovePoints,
-    SetCondition,
-    SetDoor,
-    check_maneuver,
-)
+from protocol.actions import MoveOptions, MovePoints, SetCondition, SetDoor, check_maneuver
 from protocol.admin import ConfigureTable, IssueToken, ListTokens, RevokeToken
 from protocol.errors import ProtocolError
-from protocol.fight import FIGHT_MESSAGES, Act, EndEffect, JoinCombat, LeaveCombat, SetEffect
+from protocol.fight import Act, EndEffect, JoinCombat, LeaveCombat, SetEffect
 from protocol.queries import AskOptions, AskPath
 from protocol.scene import MAX_TOKENS, SceneSpec
 from protocol.threat import AskExits, AskThreat
@@ -137,7 +130,7 @@ class Ping(ClientWire, frozen=True, kw_only=True):
     TYPE = "ping"
 
 
-#: Any client -> server message.
+#: Any client -> server message, in the order the README lists them.
 ClientMessage: TypeAlias = (
     Join
     | LoadScene
@@ -151,9 +144,9 @@ ClientMessage: TypeAlias = (
     | RevokeToken
     | ConfigureTable
     | ListTokens
+    | MovePoints
     | SetDoor
     | SetCondition
-    | MovePoints
     | Act
     | JoinCombat
     | LeaveCombat
@@ -167,15 +160,5 @@ ClientMessage: TypeAlias = (
 
 #: Wire ``type`` -> class, for every client message.
 CLIENT_MESSAGE_TYPES: Final[Mapping[str, type[ClientMessage]]] = {
-    cls.TYPE: cls
-    for cls in (
-        *(Join, LoadScene, StartCombat, Move, AnswerPrompt, EndPhase, Resync, Ping),
-        *(IssueToken, RevokeToken, ConfigureTable, ListTokens),
-        *ACTION_MESSAGES,
-        *FIGHT_MESSAGES,
-        AskOptions,
-        AskPath,
-        AskThreat,
-        AskExits,
-    )
+    cls.TYPE: cls for cls in get_args(ClientMessage)
 }

@@ -14,21 +14,6 @@ from typing import Any, Final
 
 from protocol.errors import ProtocolError
 
-__all__ = [
-    "INT_MAX",
-    "INT_MIN",
-    "MAX_ARRAY_LEN",
-    "MAX_DEPTH",
-    "MAX_MAP_LEN",
-    "SEQ_MAX",
-    "Rejected",
-    "check_seq",
-    "index_segment",
-    "json_safe",
-    "key_segment",
-    "show",
-]
-
 #: Largest seq / event index: the biggest integer a JavaScript client holds exactly.
 SEQ_MAX: Final = 2**53 - 1
 #: Integers must satisfy ``|i| < 2**63`` so that every message packs as msgpack int64.
@@ -57,11 +42,6 @@ def key_segment(key: str) -> str:
     # JSON-style quoting keeps the path unambiguous for keys with dots or brackets.
     escaped = key.replace("\\", "\\\\").replace('"', '\\"')
     return f'["{escaped}"]'
-
-
-def index_segment(index: int) -> str:
-    """Path segment for a list index: ``[3]``."""
-    return f"[{index}]"
 
 
 def _valid_unicode(text: str) -> bool:
@@ -113,13 +93,14 @@ def json_safe(value: object, path: str, *, max_depth: int = MAX_DEPTH) -> Any:
         raise
 
 
-def _copy(value: object, budget: int) -> Any:
+def _copy(value: object, budget: int, kind: type | None = None) -> Any:
     # Recursion is bounded by ``budget`` (at most MAX_DEPTH frames), so no RecursionError.
     # This runs over every inbound frame and every event a server sends, so the exact
     # built-in types (all a parser produces) are dispatched on ``type()`` first; anything
     # else (subclasses, other mappings, markers, bytes) takes the general path.  Paths
     # are built only when an error propagates (``except`` below), never per node.
-    kind = type(value)
+    # ``kind``: the built-in base a subclass is checked as (:func:`_copy_other`).
+    kind = kind or type(value)
     if kind is str:
         if not (value.isascii() or _valid_unicode(value)):  # type: ignore[attr-defined, arg-type]
             raise ProtocolError("bad_value", f"string is not valid Unicode: {show(value)}")
@@ -151,7 +132,7 @@ def _copy_list(value: list[Any] | tuple[Any, ...], budget: int) -> list[Any]:
         try:
             out.append(_copy(item, budget - 1))
         except ProtocolError as exc:
-            exc.prefix(index_segment(i))
+            exc.prefix(f"[{i}]")
             raise
     return out
 
@@ -176,21 +157,13 @@ def _copy_map(value: Mapping[Any, Any], budget: int) -> dict[str, Any]:
 
 
 def _copy_other(value: object, budget: int) -> Any:
-    # Everything but the exact built-in JSON types: subclasses pass as they are (a
-    # ``str`` enum encodes as its value), an ``int`` subclass becomes a plain int;
-    # markers and bytes are refused.
-    if isinstance(value, bool | str):
-        if isinstance(value, str) and not _valid_unicode(value):
-            raise ProtocolError("bad_value", f"string is not valid Unicode: {show(value)}")
-        return value
-    if isinstance(value, int):
-        if not INT_MIN <= value <= INT_MAX:
-            raise ProtocolError("bad_value", f"integer out of range |i| < 2**63: {show(value)}")
-        return int(value)
-    if isinstance(value, float):
-        if not math.isfinite(value):
-            raise ProtocolError("non_finite", f"expected a finite number, got {show(value)}")
-        return value
+    # Everything but the exact built-in JSON types: subclasses are checked as their base
+    # and pass as they are (a ``str`` enum encodes as its value), except that an ``int``
+    # subclass becomes a plain int; markers and bytes are refused.
+    for base in (bool, str, int, float):
+        if isinstance(value, base):
+            _copy(value, budget, base)
+            return int(value) if base is int else value
     if isinstance(value, Rejected):
         raise ProtocolError(
             value.code, value.detail, path="" if value.key is None else key_segment(value.key)

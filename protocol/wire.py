@@ -83,9 +83,15 @@ Prose = Annotated[str, Meta(max_length=1024)]
 EventIndex = Annotated[int, Meta(ge=-1, le=SEQ_MAX)]
 
 
-# Set while msgspec builds structs from checked wire data, so __post_init__ runs only
-# the cross-field checks instead of validating the struct a second time.
-_DECODING: contextvars.ContextVar[bool] = contextvars.ContextVar("decoding", default=False)
+# Set while msgspec builds structs from checked wire data ("read"), or the server builds
+# one from its own ("trusted"), so __post_init__ runs only the cross-field checks
+# instead of validating the struct a second time.
+_DECODING: contextvars.ContextVar[str] = contextvars.ContextVar("decoding", default="")
+
+
+def trusting() -> bool:
+    """Whether the struct being built comes from :meth:`ServerWire.trusted`."""
+    return _DECODING.get() == "trusted"
 
 
 # What decoding checks before msgspec: required names, all names, nested struct fields
@@ -186,7 +192,7 @@ class ServerWire(ClientWire, frozen=True, kw_only=True):
         way; an event's ``data`` is the engine's own output, and
         ``tests/bridge/test_trusted_events.py`` holds every event the engine emits (random
         command sequences, every ruleset's golden fight) to equal its checked twin."""
-        token = _DECODING.set(True)
+        token = _DECODING.set("trusted")
         try:
             return cls(**fields)
         finally:
@@ -236,7 +242,7 @@ def read(cls: type[W], body: object, *, seq: int | None = None) -> W:
 def _convert(data: Any, cls: type[W], *, present: bool) -> W:
     if present:
         _check_present(data, cls, "")
-    token = _DECODING.set(True)
+    token = _DECODING.set("read")
     try:
         result: W = msgspec.convert(data, cls)
         return result
@@ -295,13 +301,15 @@ def _check_present(data: object, cls: type[Wire], path: str) -> None:
 
 _LOCATION = re.compile(r"^(.*) - at `\$(.*)`$", re.S)
 _SEGMENT = re.compile(r"\.([A-Za-z_][A-Za-z0-9_]*)|\[(\d+)\]|\[\.\.\.\]")
+# msgspec's name for each JSON kind: its Python type, and how an error says it.
 _KINDS: Final = {
-    "int": "an integer",
-    "float": "a number",
-    "str": "a string",
-    "bool": "a boolean",
-    "array": "a list",
-    "object": "a map",
+    "int": (int, "an integer"),
+    "float": (float, "a number"),
+    "str": (str, "a string"),
+    "bool": (bool, "a boolean"),
+    "array": (list, "a list"),
+    "object": (dict, "a map"),
+    "null": (type(None), "null"),
 }
 
 
@@ -314,50 +322,38 @@ def _refusal(exc: msgspec.ValidationError, data: Any) -> ProtocolError:
     if isinstance(cause, ProtocolError):  # from a check(): its path is inside the struct
         cause.prefix(path)
         return cause
-    value = _value_at(data, where)
+    got = re.search(r", got `(\w+)`$", text_)
+    value, path = _locate(data, _SEGMENT.findall(where), got and got.group(1)) or (None, path)
     if found := re.match(r"Expected `([^`|]+)[^`]*`, got `[^`]+`$", text_):
-        kind = _KINDS.get(found.group(1), found.group(1))
+        kind = _KINDS.get(found.group(1), (None, found.group(1)))[1]
         return ProtocolError("bad_type", f"expected {kind}, got {show(value)}", path=path)
     if found := re.match(r"Object (missing required|contains unknown) field `(.+)`$", text_):
         code = "missing_field" if found.group(1).startswith("missing") else "unknown_field"
         name = found.group(2)
         return ProtocolError(code, f"{code.split('_')[0]} field {name!r}", path=f"{path}.{name}")
     if found := re.match(r"Expected `([^`]+)` (.*?)(, got \d+)?$", text_):
-        kind = _KINDS.get(found.group(1), found.group(1))
+        kind = _KINDS.get(found.group(1), (None, found.group(1)))[1]
         detail = f"expected {kind} {found.group(2)}, got {show(value)}"
         return ProtocolError("bad_value", detail, path=path)
     return ProtocolError("bad_value", f"{text_[0].lower()}{text_[1:]}", path=path)
 
 
-def _value_at(data: Any, where: str) -> Any:
-    for segment in _SEGMENT.finditer(where):
-        name, index = segment.groups()
+def _locate(data: Any, segments: list[tuple[str, str]], got: str | None) -> Any:
+    """(the value msgspec's location points at, its path), or None.  msgspec writes a
+    map's key as ``[...]``: it is the first key whose value there is the kind it ``got``."""
+    if not segments:
+        return None if got and _KINDS.get(got, (None,))[0] is not type(data) else (data, "")
+    (name, index), rest = segments[0], segments[1:]
+    if name or index:
+        keys: list[Any] = [name or int(index)]
+    else:
+        keys = list(data) if type(data) is dict and got else []
+    for key in keys:
         try:
-            data = data[name] if name is not None else data[int(index)]
-        except (KeyError, IndexError, TypeError, ValueError):
+            value, path = _locate(data[key], rest, got) or (None, None)
+        except (KeyError, IndexError, TypeError):
             return None
-    return data
-
-
-__all__ = [
-    "MAX_MAGNITUDE",
-    "Cell",
-    "ClientWire",
-    "EventIndex",
-    "Float",
-    "Int",
-    "Label",
-    "Length",
-    "LongName",
-    "Name",
-    "Point",
-    "Positive",
-    "Prose",
-    "Roll",
-    "Rolls",
-    "Seq",
-    "ServerWire",
-    "TokenId",
-    "Wire",
-    "read",
-]
+        if path is not None:
+            here = f"[{key}]" if index else key_segment(key)
+            return value, join_path(here, path)
+    return None
