@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any, Final, TypeAlias
+from typing import Any, Final, TypeAlias, TypeVar
 
 import msgpack
 import msgspec
@@ -58,6 +58,7 @@ _MSGPACK: Final = msgspec.msgpack.Encoder()
 
 #: Any message, either direction.
 Message: TypeAlias = ClientMessage | ServerMessage
+M = TypeVar("M", bound=Message)
 
 # A JSON string (closing quote optional, so an unterminated one is still linear) or
 # a bracket. Used only to count nesting depth before json.loads sees the text.
@@ -275,7 +276,7 @@ def _peek_seq(tree: object) -> int | None:
     return seq
 
 
-def _from_wire(obj: object, registry: Mapping[str, type[Any]], side: str) -> Any:
+def _from_wire(obj: object, registry: Mapping[str, type[M]], side: str) -> M:
     seq = _peek_seq(obj)
     try:
         if type(obj) is not dict and not isinstance(obj, Mapping):
@@ -323,14 +324,12 @@ def _from_wire(obj: object, registry: Mapping[str, type[Any]], side: str) -> Any
 
 def client_from_wire(obj: object) -> ClientMessage:
     """Read a client message from its wire map (the inverse of :func:`to_wire`)."""
-    message: ClientMessage = _from_wire(obj, CLIENT_MESSAGE_TYPES, "client")
-    return message
+    return _from_wire(obj, CLIENT_MESSAGE_TYPES, "client")
 
 
 def server_from_wire(obj: object) -> ServerMessage:
     """Read a server message from its wire map (the inverse of :func:`to_wire`)."""
-    message: ServerMessage = _from_wire(obj, SERVER_MESSAGE_TYPES, "server")
-    return message
+    return _from_wire(obj, SERVER_MESSAGE_TYPES, "server")
 
 
 def decode_client(frame: bytes | str, *, max_bytes: int = MAX_FRAME_BYTES) -> ClientMessage:
@@ -376,12 +375,7 @@ def decode_server_frame(
 
 def to_wire(message: Message) -> dict[str, Any]:
     """The message's envelope map, JSON-safe: ``{"v", "type", "seq", "body"}``."""
-    return {
-        "v": PROTOCOL_VERSION,
-        "type": message.TYPE,
-        "seq": message.seq,
-        "body": message.to_body(),
-    }
+    return {**_envelope(message), "body": message.to_body()}
 
 
 def _envelope(message: Message) -> dict[str, Any]:

@@ -15,10 +15,9 @@ from msgspec import Meta
 
 from protocol.actions import MoveOptions, MovePoints, SetCondition, SetDoor, check_maneuver
 from protocol.admin import ConfigureTable, IssueToken, ListTokens, RevokeToken
-from protocol.errors import ProtocolError
 from protocol.fight import Act, EndEffect, JoinCombat, LeaveCombat, SetEffect
 from protocol.queries import AskOptions, AskPath
-from protocol.scene import MAX_TOKENS, SceneSpec
+from protocol.scene import MAX_TOKENS, SceneSpec, check_unique
 from protocol.threat import AskExits, AskThreat
 from protocol.validate import INT_MAX
 from protocol.wire import Cell, ClientWire, EventIndex, LongName, Name, Roll, Rolls, TokenId
@@ -52,14 +51,6 @@ class LoadScene(ClientWire, frozen=True, kw_only=True):
     scene: SceneSpec
 
 
-def _unique(ids: tuple[str, ...], path: str) -> None:
-    seen: set[str] = set()
-    for i, token in enumerate(ids):
-        if token in seen:
-            raise ProtocolError("bad_value", f"duplicate token id {token!r}", path=f"{path}[{i}]")
-        seen.add(token)
-
-
 class StartCombat(ClientWire, frozen=True, kw_only=True):
     """Start combat under ``ruleset``. ``aware`` lists the combatants aware of their foes
     at the start (``None``: everyone is); ``seed`` seeds the dice (``None``: server picks).
@@ -78,9 +69,9 @@ class StartCombat(ClientWire, frozen=True, kw_only=True):
 
     def check(self) -> None:
         """No combatant twice in ``aware`` or in one group."""
-        _unique(self.aware or (), "aware")
+        check_unique(list(self.aware or ()), "token id", "aware[{}]")
         for i, group in enumerate(self.groups):
-            _unique(group, f"groups[{i}]")
+            check_unique(list(group), "token id", f"groups[{i}][{{}}]")
 
 
 class Move(MoveOptions, frozen=True, kw_only=True):

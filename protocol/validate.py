@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, Final
 
 from protocol.errors import ProtocolError
@@ -65,17 +66,15 @@ def check_seq(value: object, path: str = "seq") -> int:
     return value
 
 
+@dataclass(frozen=True, slots=True)
 class Rejected:
     """A placeholder the JSON parser leaves where it met something it refuses
     (a duplicate key, a 5,000-digit integer). The parser's hooks do not know where
     they are in the document; :func:`json_safe` does, and raises with the path."""
 
-    __slots__ = ("code", "detail", "key")
-
-    def __init__(self, code: str, detail: str, key: str | None = None) -> None:
-        self.code = code
-        self.detail = detail
-        self.key = key
+    code: str
+    detail: str
+    key: str | None = None
 
 
 def json_safe(value: object, path: str, *, max_depth: int = MAX_DEPTH) -> Any:

@@ -19,18 +19,9 @@ come from these declarations.
   over its builtin form (:func:`msgspec.to_builtins`), then stores the normalised fields
   (lists become tuples, ints in float fields become floats).
 
-How to add a message: declare it, with a docstring (the README's table takes its first
-paragraph)::
-
-    class AskThreat(ClientWire, frozen=True, kw_only=True):
-        '''Ask which cells threaten ``token``; answered with ``threat``.'''
-
-        TYPE = "ask_threat"
-        token: TokenId
-
-(``ServerWire`` for a server message; ``LATER = ("field",)`` for a field added to a
-message that already shipped; a ``check(self)`` method for what types cannot say), add
-it to ``CLIENT_MESSAGE_TYPES`` or ``SERVER_MESSAGE_TYPES``, run ``python -m
+How to add a message (``protocol/README.md`` shows one): declare it as a ``ClientWire``
+or ``ServerWire`` struct with a docstring, add it to the ``ClientMessage`` or
+``ServerMessage`` union (the registries are read off them), run ``python -m
 vtt_bridge.wiredocs --write``, and give the README an example frame.
 """
 
@@ -95,8 +86,8 @@ def trusting() -> bool:
 
 
 # What decoding checks before msgspec: required names, all names, nested struct fields
-# (each with whether it holds a list of them).
-_Plan = tuple[frozenset[str], frozenset[str], dict[str, tuple[type["Wire"], bool]]]
+# (each with whether it holds a list of them); and each LATER field's default.
+_Plan = tuple[frozenset[str], frozenset[str], dict[str, tuple[type["Wire"], bool]], dict[str, Any]]
 
 
 def _enc(value: object) -> Any:
@@ -110,7 +101,7 @@ class Wire(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True
     LATER: ClassVar[tuple[str, ...]] = ()
     #: Fields left out of ``hash()`` (maps), still compared.
     UNHASHED: ClassVar[tuple[str, ...]] = ()
-    #: (required names, all names, nested struct fields) per class, built on first use.
+    #: What reading and writing need to know of the class (``_Plan``), made on first use.
     _plan: ClassVar[_Plan | None]
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
@@ -134,11 +125,6 @@ class Wire(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True
         """Read this shape from JSON-safe data; errors carry paths relative to it."""
         return read(cls, value)
 
-    def to_wire(self) -> dict[str, Any]:
-        """This value as JSON-safe builtins: maps, lists, strings, numbers."""
-        wire: dict[str, Any] = _builtins(self)
-        return wire
-
 
 def _builtins(value: object) -> Any:
     # msgspec's own encoder turns structs and tuples into maps and lists in C; a msgpack
@@ -157,8 +143,8 @@ class ClientWire(Wire, frozen=True, kw_only=True):
         ``LATER`` ones only when set (so older servers read the rest)."""
         body = msgspec.structs.asdict(self)
         del body["seq"]
-        for name in self.LATER:
-            if body[name] == _default(type(self), name):
+        for name, default in _plan_of(type(self))[3].items():
+            if body[name] == default:
                 del body[name]
         return body
 
@@ -203,15 +189,6 @@ class ServerWire(ClientWire, frozen=True, kw_only=True):
         body = msgspec.structs.asdict(self)
         del body["seq"]
         return body
-
-
-def _default(cls: type[Wire], name: str) -> Any:
-    for field in msgspec.structs.fields(cls):
-        if field.name == name:
-            if field.default_factory is not msgspec.NODEFAULT:
-                return field.default_factory()
-            return field.default
-    raise KeyError(name)  # pragma: no cover - LATER names a field of the class
 
 
 W = TypeVar("W", bound=Wire)
@@ -259,8 +236,13 @@ def _plan_of(cls: type[Wire]) -> _Plan:
         names = frozenset(f.name for f in info.fields)
         required = names - set(cls.LATER)
         nested = {f.name: t for f in info.fields if (t := _struct_in(f.type)) is not None}
-        cls._plan = (required, names, nested)
+        later = {f.name: _default(f) for f in info.fields if f.name in cls.LATER}
+        cls._plan = (required, names, nested, later)
     return cls._plan
+
+
+def _default(field: msgspec.inspect.Field) -> Any:
+    return field.default_factory() if field.default is msgspec.NODEFAULT else field.default
 
 
 def _struct_in(kind: msgspec.inspect.Type, many: bool = False) -> tuple[type[Wire], bool] | None:
@@ -280,7 +262,7 @@ def _check_present(data: object, cls: type[Wire], path: str) -> None:
     field must still be present; msgspec alone would take its default)."""
     if type(data) is not dict:
         return  # msgspec reports the wrong type with its path
-    required, names, nested = _plan_of(cls)
+    required, names, nested, _ = _plan_of(cls)
     for key in data:
         if key not in names:
             where = join_path(path, key_segment(key))
