@@ -10,7 +10,8 @@ Theory of operation. Decoding runs in three steps, each refusing with a
 2. *Scan*: the parsed tree must be JSON-safe (finite floats, ints with
    ``|i| < 2**63``, string keys, no bytes, bounded depth and sizes). The parsers'
    hooks leave :class:`~protocol.validate.Rejected` markers where they refused
-   something so this step can report the path.
+   something so this step can report the path.  A frame whose parse and whose text or
+   bytes already rule all that out (most frames) skips it: see :class:`_Doubts`.
 3. *Read*: the envelope ``{"v", "type", "seq", "body"}``, then the body through the
    message's declaration (:func:`protocol.wire.read`: msgspec's compiled validator).
 
@@ -21,8 +22,9 @@ Once the envelope's ``seq`` is readable, every later error carries it in
 from __future__ import annotations
 
 import json
+import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, Final, TypeAlias, TypeVar
 
 import msgpack
@@ -68,45 +70,70 @@ _JSON_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?|[\[\]{}]', re.S)
 # -- step 1: parse --------------------------------------------------------------------
 
 
-def _pairs_hook(pairs: list[tuple[Any, Any]]) -> dict[Any, Any] | Rejected:
-    # Both parsers would silently keep the last of two equal keys; refuse instead.
-    out: dict[Any, Any] = {}
-    for key, value in pairs:
-        if key in out:
-            return Rejected("duplicate_key", f"duplicate key {show(key)}", key=str(key))
-        out[key] = value
-    return out
-
-
-def _parse_int(text: str) -> int | Rejected:
-    if len(text.lstrip("-")) > MAX_INT_DIGITS:
-        return Rejected("bad_value", f"integer of {len(text.lstrip('-'))} digits is too long")
-    return int(text)
+def _json_tokens(text: str) -> Iterator[tuple[int, str, int]]:
+    """Each string and bracket of a JSON text: its depth, itself and where it ends."""
+    depth = 0
+    for match in _JSON_TOKEN.finditer(text):
+        token = match.group()
+        depth -= token in ("]", "}")
+        yield depth, token, match.end()
+        depth += token in ("[", "{")
 
 
 def _check_json_depth(text: str, max_depth: int) -> None:
     # Cheap bound first: a frame with few brackets cannot be too deep.
-    if text.count("[") + text.count("{") <= max_depth:
-        return
-    depth = 0
-    for match in _JSON_TOKEN.finditer(text):
-        char = match.group()
-        if char in ("[", "{"):
-            depth += 1
-            if depth > max_depth:
-                raise ProtocolError("too_deep", f"nesting deeper than {max_depth}")
-        elif char in ("]", "}"):
-            depth -= 1
+    if text.count("[") + text.count("{") > max_depth and any(
+        depth >= max_depth and token in ("[", "{") for depth, token, _ in _json_tokens(text)
+    ):
+        raise ProtocolError("too_deep", f"nesting deeper than {max_depth}")
 
 
-def _parse_json(text: str, max_depth: int = MAX_DEPTH) -> object:
+class _Doubts:
+    """One parse's hooks.  They leave a :class:`Rejected` marker where they refuse a value
+    (a duplicate key, which both parsers would let the last win; a 5,000-digit integer),
+    and note in ``found`` whatever only the scan can judge: a marker, a number that may
+    be out of range, a map over its limit.  A frame whose parse noted nothing and whose
+    text or bytes rule out the rest (:func:`_doubted`) skips the scan."""
+
+    __slots__ = ("found",)
+
+    def __init__(self, found: bool) -> None:
+        self.found = found
+
+    def pairs(self, pairs: list[tuple[Any, Any]]) -> dict[Any, Any] | Rejected:
+        out = dict(pairs)
+        if len(out) == len(pairs) <= MAX_MAP_LEN:
+            return out
+        self.found = True
+        seen: set[Any] = set()
+        for key, _ in pairs:
+            if key in seen:
+                return Rejected("duplicate_key", f"duplicate key {show(key)}", key=str(key))
+            seen.add(key)
+        return out
+
+    def integer(self, text: str) -> int | Rejected:
+        digits = len(text.lstrip("-"))
+        self.found |= digits > 18  # 19 digits may leave int64
+        if digits > MAX_INT_DIGITS:
+            return Rejected("bad_value", f"integer of {digits} digits is too long")
+        return int(text)
+
+    def real(self, text: str) -> float:
+        value = float(text)  # 1e400 is inf; NaN and Infinity come here too
+        self.found |= not math.isfinite(value)
+        return value
+
+
+def _parse_json(text: str, max_depth: int, doubts: _Doubts) -> object:
     _check_json_depth(text, max_depth)
     try:
         return json.loads(
             text,
-            object_pairs_hook=_pairs_hook,
-            parse_constant=float,  # NaN, Infinity: the scan refuses them with their path
-            parse_int=_parse_int,
+            object_pairs_hook=doubts.pairs,
+            parse_constant=doubts.real,
+            parse_float=doubts.real,
+            parse_int=doubts.integer,
         )
     except json.JSONDecodeError as exc:
         raise ProtocolError(
@@ -122,7 +149,7 @@ def _refuse_ext(code: int, data: bytes) -> object:
     raise ProtocolError("bad_type", f"msgpack extension type {code} is not allowed")
 
 
-def _parse_msgpack(data: bytes, max_bytes: int = MAX_FRAME_BYTES) -> object:
+def _parse_msgpack(data: bytes, max_bytes: int, doubts: _Doubts) -> object:
     try:
         return msgpack.unpackb(
             data,
@@ -135,7 +162,7 @@ def _parse_msgpack(data: bytes, max_bytes: int = MAX_FRAME_BYTES) -> object:
             max_map_len=MAX_MAP_LEN,
             max_ext_len=0,
             ext_hook=_refuse_ext,
-            object_pairs_hook=_pairs_hook,
+            object_pairs_hook=doubts.pairs,
         )
     except ProtocolError:
         raise
@@ -167,6 +194,27 @@ def _parse_msgpack(data: bytes, max_bytes: int = MAX_FRAME_BYTES) -> object:
         raise ProtocolError("invalid_msgpack", f"invalid msgpack: {exc!r}") from None
 
 
+# msgpack tags whose values only the scan can judge: binary (bin 8/16/32), floats (32,
+# 64), ints that may leave int64 (uint 64, int 64); and the bytes that may open a map or
+# an array (fixmap, fixarray, array 16/32, map 16/32), at least as many as the nesting.
+_MSGPACK_DOUBTS: Final = re.compile(rb"[\xc4-\xc6\xca\xcb\xcf\xd3]")
+_NOT_CONTAINERS: Final = bytes(
+    b for b in range(256) if not (0x80 <= b <= 0x9F or 0xDC <= b <= 0xDF)
+)
+
+
+def _doubted(frame: bytes | bytearray | memoryview | str, max_depth: int) -> bool:
+    """Whether the frame's text or bytes leave room for what the parsers let through and
+    the scan refuses.  JSON: non-ASCII (a lone surrogate), a ``\\u`` escape (one written
+    as an escape), a text long enough for a list over :data:`MAX_ARRAY_LEN`; its depth is
+    pre-scanned.  msgpack: a tag above, or more container headers than ``max_depth``."""
+    if isinstance(frame, str):
+        return not frame.isascii() or "\\u" in frame or len(frame) > 2 * MAX_ARRAY_LEN
+    data = bytes(frame)
+    too_deep = len(data.translate(None, _NOT_CONTAINERS)) > max_depth
+    return too_deep or _MSGPACK_DOUBTS.search(data) is not None
+
+
 def _check_size(frame: bytes | bytearray | memoryview | str, max_bytes: int) -> None:
     if isinstance(frame, str):
         size = len(frame)
@@ -192,9 +240,10 @@ def parse_frame(
         # The caller's bug, not the peer's: not a ProtocolError.
         raise TypeError(f"frame must be str or bytes, got {type(frame).__name__}")
     _check_size(frame, max_bytes)
+    doubts = _Doubts(_doubted(frame, max_depth))
     if isinstance(frame, str):
         try:
-            tree = _parse_json(frame, max_depth)
+            tree = _parse_json(frame, max_depth, doubts)
         except ProtocolError as exc:
             # Too deep, or broken further on: the envelope's seq may still be readable.
             exc.seq = _peek_json_seq(frame)
@@ -202,12 +251,14 @@ def parse_frame(
     else:
         data = bytes(frame)
         try:
-            tree = _parse_msgpack(data, max_bytes)
+            tree = _parse_msgpack(data, max_bytes, doubts)
         except ProtocolError as exc:
             # The tree was refused whole (a list over its limit, say), yet the envelope's
             # seq may still be readable: the refusal then names the message it answers.
             exc.seq = _peek_msgpack_seq(data)
             raise
+    if not doubts.found:
+        return tree
     try:
         return json_safe(tree, "", max_depth=max_depth)
     except ProtocolError as exc:
@@ -222,15 +273,9 @@ def _peek_json_seq(text: str) -> int | None:
     """The envelope's ``seq`` of a JSON frame that failed to parse: the value of a
     ``"seq"`` key at the top level, found with the depth scan's tokens (strings and
     brackets, so a ``"seq"`` inside the body or inside a string does not count)."""
-    depth = 0
-    for match in _JSON_TOKEN.finditer(text):
-        token = match.group()
-        if token in ("[", "{"):
-            depth += 1
-        elif token in ("]", "}"):
-            depth -= 1
-        elif depth == 1 and token == '"seq"':
-            value = _SEQ_VALUE.match(text, match.end())
+    for depth, token, end in _json_tokens(text):
+        if depth == 1 and token == '"seq"':
+            value = _SEQ_VALUE.match(text, end)
             return None if value is None else _peek_seq({"seq": int(value.group(1))})
     return None
 

@@ -28,6 +28,7 @@ MAX_ARRAY_LEN: Final = 4096
 MAX_MAP_LEN: Final = 1024
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def show(value: object) -> str:
@@ -46,15 +47,9 @@ def key_segment(key: str) -> str:
 
 
 def _valid_unicode(text: str) -> bool:
-    # A lone surrogate (possible from JSON "\ud800" escapes) cannot be UTF-8 encoded,
-    # so it could never be re-sent as msgpack; refuse it at the door.
-    if text.isascii():
-        return True
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
+    # A lone surrogate (possible from JSON "\ud800" escapes), the one code point UTF-8
+    # cannot encode, could never be re-sent as msgpack; refuse it at the door.
+    return text.isascii() or _SURROGATE.search(text) is None
 
 
 def check_seq(value: object, path: str = "seq") -> int:
@@ -101,7 +96,7 @@ def _copy(value: object, budget: int, kind: type | None = None) -> Any:
     # ``kind``: the built-in base a subclass is checked as (:func:`_copy_other`).
     kind = kind or type(value)
     if kind is str:
-        if not (value.isascii() or _valid_unicode(value)):  # type: ignore[attr-defined, arg-type]
+        if not _valid_unicode(value):  # type: ignore[arg-type]
             raise ProtocolError("bad_value", f"string is not valid Unicode: {show(value)}")
         return value
     if kind is int:

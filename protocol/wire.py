@@ -85,9 +85,10 @@ def trusting() -> bool:
     return _DECODING.get() == "trusted"
 
 
-# What decoding checks before msgspec: required names, all names, nested struct fields
-# (each with whether it holds a list of them); and each LATER field's default.
-_Plan = tuple[frozenset[str], frozenset[str], dict[str, tuple[type["Wire"], bool]], dict[str, Any]]
+# What decoding checks before msgspec (which refuses unknown fields itself): required
+# names, nested struct fields (each with whether it holds a list of them); and each
+# LATER field's default.
+_Plan = tuple[frozenset[str], dict[str, tuple[type["Wire"], bool]], dict[str, Any]]
 
 
 def _enc(value: object) -> Any:
@@ -143,7 +144,7 @@ class ClientWire(Wire, frozen=True, kw_only=True):
         ``LATER`` ones only when set (so older servers read the rest)."""
         body = msgspec.structs.asdict(self)
         del body["seq"]
-        for name, default in _plan_of(type(self))[3].items():
+        for name, default in _plan_of(type(self))[2].items():
             if body[name] == default:
                 del body[name]
         return body
@@ -233,11 +234,10 @@ def _plan_of(cls: type[Wire]) -> _Plan:
     if cls._plan is None:
         info = msgspec.inspect.type_info(cls)
         assert isinstance(info, msgspec.inspect.StructType)
-        names = frozenset(f.name for f in info.fields)
-        required = names - set(cls.LATER)
+        required = frozenset(f.name for f in info.fields if f.name not in cls.LATER)
         nested = {f.name: t for f in info.fields if (t := _struct_in(f.type)) is not None}
         later = {f.name: _default(f) for f in info.fields if f.name in cls.LATER}
-        cls._plan = (required, names, nested, later)
+        cls._plan = (required, nested, later)
     return cls._plan
 
 
@@ -258,15 +258,11 @@ def _struct_in(kind: msgspec.inspect.Type, many: bool = False) -> tuple[type[Wir
 
 
 def _check_present(data: object, cls: type[Wire], path: str) -> None:
-    """Unknown and missing fields, found before msgspec reads the values (a nullable
-    field must still be present; msgspec alone would take its default)."""
+    """Missing fields, found before msgspec reads the values (a nullable field must
+    still be present; msgspec alone would take its default)."""
     if type(data) is not dict:
         return  # msgspec reports the wrong type with its path
-    required, names, nested, _ = _plan_of(cls)
-    for key in data:
-        if key not in names:
-            where = join_path(path, key_segment(key))
-            raise ProtocolError("unknown_field", f"unknown field {show(key)}", path=where)
+    required, nested, _ = _plan_of(cls)
     for name in required:
         if name not in data:
             raise ProtocolError(
@@ -312,7 +308,8 @@ def _refusal(exc: msgspec.ValidationError, data: Any) -> ProtocolError:
     if found := re.match(r"Object (missing required|contains unknown) field `(.+)`$", text_):
         code = "missing_field" if found.group(1).startswith("missing") else "unknown_field"
         name = found.group(2)
-        return ProtocolError(code, f"{code.split('_')[0]} field {name!r}", path=f"{path}.{name}")
+        where = join_path(path, key_segment(name))
+        return ProtocolError(code, f"{code.split('_')[0]} field {name!r}", path=where)
     if found := re.match(r"Expected `([^`]+)` (.*?)(, got \d+)?$", text_):
         kind = _KINDS.get(found.group(1), (None, found.group(1)))[1]
         detail = f"expected {kind} {found.group(2)}, got {show(value)}"
