@@ -67,7 +67,6 @@ from protocol.scene import (
 )
 from protocol.server_messages import (
     EVENT_BODIES,
-    ROLES,
     SERVER_MESSAGE_TYPES,
     Ack,
     ErrorMessage,
@@ -100,7 +99,6 @@ __all__ = [
     "MAX_FRAME_BYTES",
     "MAX_MAP_LEN",
     "PROTOCOL_VERSION",
-    "ROLES",
     "SERVER_MESSAGE_TYPES",
     "TERRAIN_KINDS",
     "Ack",

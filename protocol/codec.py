@@ -37,7 +37,6 @@ from protocol.validate import (
     MAX_ARRAY_LEN,
     MAX_DEPTH,
     MAX_MAP_LEN,
-    SEQ_MAX,
     Rejected,
     check_seq,
     json_safe,
@@ -89,13 +88,10 @@ def _check_json_depth(text: str, max_depth: int) -> None:
 
 
 class _Doubts:
-    """One parse's hooks.  They leave a :class:`Rejected` marker where they refuse a value
-    (a duplicate key, which both parsers would let the last win; a 5,000-digit integer),
-    and note in ``found`` whatever only the scan can judge: a marker, a number that may
-    be out of range, a map over its limit.  A frame whose parse noted nothing and whose
-    text or bytes rule out the rest (:func:`_doubted`) skips the scan."""
-
-    __slots__ = ("found",)
+    """One parse's hooks: a :class:`Rejected` marker where they refuse a value (a duplicate
+    key, which both parsers would let the last win; a 5,000-digit integer), and in
+    ``found`` whether the scan has anything to judge (a marker, a number maybe out of
+    range, a map over its limit, or what :func:`_doubted` saw in the frame)."""
 
     def __init__(self, found: bool) -> None:
         self.found = found
@@ -139,10 +135,6 @@ def _parse_json(text: str, max_depth: int, doubts: _Doubts) -> object:
         raise ProtocolError(
             "invalid_json", f"invalid JSON: {exc.msg} (line {exc.lineno} column {exc.colno})"
         ) from None
-    except RecursionError:  # pragma: no cover - the depth pre-scan makes this unreachable
-        raise ProtocolError("too_deep", f"nesting deeper than {MAX_DEPTH}") from None
-    except ValueError as exc:  # pragma: no cover - defensive: json raises only the above
-        raise ProtocolError("invalid_json", f"invalid JSON: {exc}") from None
 
 
 def _refuse_ext(code: int, data: bytes) -> object:
@@ -186,8 +178,6 @@ def _parse_msgpack(data: bytes, max_bytes: int, doubts: _Doubts) -> object:
         raise ProtocolError(
             "invalid_msgpack", f"invalid msgpack: {text or type(exc).__name__}"
         ) from None
-    except RecursionError:  # pragma: no cover - only the pure-Python msgpack fallback recurses
-        raise ProtocolError("too_deep", f"nesting deeper than {MAX_DEPTH}") from None
     except Exception as exc:
         # The C unpacker may raise TypeError, OverflowError, ... on hostile input; the
         # promise is "only ProtocolError", so anything else is malformed msgpack too.
@@ -313,12 +303,10 @@ _ARRAY_TAGS: Final = {bytes([tag]) for tag in (*range(0x90, 0xA0), 0xDC, 0xDD)}
 
 
 def _peek_seq(tree: object) -> int | None:
-    if not isinstance(tree, dict):
+    try:  # the envelope's seq if it is one, before anything else is read
+        return check_seq(tree.get("seq")) if isinstance(tree, dict) else None
+    except ProtocolError:
         return None
-    seq = tree.get("seq")
-    if isinstance(seq, bool) or not isinstance(seq, int) or not 0 <= seq <= SEQ_MAX:
-        return None
-    return seq
 
 
 def _from_wire(obj: object, registry: Mapping[str, type[M]], side: str) -> M:

@@ -54,11 +54,6 @@ class ProtocolError(ValueError):
     ``str(err)`` is ``"<path>: <detail>"`` (just the detail when the path is empty).
     """
 
-    code: str
-    path: str
-    detail: str
-    seq: int | None
-
     def __init__(self, code: str, detail: str, *, path: str = "", seq: int | None = None) -> None:
         # An unknown code is a bug in this package, not bad input: fail loudly.
         if code not in ERROR_CODES:

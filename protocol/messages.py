@@ -18,11 +18,10 @@ from protocol.admin import ConfigureTable, IssueToken, ListTokens, RevokeToken
 from protocol.fight import Act, EndEffect, JoinCombat, LeaveCombat, SetEffect
 from protocol.queries import AskOptions, AskPath
 from protocol.scene import MAX_TOKENS, SceneSpec, check_unique
-from protocol.threat import AskExits, AskThreat
+from protocol.threat import MAX_PATH, AskExits, AskThreat
 from protocol.validate import INT_MAX
 from protocol.wire import Cell, ClientWire, EventIndex, LongName, Name, Roll, Rolls, TokenId
 
-MAX_PATH: Final = 1000
 MAX_ROLLS: Final = 100
 MAX_GROUPS: Final = 256
 TokenIds = Annotated[tuple[TokenId, ...], Meta(max_length=MAX_TOKENS)]

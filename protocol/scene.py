@@ -129,10 +129,6 @@ class TokenSpec(Wire, frozen=True, kw_only=True):
             _stat(value, join_path("stats", key_segment(name)))
         force_setattr(self, "stats", dict(sorted(self.stats.items())))
 
-    def stats_dict(self) -> dict[str, StatValue]:
-        """The stats as a fresh ``dict``."""
-        return dict(self.stats)
-
 
 class SceneSpec(Wire, frozen=True, kw_only=True):
     """A grid and the tokens on it. Token ids are unique and every token's ``x``, ``y``

@@ -36,8 +36,6 @@ from protocol.wire import (
     trusting,
 )
 
-#: What a participant may do at a table.
-ROLES: Final[frozenset[str]] = frozenset(get_args(Role))
 #: Longest ``ErrorMessage.message``; :meth:`ErrorMessage.from_protocol_error` cuts to fit.
 MAX_ERROR_MESSAGE: Final = 1024
 #: ``Event.data`` / ``State.state`` sit two levels inside the frame (envelope, body),
@@ -113,10 +111,9 @@ class EventBody(Wire, frozen=True, kw_only=True):
     VERSION: ClassVar[int] = 1
 
 
-#: Event ``kind`` -> the :class:`EventBody` its ``data`` is read as.  The engine and the
-#: rulesets declare the kinds, which this package may not import: the bridge registers
-#: them all (``vtt_bridge.event_types``), so a Python client imports ``vtt_bridge`` (or
-#: registers its own).  A kind left out, one a newer server added, stays a map.
+#: Event ``kind`` -> the :class:`EventBody` its ``data`` is read as: the engine and the
+#: rulesets declare the kinds, the bridge registers them (``vtt_bridge.event_types``) when
+#: imported.  A kind left out (one a newer server added) stays a map.
 EVENT_BODIES: dict[str, type[EventBody]] = {}
 
 

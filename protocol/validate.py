@@ -103,6 +103,8 @@ def _copy(value: object, budget: int, kind: type | None = None) -> Any:
         if not INT_MIN <= value <= INT_MAX:  # type: ignore[operator]
             raise ProtocolError("bad_value", f"integer out of range |i| < 2**63: {show(value)}")
         return value
+    if (kind is dict or kind is list) and budget <= 0:
+        raise ProtocolError("too_deep", "nesting too deep")
     if kind is dict:
         return _copy_map(value, budget)  # type: ignore[arg-type]
     if kind is list:
@@ -117,8 +119,6 @@ def _copy(value: object, budget: int, kind: type | None = None) -> Any:
 
 
 def _copy_list(value: list[Any] | tuple[Any, ...], budget: int) -> list[Any]:
-    if budget <= 0:
-        raise ProtocolError("too_deep", "nesting too deep")
     if len(value) > MAX_ARRAY_LEN:
         raise ProtocolError("too_large", f"list of {len(value)} items > {MAX_ARRAY_LEN}")
     out: list[Any] = []
@@ -132,8 +132,6 @@ def _copy_list(value: list[Any] | tuple[Any, ...], budget: int) -> list[Any]:
 
 
 def _copy_map(value: Mapping[Any, Any], budget: int) -> dict[str, Any]:
-    if budget <= 0:
-        raise ProtocolError("too_deep", "nesting too deep")
     if len(value) > MAX_MAP_LEN:
         raise ProtocolError("too_large", f"map of {len(value)} keys > {MAX_MAP_LEN}")
     copy: dict[str, Any] = {}
@@ -163,9 +161,9 @@ def _copy_other(value: object, budget: int) -> Any:
             value.code, value.detail, path="" if value.key is None else key_segment(value.key)
         )
     if isinstance(value, list | tuple):
-        return _copy_list(value, budget)
+        return _copy(value, budget, list)
     if isinstance(value, Mapping):
-        return _copy_map(value, budget)
+        return _copy(value, budget, dict)
     if isinstance(value, bytes | bytearray | memoryview):
         raise ProtocolError("bad_type", f"binary values are not allowed, got {show(value)}")
     raise ProtocolError("bad_type", f"expected a JSON value, got {show(value)}")

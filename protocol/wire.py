@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import contextvars
 import copy
+import functools
 import re
 from typing import Annotated, Any, ClassVar, Final, Self, TypeVar
 
@@ -102,12 +103,6 @@ class Wire(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True
     LATER: ClassVar[tuple[str, ...]] = ()
     #: Fields left out of ``hash()`` (maps), still compared.
     UNHASHED: ClassVar[tuple[str, ...]] = ()
-    #: What reading and writing need to know of the class (``_Plan``), made on first use.
-    _plan: ClassVar[_Plan | None]
-
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        cls._plan = None
 
     def __post_init__(self) -> None:
         if not _DECODING.get():
@@ -230,15 +225,15 @@ def _convert(data: Any, cls: type[W], *, present: bool) -> W:
         _DECODING.reset(token)
 
 
+@functools.cache
 def _plan_of(cls: type[Wire]) -> _Plan:
-    if cls._plan is None:
-        info = msgspec.inspect.type_info(cls)
-        assert isinstance(info, msgspec.inspect.StructType)
-        required = frozenset(f.name for f in info.fields if f.name not in cls.LATER)
-        nested = {f.name: t for f in info.fields if (t := _struct_in(f.type)) is not None}
-        later = {f.name: _default(f) for f in info.fields if f.name in cls.LATER}
-        cls._plan = (required, nested, later)
-    return cls._plan
+    """What reading and writing need to know of the class, worked out once."""
+    info = msgspec.inspect.type_info(cls)
+    assert isinstance(info, msgspec.inspect.StructType)
+    required = frozenset(f.name for f in info.fields if f.name not in cls.LATER)
+    nested = {f.name: t for f in info.fields if (t := _struct_in(f.type)) is not None}
+    later = {f.name: _default(f) for f in info.fields if f.name in cls.LATER}
+    return required, nested, later
 
 
 def _default(field: msgspec.inspect.Field) -> Any:

@@ -464,7 +464,7 @@ def test_stats_compare_equal_however_given() -> None:
     by_pairs = TokenSpec(**base, stats=(("ac", 15), ("hp", 7)))  # type: ignore[arg-type]
     assert by_dict == by_pairs
     assert hash(by_dict) == hash(by_pairs)
-    assert by_dict.stats_dict() == {"ac": 15, "hp": 7}
+    assert by_dict.stats == {"ac": 15, "hp": 7}
     assert isinstance(by_dict.reach, float)  # ints accepted, stored as float
 
 
