@@ -131,7 +131,7 @@ class Event(ServerWire, frozen=True, kw_only=True):
     Decoded or built in Python, ``data`` is the kind's :class:`EventBody` when
     :data:`EVENT_BODIES` has one (a body that does not fit is refused with a path under
     ``data``), else a JSON-safe map; :meth:`trusted` keeps the server's map as it is.
-    Unhashable while ``data`` is a map."""
+    Unhashable while ``data`` is or holds a map."""
 
     TYPE = "event"
     index: Seq
