@@ -66,16 +66,18 @@ from protocol.scene import (
     TokenSpec,
 )
 from protocol.server_messages import (
-    ROLES,
+    EVENT_BODIES,
     SERVER_MESSAGE_TYPES,
     Ack,
     ErrorMessage,
     Event,
+    EventBody,
     Pong,
     Prompt,
     ServerMessage,
     State,
     Welcome,
+    register_event_body,
 )
 from protocol.validate import MAX_ARRAY_LEN, MAX_DEPTH, MAX_MAP_LEN
 from protocol.wire import Wire
@@ -86,6 +88,7 @@ __all__ = [
     "DICE_POLICIES",
     "DOOR_STATES",
     "ERROR_CODES",
+    "EVENT_BODIES",
     "GRID_KINDS",
     "HEX_OFFSETS",
     "ISSUABLE_ROLES",
@@ -96,7 +99,6 @@ __all__ = [
     "MAX_FRAME_BYTES",
     "MAX_MAP_LEN",
     "PROTOCOL_VERSION",
-    "ROLES",
     "SERVER_MESSAGE_TYPES",
     "TERRAIN_KINDS",
     "Ack",
@@ -110,6 +112,7 @@ __all__ = [
     "EndPhase",
     "ErrorMessage",
     "Event",
+    "EventBody",
     "GridSpec",
     "ImageGrid",
     "IssueToken",
@@ -156,6 +159,7 @@ __all__ = [
     "encode_json",
     "encode_msgpack",
     "parse_frame",
+    "register_event_body",
     "server_from_wire",
     "to_wire",
 ]

@@ -12,7 +12,6 @@ from typing import Annotated, Any, ClassVar, Final
 
 from msgspec import Meta
 
-from protocol.errors import ProtocolError
 from protocol.validate import json_safe
 from protocol.wire import ClientWire, Point, Positive, Rolls, TokenId, Wire
 
@@ -73,15 +72,7 @@ class ImageGrid(Wire, frozen=True, kw_only=True):
     LATER = ("scale",)
     offset: Point
     dpi: Positive
-    scale: Point = (1.0, 1.0)
-
-    def check(self) -> None:
-        """A positive scale."""
-        for i, v in enumerate(self.scale):
-            if not v > 0:
-                raise ProtocolError(
-                    "bad_value", f"scale must be positive, got {v!r}", path=f"scale[{i}]"
-                )
+    scale: tuple[Positive, Positive] = (1.0, 1.0)
 
 
 class MovePoints(MoveOptions, frozen=True, kw_only=True):
@@ -96,6 +87,3 @@ class MovePoints(MoveOptions, frozen=True, kw_only=True):
     LATER = (*MoveOptions.LATER, "image")
     points: Annotated[tuple[Point, ...], Meta(min_length=1, max_length=MAX_AREA)]
     image: ImageGrid | None = None
-
-
-ACTION_MESSAGES = (MovePoints, SetDoor, SetCondition)

@@ -19,8 +19,6 @@ Role = Literal["gm", "player", "spectator"]
 #: ``server``: the server rolls every die; ``gm``: the GM's client may supply rolls.
 DicePolicy = Literal["server", "gm"]
 ISSUABLE_ROLES: Final[frozenset[str]] = frozenset(get_args(IssuableRole))
-#: Every role a join token may carry.
-TOKEN_ROLES: Final[frozenset[str]] = frozenset(get_args(Role))
 DICE_POLICIES: Final[frozenset[str]] = frozenset(get_args(DicePolicy))
 #: The most tokens one ``token_list`` holds; ``list_tokens.offset`` pages through more.
 LIST_TOKENS_PAGE: Final = 256

@@ -10,7 +10,8 @@ Theory of operation. Decoding runs in three steps, each refusing with a
 2. *Scan*: the parsed tree must be JSON-safe (finite floats, ints with
    ``|i| < 2**63``, string keys, no bytes, bounded depth and sizes). The parsers'
    hooks leave :class:`~protocol.validate.Rejected` markers where they refused
-   something so this step can report the path.
+   something so this step can report the path.  A frame whose parse and whose text or
+   bytes already rule all that out (most frames) skips it: see :class:`_Doubts`.
 3. *Read*: the envelope ``{"v", "type", "seq", "body"}``, then the body through the
    message's declaration (:func:`protocol.wire.read`: msgspec's compiled validator).
 
@@ -21,9 +22,10 @@ Once the envelope's ``seq`` is readable, every later error carries it in
 from __future__ import annotations
 
 import json
+import math
 import re
-from collections.abc import Mapping, Sequence
-from typing import Any, Final, TypeAlias
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any, Final, TypeAlias, TypeVar
 
 import msgpack
 import msgspec
@@ -35,7 +37,6 @@ from protocol.validate import (
     MAX_ARRAY_LEN,
     MAX_DEPTH,
     MAX_MAP_LEN,
-    SEQ_MAX,
     Rejected,
     check_seq,
     json_safe,
@@ -43,24 +44,6 @@ from protocol.validate import (
     show,
 )
 from protocol.wire import read
-
-__all__ = [
-    "MAX_BATCH",
-    "MAX_FRAME_BYTES",
-    "PROTOCOL_VERSION",
-    "Message",
-    "client_from_wire",
-    "decode_client",
-    "decode_server",
-    "decode_server_frame",
-    "encode",
-    "encode_batch",
-    "encode_json",
-    "encode_msgpack",
-    "parse_frame",
-    "server_from_wire",
-    "to_wire",
-]
 
 #: The protocol version every envelope's ``v`` must equal.
 PROTOCOL_VERSION: Final = 1
@@ -76,6 +59,7 @@ _MSGPACK: Final = msgspec.msgpack.Encoder()
 
 #: Any message, either direction.
 Message: TypeAlias = ClientMessage | ServerMessage
+M = TypeVar("M", bound=Message)
 
 # A JSON string (closing quote optional, so an unterminated one is still linear) or
 # a bracket. Used only to count nesting depth before json.loads sees the text.
@@ -85,66 +69,79 @@ _JSON_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?|[\[\]{}]', re.S)
 # -- step 1: parse --------------------------------------------------------------------
 
 
-def _pairs_hook(pairs: list[tuple[Any, Any]]) -> dict[Any, Any] | Rejected:
-    # Both parsers would silently keep the last of two equal keys; refuse instead.
-    out: dict[Any, Any] = {}
-    for key, value in pairs:
-        if key in out:
-            return Rejected("duplicate_key", f"duplicate key {show(key)}", key=str(key))
-        out[key] = value
-    return out
-
-
-def _parse_int(text: str) -> int | Rejected:
-    if len(text.lstrip("-")) > MAX_INT_DIGITS:
-        return Rejected("bad_value", f"integer of {len(text.lstrip('-'))} digits is too long")
-    return int(text)
-
-
-def _parse_constant(name: str) -> float:
-    # NaN / Infinity are not JSON; the scan step refuses them with their path.
-    return float(name)
+def _json_tokens(text: str) -> Iterator[tuple[int, str, int]]:
+    """Each string and bracket of a JSON text: its depth, itself and where it ends."""
+    depth = 0
+    for match in _JSON_TOKEN.finditer(text):
+        token = match.group()
+        depth -= token in ("]", "}")
+        yield depth, token, match.end()
+        depth += token in ("[", "{")
 
 
 def _check_json_depth(text: str, max_depth: int) -> None:
     # Cheap bound first: a frame with few brackets cannot be too deep.
-    if text.count("[") + text.count("{") <= max_depth:
-        return
-    depth = 0
-    for match in _JSON_TOKEN.finditer(text):
-        char = match.group()
-        if char in ("[", "{"):
-            depth += 1
-            if depth > max_depth:
-                raise ProtocolError("too_deep", f"nesting deeper than {max_depth}")
-        elif char in ("]", "}"):
-            depth -= 1
+    if text.count("[") + text.count("{") > max_depth and any(
+        depth >= max_depth and token in ("[", "{") for depth, token, _ in _json_tokens(text)
+    ):
+        raise ProtocolError("too_deep", f"nesting deeper than {max_depth}")
 
 
-def _parse_json(text: str, max_depth: int = MAX_DEPTH) -> object:
+class _Doubts:
+    """One parse's hooks: a :class:`Rejected` marker where they refuse a value (a duplicate
+    key, which both parsers would let the last win; a 5,000-digit integer), and in
+    ``found`` whether the scan has anything to judge (a marker, a number maybe out of
+    range, a map over its limit, or what :func:`_doubted` saw in the frame)."""
+
+    def __init__(self, found: bool) -> None:
+        self.found = found
+
+    def pairs(self, pairs: list[tuple[Any, Any]]) -> dict[Any, Any] | Rejected:
+        out = dict(pairs)
+        if len(out) == len(pairs) <= MAX_MAP_LEN:
+            return out
+        self.found = True
+        seen: set[Any] = set()
+        for key, _ in pairs:
+            if key in seen:
+                return Rejected("duplicate_key", f"duplicate key {show(key)}", key=str(key))
+            seen.add(key)
+        return out
+
+    def integer(self, text: str) -> int | Rejected:
+        digits = len(text.lstrip("-"))
+        self.found |= digits > 18  # 19 digits may leave int64
+        if digits > MAX_INT_DIGITS:
+            return Rejected("bad_value", f"integer of {digits} digits is too long")
+        return int(text)
+
+    def real(self, text: str) -> float:
+        value = float(text)  # 1e400 is inf; NaN and Infinity come here too
+        self.found |= not math.isfinite(value)
+        return value
+
+
+def _parse_json(text: str, max_depth: int, doubts: _Doubts) -> object:
     _check_json_depth(text, max_depth)
     try:
         return json.loads(
             text,
-            object_pairs_hook=_pairs_hook,
-            parse_constant=_parse_constant,
-            parse_int=_parse_int,
+            object_pairs_hook=doubts.pairs,
+            parse_constant=doubts.real,
+            parse_float=doubts.real,
+            parse_int=doubts.integer,
         )
     except json.JSONDecodeError as exc:
         raise ProtocolError(
             "invalid_json", f"invalid JSON: {exc.msg} (line {exc.lineno} column {exc.colno})"
         ) from None
-    except RecursionError:  # pragma: no cover - the depth pre-scan makes this unreachable
-        raise ProtocolError("too_deep", f"nesting deeper than {MAX_DEPTH}") from None
-    except ValueError as exc:  # pragma: no cover - defensive: json raises only the above
-        raise ProtocolError("invalid_json", f"invalid JSON: {exc}") from None
 
 
 def _refuse_ext(code: int, data: bytes) -> object:
     raise ProtocolError("bad_type", f"msgpack extension type {code} is not allowed")
 
 
-def _parse_msgpack(data: bytes, max_bytes: int = MAX_FRAME_BYTES) -> object:
+def _parse_msgpack(data: bytes, max_bytes: int, doubts: _Doubts) -> object:
     try:
         return msgpack.unpackb(
             data,
@@ -157,7 +154,7 @@ def _parse_msgpack(data: bytes, max_bytes: int = MAX_FRAME_BYTES) -> object:
             max_map_len=MAX_MAP_LEN,
             max_ext_len=0,
             ext_hook=_refuse_ext,
-            object_pairs_hook=_pairs_hook,
+            object_pairs_hook=doubts.pairs,
         )
     except ProtocolError:
         raise
@@ -181,12 +178,31 @@ def _parse_msgpack(data: bytes, max_bytes: int = MAX_FRAME_BYTES) -> object:
         raise ProtocolError(
             "invalid_msgpack", f"invalid msgpack: {text or type(exc).__name__}"
         ) from None
-    except RecursionError:  # pragma: no cover - only the pure-Python msgpack fallback recurses
-        raise ProtocolError("too_deep", f"nesting deeper than {MAX_DEPTH}") from None
     except Exception as exc:
         # The C unpacker may raise TypeError, OverflowError, ... on hostile input; the
         # promise is "only ProtocolError", so anything else is malformed msgpack too.
         raise ProtocolError("invalid_msgpack", f"invalid msgpack: {exc!r}") from None
+
+
+# msgpack tags whose values only the scan can judge: binary (bin 8/16/32), floats (32,
+# 64), ints that may leave int64 (uint 64, int 64); and the bytes that may open a map or
+# an array (fixmap, fixarray, array 16/32, map 16/32), at least as many as the nesting.
+_MSGPACK_DOUBTS: Final = re.compile(rb"[\xc4-\xc6\xca\xcb\xcf\xd3]")
+_NOT_CONTAINERS: Final = bytes(
+    b for b in range(256) if not (0x80 <= b <= 0x9F or 0xDC <= b <= 0xDF)
+)
+
+
+def _doubted(frame: bytes | bytearray | memoryview | str, max_depth: int) -> bool:
+    """Whether the frame's text or bytes leave room for what the parsers let through and
+    the scan refuses.  JSON: non-ASCII (a lone surrogate), a ``\\u`` escape (one written
+    as an escape), a text long enough for a list over :data:`MAX_ARRAY_LEN`; its depth is
+    pre-scanned.  msgpack: a tag above, or more container headers than ``max_depth``."""
+    if isinstance(frame, str):
+        return not frame.isascii() or "\\u" in frame or len(frame) > 2 * MAX_ARRAY_LEN
+    data = bytes(frame)
+    too_deep = len(data.translate(None, _NOT_CONTAINERS)) > max_depth
+    return too_deep or _MSGPACK_DOUBTS.search(data) is not None
 
 
 def _check_size(frame: bytes | bytearray | memoryview | str, max_bytes: int) -> None:
@@ -203,23 +219,21 @@ def _check_size(frame: bytes | bytearray | memoryview | str, max_bytes: int) -> 
 
 
 def parse_frame(
-    frame: bytes | bytearray | memoryview | str, *, max_bytes: int = MAX_FRAME_BYTES
+    frame: bytes | bytearray | memoryview | str,
+    *,
+    max_bytes: int = MAX_FRAME_BYTES,
+    max_depth: int = MAX_DEPTH,
 ) -> object:
     """Parse a frame into a checked JSON-safe tree (steps 1 and 2), without reading
     the envelope. ``str`` is JSON, bytes-like is msgpack."""
     if not isinstance(frame, str | bytes | bytearray | memoryview):
         # The caller's bug, not the peer's: not a ProtocolError.
         raise TypeError(f"frame must be str or bytes, got {type(frame).__name__}")
-    return _parse_frame(frame, max_bytes, MAX_DEPTH)
-
-
-def _parse_frame(
-    frame: bytes | bytearray | memoryview | str, max_bytes: int, max_depth: int
-) -> object:
     _check_size(frame, max_bytes)
+    doubts = _Doubts(_doubted(frame, max_depth))
     if isinstance(frame, str):
         try:
-            tree = _parse_json(frame, max_depth)
+            tree = _parse_json(frame, max_depth, doubts)
         except ProtocolError as exc:
             # Too deep, or broken further on: the envelope's seq may still be readable.
             exc.seq = _peek_json_seq(frame)
@@ -227,12 +241,14 @@ def _parse_frame(
     else:
         data = bytes(frame)
         try:
-            tree = _parse_msgpack(data, max_bytes)
+            tree = _parse_msgpack(data, max_bytes, doubts)
         except ProtocolError as exc:
             # The tree was refused whole (a list over its limit, say), yet the envelope's
             # seq may still be readable: the refusal then names the message it answers.
             exc.seq = _peek_msgpack_seq(data)
             raise
+    if not doubts.found:
+        return tree
     try:
         return json_safe(tree, "", max_depth=max_depth)
     except ProtocolError as exc:
@@ -247,15 +263,9 @@ def _peek_json_seq(text: str) -> int | None:
     """The envelope's ``seq`` of a JSON frame that failed to parse: the value of a
     ``"seq"`` key at the top level, found with the depth scan's tokens (strings and
     brackets, so a ``"seq"`` inside the body or inside a string does not count)."""
-    depth = 0
-    for match in _JSON_TOKEN.finditer(text):
-        token = match.group()
-        if token in ("[", "{"):
-            depth += 1
-        elif token in ("]", "}"):
-            depth -= 1
-        elif depth == 1 and token == '"seq"':
-            value = _SEQ_VALUE.match(text, match.end())
+    for depth, token, end in _json_tokens(text):
+        if depth == 1 and token == '"seq"':
+            value = _SEQ_VALUE.match(text, end)
             return None if value is None else _peek_seq({"seq": int(value.group(1))})
     return None
 
@@ -283,22 +293,23 @@ def _is_array(frame: bytes | str) -> bool:
     if isinstance(frame, str):
         return frame.lstrip()[:1] == "["
     # msgpack fixarray (0x90-0x9f), array 16 (0xdc), array 32 (0xdd)
-    return bool(frame) and (0x90 <= frame[0] <= 0x9F or frame[0] in (0xDC, 0xDD))
+    return isinstance(frame, bytes) and frame[:1] in _ARRAY_TAGS
+
+
+_ARRAY_TAGS: Final = {bytes([tag]) for tag in (*range(0x90, 0xA0), 0xDC, 0xDD)}
 
 
 # -- step 3: read ---------------------------------------------------------------------
 
 
 def _peek_seq(tree: object) -> int | None:
-    if not isinstance(tree, dict):
+    try:  # the envelope's seq if it is one, before anything else is read
+        return check_seq(tree.get("seq")) if isinstance(tree, dict) else None
+    except ProtocolError:
         return None
-    seq = tree.get("seq")
-    if isinstance(seq, bool) or not isinstance(seq, int) or not 0 <= seq <= SEQ_MAX:
-        return None
-    return seq
 
 
-def _from_wire(obj: object, registry: Mapping[str, type[Any]], side: str) -> Any:
+def _from_wire(obj: object, registry: Mapping[str, type[M]], side: str) -> M:
     seq = _peek_seq(obj)
     try:
         if type(obj) is not dict and not isinstance(obj, Mapping):
@@ -346,14 +357,12 @@ def _from_wire(obj: object, registry: Mapping[str, type[Any]], side: str) -> Any
 
 def client_from_wire(obj: object) -> ClientMessage:
     """Read a client message from its wire map (the inverse of :func:`to_wire`)."""
-    message: ClientMessage = _from_wire(obj, CLIENT_MESSAGE_TYPES, "client")
-    return message
+    return _from_wire(obj, CLIENT_MESSAGE_TYPES, "client")
 
 
 def server_from_wire(obj: object) -> ServerMessage:
     """Read a server message from its wire map (the inverse of :func:`to_wire`)."""
-    message: ServerMessage = _from_wire(obj, SERVER_MESSAGE_TYPES, "server")
-    return message
+    return _from_wire(obj, SERVER_MESSAGE_TYPES, "server")
 
 
 def decode_client(frame: bytes | str, *, max_bytes: int = MAX_FRAME_BYTES) -> ClientMessage:
@@ -377,11 +386,9 @@ def decode_server_frame(
     :data:`MAX_BATCH` envelopes instead of one envelope (:func:`encode_batch`).  This
     reads both kinds; a bad envelope's error path starts with its index, ``[2].body``.
     """
-    if not isinstance(frame, str | bytes):
-        raise TypeError(f"frame must be str or bytes, got {type(frame).__name__}")
     # The array is one level more: each envelope in it may still nest MAX_DEPTH deep.
     depth = MAX_DEPTH + 1 if _is_array(frame) else MAX_DEPTH
-    tree = _parse_frame(frame, max_bytes, depth)
+    tree = parse_frame(frame, max_bytes=max_bytes, max_depth=depth)
     if not isinstance(tree, list):
         return [server_from_wire(tree)]
     if not 1 <= len(tree) <= MAX_BATCH:
@@ -401,12 +408,7 @@ def decode_server_frame(
 
 def to_wire(message: Message) -> dict[str, Any]:
     """The message's envelope map, JSON-safe: ``{"v", "type", "seq", "body"}``."""
-    return {
-        "v": PROTOCOL_VERSION,
-        "type": message.TYPE,
-        "seq": message.seq,
-        "body": message.to_body(),
-    }
+    return {**_envelope(message), "body": message.to_body()}
 
 
 def _envelope(message: Message) -> dict[str, Any]:

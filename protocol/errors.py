@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from typing import Final
 
-__all__ = ["ERROR_CODES", "ProtocolError"]
-
 #: Every value :attr:`ProtocolError.code` can take. Clients may switch on these.
 ERROR_CODES: Final[frozenset[str]] = frozenset(
     {
@@ -55,11 +53,6 @@ class ProtocolError(ValueError):
 
     ``str(err)`` is ``"<path>: <detail>"`` (just the detail when the path is empty).
     """
-
-    code: str
-    path: str
-    detail: str
-    seq: int | None
 
     def __init__(self, code: str, detail: str, *, path: str = "", seq: int | None = None) -> None:
         # An unknown code is a bug in this package, not bad input: fail loudly.

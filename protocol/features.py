@@ -30,7 +30,6 @@ HexShape = Literal[
 ]
 DOOR_STATES: Final[frozenset[str]] = frozenset(get_args(DoorState))
 TERRAIN_KINDS: Final[frozenset[str]] = frozenset(get_args(TerrainKind))
-VTT_KINDS: Final[frozenset[str]] = frozenset(get_args(VttKind))
 HEX_SHAPES: Final[frozenset[str]] = frozenset(get_args(HexShape))
 
 

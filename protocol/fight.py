@@ -74,6 +74,3 @@ class EndEffect(ClientWire, frozen=True, kw_only=True):
 
     TYPE = "end_effect"
     effect: TokenId
-
-
-FIGHT_MESSAGES = (Act, JoinCombat, LeaveCombat, SetEffect, EndEffect)

@@ -9,28 +9,19 @@ Each is declared once, as a :class:`~protocol.wire.ClientWire` struct (see
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Annotated, Any, Final, TypeAlias
+from typing import Annotated, Any, Final, TypeAlias, get_args
 
 from msgspec import Meta
 
-from protocol.actions import (
-    ACTION_MESSAGES,
-    MoveOptions,
-    MovePoints,
-    SetCondition,
-    SetDoor,
-    check_maneuver,
-)
+from protocol.actions import MoveOptions, MovePoints, SetCondition, SetDoor, check_maneuver
 from protocol.admin import ConfigureTable, IssueToken, ListTokens, RevokeToken
-from protocol.errors import ProtocolError
-from protocol.fight import FIGHT_MESSAGES, Act, EndEffect, JoinCombat, LeaveCombat, SetEffect
+from protocol.fight import Act, EndEffect, JoinCombat, LeaveCombat, SetEffect
 from protocol.queries import AskOptions, AskPath
-from protocol.scene import MAX_TOKENS, SceneSpec
-from protocol.threat import AskExits, AskThreat
+from protocol.scene import MAX_TOKENS, SceneSpec, check_unique
+from protocol.threat import MAX_PATH, AskExits, AskThreat
 from protocol.validate import INT_MAX
 from protocol.wire import Cell, ClientWire, EventIndex, LongName, Name, Roll, Rolls, TokenId
 
-MAX_PATH: Final = 1000
 MAX_ROLLS: Final = 100
 MAX_GROUPS: Final = 256
 TokenIds = Annotated[tuple[TokenId, ...], Meta(max_length=MAX_TOKENS)]
@@ -59,14 +50,6 @@ class LoadScene(ClientWire, frozen=True, kw_only=True):
     scene: SceneSpec
 
 
-def _unique(ids: tuple[str, ...], path: str) -> None:
-    seen: set[str] = set()
-    for i, token in enumerate(ids):
-        if token in seen:
-            raise ProtocolError("bad_value", f"duplicate token id {token!r}", path=f"{path}[{i}]")
-        seen.add(token)
-
-
 class StartCombat(ClientWire, frozen=True, kw_only=True):
     """Start combat under ``ruleset``. ``aware`` lists the combatants aware of their foes
     at the start (``None``: everyone is); ``seed`` seeds the dice (``None``: server picks).
@@ -85,9 +68,9 @@ class StartCombat(ClientWire, frozen=True, kw_only=True):
 
     def check(self) -> None:
         """No combatant twice in ``aware`` or in one group."""
-        _unique(self.aware or (), "aware")
+        check_unique(list(self.aware or ()), "token id", "aware[{}]")
         for i, group in enumerate(self.groups):
-            _unique(group, f"groups[{i}]")
+            check_unique(list(group), "token id", f"groups[{i}][{{}}]")
 
 
 class Move(MoveOptions, frozen=True, kw_only=True):
@@ -137,7 +120,7 @@ class Ping(ClientWire, frozen=True, kw_only=True):
     TYPE = "ping"
 
 
-#: Any client -> server message.
+#: Any client -> server message, in the order the README lists them.
 ClientMessage: TypeAlias = (
     Join
     | LoadScene
@@ -151,9 +134,9 @@ ClientMessage: TypeAlias = (
     | RevokeToken
     | ConfigureTable
     | ListTokens
+    | MovePoints
     | SetDoor
     | SetCondition
-    | MovePoints
     | Act
     | JoinCombat
     | LeaveCombat
@@ -167,15 +150,5 @@ ClientMessage: TypeAlias = (
 
 #: Wire ``type`` -> class, for every client message.
 CLIENT_MESSAGE_TYPES: Final[Mapping[str, type[ClientMessage]]] = {
-    cls.TYPE: cls
-    for cls in (
-        *(Join, LoadScene, StartCombat, Move, AnswerPrompt, EndPhase, Resync, Ping),
-        *(IssueToken, RevokeToken, ConfigureTable, ListTokens),
-        *ACTION_MESSAGES,
-        *FIGHT_MESSAGES,
-        AskOptions,
-        AskPath,
-        AskThreat,
-        AskExits,
-    )
+    cls.TYPE: cls for cls in get_args(ClientMessage)
 }

@@ -129,10 +129,6 @@ class TokenSpec(Wire, frozen=True, kw_only=True):
             _stat(value, join_path("stats", key_segment(name)))
         force_setattr(self, "stats", dict(sorted(self.stats.items())))
 
-    def stats_dict(self) -> dict[str, StatValue]:
-        """The stats as a fresh ``dict``."""
-        return dict(self.stats)
-
 
 class SceneSpec(Wire, frozen=True, kw_only=True):
     """A grid and the tokens on it. Token ids are unique and every token's ``x``, ``y``
@@ -146,13 +142,10 @@ class SceneSpec(Wire, frozen=True, kw_only=True):
 
     def check(self) -> None:
         """Unique ids; tokens on the grid; walls and terrain on the scene."""
-        grid, seen = self.grid, set()
+        grid = self.grid
+        check_unique([token.id for token in self.tokens], "token id", "tokens[{}].id")
+        check_unique([wall.id for wall in self.walls], "wall id", "walls[{}].id")
         for i, token in enumerate(self.tokens):
-            if token.id in seen:
-                raise ProtocolError(
-                    "bad_value", f"duplicate token id {token.id!r}", path=f"tokens[{i}].id"
-                )
-            seen.add(token.id)
             for axis, value, size in (("x", token.x, grid.width), ("y", token.y, grid.height)):
                 if not 0 <= value < size:
                     raise ProtocolError(
@@ -160,17 +153,20 @@ class SceneSpec(Wire, frozen=True, kw_only=True):
                         path=f"tokens[{i}].{axis}",
                     )  # fmt: skip
         right, bottom = grid.width * grid.cell_size, grid.height * grid.cell_size
-        walls = set()
         points: list[tuple[str, tuple[float, float]]] = []
         for i, wall in enumerate(self.walls):
-            if wall.id in walls:
-                raise ProtocolError(
-                    "bad_value", f"duplicate wall id {wall.id!r}", path=f"walls[{i}].id"
-                )
-            walls.add(wall.id)
             points += [(f"walls[{i}].a", wall.a), (f"walls[{i}].b", wall.b)]
         for i, region in enumerate(self.terrain):
             points += [(f"terrain[{i}].polygon[{j}]", p) for j, p in enumerate(region.polygon)]
         for path, (x, y) in points:
             if not (0 <= x <= right and 0 <= y <= bottom):
                 raise ProtocolError("bad_value", f"({x:g}, {y:g}) is off the scene", path=path)
+
+
+def check_unique(ids: list[str], what: str, path: str) -> None:
+    """No id twice in ``ids``; ``path`` formats the index of the second (``"aware[{}]"``)."""
+    seen: set[str] = set()
+    for i, one in enumerate(ids):
+        if one in seen:
+            raise ProtocolError("bad_value", f"duplicate {what} {one!r}", path=path.format(i))
+        seen.add(one)

@@ -3,29 +3,39 @@
 Same shape as :mod:`protocol.messages`: structs declared once. ``seq`` here is the
 server's per-connection outbound counter: the first message a connection gets has seq 1.
 
-``Event.data`` and ``State.state`` are free-form JSON-safe maps, stored as plain
-``dict``/``list`` copies (tuples given in become lists, so a value compares equal after
-a round trip); that makes ``Event`` and ``State`` compare by value but unhashable. Treat
-the copies as read-only.  The shape of every event kind's ``data`` is documented in
-``protocol/README.md`` (generated from the rulesets' event declarations).
+``State.state`` and an unregistered kind's ``Event.data`` are free-form JSON-safe maps,
+stored as plain ``dict``/``list`` copies (tuples given in become lists, so a value
+compares equal after a round trip); treat them as read-only.  Every event kind's
+``data`` is documented in ``protocol/README.md`` (generated from the rulesets' event
+declarations) and read as its :class:`EventBody` once registered.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Annotated, Any, Final, TypeAlias, get_args
+from typing import Annotated, Any, ClassVar, Final, TypeAlias, get_args
 
 from msgspec import Meta
+from msgspec.structs import force_setattr
 
 from protocol.admin import Role, TokenIssued, TokenList, TokenRevoked
 from protocol.errors import ProtocolError
 from protocol.queries import Options, PathPlan
 from protocol.threat import Exits, Threat
 from protocol.validate import MAX_DEPTH, SEQ_MAX
-from protocol.wire import Cell, EventIndex, LongName, Name, Seq, ServerWire, TokenId
+from protocol.wire import (
+    Cell,
+    EventIndex,
+    LongName,
+    Name,
+    Seq,
+    ServerWire,
+    TokenId,
+    Wire,
+    read,
+    trusting,
+)
 
-#: What a participant may do at a table.
-ROLES: Final[frozenset[str]] = frozenset(get_args(Role))
 #: Longest ``ErrorMessage.message``; :meth:`ErrorMessage.from_protocol_error` cuts to fit.
 MAX_ERROR_MESSAGE: Final = 1024
 #: ``Event.data`` / ``State.state`` sit two levels inside the frame (envelope, body),
@@ -92,15 +102,51 @@ class ErrorMessage(ServerWire, frozen=True, kw_only=True):
         return cls(seq=seq, ref=error.seq, code=error.code, message=message, path=path)
 
 
+class EventBody(Wire, frozen=True, kw_only=True):
+    """The typed ``data`` of one event kind: ``KIND`` is its wire ``kind``, ``VERSION``
+    the wire version (:data:`protocol.versions.WIRE_VERSION`) its fields last changed in.
+    The protocol declares no kind itself: see :data:`EVENT_BODIES`."""
+
+    KIND: ClassVar[str]
+    VERSION: ClassVar[int] = 1
+
+
+#: Event ``kind`` -> the :class:`EventBody` its ``data`` is read as: the engine and the
+#: rulesets declare the kinds, the bridge registers them (``vtt_bridge.event_types``) when
+#: imported.  A kind left out (one a newer server added) stays a map.
+EVENT_BODIES: dict[str, type[EventBody]] = {}
+
+
+def register_event_body(body: type[EventBody]) -> None:
+    """Read events of ``body.KIND`` as ``body`` from now on (again: no change)."""
+    known = EVENT_BODIES.setdefault(body.KIND, body)
+    if known is not body:
+        raise ValueError(f"event kind {body.KIND!r} is already read as {known.__name__}")
+
+
 class Event(ServerWire, frozen=True, kw_only=True):
     """Event number ``index`` of the table's log: ``kind`` (e.g. ``move_started``) and
-    its JSON-safe ``data``, whose fields each kind declares. Unhashable (``data`` is a
-    dict)."""
+    its ``data``, a map on the wire whose fields each kind declares.
+
+    Decoded or built in Python, ``data`` is the kind's :class:`EventBody` when
+    :data:`EVENT_BODIES` has one (a body that does not fit is refused with a path under
+    ``data``), else a JSON-safe map; :meth:`trusted` keeps the server's map as it is.
+    Unhashable while ``data`` is or holds a map."""
 
     TYPE = "event"
     index: Seq
     kind: Name
     data: dict[str, Any]
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        body = EVENT_BODIES.get(self.kind)
+        if body is not None and type(self.data) is dict and not trusting():
+            try:
+                force_setattr(self, "data", read(body, self.data))
+            except ProtocolError as exc:
+                exc.prefix("data")
+                raise
 
 
 class Prompt(ServerWire, frozen=True, kw_only=True):
@@ -156,13 +202,5 @@ ServerMessage: TypeAlias = (
 
 #: Wire ``type`` -> class, for every server message.
 SERVER_MESSAGE_TYPES: Final[Mapping[str, type[ServerMessage]]] = {
-    cls.TYPE: cls
-    for cls in (
-        *(Welcome, Ack, ErrorMessage, Event, Prompt, State, Pong),
-        *(TokenIssued, TokenRevoked, TokenList),
-        Options,
-        PathPlan,
-        Threat,
-        Exits,
-    )
+    cls.TYPE: cls for cls in get_args(ServerMessage)
 }

@@ -16,7 +16,7 @@ from protocol.wire import Cell, ClientWire, Point, Prose, Seq, ServerWire, Token
 
 #: Rings in one outline (a reach area split by walls has a few; holes add more).
 MAX_RINGS: Final = 256
-#: The most steps a path may have: a ``move``'s (``protocol.messages.MAX_PATH``).
+#: The most steps a path may have (a ``move``'s, an ``ask_exits``').
 MAX_PATH: Final = 1000
 
 Ids = Annotated[tuple[TokenId, ...], Meta(max_length=MAX_ARRAY_LEN)]

@@ -10,24 +10,10 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, Final
 
 from protocol.errors import ProtocolError
-
-__all__ = [
-    "INT_MAX",
-    "INT_MIN",
-    "MAX_ARRAY_LEN",
-    "MAX_DEPTH",
-    "MAX_MAP_LEN",
-    "SEQ_MAX",
-    "Rejected",
-    "check_seq",
-    "index_segment",
-    "json_safe",
-    "key_segment",
-    "show",
-]
 
 #: Largest seq / event index: the biggest integer a JavaScript client holds exactly.
 SEQ_MAX: Final = 2**53 - 1
@@ -42,6 +28,7 @@ MAX_ARRAY_LEN: Final = 4096
 MAX_MAP_LEN: Final = 1024
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def show(value: object) -> str:
@@ -59,21 +46,10 @@ def key_segment(key: str) -> str:
     return f'["{escaped}"]'
 
 
-def index_segment(index: int) -> str:
-    """Path segment for a list index: ``[3]``."""
-    return f"[{index}]"
-
-
 def _valid_unicode(text: str) -> bool:
-    # A lone surrogate (possible from JSON "\ud800" escapes) cannot be UTF-8 encoded,
-    # so it could never be re-sent as msgpack; refuse it at the door.
-    if text.isascii():
-        return True
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
+    # A lone surrogate (possible from JSON "\ud800" escapes), the one code point UTF-8
+    # cannot encode, could never be re-sent as msgpack; refuse it at the door.
+    return text.isascii() or _SURROGATE.search(text) is None
 
 
 def check_seq(value: object, path: str = "seq") -> int:
@@ -85,17 +61,15 @@ def check_seq(value: object, path: str = "seq") -> int:
     return value
 
 
+@dataclass(frozen=True, slots=True)
 class Rejected:
     """A placeholder the JSON parser leaves where it met something it refuses
     (a duplicate key, a 5,000-digit integer). The parser's hooks do not know where
     they are in the document; :func:`json_safe` does, and raises with the path."""
 
-    __slots__ = ("code", "detail", "key")
-
-    def __init__(self, code: str, detail: str, key: str | None = None) -> None:
-        self.code = code
-        self.detail = detail
-        self.key = key
+    code: str
+    detail: str
+    key: str | None = None
 
 
 def json_safe(value: object, path: str, *, max_depth: int = MAX_DEPTH) -> Any:
@@ -113,21 +87,24 @@ def json_safe(value: object, path: str, *, max_depth: int = MAX_DEPTH) -> Any:
         raise
 
 
-def _copy(value: object, budget: int) -> Any:
+def _copy(value: object, budget: int, kind: type | None = None) -> Any:
     # Recursion is bounded by ``budget`` (at most MAX_DEPTH frames), so no RecursionError.
     # This runs over every inbound frame and every event a server sends, so the exact
     # built-in types (all a parser produces) are dispatched on ``type()`` first; anything
     # else (subclasses, other mappings, markers, bytes) takes the general path.  Paths
     # are built only when an error propagates (``except`` below), never per node.
-    kind = type(value)
+    # ``kind``: the built-in base a subclass is checked as (:func:`_copy_other`).
+    kind = kind or type(value)
     if kind is str:
-        if not (value.isascii() or _valid_unicode(value)):  # type: ignore[attr-defined, arg-type]
+        if not _valid_unicode(value):  # type: ignore[arg-type]
             raise ProtocolError("bad_value", f"string is not valid Unicode: {show(value)}")
         return value
     if kind is int:
         if not INT_MIN <= value <= INT_MAX:  # type: ignore[operator]
             raise ProtocolError("bad_value", f"integer out of range |i| < 2**63: {show(value)}")
         return value
+    if (kind is dict or kind is list) and budget <= 0:
+        raise ProtocolError("too_deep", "nesting too deep")
     if kind is dict:
         return _copy_map(value, budget)  # type: ignore[arg-type]
     if kind is list:
@@ -142,8 +119,6 @@ def _copy(value: object, budget: int) -> Any:
 
 
 def _copy_list(value: list[Any] | tuple[Any, ...], budget: int) -> list[Any]:
-    if budget <= 0:
-        raise ProtocolError("too_deep", "nesting too deep")
     if len(value) > MAX_ARRAY_LEN:
         raise ProtocolError("too_large", f"list of {len(value)} items > {MAX_ARRAY_LEN}")
     out: list[Any] = []
@@ -151,14 +126,12 @@ def _copy_list(value: list[Any] | tuple[Any, ...], budget: int) -> list[Any]:
         try:
             out.append(_copy(item, budget - 1))
         except ProtocolError as exc:
-            exc.prefix(index_segment(i))
+            exc.prefix(f"[{i}]")
             raise
     return out
 
 
 def _copy_map(value: Mapping[Any, Any], budget: int) -> dict[str, Any]:
-    if budget <= 0:
-        raise ProtocolError("too_deep", "nesting too deep")
     if len(value) > MAX_MAP_LEN:
         raise ProtocolError("too_large", f"map of {len(value)} keys > {MAX_MAP_LEN}")
     copy: dict[str, Any] = {}
@@ -176,29 +149,21 @@ def _copy_map(value: Mapping[Any, Any], budget: int) -> dict[str, Any]:
 
 
 def _copy_other(value: object, budget: int) -> Any:
-    # Everything but the exact built-in JSON types: subclasses pass as they are (a
-    # ``str`` enum encodes as its value), an ``int`` subclass becomes a plain int;
-    # markers and bytes are refused.
-    if isinstance(value, bool | str):
-        if isinstance(value, str) and not _valid_unicode(value):
-            raise ProtocolError("bad_value", f"string is not valid Unicode: {show(value)}")
-        return value
-    if isinstance(value, int):
-        if not INT_MIN <= value <= INT_MAX:
-            raise ProtocolError("bad_value", f"integer out of range |i| < 2**63: {show(value)}")
-        return int(value)
-    if isinstance(value, float):
-        if not math.isfinite(value):
-            raise ProtocolError("non_finite", f"expected a finite number, got {show(value)}")
-        return value
+    # Everything but the exact built-in JSON types: subclasses are checked as their base
+    # and pass as they are (a ``str`` enum encodes as its value), except that an ``int``
+    # subclass becomes a plain int; markers and bytes are refused.
+    for base in (bool, str, int, float):
+        if isinstance(value, base):
+            _copy(value, budget, base)
+            return int(value) if base is int else value
     if isinstance(value, Rejected):
         raise ProtocolError(
             value.code, value.detail, path="" if value.key is None else key_segment(value.key)
         )
     if isinstance(value, list | tuple):
-        return _copy_list(value, budget)
+        return _copy(value, budget, list)
     if isinstance(value, Mapping):
-        return _copy_map(value, budget)
+        return _copy(value, budget, dict)
     if isinstance(value, bytes | bytearray | memoryview):
         raise ProtocolError("bad_type", f"binary values are not allowed, got {show(value)}")
     raise ProtocolError("bad_type", f"expected a JSON value, got {show(value)}")

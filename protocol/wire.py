@@ -19,18 +19,9 @@ come from these declarations.
   over its builtin form (:func:`msgspec.to_builtins`), then stores the normalised fields
   (lists become tuples, ints in float fields become floats).
 
-How to add a message: declare it, with a docstring (the README's table takes its first
-paragraph)::
-
-    class AskThreat(ClientWire, frozen=True, kw_only=True):
-        '''Ask which cells threaten ``token``; answered with ``threat``.'''
-
-        TYPE = "ask_threat"
-        token: TokenId
-
-(``ServerWire`` for a server message; ``LATER = ("field",)`` for a field added to a
-message that already shipped; a ``check(self)`` method for what types cannot say), add
-it to ``CLIENT_MESSAGE_TYPES`` or ``SERVER_MESSAGE_TYPES``, run ``python -m
+How to add a message (``protocol/README.md`` shows one): declare it as a ``ClientWire``
+or ``ServerWire`` struct with a docstring, add it to the ``ClientMessage`` or
+``ServerMessage`` union (the registries are read off them), run ``python -m
 vtt_bridge.wiredocs --write``, and give the README an example frame.
 """
 
@@ -38,6 +29,7 @@ from __future__ import annotations
 
 import contextvars
 import copy
+import functools
 import re
 from typing import Annotated, Any, ClassVar, Final, Self, TypeVar
 
@@ -83,14 +75,21 @@ Prose = Annotated[str, Meta(max_length=1024)]
 EventIndex = Annotated[int, Meta(ge=-1, le=SEQ_MAX)]
 
 
-# Set while msgspec builds structs from checked wire data, so __post_init__ runs only
-# the cross-field checks instead of validating the struct a second time.
-_DECODING: contextvars.ContextVar[bool] = contextvars.ContextVar("decoding", default=False)
+# Set while msgspec builds structs from checked wire data ("read"), or the server builds
+# one from its own ("trusted"), so __post_init__ runs only the cross-field checks
+# instead of validating the struct a second time.
+_DECODING: contextvars.ContextVar[str] = contextvars.ContextVar("decoding", default="")
 
 
-# What decoding checks before msgspec: required names, all names, nested struct fields
-# (each with whether it holds a list of them).
-_Plan = tuple[frozenset[str], frozenset[str], dict[str, tuple[type["Wire"], bool]]]
+def trusting() -> bool:
+    """Whether the struct being built comes from :meth:`ServerWire.trusted`."""
+    return _DECODING.get() == "trusted"
+
+
+# What decoding checks before msgspec (which refuses unknown fields itself): required
+# names, nested struct fields (each with whether it holds a list of them); and each
+# LATER field's default.
+_Plan = tuple[frozenset[str], dict[str, tuple[type["Wire"], bool]], dict[str, Any]]
 
 
 def _enc(value: object) -> Any:
@@ -104,12 +103,6 @@ class Wire(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True
     LATER: ClassVar[tuple[str, ...]] = ()
     #: Fields left out of ``hash()`` (maps), still compared.
     UNHASHED: ClassVar[tuple[str, ...]] = ()
-    #: (required names, all names, nested struct fields) per class, built on first use.
-    _plan: ClassVar[_Plan | None]
-
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        cls._plan = None
 
     def __post_init__(self) -> None:
         if not _DECODING.get():
@@ -127,11 +120,6 @@ class Wire(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True
     def from_wire(cls, value: object) -> Self:
         """Read this shape from JSON-safe data; errors carry paths relative to it."""
         return read(cls, value)
-
-    def to_wire(self) -> dict[str, Any]:
-        """This value as JSON-safe builtins: maps, lists, strings, numbers."""
-        wire: dict[str, Any] = _builtins(self)
-        return wire
 
 
 def _builtins(value: object) -> Any:
@@ -151,8 +139,8 @@ class ClientWire(Wire, frozen=True, kw_only=True):
         ``LATER`` ones only when set (so older servers read the rest)."""
         body = msgspec.structs.asdict(self)
         del body["seq"]
-        for name in self.LATER:
-            if body[name] == _default(type(self), name):
+        for name, default in _plan_of(type(self))[2].items():
+            if body[name] == default:
                 del body[name]
         return body
 
@@ -186,7 +174,7 @@ class ServerWire(ClientWire, frozen=True, kw_only=True):
         way; an event's ``data`` is the engine's own output, and
         ``tests/bridge/test_trusted_events.py`` holds every event the engine emits (random
         command sequences, every ruleset's golden fight) to equal its checked twin."""
-        token = _DECODING.set(True)
+        token = _DECODING.set("trusted")
         try:
             return cls(**fields)
         finally:
@@ -197,15 +185,6 @@ class ServerWire(ClientWire, frozen=True, kw_only=True):
         body = msgspec.structs.asdict(self)
         del body["seq"]
         return body
-
-
-def _default(cls: type[Wire], name: str) -> Any:
-    for field in msgspec.structs.fields(cls):
-        if field.name == name:
-            if field.default_factory is not msgspec.NODEFAULT:
-                return field.default_factory()
-            return field.default
-    raise KeyError(name)  # pragma: no cover - LATER names a field of the class
 
 
 W = TypeVar("W", bound=Wire)
@@ -236,7 +215,7 @@ def read(cls: type[W], body: object, *, seq: int | None = None) -> W:
 def _convert(data: Any, cls: type[W], *, present: bool) -> W:
     if present:
         _check_present(data, cls, "")
-    token = _DECODING.set(True)
+    token = _DECODING.set("read")
     try:
         result: W = msgspec.convert(data, cls)
         return result
@@ -246,15 +225,19 @@ def _convert(data: Any, cls: type[W], *, present: bool) -> W:
         _DECODING.reset(token)
 
 
+@functools.cache
 def _plan_of(cls: type[Wire]) -> _Plan:
-    if cls._plan is None:
-        info = msgspec.inspect.type_info(cls)
-        assert isinstance(info, msgspec.inspect.StructType)
-        names = frozenset(f.name for f in info.fields)
-        required = names - set(cls.LATER)
-        nested = {f.name: t for f in info.fields if (t := _struct_in(f.type)) is not None}
-        cls._plan = (required, names, nested)
-    return cls._plan
+    """What reading and writing need to know of the class, worked out once."""
+    info = msgspec.inspect.type_info(cls)
+    assert isinstance(info, msgspec.inspect.StructType)
+    required = frozenset(f.name for f in info.fields if f.name not in cls.LATER)
+    nested = {f.name: t for f in info.fields if (t := _struct_in(f.type)) is not None}
+    later = {f.name: _default(f) for f in info.fields if f.name in cls.LATER}
+    return required, nested, later
+
+
+def _default(field: msgspec.inspect.Field) -> Any:
+    return field.default_factory() if field.default is msgspec.NODEFAULT else field.default
 
 
 def _struct_in(kind: msgspec.inspect.Type, many: bool = False) -> tuple[type[Wire], bool] | None:
@@ -270,15 +253,11 @@ def _struct_in(kind: msgspec.inspect.Type, many: bool = False) -> tuple[type[Wir
 
 
 def _check_present(data: object, cls: type[Wire], path: str) -> None:
-    """Unknown and missing fields, found before msgspec reads the values (a nullable
-    field must still be present; msgspec alone would take its default)."""
+    """Missing fields, found before msgspec reads the values (a nullable field must
+    still be present; msgspec alone would take its default)."""
     if type(data) is not dict:
         return  # msgspec reports the wrong type with its path
-    required, names, nested = _plan_of(cls)
-    for key in data:
-        if key not in names:
-            where = join_path(path, key_segment(key))
-            raise ProtocolError("unknown_field", f"unknown field {show(key)}", path=where)
+    required, nested, _ = _plan_of(cls)
     for name in required:
         if name not in data:
             raise ProtocolError(
@@ -295,13 +274,15 @@ def _check_present(data: object, cls: type[Wire], path: str) -> None:
 
 _LOCATION = re.compile(r"^(.*) - at `\$(.*)`$", re.S)
 _SEGMENT = re.compile(r"\.([A-Za-z_][A-Za-z0-9_]*)|\[(\d+)\]|\[\.\.\.\]")
+# msgspec's name for each JSON kind: its Python type, and how an error says it.
 _KINDS: Final = {
-    "int": "an integer",
-    "float": "a number",
-    "str": "a string",
-    "bool": "a boolean",
-    "array": "a list",
-    "object": "a map",
+    "int": (int, "an integer"),
+    "float": (float, "a number"),
+    "str": (str, "a string"),
+    "bool": (bool, "a boolean"),
+    "array": (list, "a list"),
+    "object": (dict, "a map"),
+    "null": (type(None), "null"),
 }
 
 
@@ -314,50 +295,39 @@ def _refusal(exc: msgspec.ValidationError, data: Any) -> ProtocolError:
     if isinstance(cause, ProtocolError):  # from a check(): its path is inside the struct
         cause.prefix(path)
         return cause
-    value = _value_at(data, where)
+    got = re.search(r", got `(\w+)`$", text_)
+    value, path = _locate(data, _SEGMENT.findall(where), got and got.group(1)) or (None, path)
     if found := re.match(r"Expected `([^`|]+)[^`]*`, got `[^`]+`$", text_):
-        kind = _KINDS.get(found.group(1), found.group(1))
+        kind = _KINDS.get(found.group(1), (None, found.group(1)))[1]
         return ProtocolError("bad_type", f"expected {kind}, got {show(value)}", path=path)
     if found := re.match(r"Object (missing required|contains unknown) field `(.+)`$", text_):
         code = "missing_field" if found.group(1).startswith("missing") else "unknown_field"
         name = found.group(2)
-        return ProtocolError(code, f"{code.split('_')[0]} field {name!r}", path=f"{path}.{name}")
+        where = join_path(path, key_segment(name))
+        return ProtocolError(code, f"{code.split('_')[0]} field {name!r}", path=where)
     if found := re.match(r"Expected `([^`]+)` (.*?)(, got \d+)?$", text_):
-        kind = _KINDS.get(found.group(1), found.group(1))
+        kind = _KINDS.get(found.group(1), (None, found.group(1)))[1]
         detail = f"expected {kind} {found.group(2)}, got {show(value)}"
         return ProtocolError("bad_value", detail, path=path)
     return ProtocolError("bad_value", f"{text_[0].lower()}{text_[1:]}", path=path)
 
 
-def _value_at(data: Any, where: str) -> Any:
-    for segment in _SEGMENT.finditer(where):
-        name, index = segment.groups()
+def _locate(data: Any, segments: list[tuple[str, str]], got: str | None) -> Any:
+    """(the value msgspec's location points at, its path), or None.  msgspec writes a
+    map's key as ``[...]``: it is the first key whose value there is the kind it ``got``."""
+    if not segments:
+        return None if got and _KINDS.get(got, (None,))[0] is not type(data) else (data, "")
+    (name, index), rest = segments[0], segments[1:]
+    if name or index:
+        keys: list[Any] = [name or int(index)]
+    else:
+        keys = list(data) if type(data) is dict and got else []
+    for key in keys:
         try:
-            data = data[name] if name is not None else data[int(index)]
-        except (KeyError, IndexError, TypeError, ValueError):
+            value, path = _locate(data[key], rest, got) or (None, None)
+        except (KeyError, IndexError, TypeError):
             return None
-    return data
-
-
-__all__ = [
-    "MAX_MAGNITUDE",
-    "Cell",
-    "ClientWire",
-    "EventIndex",
-    "Float",
-    "Int",
-    "Label",
-    "Length",
-    "LongName",
-    "Name",
-    "Point",
-    "Positive",
-    "Prose",
-    "Roll",
-    "Rolls",
-    "Seq",
-    "ServerWire",
-    "TokenId",
-    "Wire",
-    "read",
-]
+        if path is not None:
+            here = f"[{key}]" if index else key_segment(key)
+            return value, join_path(here, path)
+    return None

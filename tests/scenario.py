@@ -13,7 +13,7 @@ from typing import Any
 
 import protocol
 from tests.demo_table import play_on_demo_table
-from tests.wsclient import TableClient
+from tests.wsclient import TableClient, wire_data
 
 HERO_STATS = {"ocv": 6, "dcv": 4, "init": 14}
 OGRE_STATS = {"ocv": 5, "dcv": 3, "init": 12}
@@ -53,7 +53,7 @@ async def play_steps_1_to_4(gm: TableClient, alice: TableClient) -> dict[str, An
     seq = await gm.send(protocol.AnswerPrompt, prompt=prompt.prompt, accept=True, rolls=None)
     assert isinstance(await gm.reply_to(seq), protocol.Ack)
     attack = await alice.event("attack_rolled")
-    if attack.data["hit"]:
+    if wire_data(attack)["hit"]:
         ask = await gm.wait_for(protocol.Prompt, lambda p: p.kind == "continue_after_hit")
         seq = await gm.send(protocol.AnswerPrompt, prompt=ask.prompt, accept=True, rolls=None)
         assert isinstance(await gm.reply_to(seq), protocol.Ack)
@@ -61,7 +61,7 @@ async def play_steps_1_to_4(gm: TableClient, alice: TableClient) -> dict[str, An
     seq = await alice.send(protocol.EndPhase, token="hero")
     assert isinstance(await alice.reply_to(seq), protocol.Ack)
     next_up = await gm.event("combatant_acts")
-    while next_up.data["combatant"] != "ogre":
+    while wire_data(next_up)["combatant"] != "ogre":
         next_up = await gm.event("combatant_acts")
     return {"order": order, "prompt": prompt, "attack": attack, "completed": completed}
 

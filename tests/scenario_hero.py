@@ -17,7 +17,7 @@ from typing import Any
 
 import protocol
 from tests.demo_table import act, play_on_demo_table
-from tests.wsclient import TableClient
+from tests.wsclient import TableClient, wire_data
 
 SEED = 20261130
 DODGE = {"name": "dodge", "ocv": 0, "dcv": 3}
@@ -54,7 +54,7 @@ async def answer(client: TableClient, gm: TableClient, **extra: Any) -> protocol
     await act(client, protocol.AnswerPrompt, prompt=prompt.prompt, accept=True, rolls=None, **extra)
     if prompt.kind == "attack_of_opportunity":
         roll = await gm.event("attack_rolled")
-        if roll.data["hit"]:
+        if wire_data(roll)["hit"]:
             ask = await gm.wait_for(protocol.Prompt, lambda p: p.kind == "continue_after_hit")
             await act(gm, protocol.AnswerPrompt, prompt=ask.prompt, accept=True, rolls=None)
     return prompt

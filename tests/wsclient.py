@@ -95,3 +95,11 @@ class TableClient:
     async def close(self) -> None:
         """Close the connection."""
         await self.ws.close()
+
+
+def wire_data(event: protocol.ServerMessage) -> dict[str, Any]:
+    """An event's ``data`` as the wire map (lists, not tuples) a JavaScript client reads:
+    decoded, it is the kind's typed body (``protocol.EventBody``) once registered."""
+    assert isinstance(event, protocol.Event), event
+    data: dict[str, Any] = protocol.to_wire(event)["body"]["data"]
+    return data

@@ -5,6 +5,10 @@
 
 from vtt_bridge.app import create_app
 from vtt_bridge.config import Config
+from vtt_bridge.event_types import register_event_bodies
 from vtt_bridge.hub import Hub
 
-__all__ = ["Config", "Hub", "create_app"]
+# Every event kind the bridge sends decodes typed (protocol.decode_server) once imported.
+register_event_bodies()
+
+__all__ = ["Config", "Hub", "create_app", "register_event_bodies"]

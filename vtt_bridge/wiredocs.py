@@ -23,22 +23,12 @@ import msgspec
 
 import engine
 import protocol
-from engine.rulesets import registered
 from protocol.wire import Wire
+from vtt_bridge.event_types import event_sources, register_event_bodies, shipped
 
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "protocol" / "README.md"
 RECORDINGS = ROOT / "tests" / "recordings"
-#: The wire version an event kind's body last changed in (``protocol.versions``).
-CHANGED_IN = {
-    "move_started": 2,
-    "aborted": 2,
-    "effect_started": 3,
-    "effect_ended": 3,
-    "combatant_joined": 4,
-    "combatant_left": 3,
-    "scene_loaded": 4,
-}
 _NAMES = {2**53 - 1: "2**53-1", 2**63 - 1: "2**63-1", -(2**63 - 1): "-(2**63-1)"}
 
 
@@ -186,31 +176,14 @@ def recorded_examples() -> dict[str, dict[str, Any]]:
     return found
 
 
-def shipped() -> list[Any]:
-    """The registered rulesets that ship (not the tests' toy games, when loaded)."""
-    return [r for r in registered() if type(r).__module__.startswith("engine.")]
-
-
-def event_sources() -> list[tuple[str, Any]]:
-    """(ruleset, event class) for every event kind: the core's, then each ruleset's."""
-    core: list[tuple[str, Any]] = [("core", cls) for cls in get_args(engine.events.Event)]
-    games = [(type(r).name, e) for r in shipped() for e in type(r).vocabulary.events]
-    seen: set[str] = set()
-    out = []
-    for source, cls in core + games:
-        if cls.kind not in seen:  # a ruleset may reuse another's event class
-            seen.add(cls.kind)
-            out.append((source, cls))
-    return out
-
-
 def events_section() -> str:
     """Every event kind: its ruleset, version, fields and a recorded example."""
+    register_event_bodies()
     examples = recorded_examples()
     parts = []
     for source, cls in event_sources():
         hints = get_type_hints(cls)
-        version = CHANGED_IN.get(cls.kind, 1)
+        version = protocol.EVENT_BODIES[cls.kind].VERSION
         rows = [f"#### `{cls.kind}` ({source}, wire version {version})", "", _summary(cls), ""]
         rows += ["| field | type |", "|---|---|"]
         rows += [f"| `{f.name}` | {event_type(hints[f.name])} |" for f in dataclasses.fields(cls)]

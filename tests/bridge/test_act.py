@@ -8,6 +8,7 @@ from __future__ import annotations
 import protocol
 import tests.toy_ruleset  # noqa: F401  (registers the toy ruleset)
 from tests.bridge.conftest import Bridge, table_fingerprint
+from tests.wsclient import wire_data
 
 SCENE = {
     "grid": {"kind": "square", "cell_size": 1.0, "unit": "m", "width": 10, "height": 10},
@@ -57,7 +58,7 @@ async def test_act_params_are_checked_by_the_bridge_then_run(bridge: Bridge) -> 
     seq = await alice.send(protocol.Act, token="a", action="zap", params={"target": "b"})
     assert isinstance(await alice.reply_to(seq), protocol.Ack)
     zapped = await alice.event("toy_zapped")
-    assert zapped.data["attacker"] == "a" and zapped.data["target"] == "b"
+    assert wire_data(zapped)["attacker"] == "a" and wire_data(zapped)["target"] == "b"
 
     seq = await alice.send(protocol.AskOptions, token="a")
     options = await alice.wait_for(protocol.Options, lambda m: m.ref == seq)

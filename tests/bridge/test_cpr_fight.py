@@ -7,10 +7,11 @@ from __future__ import annotations
 from typing import Any
 
 from tests.scenario_cpr import run_fight
+from tests.wsclient import wire_data
 
 
 def data(events: list[Any], kind: str) -> list[dict[str, Any]]:
-    return [e.data for e in events if e.kind == kind]
+    return [wire_data(e) for e in events if e.kind == kind]
 
 
 async def test_the_cyberpunk_red_fight_shows_every_rule() -> None:
@@ -34,7 +35,9 @@ async def test_the_cyberpunk_red_fight_shows_every_rule() -> None:
     assert dict(map(tuple, first_order["scores"]))["boss"] == 16
     # A move split around an ROF 2 attack: move, shoot, move, shoot.
     gina = [
-        e.kind for e in events if e.data.get("token") == "gina" or e.data.get("attacker") == "gina"
+        e.kind
+        for e in events
+        if wire_data(e).get("token") == "gina" or wire_data(e).get("attacker") == "gina"
     ][:6]
     assert gina == ["move_started", "move_completed", "cpr_attack",
                     "move_started", "move_completed", "cpr_attack"]  # fmt: skip

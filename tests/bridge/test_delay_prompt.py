@@ -7,6 +7,7 @@ from __future__ import annotations
 import protocol
 from tests.bridge.conftest import Bridge
 from tests.scenario import scene_spec
+from tests.wsclient import wire_data
 
 
 async def test_an_unanswered_delayed_action_prompt_keeps_the_delay_waiting(
@@ -28,10 +29,10 @@ async def test_an_unanswered_delayed_action_prompt_keeps_the_delay_waiting(
     prompt = await alice.wait_for(protocol.Prompt)
     assert (prompt.kind, prompt.attacker) == ("delayed_action", "hero")
     closed = await alice.event("prompt_closed")
-    assert closed.data["outcome"] == "expired"
+    assert wire_data(closed)["outcome"] == "expired"
     started = await alice.event("phase_started")
-    assert (started.data["turn"], started.data["phase"]) == (1, 2)
+    assert (wire_data(started)["turn"], wire_data(started)["phase"]) == (1, 2)
     # Phase 2: the hero's own INIT comes before it took the delay: it lapses.
-    assert (await alice.event("hold_lapsed")).data == {"combatant": "hero", "hold": "delay"}
+    assert wire_data(await alice.event("hold_lapsed")) == {"combatant": "hero", "hold": "delay"}
     acts = await alice.event("combatant_acts")
-    assert acts.data["combatant"] == "hero"
+    assert wire_data(acts)["combatant"] == "hero"

@@ -22,7 +22,7 @@ from aiohttp.test_utils import TestServer
 
 import protocol
 from tests.scenario import scene_spec
-from tests.wsclient import TableClient
+from tests.wsclient import TableClient, wire_data
 from vtt_bridge import Config, create_app
 from vtt_bridge.app import HUB
 from vtt_bridge.recording import replay
@@ -76,15 +76,15 @@ async def test_move_prompt_attack_restart(tmp_path: Path) -> None:
         assert isinstance(await gm.reply_to(seq), protocol.Ack)
         for client in (gm, alice):
             order = await client.event("initiative_order")
-            assert order.data["order"] == ["hero", "ogre"]  # INIT 14 before INIT 12
+            assert wire_data(order)["order"] == ["hero", "ogre"]  # INIT 14 before INIT 12
             acts = await client.event("combatant_acts")
-            assert acts.data["combatant"] == "hero"
-            assert acts.data["movement"] == 12.0  # two move actions of 6 m combat movement
+            assert wire_data(acts)["combatant"] == "hero"
+            assert wire_data(acts)["movement"] == 12.0  # two move actions of 6 m combat movement
 
         seq = await alice.send(protocol.Move, token="hero", path=((3, 5), (2, 5), (1, 5)))
         assert isinstance(await alice.reply_to(seq), protocol.Ack)
         paused = await alice.event("move_interrupted")
-        assert paused.data["at"] == [4, 5] and paused.data["exit_point"] == [4.0, 5.5]
+        assert wire_data(paused)["at"] == [4, 5] and wire_data(paused)["exit_point"] == [4.0, 5.5]
         prompt = await gm.wait_for(protocol.Prompt)
         assert (prompt.kind, prompt.attacker, prompt.target) == (
             "attack_of_opportunity",
@@ -116,7 +116,7 @@ async def test_move_prompt_attack_restart(tmp_path: Path) -> None:
         )
         assert isinstance(await gm.reply_to(seq), protocol.Ack)
         attack = await alice.event("attack_rolled")
-        assert attack.data == {
+        assert wire_data(attack) == {
             "attacker": "ogre",
             "target": "hero",
             "attack": "attack_of_opportunity",
@@ -133,13 +133,13 @@ async def test_move_prompt_attack_restart(tmp_path: Path) -> None:
         seq = await gm.send(protocol.AnswerPrompt, prompt=ask.prompt, accept=True, rolls=None)
         assert isinstance(await gm.reply_to(seq), protocol.Ack)
         done = await alice.event("move_completed")
-        assert done.data == {"token": "hero", "at": [1, 5], "cost": 3.0, "movement_left": 9.0}
+        assert wire_data(done) == {"token": "hero", "at": [1, 5], "cost": 3.0, "movement_left": 9.0}
 
         # Step 4.
         seq = await alice.send(protocol.EndPhase, token="hero")
         assert isinstance(await alice.reply_to(seq), protocol.Ack)
         up = await gm.event("combatant_acts")
-        assert up.data["combatant"] == "ogre"
+        assert wire_data(up)["combatant"] == "ogre"
         last_seen = up.index
         state_before_restart = table.encounter.state_hash()
         await gm.close()
@@ -164,9 +164,9 @@ async def test_move_prompt_attack_restart(tmp_path: Path) -> None:
         seq = await gm.send(protocol.EndPhase, token="ogre")
         assert isinstance(await gm.reply_to(seq), protocol.Ack)
         phase = await alice.event("phase_started")
-        assert phase.data == {"turn": 1, "phase": 2, "surprise": False}
+        assert wire_data(phase) == {"turn": 1, "phase": 2, "surprise": False}
         acts = await alice.event("combatant_acts")
-        assert acts.data["combatant"] == "hero"
+        assert wire_data(acts)["combatant"] == "hero"
 
     # The first server's recording replays identically.
     (recording,) = (tmp_path / "rec").glob("*.jsonl")
@@ -183,7 +183,7 @@ async def test_the_gm_stops_a_mover_that_cannot_go_on(tmp_path: Path) -> None:
         ask = await gm.wait_for(protocol.Prompt, lambda p: p.kind == "continue_after_hit")
         await gm.send(protocol.AnswerPrompt, prompt=ask.prompt, accept=False, rolls=None)
         stopped = await alice.event("move_stopped")
-        assert stopped.data["token"] == "hero" and stopped.data["at"] == [4, 5]
+        assert wire_data(stopped)["token"] == "hero" and wire_data(stopped)["at"] == [4, 5]
 
 
 async def test_unanswered_prompt_expires_as_declined(tmp_path: Path) -> None:
@@ -191,9 +191,9 @@ async def test_unanswered_prompt_expires_as_declined(tmp_path: Path) -> None:
         await alice.send(protocol.Move, token="hero", path=((3, 5), (2, 5)))
         prompt = await gm.wait_for(protocol.Prompt)
         closed = await alice.event("prompt_closed")
-        assert closed.data == {"prompt": prompt.prompt, "outcome": "expired", "by": "system"}
+        assert wire_data(closed) == {"prompt": prompt.prompt, "outcome": "expired", "by": "system"}
         done = await alice.event("move_completed")
-        assert done.data["at"] == [2, 5]
+        assert wire_data(done)["at"] == [2, 5]
         assert not [
             m for m in alice.inbox if isinstance(m, protocol.Event) and m.kind == "attack_rolled"
         ]

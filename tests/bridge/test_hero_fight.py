@@ -9,12 +9,13 @@ from collections.abc import Callable
 from typing import Any
 
 from tests.scenario_hero import run_fight
+from tests.wsclient import wire_data
 
 
 def first(
     events: list[Any], kind: str, where: Callable[[dict[str, Any]], bool] = lambda d: True
 ) -> dict[str, Any]:
-    found = [e.data for e in events if e.kind == kind and where(e.data)]
+    found = [wire_data(e) for e in events if e.kind == kind and where(wire_data(e))]
     assert found, f"no {kind} event"
     return found[0]
 
@@ -25,16 +26,18 @@ async def test_the_full_fight_shows_every_rule() -> None:
     # A Surprise Phase, in which the unaware wolf does not act.
     assert first(events, "phase_started")["surprise"] is True
     surprise_actors = [
-        e.data["combatant"] for e in events if e.kind == "combatant_acts" and e.data["phase"] == 0
+        wire_data(e)["combatant"]
+        for e in events
+        if e.kind == "combatant_acts" and wire_data(e)["phase"] == 0
     ]
     assert "wolf" not in surprise_actors
     # A Delay to just before the giant, taken automatically, moving the elf's INIT.
     assert first(events, "delay_taken") == {"combatant": "elf", "before": "giant"}
     # Combat Reflexes: the wolf attacks two opponents in the same Phase.
     wolf_attacks = [
-        e.data["target"]
+        wire_data(e)["target"]
         for e in events
-        if e.kind == "attack_rolled" and e.data["attacker"] == "wolf"
+        if e.kind == "attack_rolled" and wire_data(e)["attacker"] == "wolf"
     ]
     assert wolf_attacks == ["hero", "elf"]
     # A withdraw away from the giant's 2 m reach provokes it.
@@ -49,11 +52,11 @@ async def test_the_full_fight_shows_every_rule() -> None:
         "trigger_by": "giant",
         "action": "attack",
     }
-    orders = [e.data["order"] for e in events if e.kind == "initiative_order"]
+    orders = [wire_data(e)["order"] for e in events if e.kind == "initiative_order"]
     assert orders[-1].index("hero") + 1 == orders[-1].index("giant")
     # The Post-Turn Recovery after Phase 4, then Turn 2.
     assert first(events, "recovered", lambda d: d["combatant"] == "hero") == {
         "combatant": "hero", "turn": 1, "end": [22, 27], "stun": [18, 23],
     }  # fmt: skip
-    turns = [e.data["turn"] if e.kind == "phase_started" else 0 for e in events]
+    turns = [wire_data(e)["turn"] if e.kind == "phase_started" else 0 for e in events]
     assert kinds.index("recovered") < turns.index(2)

@@ -8,10 +8,13 @@ from __future__ import annotations
 from typing import Any
 
 from tests.scenario_hero_powers import run_powers_fight
+from tests.wsclient import wire_data
 
 
 def used(events: list[Any], who: str) -> list[dict[str, Any]]:
-    return [e.data for e in events if e.kind == "power_used" and e.data["combatant"] == who]
+    return [
+        wire_data(e) for e in events if e.kind == "power_used" and wire_data(e)["combatant"] == who
+    ]
 
 
 async def test_the_powers_fight_shows_every_rule() -> None:
@@ -35,7 +38,7 @@ async def test_the_powers_fight_shows_every_rule() -> None:
     assert (casual["dice"], casual["end"], casual["time"]) == ("1d6", 1, "none")
     assert (full["dice"], full["end"], full["time"]) == ("2d6", 3, "attack")
     # A Framework switch with part of the reserve, and the Blast at part of its dice.
-    switched = next(e.data for e in events if e.kind == "framework_switched")
+    switched = next(wire_data(e) for e in events if e.kind == "framework_switched")
     assert switched["allocation"] == [["Jet Boots", 20], ["Sonic Blast", 40]]
     blast = next(u for u in iron if u["power"] == "Sonic Blast")
     assert (blast["dice"], blast["active_points"], blast["end"]) == ("8d6", 40, 4)
@@ -44,7 +47,7 @@ async def test_the_powers_fight_shows_every_rule() -> None:
     assert (curse["points"], curse["rolled"], curse["standard"]) == (21, [], 7)
     # END runs out: the Jet Boots' upkeep, a refused punch (the server said why), 0 END,
     # the Boots dropped; the Post-Turn Recovery gives REC 6 back; a full punch in Turn 2.
-    upkeep = [e.data for e in events if e.kind == "power_upkeep"]
+    upkeep = [wire_data(e) for e in events if e.kind == "power_upkeep"]
     assert upkeep[-1] == {
         "combatant": "ironclad",
         "end": 0,
@@ -53,7 +56,9 @@ async def test_the_powers_fight_shows_every_rule() -> None:
     }
     assert iron[-2]["end_left"] == 0
     recovered = next(
-        e.data for e in events if e.kind == "recovered" and e.data["combatant"] == "ironclad"
+        wire_data(e)
+        for e in events
+        if e.kind == "recovered" and wire_data(e)["combatant"] == "ironclad"
     )
     assert recovered["end"] == [0, 6]
     assert (iron[-1]["end"], iron[-1]["end_left"]) == (6, 0)

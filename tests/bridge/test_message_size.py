@@ -12,6 +12,7 @@ import msgpack
 import protocol
 from bench.event_window import big_scene
 from tests.bridge.conftest import closed_with, running
+from tests.wsclient import wire_data
 
 
 def padded_ping(seq: int, size: int) -> str:
@@ -64,7 +65,7 @@ async def test_the_documented_2000_token_scene_loads_at_512_kib(tmp_path: Path) 
         seq = await gm.send(protocol.LoadScene, scene=scene)
         assert isinstance(await gm.reply_to(seq), protocol.Ack)
         loaded = await gm.event("scene_loaded")
-        assert len(loaded.data["scene"]["tokens"]) == 2000
+        assert len(wire_data(loaded)["scene"]["tokens"]) == 2000
 
 
 async def test_refusals_carry_the_ref_whenever_the_seq_can_be_read(tmp_path: Path) -> None:

@@ -9,10 +9,11 @@ from typing import Any
 import protocol
 from tests.bridge.conftest import Bridge
 from tests.scenario_mm import SEED, fight_scene, run_fight
+from tests.wsclient import wire_data
 
 
 def data(events: list[Any], kind: str) -> list[dict[str, Any]]:
-    return [e.data for e in events if e.kind == kind]
+    return [wire_data(e) for e in events if e.kind == kind]
 
 
 async def test_the_mm_fight_shows_every_rule() -> None:
@@ -57,8 +58,8 @@ async def test_the_mm_fight_shows_every_rule() -> None:
     # The smoke ends mid-round in round 2, just before the minions' count comes up (the
     # villain shares it and acts first there).
     ended = kinds.index("effect_ended")
-    after = next(e.data for e in events[ended:] if e.kind == "combatant_acts")
-    before = [e.data for e in events[:ended] if e.kind == "combatant_acts"][-1]
+    after = next(wire_data(e) for e in events[ended:] if e.kind == "combatant_acts")
+    before = [wire_data(e) for e in events[:ended] if e.kind == "combatant_acts"][-1]
     assert after["combatant"] == "villain" and after["turn"] == 2
     assert before["turn"] == 2 and before["combatant"] == "ally"
     (started,) = data(events, "effect_started")

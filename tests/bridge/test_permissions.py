@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 import protocol
 from tests.bridge.conftest import Bridge, closed_with, table_fingerprint
 from tests.scenario import scene_body, scene_spec
-from tests.wsclient import TableClient
+from tests.wsclient import TableClient, wire_data
 from vtt_bridge import permissions
 from vtt_bridge.tables import Table
 
@@ -328,7 +328,7 @@ async def test_dice_policy(bridge: Bridge) -> None:
     assert isinstance(answer, protocol.ErrorMessage) and answer.code == "dice_refused"
     assert isinstance(await reply(gm, protocol.AnswerPrompt, rolled), protocol.Ack)
     attack = await alice.event("attack_rolled")
-    assert attack.data["dice"] == [4, 5, 6]
+    assert wire_data(attack)["dice"] == [4, 5, 6]
 
 
 async def test_revoked_token_is_closed_and_cannot_rejoin(bridge: Bridge) -> None:
@@ -378,9 +378,9 @@ async def test_the_table_supplies_the_initiative_tie_breaks_under_the_dice_polic
     assert isinstance(answer, protocol.ErrorMessage) and answer.code == "bad_rolls"
     assert isinstance(await reply(gm, protocol.StartCombat, start), protocol.Ack)
     rolled = await gm.event("dice_rolled")
-    assert rolled.data["results"] == [2, 5] and rolled.data["source"] == "table"
+    assert wire_data(rolled)["results"] == [2, 5] and wire_data(rolled)["source"] == "table"
     order = await gm.event("initiative_order")
-    assert order.data["order"] == ["hero", "ogre"]  # scene order: ogre 2, hero 5
+    assert wire_data(order)["order"] == ["hero", "ogre"]  # scene order: ogre 2, hero 5
 
 
 async def test_a_players_move_never_carries_dice(bridge: Bridge) -> None:

@@ -29,7 +29,7 @@ from aiohttp.test_utils import TestServer
 import protocol
 from tests.bridge.conftest import Bridge, closed_with, token_of
 from tests.scenario import scene_spec
-from tests.wsclient import TableClient
+from tests.wsclient import TableClient, wire_data
 from vtt_bridge import Config, create_app, membership, tables
 from vtt_bridge.app import HUB, TIMERS, Outbound
 from vtt_bridge.hub import Hub
@@ -168,7 +168,7 @@ async def test_prompt_expiry_that_fails_to_commit_is_retried(
         failed = failing_commits(hub, 2)  # the batch and its per-table retry both fail
         await until(lambda: len(failed) == 2)
         closed = await gm.event("prompt_closed")
-        assert closed.data["outcome"] == "expired"
+        assert wire_data(closed)["outcome"] == "expired"
         assert table.deadlines == {}
         assert table.committed.combat is not None and table.committed.combat.prompts == ()
 

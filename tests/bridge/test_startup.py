@@ -18,7 +18,7 @@ from aiohttp.test_utils import TestServer
 import protocol
 from bench.startup import PLAYERS, SNAPSHOT_EVERY, TAIL, build
 from tests.bridge.conftest import token_of
-from tests.wsclient import TableClient
+from tests.wsclient import TableClient, wire_data
 from vtt_bridge import Config, create_app
 from vtt_bridge.app import HUB
 from vtt_bridge.hub import Hub
@@ -51,7 +51,7 @@ async def test_start_up_reads_the_tail_and_older_acks_and_events_come_from_the_l
         await client.wait_for(protocol.Welcome)
         caught_up = [await client.wait_for(protocol.Event) for _ in range(total)]
         assert [e.index for e in caught_up] == list(range(total))
-        assert caught_up[1].data == {"token": "t-p0", "at": [0, 1]}
+        assert wire_data(caught_up[1]) == {"token": "t-p0", "at": [0, 1]}
         first = protocol.Move(seq=1, token=f"t-{player}", path=((0, 5),))
         await client.send_raw(protocol.encode_json(first))
         reply = await client.reply_to(1)

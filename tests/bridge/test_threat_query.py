@@ -14,7 +14,7 @@ import protocol
 from protocol.threat import AskExits, AskThreat, Exits, PathExit, Threat
 from tests.bridge.conftest import Bridge
 from tests.scenario import scene_body, scene_spec
-from tests.wsclient import TableClient
+from tests.wsclient import TableClient, wire_data
 
 
 def neighbours(col: int, row: int) -> list[tuple[int, int]]:
@@ -155,7 +155,7 @@ async def test_the_exits_asked_are_where_the_move_stops(bridge: Bridge) -> None:
     seq = await alice.send(protocol.Move, token="hero", path=path)
     assert isinstance(await alice.reply_to(seq), protocol.Ack)
     paused = await alice.event("move_interrupted")
-    assert (paused.data["by"], paused.data["at"], paused.data["exit_point"]) == (
+    assert (wire_data(paused)["by"], wire_data(paused)["at"], wire_data(paused)["exit_point"]) == (
         "ogre",
         [4, 5],
         [4.0, 5.5],

@@ -30,7 +30,7 @@ import protocol
 from engine.versions import RULES_VERSION, STATE_UPGRADES, upgrade_command, upgrade_state
 from protocol.versions import WIRE_VERSION, upgrade_events
 from tests.bridge.conftest import token_of
-from tests.wsclient import TableClient
+from tests.wsclient import TableClient, wire_data
 from vtt_bridge import Config, create_app
 from vtt_bridge.app import HUB
 from vtt_bridge.hub import Hub, StartupError
@@ -127,7 +127,7 @@ async def test_a_release_1_database_starts_with_every_table_as_it_was(tmp_path: 
             assert len(logged) == len(want["events"])
             gm = await _join(http, url, want["tokens"]["gm"], -1, "gm-vtt")
             caught_up = [await gm.wait_for(protocol.Event) for _ in logged]
-            assert [(e.index, e.kind, _plain(e.data)) for e in caught_up] == [
+            assert [(e.index, e.kind, _plain(wire_data(e))) for e in caught_up] == [
                 (i, e["kind"], _plain(e["data"])) for i, e in enumerate(logged)
             ]
             for prompt_id in want["open_prompts"]:  # and the prompt it must answer

@@ -19,7 +19,7 @@ from engine.prompts import CORE_PROMPTS
 from engine.rulesets import registered
 from tests.bridge.test_foundation_path import demo_tokens, fight_started
 from tests.scenario import scene_spec
-from tests.wsclient import TableClient
+from tests.wsclient import TableClient, wire_data
 from vtt_bridge import Config, create_app
 from vtt_bridge.app import CONFIG
 
@@ -61,7 +61,7 @@ async def test_first_server_seq_is_1_and_stats_arrive_as_maps(tmp_path: Path) ->
         await gm.send(protocol.LoadScene, scene=scene_spec())
         loaded = await gm.event("scene_loaded")
         sent = {t.id: t.stats for t in scene_spec().tokens}
-        for token in loaded.data["scene"]["tokens"]:
+        for token in wire_data(loaded)["scene"]["tokens"]:
             assert token["stats"] == sent[token["id"]]  # a map, as load_scene took it
         late = await TableClient.connect(http, str(server.make_url("/ws")))
         await late.join(demo_tokens(app)["alice"])

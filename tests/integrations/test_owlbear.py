@@ -34,7 +34,7 @@ from tests import wsclient
 from tests.bridge.conftest import token_of
 from tests.browser.test_table_view import CHROMIUM_ARGS, PATIENCE_MS, _chromium, _missing
 from tests.node_suite import ROOT, node, run_node_suite
-from tests.wsclient import TableClient
+from tests.wsclient import TableClient, wire_data
 from vtt_bridge import Config, create_app
 from vtt_bridge.app import HUB
 
@@ -336,14 +336,14 @@ async def test_built_extension_plays_a_move_in_a_stand_in_owlbear(stand_in: Stan
         # Alice drops the hero's centre at (2.62, 4.31) cells: cell [2, 4].
         await page.evaluate("() => host.drag('obr-alice', 'hero', {x: 393, y: 646.5})")
         paused = await gm.event("move_interrupted")
-        at = paused.data["at"]
+        at = wire_data(paused)["at"]
         opened = await gm.event("prompt_opened")
         # The background put the item where the bridge paused the move.
         await _item_at(page, "hero", ((at[0] + 0.5) * 150, (at[1] + 0.5) * 150))
-        answer = {"prompt": opened.data["prompt"], "accept": True, "rolls": None}
+        answer = {"prompt": wire_data(opened)["prompt"], "accept": True, "rolls": None}
         await _gm_send(gm, "answer_prompt", answer)
         done = await gm.event("move_completed")
-        assert done.data["at"] == [2, 4]
+        assert wire_data(done)["at"] == [2, 4]
         await _item_at(page, "hero", (2.5 * 150, 4.5 * 150))
         sent = await page.evaluate("() => host.calls.map((c) => c.id)")
         assert not [c for c in sent if "SET_METADATA" in c], sent
@@ -412,7 +412,7 @@ async def test_gm_links_tokens_sends_the_scene_and_starts_combat_from_the_popove
             await popover.locator("#link-note").evaluate("(note) => { note.textContent = ''; }")
         await popover.get_by_role("button", name="Send scene").click()
         loaded = await alice.event("scene_loaded")
-        scene = loaded.data["scene"]
+        scene = wire_data(loaded)["scene"]
         assert [scene["grid"]["width"], scene["grid"]["height"]] == [12, 12]
         assert scene["grid"]["vtt"]["kind"] == "owlbear"
         assert sorted((t["id"], t["owner"], t["x"], t["y"]) for t in scene["tokens"]) == [
@@ -421,7 +421,7 @@ async def test_gm_links_tokens_sends_the_scene_and_starts_combat_from_the_popove
         ]
         await popover.get_by_role("button", name="Start combat").click()
         started = await alice.event("combat_started")
-        assert started.data["ruleset"] == "hero-supplement"
+        assert wire_data(started)["ruleset"] == "hero-supplement"
         await popover.locator("#table").get_by_text("Hero (acting)").wait_for()
         await alice.close()
     assert stand_in.problems == []

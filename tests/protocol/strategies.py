@@ -51,6 +51,8 @@ def for_type(kind: msgspec.inspect.Type) -> st.SearchStrategy[Any]:
         lo = kind.min_length or 0
         items = st.lists(for_type(kind.item_type), min_size=lo, max_size=max(lo, MAX_ITEMS))
         return items.map(tuple)
+    if isinstance(kind, m.DictType) and not isinstance(kind.value_type, m.AnyType):
+        return st.dictionaries(for_type(kind.key_type), for_type(kind.value_type), max_size=3)
     if isinstance(kind, m.DictType | m.AnyType):
         return JSON_MAP
     if isinstance(kind, m.StructType):
