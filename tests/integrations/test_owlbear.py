@@ -374,7 +374,7 @@ async def test_prompt_popover_counts_down_the_bridges_time_with_a_fast_computer_
         assert await panel.locator("body").evaluate(fast)
         await _gm_send(gm, "move", {"token": "hero", "path": [[3, 5], [2, 5]]})
         opened = await gm.event("prompt_opened")
-        assert opened.data["controller"] == "alice"
+        assert wire_data(opened)["controller"] == "alice"
         prompt = page.frame_locator("iframe[name='com.vtt-bridge/prompt']")
         left = prompt.locator(".deadline")
         await left.wait_for()
@@ -383,7 +383,7 @@ async def test_prompt_popover_counts_down_the_bridges_time_with_a_fast_computer_
         assert found and 20 < int(found.group(1)) <= 30, text
         await prompt.get_by_role("button", name="Decline").click()
         closed = await gm.event("prompt_closed")
-        assert closed.data["prompt"] == opened.data["prompt"]
+        assert wire_data(closed)["prompt"] == wire_data(opened)["prompt"]
         await gm.close()
     assert stand_in.problems == []
 
