@@ -168,7 +168,7 @@ def move(state: EncounterState, command: Move, spatial: SpatialCache) -> Result:
     if combat is not None:
         require_no_prompts(combat)
         require_turn(combat, token)
-    resolution = resolve_path(spatial, scene, token, path)
+    resolution = resolve_path(spatial, scene, token, path, areas=combat is not None)
     if combat is None:
         # Outside combat the GM and owners arrange tokens freely: no budget, no provocation.
         moved = scene.with_token(token.moved_to(path[-1]))

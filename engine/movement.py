@@ -57,21 +57,32 @@ class Stop:
 
 
 def resolve_path(
-    spatial: SpatialCache, scene: Scene, mover: Combatant, path: tuple[Cell, ...]
+    spatial: SpatialCache,
+    scene: Scene,
+    mover: Combatant,
+    path: tuple[Cell, ...],
+    *,
+    areas: bool = True,
 ) -> MoveResolution:
-    """Resolve ``path`` (start first) for ``mover``; refuse it if it cannot be walked."""
-    problem, resolution = _walkable(spatial, scene, mover, path)
+    """Resolve ``path`` (start first) for ``mover``; refuse it if it cannot be walked.
+    ``areas=False`` leaves the exits out (and works out no threat): a move outside
+    combat, which nobody may interrupt, needs only whether and at what cost it can go."""
+    problem, resolution = _walkable(spatial, scene, mover, path, areas)
     if problem is not None or resolution is None:
         raise CommandRejected("illegal_move", f"move of {mover.id!r}: {problem}")
     return resolution
 
 
 def _walkable(
-    spatial: SpatialCache, scene: Scene, mover: Combatant, path: tuple[Cell, ...]
+    spatial: SpatialCache,
+    scene: Scene,
+    mover: Combatant,
+    path: tuple[Cell, ...],
+    areas: bool = True,
 ) -> tuple[str | None, MoveResolution | None]:
     index = spatial.index(scene)
     try:
-        resolution = index.resolve_move(mover.id, path, crossings=False)
+        resolution = index.resolve_move(mover.id, path, crossings=False, areas=areas)
     except GeometryError as exc:
         return str(exc), None
     if resolution.blocked_step is not None:

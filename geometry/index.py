@@ -12,7 +12,12 @@ query:
   *deferred*, registered under the :data:`~geometry.steps.TILE`-cell tiles its threat
   can reach (its footprint grown by the steps its reach spans), and every question
   about cells (a move's path, ``areas_at``) first works out the deferred tokens of
-  those cells' tiles.  The walls' blocked steps are worked out per tile the same way
+  those cells' tiles.  A move defers the moved token again: its cells stay indexed as
+  they were (*stale*), it is registered under the tiles of both its old and its new
+  threat, and the first question about those tiles brings it up to date, re-indexing
+  only the cells its threat left or entered.  Moves nobody asks about between (every
+  move outside combat: :meth:`ThreatIndex.resolve_move` with ``areas=False``) cost a
+  position update, not a threat.  The walls' blocked steps are worked out per tile the same way
   (:class:`~geometry.steps.StepBlocker`).  So loading a scene of hundreds of tokens
   costs little, and the first command after it pays only for the part of the map it
   touches, never for the whole map at once: one message's work stays bounded.  The
@@ -44,6 +49,8 @@ from geometry.walls import BlockMode, WallSet
 
 _LEAVE = CrossingKind.LEAVE
 _ENTER = CrossingKind.ENTER
+#: A rectangle of tiles, ``tx0, ty0, tx1, ty1`` inclusive.
+Box = tuple[int, int, int, int]
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,8 +94,13 @@ class ThreatIndex:
         grid: Grid,
         walls: WallSet | None = None,
         terrain: TerrainMap | None = None,
+        *,
+        eager: bool = False,
     ) -> None:
         self.grid = grid
+        #: Work out each token's threat as it is placed or moved, not when first asked:
+        #: the reference the lazy index is tested and measured against.
+        self.eager = eager
         self.walls = walls if walls is not None else WallSet()
         self.terrain = terrain
         self.blocker = StepBlocker(grid, self.walls, BlockMode.MOVE)
@@ -96,10 +108,15 @@ class ThreatIndex:
         self._areas: dict[str, frozenset[Cell]] = {}
         self._cover = Coverage(grid)
         self._occupancy = Occupancy()
-        #: Tokens whose threat is not worked out yet: id -> the tiles it may reach
-        #: (``tx0, ty0, tx1, ty1``, inclusive), and tile -> the ids that may reach it.
-        self._deferred: dict[str, tuple[int, int, int, int]] = {}
+        #: Tokens whose threat is not worked out yet, or not since they moved: id -> the
+        #: tiles their threat may reach now (``tx0, ty0, tx1, ty1``, inclusive); and
+        #: tile -> the ids registered there (those tiles and their stale area's).
+        self._deferred: dict[str, Box] = {}
         self._deferred_at: dict[tuple[int, int], set[str]] = {}
+        #: Deferred tokens whose cells are still indexed as they were where they last
+        #: were worked out (module docstring): id -> the tiles of those cells.
+        self._stale: dict[str, Box] = {}
+        self._steps: dict[float, int] = {}  # reach -> reach_steps(grid, reach)
 
     # -- tokens and areas -------------------------------------------------------------------
 
@@ -126,9 +143,9 @@ class ThreatIndex:
         self._place(Token(token_id, origin, size, reach), shared)
 
     def move_token(self, token_id: str, origin: Cell, *, shared: bool = False) -> None:
-        """Move a token; only its own threatened cells are recomputed, and only the
-        cells its threat leaves or enters are re-indexed (a step keeps most of them).
-        Only with ``shared`` may it stop where another token stands."""
+        """Move a token.  Its threat is worked out again when first asked about (module
+        docstring); then only the cells it left or entered are re-indexed.  Only with
+        ``shared`` may it stop where another token stands."""
         old = self.token(token_id)
         cells = self._footing(token_id, origin, old.size, shared)
         occupancy = self._occupancy
@@ -138,14 +155,23 @@ class ThreatIndex:
             occupancy.enter(c, token_id)
         moved = Token(token_id, origin, old.size, old.reach)
         self._tokens[token_id] = moved
-        if token_id in self._deferred:  # never worked out: still nothing to redo
-            self._undefer(token_id)
-            self._defer(moved)
+        box = self._box(cells, old.reach)
+        deferred = self._deferred.get(token_id)
+        if deferred is not None:
+            if deferred != box:  # a short move usually stays within the same tiles
+                self._unregister(token_id)
+                self._deferred[token_id] = box
+                self._register(token_id)
             return
-        before, after = self._areas[token_id], self._threat_of(moved)
-        self._cover.remove(token_id, before - after)
-        self._cover.add(token_id, after - before)
-        self._areas[token_id] = after
+        if self.eager:
+            before, after = self._areas[token_id], self._threat_of(moved)
+            self._cover.remove(token_id, before - after)
+            self._cover.add(token_id, after - before)
+            self._areas[token_id] = after
+            return
+        self._stale[token_id] = self._box(self.grid.footprint(old.origin, old.size), old.reach)
+        self._deferred[token_id] = box
+        self._register(token_id)
 
     def remove_token(self, token_id: str) -> None:
         """Take a token off the map."""
@@ -240,50 +266,90 @@ class ThreatIndex:
         self._tokens[tok.token_id] = tok
         for c in cells:
             self._occupancy.enter(c, tok.token_id)
-        self._defer(tok)
+        if self.eager:
+            self._index_area(tok.token_id, self._threat_of(tok))
+        else:
+            self._defer(tok)
 
     def _unplace(self, tok: Token) -> None:
         for c in self.grid.footprint(tok.origin, tok.size):
             self._occupancy.leave(c, tok.token_id)
         if tok.token_id in self._deferred:
             self._undefer(tok.token_id)
+            if self._stale.pop(tok.token_id, None) is not None:
+                self._unindex_area(tok.token_id)
         else:
             self._unindex_area(tok.token_id)
         del self._tokens[tok.token_id]
 
     # -- threats worked out when first needed (module docstring) ------------------------------
 
-    def _defer(self, tok: Token) -> None:
-        """Register ``tok``'s threat as not worked out, under every tile it may reach:
-        its footprint grown by the grid steps its reach spans (one step moves a cell's
-        column and row by at most one, on square and hex grids alike)."""
-        feet = self.grid.footprint(tok.origin, tok.size)
-        k = reach_steps(self.grid, tok.reach)
+    def _box(self, feet: Iterable[Cell], reach: float) -> Box:
+        """The tiles a threat may reach from footprint ``feet``: the footprint grown by
+        the grid steps ``reach`` spans (one step moves a cell's column and row by at
+        most one, on square and hex grids alike)."""
+        k = self._steps.get(reach)
+        if k is None:
+            k = self._steps[reach] = reach_steps(self.grid, reach)
         shift = TILE_SHIFT
-        tx0 = (min(c[0] for c in feet) - k) >> shift
-        ty0 = (min(c[1] for c in feet) - k) >> shift
-        tx1 = (max(c[0] for c in feet) + k) >> shift
-        ty1 = (max(c[1] for c in feet) + k) >> shift
-        self._deferred[tok.token_id] = (tx0, ty0, tx1, ty1)
+        xs = [c[0] for c in feet]
+        ys = [c[1] for c in feet]
+        return (
+            (min(xs) - k) >> shift,
+            (min(ys) - k) >> shift,
+            (max(xs) + k) >> shift,
+            (max(ys) + k) >> shift,
+        )
+
+    def _tiles(self, token_id: str) -> set[tuple[int, int]]:
+        """The tiles a deferred token is registered under."""
+        boxes = [self._deferred[token_id]]
+        stale = self._stale.get(token_id)
+        if stale is not None:
+            boxes.append(stale)
+        return {
+            (tx, ty)
+            for tx0, ty0, tx1, ty1 in boxes
+            for tx in range(tx0, tx1 + 1)
+            for ty in range(ty0, ty1 + 1)
+        }
+
+    def _register(self, token_id: str) -> None:
         at = self._deferred_at
-        for tx in range(tx0, tx1 + 1):
-            for ty in range(ty0, ty1 + 1):
-                at.setdefault((tx, ty), set()).add(tok.token_id)
+        for tile in self._tiles(token_id):
+            at.setdefault(tile, set()).add(token_id)
+
+    def _unregister(self, token_id: str) -> None:
+        at = self._deferred_at
+        for tile in self._tiles(token_id):
+            ids = at[tile]
+            ids.discard(token_id)
+            if not ids:
+                del at[tile]
+
+    def _defer(self, tok: Token) -> None:
+        """Register ``tok``'s threat as not worked out, under every tile it may reach."""
+        self._deferred[tok.token_id] = self._box(
+            self.grid.footprint(tok.origin, tok.size), tok.reach
+        )
+        self._register(tok.token_id)
 
     def _undefer(self, token_id: str) -> None:
-        tx0, ty0, tx1, ty1 = self._deferred.pop(token_id)
-        at = self._deferred_at
-        for tx in range(tx0, tx1 + 1):
-            for ty in range(ty0, ty1 + 1):
-                ids = at[(tx, ty)]
-                ids.discard(token_id)
-                if not ids:
-                    del at[(tx, ty)]
+        self._unregister(token_id)
+        del self._deferred[token_id]
 
     def _work_out(self, token_id: str) -> None:
-        """Compute and index the threat of a deferred token."""
+        """Compute and index the threat of a deferred token; a stale one re-indexes only
+        the cells its threat left or entered since it was last worked out."""
         self._undefer(token_id)
-        self._index_area(token_id, self._threat_of(self._tokens[token_id]))
+        after = self._threat_of(self._tokens[token_id])
+        if self._stale.pop(token_id, None) is None:
+            self._index_area(token_id, after)
+            return
+        before = self._areas[token_id]
+        self._cover.remove(token_id, before - after)
+        self._cover.add(token_id, after - before)
+        self._areas[token_id] = after
 
     def _work_out_cells(self, cells: Iterable[Cell]) -> None:
         """Work out every deferred token that may threaten one of ``cells``."""
@@ -305,7 +371,12 @@ class ThreatIndex:
     # -- resolving a move -------------------------------------------------------------------
 
     def resolve_move(
-        self, token_id: str, path: Sequence[Cell], *, crossings: bool = True
+        self,
+        token_id: str,
+        path: Sequence[Cell],
+        *,
+        crossings: bool = True,
+        areas: bool = True,
     ) -> MoveResolution:
         """Cost, wall check, and every area crossing and first exit of moving along ``path``.
 
@@ -314,7 +385,9 @@ class ThreatIndex:
         an off-grid position or a non-adjacent step; walls and occupied end cells are
         reported, not raised, so the engine can explain a refusal.  ``crossings=False``
         leaves ``crossings`` empty and builds only the exits, which is all a move's
-        attacks of opportunity need.
+        attacks of opportunity need.  ``areas=False`` leaves both empty and works out no
+        threat at all: a move nobody may interrupt (outside combat) needs only the cost,
+        the walls and the end cell.
         """
         tok = self.token(token_id)
         if len(path) < 2:
@@ -327,10 +400,13 @@ class ThreatIndex:
             for c in path:
                 if not grid.contains(c):
                     raise GeometryError(f"cell {c} is off the {grid.width}x{grid.height} grid")
-            if self._deferred:
-                self._work_out_cells(path)
             cost, blocked_step = self._cost_and_walls(path, None)
-            found, exits = self._cover.scan(token_id, path, crossings=crossings)
+            if areas:
+                if self._deferred:
+                    self._work_out_cells(path)
+                found, exits = self._cover.scan(token_id, path, crossings=crossings)
+            else:
+                found, exits = (), ()
             last = self._occupancy.other_than(path[-1], token_id)
             return MoveResolution(cost, blocked_step, last is not None, found, exits)
         feet = [grid.footprint(p, size) for p in path]
@@ -338,9 +414,12 @@ class ThreatIndex:
             for c in f:
                 if not grid.contains(c):
                     raise GeometryError(f"position {p} puts cell {c} off the grid")
+        cost, blocked_step = self._cost_and_walls(path, feet)
+        if not areas:
+            end_occupied = any(self._occupancy.other_than(c, token_id) for c in feet[-1])
+            return MoveResolution(cost, blocked_step, end_occupied, (), ())
         if self._deferred:
             self._work_out_cells(frozenset().union(*feet))
-        cost, blocked_step = self._cost_and_walls(path, feet)
         ins = [self._ids_under(f) for f in feet]
         outs = [self._ids_under(f - g) for f, g in pairwise(feet)]
         centres = [grid.footprint_center(p, size) for p in path]
