@@ -32,7 +32,7 @@ whatever the number of tokens and walls.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
@@ -117,6 +117,8 @@ class ThreatIndex:
         #: were worked out (module docstring): id -> the tiles of those cells.
         self._stale: dict[str, Box] = {}
         self._steps: dict[float, int] = {}  # reach -> reach_steps(grid, reach)
+        #: A square grid's diagonal step after an even and an odd number of diagonals.
+        self._diagonal_costs: tuple[float, float] | None = None
 
     # -- tokens and areas -------------------------------------------------------------------
 
@@ -147,15 +149,21 @@ class ThreatIndex:
         docstring); then only the cells it left or entered are re-indexed.  Only with
         ``shared`` may it stop where another token stands."""
         old = self.token(token_id)
-        cells = self._footing(token_id, origin, old.size, shared)
         occupancy = self._occupancy
-        for c in self.grid.footprint(old.origin, old.size):
-            occupancy.leave(c, token_id)
-        for c in cells:
-            occupancy.enter(c, token_id)
+        if old.size == 1:  # almost every token: no footprint sets
+            self._footing_one(token_id, origin, shared)
+            occupancy.leave(old.origin, token_id)
+            occupancy.enter(origin, token_id)
+            box = self._box((origin,), old.reach)
+        else:
+            cells = self._footing(token_id, origin, old.size, shared)
+            for c in self.grid.footprint(old.origin, old.size):
+                occupancy.leave(c, token_id)
+            for c in cells:
+                occupancy.enter(c, token_id)
+            box = self._box(cells, old.reach)
         moved = Token(token_id, origin, old.size, old.reach)
         self._tokens[token_id] = moved
-        box = self._box(cells, old.reach)
         deferred = self._deferred.get(token_id)
         if deferred is not None:
             if deferred != box:  # a short move usually stays within the same tiles
@@ -261,6 +269,13 @@ class ThreatIndex:
                 raise GeometryError(f"token {token_id!r} at {origin} overlaps {other!r}")
         return cells
 
+    def _footing_one(self, token_id: str, cell: Cell, shared: bool) -> None:
+        """:meth:`_footing` of a one-cell token, without building its footprint."""
+        self.grid.require(cell)
+        other = None if shared else self._occupancy.other_than(cell, token_id)
+        if other is not None:
+            raise GeometryError(f"token {token_id!r} at {cell} overlaps {other!r}")
+
     def _place(self, tok: Token, shared: bool = False) -> None:
         cells = self._footing(tok.token_id, tok.origin, tok.size, shared)
         self._tokens[tok.token_id] = tok
@@ -284,7 +299,7 @@ class ThreatIndex:
 
     # -- threats worked out when first needed (module docstring) ------------------------------
 
-    def _box(self, feet: Iterable[Cell], reach: float) -> Box:
+    def _box(self, feet: Collection[Cell], reach: float) -> Box:
         """The tiles a threat may reach from footprint ``feet``: the footprint grown by
         the grid steps ``reach`` spans (one step moves a cell's column and row by at
         most one, on square and hex grids alike)."""
@@ -292,6 +307,9 @@ class ThreatIndex:
         if k is None:
             k = self._steps[reach] = reach_steps(self.grid, reach)
         shift = TILE_SHIFT
+        if len(feet) == 1:
+            ((x, y),) = feet
+            return ((x - k) >> shift, (y - k) >> shift, (x + k) >> shift, (y + k) >> shift)
         xs = [c[0] for c in feet]
         ys = [c[1] for c in feet]
         return (
@@ -470,13 +488,17 @@ class ThreatIndex:
     ) -> tuple[float, int | None]:
         # The common case (one-square mover, no terrain) inlined: it is most of the work
         # of a quiet move, so no method call per step.
-        self.blocker.prepare_cells(path)
-        blocked = self.blocker.blocked_set
+        blocker = self.blocker
+        if blocker.lazy:
+            blocker.prepare_cells(path)
+        blocked = blocker.blocked_set
         s = grid.cell_size
-        rule = grid.diagonal
-        even, odd = diagonal_costs(rule)
-        diag_costs = (s * even, s * odd)
-        no_diagonals = rule is DiagonalRule.NONE
+        costs = self._diagonal_costs
+        if costs is None:
+            even, odd = diagonal_costs(grid.diagonal)
+            costs = self._diagonal_costs = (s * even, s * odd)
+        diag_costs = costs
+        no_diagonals = grid.diagonal is DiagonalRule.NONE
         cost = 0.0
         diagonals = 0
         blocked_step: int | None = None
