@@ -52,3 +52,26 @@ def copier(cls: type[T], *changed: str) -> Callable[..., T]:
     exec(source, scope)  # our own field names, as dataclasses builds its own __init__
     made: Callable[..., T] = scope[f"copy_{cls.__name__}"]
     return made
+
+
+#: (class, changed field names) -> its copier, or None where a class cannot have one.
+_COPIERS: dict[tuple[type, tuple[str, ...]], Callable[..., Any] | None] = {}
+
+
+def replace(value: T, /, **changes: Any) -> T:
+    """``dataclasses.replace(value, **changes)``, the same value, through a copier made
+    once per class and set of fields (module docstring); a class a copier cannot serve
+    (one that checks itself in ``__post_init__``) goes through ``dataclasses.replace``."""
+    key = (type(value), tuple(changes))
+    try:
+        copy = _COPIERS[key]
+    except KeyError:
+        try:
+            copy = copier(type(value), *changes)
+        except TypeError:
+            copy = None
+        _COPIERS[key] = copy
+    if copy is None:
+        return dataclasses.replace(value, **changes)  # type: ignore[type-var]
+    made: T = copy(value, *changes.values())
+    return made

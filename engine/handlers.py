@@ -10,7 +10,6 @@ part of it.  A ruleset's own actions come through ``act`` (:mod:`engine.fight`).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
 from engine import fight
@@ -42,6 +41,7 @@ from engine.commands import (
     SetEffect,
     StartCombat,
 )
+from engine.copies import replace
 from engine.errors import CommandRejected, UnsupportedRuleset
 from engine.events import (
     CombatStarted,

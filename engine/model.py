@@ -9,8 +9,9 @@ insertion history.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
+# The combat-time part of the state lives in its own module; re-exported here.
 from engine.combat_state import (
     Combat,
     Effect,
@@ -19,9 +20,7 @@ from engine.combat_state import (
     Prompt,
     Trigger,
 )
-
-# The combat-time part of the state lives in its own module; re-exported here.
-from engine.copies import copier
+from engine.copies import copier, replace
 from geometry import (
     Cell,
     DiagonalRule,

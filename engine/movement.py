@@ -22,10 +22,11 @@ the map meanwhile; a path that is no longer open ends the move there.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from engine.combat_state import PendingMove
+from engine.copies import replace
 from engine.errors import CommandRejected
 from engine.events import MoveCompleted, MoveInterrupted, MoveStopped
 from engine.model import Combatant, EncounterState, Scene
