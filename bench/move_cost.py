@@ -34,14 +34,14 @@ from typing import Any
 
 from bench.bridge import scene as bridge_scene
 from engine import event_data, from_plain, to_plain
-from engine.commands import LoadScene, Move
+from engine.commands import LoadScene, Move, StartCombat
 from engine.events import TokenPlaced
 from engine.handlers import HANDLERS
 from engine.model import EncounterState, Scene
 from engine.spatial import SpatialCache
 
-#: One move command's work, given the command: returns nothing, keeps its own state.
-Mover = Callable[[Move], None]
+#: One move command's work: given the command's number, makes and applies it.
+Mover = Callable[[int], None]
 
 
 def table_scene() -> Scene:
@@ -52,27 +52,25 @@ def table_scene() -> Scene:
     return from_plain(Scene, plain)
 
 
-def commands(scene: Scene, count: int, start: int) -> list[Move]:
-    """``count`` moves from the ``start``-th on: each token in turn, one square down
-    and back up (rows 1 and 2 after the first move off row 0), as ``bench.bridge``."""
-    moves = []
-    tokens = scene.tokens
-    for k in range(start, start + count):
-        token = tokens[k % len(tokens)]
-        row = 1 + (k // len(tokens)) % 2
-        moves.append(Move(token.owner, token.id, ((token.x, row),)))
-    return moves
+def command(scene: Scene, k: int) -> Move:
+    """The ``k``-th move: each token in turn, one square down and back up (rows 1 and
+    2 after the first move off row 0), as ``bench.bridge`` moves them."""
+    token = scene.tokens[k % len(scene.tokens)]
+    row = 1 + (k // len(scene.tokens)) % 2
+    return Move(token.owner, token.id, ((token.x, row),))
 
 
 def engine_mover(spatial: SpatialCache) -> Mover:
     """The bridge's per-command engine work, on a table of its own, with ``spatial``."""
     handle = HANDLERS[Move]
-    state, _ = HANDLERS[LoadScene](EncounterState(), LoadScene("gm", table_scene()), spatial)
+    scene = table_scene()
+    state, _ = HANDLERS[LoadScene](EncounterState(), LoadScene("gm", scene), spatial)
     box = [state]
 
-    def move(command: Move) -> None:
-        box[0], events = handle(box[0], command, spatial)
-        to_plain(command)
+    def move(k: int) -> None:
+        made = command(scene, k)
+        box[0], events = handle(box[0], made, spatial)
+        to_plain(made)
         for event in events:
             event_data(event)
 
@@ -81,18 +79,48 @@ def engine_mover(spatial: SpatialCache) -> Mover:
 
 def floor_mover() -> Mover:
     """The value work alone: new token, scene, state, event and their plain values."""
-    box = [EncounterState(table_scene())]
+    scene = table_scene()
+    box = [EncounterState(scene)]
 
-    def move(command: Move) -> None:
+    def move(k: int) -> None:
+        made = command(scene, k)
         state = box[0]
-        scene = state.scene
-        assert scene is not None
-        token = scene.token(command.token)
+        now = state.scene
+        assert now is not None
+        token = now.token(made.token)
         assert token is not None
-        cell = command.path[-1]
-        box[0] = state.with_scene(scene.with_token(token.moved_to(cell)))
-        to_plain(command)
+        cell = made.path[-1]
+        box[0] = state.with_scene(now.with_token(token.moved_to(cell)))
+        to_plain(made)
         event_data(TokenPlaced(token.id, cell))
+
+    return move
+
+
+def combat_mover(spatial: SpatialCache) -> Mover:
+    """A move in a fight (Hero, seed 000): the acting token steps one square off and,
+    from the same Phase with it standing there, back, so every command charges the
+    budget, walks the threat index past the others and follows a moved token."""
+    handle = HANDLERS[Move]
+    scene = table_scene()
+    state, _ = HANDLERS[LoadScene](EncounterState(), LoadScene("gm", scene), spatial)
+    state, _ = HANDLERS[StartCombat](state, StartCombat("gm", "hero-supplement", 13), spatial)
+    assert state.combat is not None and state.scene is not None
+    token = state.scene.token(state.combat.actor)
+    assert token is not None
+    here, there = token.cell, (token.x, token.y + 1)
+    away = state.with_scene(state.scene.with_token(token.moved_to(there)))
+    legs = [
+        (state, Move(token.owner, token.id, (there,))),
+        (away, Move(token.owner, token.id, (here,))),
+    ]
+
+    def move(k: int) -> None:
+        start, made = legs[k % 2]
+        _, events = handle(start, made, spatial)
+        to_plain(made)
+        for event in events:
+            event_data(event)
 
     return move
 
@@ -103,35 +131,43 @@ def measure(moves: int, rounds: int) -> dict[str, Any]:
         "move": engine_mover(SpatialCache()),
         "eager": engine_mover(SpatialCache(eager=True)),
         "floor": floor_mover(),
+        "combat": combat_mover(SpatialCache()),
+        "combat_eager": combat_mover(SpatialCache(eager=True)),
     }
-    scene = table_scene()
     names = list(variants)
     per_command: dict[str, list[float]] = {name: [] for name in names}
     done = 0
     for r in range(rounds + 1):
-        batch = commands(scene, moves, done)
+        numbers = range(done, done + moves)
         done += moves
         order = names[r % len(names) :] + names[: r % len(names)]
         for name in order:
             run = variants[name]
             start = time.process_time()
-            for command in batch:
-                run(command)
+            for k in numbers:
+                run(k)
             took = time.process_time() - start
             if r:  # the first round warms up (caches, the first move off row 0)
                 per_command[name].append(took / moves * 1e6)
 
+    def median(name: str) -> float:
+        return round(statistics.median(per_command[name]), 2)
+
     def ratio(a: str, b: str) -> float:
-        return statistics.median(x / y for x, y in zip(per_command[a], per_command[b]))
+        pairs = zip(per_command[a], per_command[b], strict=True)
+        return round(statistics.median(x / y for x, y in pairs), 3)
 
     return {
         "moves_per_round": moves,
         "rounds": rounds,
-        "move_us": round(statistics.median(per_command["move"]), 2),
-        "eager_us": round(statistics.median(per_command["eager"]), 2),
-        "floor_us": round(statistics.median(per_command["floor"]), 2),
-        "ratio_eager": round(ratio("move", "eager"), 3),
-        "ratio_floor": round(ratio("move", "floor"), 3),
+        "move_us": median("move"),
+        "eager_us": median("eager"),
+        "floor_us": median("floor"),
+        "combat_move_us": median("combat"),
+        "combat_eager_us": median("combat_eager"),
+        "ratio_eager": ratio("move", "eager"),
+        "ratio_floor": ratio("move", "floor"),
+        "ratio_combat_eager": ratio("combat", "combat_eager"),
     }
 
 
@@ -152,6 +188,10 @@ def main() -> None:
     print(f"  value work alone (floor)    {result['floor_us']:8.2f} us")
     print(f"  ratio to eager upkeep       {result['ratio_eager']:8.3f}")
     print(f"  ratio to the floor          {result['ratio_floor']:8.3f}")
+    print("a move in a Hero fight:")
+    print(f"  this engine                 {result['combat_move_us']:8.2f} us")
+    print(f"  threat index kept eagerly   {result['combat_eager_us']:8.2f} us")
+    print(f"  ratio to eager upkeep       {result['ratio_combat_eager']:8.3f}")
 
 
 if __name__ == "__main__":

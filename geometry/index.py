@@ -12,16 +12,20 @@ query:
   *deferred*, registered under the :data:`~geometry.steps.TILE`-cell tiles its threat
   can reach (its footprint grown by the steps its reach spans), and every question
   about cells (a move's path, ``areas_at``) first works out the deferred tokens of
-  those cells' tiles.  A move defers the moved token again: its cells stay indexed as
-  they were (*stale*), it is registered under the tiles of both its old and its new
-  threat, and the first question about those tiles brings it up to date, re-indexing
-  only the cells its threat left or entered.  Moves nobody asks about between (every
-  move outside combat: :meth:`ThreatIndex.resolve_move` with ``areas=False``) cost a
-  position update, not a threat.  The walls' blocked steps are worked out per tile the same way
+  those cells' tiles.  The walls' blocked steps are worked out per tile the same way
   (:class:`~geometry.steps.StepBlocker`).  So loading a scene of hundreds of tokens
   costs little, and the first command after it pays only for the part of the map it
-  touches, never for the whole map at once: one message's work stays bounded.  The
-  answers are exactly an eager index's (a property test compares them);
+  touches, never for the whole map at once: one message's work stays bounded;
+* a move defers the moved token again: its cells stay indexed as they were (*stale*),
+  it is registered under the tiles of both its old and its new threat, and the first
+  question about those tiles brings it up to date, re-indexing only the cells its
+  threat left or entered.  So moves nobody asks about (every move outside combat:
+  :meth:`ThreatIndex.resolve_move` with ``areas=False``) cost a position update, not a
+  threat.  Where areas were asked about since the last move (in a fight every move
+  asks), a move brings the threat up to date at once instead: it will be asked about
+  again, and deferring would cost more than it saves;
+* the answers are exactly an eager index's (``eager=True``, which works every threat
+  out as it is placed or moved; property tests compare them);
 * trigger areas (a readied or held action's "when someone comes through that door") are
   registered in the same map.
 
@@ -116,6 +120,11 @@ class ThreatIndex:
         #: Deferred tokens whose cells are still indexed as they were where they last
         #: were worked out (module docstring): id -> the tiles of those cells.
         self._stale: dict[str, Box] = {}
+        #: Whether areas were asked about since the last move (:meth:`move_token`).
+        self._read = False
+        #: The tiles each deferred token is registered under in ``_deferred_at``.
+        self._registered: dict[str, tuple[tuple[int, int], ...]] = {}
+        self._last_tile = ((grid.width - 1) >> TILE_SHIFT, (grid.height - 1) >> TILE_SHIFT)
         self._steps: dict[float, int] = {}  # reach -> reach_steps(grid, reach)
         #: A square grid's diagonal step after an even and an odd number of diagonals.
         self._diagonal_costs: tuple[float, float] | None = None
@@ -171,7 +180,11 @@ class ThreatIndex:
                 self._deferred[token_id] = box
                 self._register(token_id)
             return
-        if self.eager:
+        read, self._read = self._read, False
+        if self.eager or read:
+            # Someone asked about areas since the last move (a fight asks at every
+            # move): they will again, so bring the threat up to date now, which costs
+            # less than deferring it and working it out on the next question.
             before, after = self._areas[token_id], self._threat_of(moved)
             self._cover.remove(token_id, before - after)
             self._cover.add(token_id, after - before)
@@ -200,12 +213,14 @@ class ThreatIndex:
     def threatened(self, token_id: str) -> frozenset[Cell]:
         """The cells token ``token_id`` threatens now."""
         self.token(token_id)
+        self._read = True
         if token_id in self._deferred:
             self._work_out(token_id)
         return self._areas[token_id]
 
     def area(self, area_id: str) -> frozenset[Cell]:
         """The cells of area ``area_id`` (a token's threatened cells or a trigger area)."""
+        self._read = True
         if area_id in self._deferred:
             self._work_out(area_id)
         try:
@@ -215,6 +230,7 @@ class ThreatIndex:
 
     def areas_at(self, cell: Cell) -> frozenset[str]:
         """The ids of every area covering ``cell``."""
+        self._read = True
         if self._deferred:
             self._work_out_cells((cell,))
         return self._cover.at(cell)[1]
@@ -302,44 +318,51 @@ class ThreatIndex:
     def _box(self, feet: Collection[Cell], reach: float) -> Box:
         """The tiles a threat may reach from footprint ``feet``: the footprint grown by
         the grid steps ``reach`` spans (one step moves a cell's column and row by at
-        most one, on square and hex grids alike)."""
+        most one, on square and hex grids alike), within the grid's tiles."""
         k = self._steps.get(reach)
         if k is None:
             k = self._steps[reach] = reach_steps(self.grid, reach)
         shift = TILE_SHIFT
         if len(feet) == 1:
-            ((x, y),) = feet
-            return ((x - k) >> shift, (y - k) >> shift, (x + k) >> shift, (y + k) >> shift)
-        xs = [c[0] for c in feet]
-        ys = [c[1] for c in feet]
+            ((x0, y0),) = feet
+            x1, y1 = x0, y0
+        else:
+            x0, y0 = min(c[0] for c in feet), min(c[1] for c in feet)
+            x1, y1 = max(c[0] for c in feet), max(c[1] for c in feet)
+        last_x, last_y = self._last_tile
+        tx0, ty0 = (x0 - k) >> shift, (y0 - k) >> shift
+        tx1, ty1 = (x1 + k) >> shift, (y1 + k) >> shift
         return (
-            (min(xs) - k) >> shift,
-            (min(ys) - k) >> shift,
-            (max(xs) + k) >> shift,
-            (max(ys) + k) >> shift,
+            tx0 if tx0 > 0 else 0,
+            ty0 if ty0 > 0 else 0,
+            tx1 if tx1 < last_x else last_x,
+            ty1 if ty1 < last_y else last_y,
         )
 
-    def _tiles(self, token_id: str) -> set[tuple[int, int]]:
-        """The tiles a deferred token is registered under."""
-        boxes = [self._deferred[token_id]]
-        stale = self._stale.get(token_id)
-        if stale is not None:
-            boxes.append(stale)
-        return {
-            (tx, ty)
-            for tx0, ty0, tx1, ty1 in boxes
-            for tx in range(tx0, tx1 + 1)
-            for ty in range(ty0, ty1 + 1)
-        }
-
     def _register(self, token_id: str) -> None:
+        """Register a deferred token under the tiles of its box and of its stale cells'."""
+        tx0, ty0, tx1, ty1 = self._deferred[token_id]
+        if tx0 == tx1 and ty0 == ty1:  # most tokens: one tile
+            tiles: tuple[tuple[int, int], ...] = ((tx0, ty0),)
+        else:
+            tiles = tuple((x, y) for x in range(tx0, tx1 + 1) for y in range(ty0, ty1 + 1))
+        stale = self._stale.get(token_id)
+        if stale is not None and stale != self._deferred[token_id]:
+            sx0, sy0, sx1, sy1 = stale
+            more = {(x, y) for x in range(sx0, sx1 + 1) for y in range(sy0, sy1 + 1)}
+            tiles = (*tiles, *(more - set(tiles)))
+        self._registered[token_id] = tiles
         at = self._deferred_at
-        for tile in self._tiles(token_id):
-            at.setdefault(tile, set()).add(token_id)
+        for tile in tiles:
+            ids = at.get(tile)
+            if ids is None:
+                at[tile] = {token_id}
+            else:
+                ids.add(token_id)
 
     def _unregister(self, token_id: str) -> None:
         at = self._deferred_at
-        for tile in self._tiles(token_id):
+        for tile in self._registered.pop(token_id):
             ids = at[tile]
             ids.discard(token_id)
             if not ids:
@@ -420,6 +443,7 @@ class ThreatIndex:
                     raise GeometryError(f"cell {c} is off the {grid.width}x{grid.height} grid")
             cost, blocked_step = self._cost_and_walls(path, None)
             if areas:
+                self._read = True
                 if self._deferred:
                     self._work_out_cells(path)
                 found, exits = self._cover.scan(token_id, path, crossings=crossings)
@@ -436,6 +460,7 @@ class ThreatIndex:
         if not areas:
             end_occupied = any(self._occupancy.other_than(c, token_id) for c in feet[-1])
             return MoveResolution(cost, blocked_step, end_occupied, (), ())
+        self._read = True
         if self._deferred:
             self._work_out_cells(frozenset().union(*feet))
         ins = [self._ids_under(f) for f in feet]

@@ -206,7 +206,9 @@ def test_a_move_defers_the_threat_and_the_first_question_brings_it_back() -> Non
     index.add_token("b", (30, 30))
     index.work_out_everything()
     assert index.areas_at((6, 5)) == frozenset({"a"})
-    for x in range(6, 26):  # into the next tile, nothing asked: nothing worked out
+    index.move_token("a", (6, 5))  # asked since the last move (a fight): kept up to date
+    assert index.deferred == 0
+    for x in range(7, 26):  # into the next tile, nothing asked: nothing worked out
         index.move_token("a", (x, 5))
     assert index.deferred == 1
     # Asking about the old tile only (where the stale cells are) brings "a" up to date.
