@@ -171,7 +171,9 @@ def move(state: EncounterState, command: Move, spatial: SpatialCache) -> Result:
     resolution = resolve_path(spatial, scene, token, path, areas=combat is not None)
     if combat is None:
         # Outside combat the GM and owners arrange tokens freely: no budget, no provocation.
-        moved = scene.with_token(token.moved_to(path[-1]))
+        placed = token.moved_to(path[-1])
+        moved = scene.with_token(placed)
+        spatial.moved(scene, moved, placed)
         return state.with_scene(moved), [TokenPlaced(token.id, path[-1])]
     combat, ruleset = combat_and_ruleset(state)
     mode = move_mode(ruleset, command.mode)

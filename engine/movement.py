@@ -160,7 +160,7 @@ def continue_move(
             return stopped, [MoveStopped(mover.id, mover.cell, f"the way on is closed: {problem}")]
         stops = _stops(state, ruleset, spatial, mover, pending, rest, resolution)
         if stops:
-            return _pause(state, mover, pending, stops[0])
+            return _pause(state, spatial, mover, pending, stops[0])
     return _arrive(state, ruleset, spatial, mover, pending, tray)
 
 
@@ -281,7 +281,7 @@ def _may_attack(combat: Any, ruleset: Ruleset, scene: Scene, who: str, mover: Co
 
 
 def _pause(
-    state: EncounterState, mover: Combatant, pending: PendingMove, stop: Stop
+    state: EncounterState, spatial: SpatialCache, mover: Combatant, pending: PendingMove, stop: Stop
 ) -> tuple[EncounterState, list[Any]]:
     scene, combat = state.scene, state.combat
     assert isinstance(scene, Scene) and combat is not None
@@ -290,11 +290,10 @@ def _pause(
     kind = "attack_of_opportunity" if stop.kind == "aoo" else "readied_action"
     asked = (*pending.asked, f"{stop.kind}:{who.id}")
     moved_on = replace(pending, step=pending.step + stop.step, asked=asked)
-    state = replace(
-        state,
-        scene=scene.with_token(mover.moved_to(stop.cell)),
-        combat=replace(combat, pending_move=moved_on),
-    )
+    paused = mover.moved_to(stop.cell)
+    moved = scene.with_token(paused)
+    spatial.moved(scene, moved, paused)
+    state = replace(state, scene=moved, combat=replace(combat, pending_move=moved_on))
     state, opened = open_prompt(state, kind, who.owner, who.id, mover.id, stop.cell, stop.point)
     return state, [MoveInterrupted(mover.id, stop.cell, stop.point, who.id), opened]
 
@@ -310,7 +309,8 @@ def _arrive(
     scene, combat = state.scene, state.combat
     assert isinstance(scene, Scene) and combat is not None
     arrived = mover.moved_to(pending.path[-1])
-    scene = scene.with_token(arrived)
+    before, scene = scene, scene.with_token(arrived)
+    spatial.moved(before, scene, arrived)
     combat = replace(combat, pending_move=None)
     left = ruleset.movement_left(combat, arrived)
     events: list[Any] = [MoveCompleted(mover.id, arrived.cell, pending.cost, left)]

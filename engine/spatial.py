@@ -92,6 +92,16 @@ class SpatialCache:
         self._scene, self._index = scene, index
         return index
 
+    def moved(self, before: Scene, after: Scene, token: Combatant) -> None:
+        """Follow a move the engine has just made: ``after`` is ``before`` with ``token``
+        standing somewhere else, nothing more.  When the index describes ``before``, the
+        token moves in it and it describes ``after``, with no comparison of the two
+        scenes (every move made one); otherwise nothing changes here, and the next
+        :meth:`index` compares as usual."""
+        if self._scene is before and self._index is not None:
+            self._index.move_token(token.id, token.cell, shared=True)
+            self._scene = after
+
 
 def _same_static(last: Scene, scene: Scene) -> bool:
     # Successive states share the grid, wall and terrain tuples (``dataclasses.replace``

@@ -2,7 +2,8 @@
 worked out again when first asked about; a move outside combat asks about none), and
 the engine must not be able to tell: random commands, before and during a fight, with
 ``threat`` and ``path_exits`` questions between them, give exactly the events, states,
-refusals and answers of an index kept up to date at every move (``eager``)."""
+refusals and answers of an index kept up to date at every move (``eager``), and the
+index a cache ends with describes the last scene exactly."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from hypothesis import strategies as st
 from engine import AnswerPrompt, CommandRejected, EndPhase, LoadScene, Move, StartCombat
 from engine.handlers import HANDLERS
 from engine.model import EncounterState, GridSpec, Scene
-from engine.spatial import SpatialCache
+from engine.spatial import SpatialCache, build_index
 from engine.threat import path_exits, threat
 from tests.engine.helpers import token
 from tests.engine.test_engine_fuzz import COMMANDS, IDS, STEP
@@ -112,3 +113,29 @@ def test_lazy_threat_upkeep_answers_as_eager_upkeep(before: list[Any], during: l
         eager_gave, eager_state = _step(eager_state, eager, op)
         assert lazy_gave == eager_gave, op
         assert lazy_state == eager_state, op
+    # The index each cache followed the moves with (SpatialCache.moved, or comparing
+    # scenes) describes the last scene exactly as one built afresh from it.
+    scene_now = lazy_state.scene
+    assert scene_now is not None
+    fresh = build_index(scene_now)
+    for cache in (lazy, eager):
+        index = cache.index(scene_now)
+        for t in scene_now.tokens:
+            assert index.threatened(t.id) == fresh.threatened(t.id)
+            assert index.token(t.id) == fresh.token(t.id)
+            assert index.occupants(t.cell) == fresh.occupants(t.cell)
+
+
+def test_a_cache_follows_a_move_it_is_told_of_and_ignores_one_it_does_not_hold() -> None:
+    scene = Scene(GridSpec(9, 9), (token("hero", 2, 2, owner="alice"), token("ogre", 6, 6)))
+    cache = SpatialCache()
+    index = cache.index(scene)
+    hero = scene.tokens[0].moved_to((3, 2))
+    after = scene.with_token(hero)
+    cache.moved(scene, after, hero)
+    assert cache.index(after) is index  # followed in place: no comparison, no rebuild
+    assert index.token("hero").origin == (3, 2) and index.occupant((3, 2)) == "hero"
+    elsewhere = after.with_token(after.tokens[1].moved_to((5, 5)))
+    cache.moved(scene, elsewhere, elsewhere.tokens[1])  # not the scene it describes
+    assert index.token("ogre").origin == (6, 6)
+    assert cache.index(elsewhere).token("ogre").origin == (5, 5)  # compared as usual
