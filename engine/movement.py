@@ -105,8 +105,9 @@ def blocking_problem(
     """
     grid = index.grid
     last = len(path) - 1
+    size = mover.size
     for step, origin in enumerate(path[1:], start=1):
-        for cell in grid.footprint(origin, mover.size):
+        for cell in (origin,) if size == 1 else grid.footprint(origin, size):
             for other_id in index.occupants(cell):
                 if other_id == mover.id:
                     continue
