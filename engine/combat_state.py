@@ -7,9 +7,10 @@ and hash equal whatever order things happened in.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
+from engine.copies import replace
 from geometry import Cell, Point
 
 

@@ -13,10 +13,10 @@ sets and ends effects with ``set_effect`` / ``end_effect``; a ruleset starts the
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from engine.combat_state import Combat, Effect
+from engine.copies import replace
 from engine.events import EffectEnded, EffectStarted
 from engine.model import EncounterState
 

@@ -7,7 +7,6 @@ before changing anything.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from engine.checks import (
@@ -20,6 +19,7 @@ from engine.checks import (
 )
 from engine.combat_state import Combat
 from engine.commands import GM, Act, EndEffect, JoinCombat, LeaveCombat, SetEffect
+from engine.copies import replace
 from engine.effects import end_effect, notify_ended, start_effect
 from engine.errors import CommandRejected
 from engine.events import CombatantJoined, CombatantLeft, InitiativeOrder, TokenPlaced

@@ -10,7 +10,6 @@ part of it.  A ruleset's own actions come through ``act`` (:mod:`engine.fight`).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
 from engine import fight
@@ -42,6 +41,7 @@ from engine.commands import (
     SetEffect,
     StartCombat,
 )
+from engine.copies import replace
 from engine.errors import CommandRejected, UnsupportedRuleset
 from engine.events import (
     CombatStarted,
@@ -168,10 +168,12 @@ def move(state: EncounterState, command: Move, spatial: SpatialCache) -> Result:
     if combat is not None:
         require_no_prompts(combat)
         require_turn(combat, token)
-    resolution = resolve_path(spatial, scene, token, path)
+    resolution = resolve_path(spatial, scene, token, path, areas=combat is not None)
     if combat is None:
         # Outside combat the GM and owners arrange tokens freely: no budget, no provocation.
-        moved = scene.with_token(token.moved_to(path[-1]))
+        placed = token.moved_to(path[-1])
+        moved = scene.with_token(placed)
+        spatial.moved(scene, moved, placed)
         return state.with_scene(moved), [TokenPlaced(token.id, path[-1])]
     combat, ruleset = combat_and_ruleset(state)
     mode = move_mode(ruleset, command.mode)

@@ -9,7 +9,7 @@ insertion history.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 # The combat-time part of the state lives in its own module; re-exported here.
 from engine.combat_state import (
@@ -20,6 +20,7 @@ from engine.combat_state import (
     Prompt,
     Trigger,
 )
+from engine.copies import copier, replace
 from geometry import (
     Cell,
     DiagonalRule,
@@ -184,12 +185,8 @@ class Combatant:
 
     def moved_to(self, cell: Cell) -> Combatant:
         """This combatant standing on ``cell``."""
-        # Spelled out rather than ``dataclasses.replace``, which costs several times
-        # more: every move makes one.
-        return type(self)(
-            self.id, self.name, self.owner, self.side, cell[0], cell[1],
-            self.size, self.reach, stats=self.stats, movement=self.movement,
-        )  # fmt: skip
+        # Every move makes one: a generated copy (engine.copies), not ``replace``.
+        return _moved(self, cell[0], cell[1])
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,8 +218,12 @@ class Scene:
 
     def with_token(self, token: Combatant) -> Scene:
         """This scene with ``token`` replacing the token of the same id."""
-        tokens = tuple(token if t.id == token.id else t for t in self.tokens)
-        return type(self)(self.grid, tokens, self.walls, self.terrain)  # every move: no replace()
+        tokens = self.tokens
+        token_id = token.id
+        for i, t in enumerate(tokens):
+            if t.id == token_id:  # ids are unique on a scene (engine.scene_checks)
+                return _with_tokens(self, (*tokens[:i], token, *tokens[i + 1 :]))
+        return self
 
 
 @dataclass(frozen=True, slots=True)
@@ -237,6 +238,11 @@ class EncounterState:
 
     def with_scene(self, scene: Scene) -> EncounterState:
         """This state with ``scene`` in place of its own."""
-        # Spelled out rather than ``dataclasses.replace`` (several times the cost): every
-        # move outside combat makes one.
-        return type(self)(scene, self.seed, self.draws, self.next_prompt, self.combat)
+        # Every move outside combat makes one: a generated copy, not ``replace``.
+        return _with_scene(self, scene)
+
+
+# The move path's copies (engine.copies), made once.
+_moved = copier(Combatant, "x", "y")
+_with_tokens = copier(Scene, "tokens")
+_with_scene = copier(EncounterState, "scene")

@@ -22,10 +22,11 @@ the map meanwhile; a path that is no longer open ends the move there.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from engine.combat_state import PendingMove
+from engine.copies import replace
 from engine.errors import CommandRejected
 from engine.events import MoveCompleted, MoveInterrupted, MoveStopped
 from engine.model import Combatant, EncounterState, Scene
@@ -57,21 +58,32 @@ class Stop:
 
 
 def resolve_path(
-    spatial: SpatialCache, scene: Scene, mover: Combatant, path: tuple[Cell, ...]
+    spatial: SpatialCache,
+    scene: Scene,
+    mover: Combatant,
+    path: tuple[Cell, ...],
+    *,
+    areas: bool = True,
 ) -> MoveResolution:
-    """Resolve ``path`` (start first) for ``mover``; refuse it if it cannot be walked."""
-    problem, resolution = _walkable(spatial, scene, mover, path)
+    """Resolve ``path`` (start first) for ``mover``; refuse it if it cannot be walked.
+    ``areas=False`` leaves the exits out (and works out no threat): a move outside
+    combat, which nobody may interrupt, needs only whether and at what cost it can go."""
+    problem, resolution = _walkable(spatial, scene, mover, path, areas)
     if problem is not None or resolution is None:
         raise CommandRejected("illegal_move", f"move of {mover.id!r}: {problem}")
     return resolution
 
 
 def _walkable(
-    spatial: SpatialCache, scene: Scene, mover: Combatant, path: tuple[Cell, ...]
+    spatial: SpatialCache,
+    scene: Scene,
+    mover: Combatant,
+    path: tuple[Cell, ...],
+    areas: bool = True,
 ) -> tuple[str | None, MoveResolution | None]:
     index = spatial.index(scene)
     try:
-        resolution = index.resolve_move(mover.id, path, crossings=False)
+        resolution = index.resolve_move(mover.id, path, crossings=False, areas=areas)
     except GeometryError as exc:
         return str(exc), None
     if resolution.blocked_step is not None:
@@ -93,8 +105,9 @@ def blocking_problem(
     """
     grid = index.grid
     last = len(path) - 1
+    size = mover.size
     for step, origin in enumerate(path[1:], start=1):
-        for cell in grid.footprint(origin, mover.size):
+        for cell in (origin,) if size == 1 else grid.footprint(origin, size):
             for other_id in index.occupants(cell):
                 if other_id == mover.id:
                     continue
@@ -148,7 +161,7 @@ def continue_move(
             return stopped, [MoveStopped(mover.id, mover.cell, f"the way on is closed: {problem}")]
         stops = _stops(state, ruleset, spatial, mover, pending, rest, resolution)
         if stops:
-            return _pause(state, mover, pending, stops[0])
+            return _pause(state, spatial, mover, pending, stops[0])
     return _arrive(state, ruleset, spatial, mover, pending, tray)
 
 
@@ -269,7 +282,7 @@ def _may_attack(combat: Any, ruleset: Ruleset, scene: Scene, who: str, mover: Co
 
 
 def _pause(
-    state: EncounterState, mover: Combatant, pending: PendingMove, stop: Stop
+    state: EncounterState, spatial: SpatialCache, mover: Combatant, pending: PendingMove, stop: Stop
 ) -> tuple[EncounterState, list[Any]]:
     scene, combat = state.scene, state.combat
     assert isinstance(scene, Scene) and combat is not None
@@ -278,11 +291,10 @@ def _pause(
     kind = "attack_of_opportunity" if stop.kind == "aoo" else "readied_action"
     asked = (*pending.asked, f"{stop.kind}:{who.id}")
     moved_on = replace(pending, step=pending.step + stop.step, asked=asked)
-    state = replace(
-        state,
-        scene=scene.with_token(mover.moved_to(stop.cell)),
-        combat=replace(combat, pending_move=moved_on),
-    )
+    paused = mover.moved_to(stop.cell)
+    moved = scene.with_token(paused)
+    spatial.moved(scene, moved, paused)
+    state = replace(state, scene=moved, combat=replace(combat, pending_move=moved_on))
     state, opened = open_prompt(state, kind, who.owner, who.id, mover.id, stop.cell, stop.point)
     return state, [MoveInterrupted(mover.id, stop.cell, stop.point, who.id), opened]
 
@@ -298,7 +310,8 @@ def _arrive(
     scene, combat = state.scene, state.combat
     assert isinstance(scene, Scene) and combat is not None
     arrived = mover.moved_to(pending.path[-1])
-    scene = scene.with_token(arrived)
+    before, scene = scene, scene.with_token(arrived)
+    spatial.moved(before, scene, arrived)
     combat = replace(combat, pending_move=None)
     left = ruleset.movement_left(combat, arrived)
     events: list[Any] = [MoveCompleted(mover.id, arrived.cell, pending.cost, left)]

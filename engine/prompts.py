@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from engine.combat_state import Prompt
+from engine.copies import replace
 from engine.events import PromptOpened
 from engine.model import EncounterState
 from geometry import Cell, Point

@@ -39,23 +39,28 @@ def _region(spec: TerrainSpec) -> TerrainRegion:
     return TerrainRegion(Polygon(spec.polygon), TerrainKind(spec.kind))
 
 
-def build_index(scene: Scene) -> ThreatIndex:
-    """A fresh index of ``scene``: grid, walls and doors, terrain, every token's threat."""
+def build_index(scene: Scene, *, eager: bool = False) -> ThreatIndex:
+    """A fresh index of ``scene``: grid, walls and doors, terrain, every token's threat
+    (worked out when first asked, or at once and at every move with ``eager``)."""
     grid = scene.grid.build()
     walls = WallSet({w.id: _barrier(w) for w in scene.walls})
     terrain = TerrainMap([_region(t) for t in scene.terrain], grid=grid) if scene.terrain else None
-    index = ThreatIndex(grid, walls, terrain)
+    index = ThreatIndex(grid, walls, terrain, eager=eager)
     for token in scene.tokens:
         index.add_token(token.id, token.cell, size=token.size, reach=token.reach, shared=True)
     return index
 
 
 class SpatialCache:
-    """The index of the most recent scene, updated incrementally (see the module docstring)."""
+    """The index of the most recent scene, updated incrementally (see the module docstring).
+    ``eager`` keeps every token's threat worked out at every move
+    (:class:`geometry.ThreatIndex`): the reference the lazy upkeep is tested and
+    measured against (``bench/move_cost.py``)."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, eager: bool = False) -> None:
         self._scene: Scene | None = None
         self._index: ThreatIndex | None = None
+        self._eager = eager
 
     def index(self, scene: Scene) -> ThreatIndex:
         """An index describing exactly ``scene``."""
@@ -66,7 +71,7 @@ class SpatialCache:
         if last is not None and index is not None and _same_static(last, scene):
             moved = _moved_tokens(last, scene)
         if moved is None:
-            index = build_index(scene)
+            index = build_index(scene, eager=self._eager)
         else:
             assert index is not None
             if last is not None and last.walls is not scene.walls:
@@ -86,6 +91,16 @@ class SpatialCache:
                     )
         self._scene, self._index = scene, index
         return index
+
+    def moved(self, before: Scene, after: Scene, token: Combatant) -> None:
+        """Follow a move the engine has just made: ``after`` is ``before`` with ``token``
+        standing somewhere else, nothing more.  When the index describes ``before``, the
+        token moves in it and it describes ``after``, with no comparison of the two
+        scenes (every move made one); otherwise nothing changes here, and the next
+        :meth:`index` compares as usual."""
+        if self._scene is before and self._index is not None:
+            self._index.move_token(token.id, token.cell, shared=True)
+            self._scene = after
 
 
 def _same_static(last: Scene, scene: Scene) -> bool:

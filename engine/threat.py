@@ -162,8 +162,8 @@ def path_exits(
     if not path:
         raise CommandRejected("illegal_move", "a path needs at least one step")
     full = (token.cell, *path)
-    resolution = resolve_path(spatial, scene, token, full)
     combat = state.combat
+    resolution = resolve_path(spatial, scene, token, full, areas=combat is not None)
     if combat is None:
         return (), "no combat: a move outside combat is never interrupted"
     ruleset = find_ruleset(combat.ruleset)

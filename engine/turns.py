@@ -41,10 +41,10 @@ pass, everyone in the order has its count.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from engine.combat_state import Combat
+from engine.copies import replace
 from engine.effects import expire
 from engine.errors import CommandRejected
 from engine.events import CombatantActs, CombatantDone, CombatantSkipped, PhaseStarted

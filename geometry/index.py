@@ -15,8 +15,17 @@ query:
   those cells' tiles.  The walls' blocked steps are worked out per tile the same way
   (:class:`~geometry.steps.StepBlocker`).  So loading a scene of hundreds of tokens
   costs little, and the first command after it pays only for the part of the map it
-  touches, never for the whole map at once: one message's work stays bounded.  The
-  answers are exactly an eager index's (a property test compares them);
+  touches, never for the whole map at once: one message's work stays bounded;
+* a move defers the moved token again: its cells stay indexed as they were (*stale*),
+  it is registered under the tiles of both its old and its new threat, and the first
+  question about those tiles brings it up to date, re-indexing only the cells its
+  threat left or entered.  So moves nobody asks about (every move outside combat:
+  :meth:`ThreatIndex.resolve_move` with ``areas=False``) cost a position update, not a
+  threat.  Where areas were asked about since the last move (in a fight every move
+  asks), a move brings the threat up to date at once instead: it will be asked about
+  again, and deferring would cost more than it saves;
+* the answers are exactly an eager index's (``eager=True``, which works every threat
+  out as it is placed or moved; property tests compare them);
 * trigger areas (a readied or held action's "when someone comes through that door") are
   registered in the same map.
 
@@ -27,9 +36,9 @@ whatever the number of tokens and walls.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Collection, Iterable, Sequence
 from itertools import pairwise
+from typing import NamedTuple
 
 from geometry.coverage import NO_COVER, Coverage
 from geometry.errors import GeometryError
@@ -44,11 +53,17 @@ from geometry.walls import BlockMode, WallSet
 
 _LEAVE = CrossingKind.LEAVE
 _ENTER = CrossingKind.ENTER
+#: A rectangle of tiles, ``tx0, ty0, tx1, ty1`` inclusive.
+Box = tuple[int, int, int, int]
+_new = tuple.__new__  # a named tuple from its fields' tuple, skipping its __new__
 
 
-@dataclass(frozen=True, slots=True)
-class Token:
-    """A creature on the map: ``size`` cells across, anchored at ``origin``, with ``reach``."""
+class Token(NamedTuple):
+    """A creature on the map: ``size`` cells across, anchored at ``origin``, with ``reach``.
+
+    A named tuple rather than a frozen dataclass, as :class:`MoveResolution`: every move
+    makes one, and a tuple is built in a fraction of the time.
+    """
 
     token_id: str
     origin: Cell
@@ -56,15 +71,16 @@ class Token:
     reach: float = 1.0
 
 
-@dataclass(frozen=True, slots=True)
-class MoveResolution:
+class MoveResolution(NamedTuple):
     """Everything the engine needs about one move, computed in one pass.
 
     ``cost`` is the whole path's cost (terrain included); ``blocked_step`` the first step
     a wall blocks (None if none); ``end_occupied`` whether the final footprint overlaps
     another token; ``crossings`` every enter/leave of every area in path order;
     ``exits`` per area the first step that moves out of one of its cells (attacks of
-    opportunity), in path order.
+    opportunity), in path order.  A named tuple, built with ``tuple.__new__`` as
+    :class:`~geometry.path.Crossing` is: a frozen dataclass cost several times as much,
+    once per move.
     """
 
     cost: float
@@ -87,8 +103,13 @@ class ThreatIndex:
         grid: Grid,
         walls: WallSet | None = None,
         terrain: TerrainMap | None = None,
+        *,
+        eager: bool = False,
     ) -> None:
         self.grid = grid
+        #: Work out each token's threat as it is placed or moved, not when first asked:
+        #: the reference the lazy index is tested and measured against.
+        self.eager = eager
         self.walls = walls if walls is not None else WallSet()
         self.terrain = terrain
         self.blocker = StepBlocker(grid, self.walls, BlockMode.MOVE)
@@ -96,10 +117,22 @@ class ThreatIndex:
         self._areas: dict[str, frozenset[Cell]] = {}
         self._cover = Coverage(grid)
         self._occupancy = Occupancy()
-        #: Tokens whose threat is not worked out yet: id -> the tiles it may reach
-        #: (``tx0, ty0, tx1, ty1``, inclusive), and tile -> the ids that may reach it.
-        self._deferred: dict[str, tuple[int, int, int, int]] = {}
+        #: Tokens whose threat is not worked out yet, or not since they moved: id -> the
+        #: tiles their threat may reach now (``tx0, ty0, tx1, ty1``, inclusive); and
+        #: tile -> the ids registered there (those tiles and their stale area's).
+        self._deferred: dict[str, Box] = {}
         self._deferred_at: dict[tuple[int, int], set[str]] = {}
+        #: Deferred tokens whose cells are still indexed as they were where they last
+        #: were worked out (module docstring): id -> the tiles of those cells.
+        self._stale: dict[str, Box] = {}
+        #: Whether areas were asked about since the last move (:meth:`move_token`).
+        self._read = False
+        #: The tiles each deferred token is registered under in ``_deferred_at``.
+        self._registered: dict[str, tuple[tuple[int, int], ...]] = {}
+        self._last_tile = ((grid.width - 1) >> TILE_SHIFT, (grid.height - 1) >> TILE_SHIFT)
+        self._steps: dict[float, int] = {}  # reach -> reach_steps(grid, reach)
+        #: A square grid's diagonal step after an even and an odd number of diagonals.
+        self._diagonal_costs: tuple[float, float] | None = None
 
     # -- tokens and areas -------------------------------------------------------------------
 
@@ -126,26 +159,45 @@ class ThreatIndex:
         self._place(Token(token_id, origin, size, reach), shared)
 
     def move_token(self, token_id: str, origin: Cell, *, shared: bool = False) -> None:
-        """Move a token; only its own threatened cells are recomputed, and only the
-        cells its threat leaves or enters are re-indexed (a step keeps most of them).
-        Only with ``shared`` may it stop where another token stands."""
+        """Move a token.  Its threat is worked out again when first asked about (module
+        docstring); then only the cells it left or entered are re-indexed.  Only with
+        ``shared`` may it stop where another token stands."""
         old = self.token(token_id)
-        cells = self._footing(token_id, origin, old.size, shared)
         occupancy = self._occupancy
-        for c in self.grid.footprint(old.origin, old.size):
-            occupancy.leave(c, token_id)
-        for c in cells:
-            occupancy.enter(c, token_id)
-        moved = Token(token_id, origin, old.size, old.reach)
+        if old.size == 1:  # almost every token: no footprint sets
+            self._footing_one(token_id, origin, shared)
+            occupancy.leave(old.origin, token_id)
+            occupancy.enter(origin, token_id)
+            box = self._box((origin,), old.reach)
+        else:
+            cells = self._footing(token_id, origin, old.size, shared)
+            for c in self.grid.footprint(old.origin, old.size):
+                occupancy.leave(c, token_id)
+            for c in cells:
+                occupancy.enter(c, token_id)
+            box = self._box(cells, old.reach)
+        moved = _new(Token, (token_id, origin, old.size, old.reach))
         self._tokens[token_id] = moved
-        if token_id in self._deferred:  # never worked out: still nothing to redo
-            self._undefer(token_id)
-            self._defer(moved)
+        deferred = self._deferred.get(token_id)
+        if deferred is not None:
+            if deferred != box:  # a short move usually stays within the same tiles
+                self._unregister(token_id)
+                self._deferred[token_id] = box
+                self._register(token_id)
             return
-        before, after = self._areas[token_id], self._threat_of(moved)
-        self._cover.remove(token_id, before - after)
-        self._cover.add(token_id, after - before)
-        self._areas[token_id] = after
+        read, self._read = self._read, False
+        if self.eager or read:
+            # Someone asked about areas since the last move (a fight asks at every
+            # move): they will again, so bring the threat up to date now, which costs
+            # less than deferring it and working it out on the next question.
+            before, after = self._areas[token_id], self._threat_of(moved)
+            self._cover.remove(token_id, before - after)
+            self._cover.add(token_id, after - before)
+            self._areas[token_id] = after
+            return
+        self._stale[token_id] = self._box(self.grid.footprint(old.origin, old.size), old.reach)
+        self._deferred[token_id] = box
+        self._register(token_id)
 
     def remove_token(self, token_id: str) -> None:
         """Take a token off the map."""
@@ -166,12 +218,14 @@ class ThreatIndex:
     def threatened(self, token_id: str) -> frozenset[Cell]:
         """The cells token ``token_id`` threatens now."""
         self.token(token_id)
+        self._read = True
         if token_id in self._deferred:
             self._work_out(token_id)
         return self._areas[token_id]
 
     def area(self, area_id: str) -> frozenset[Cell]:
         """The cells of area ``area_id`` (a token's threatened cells or a trigger area)."""
+        self._read = True
         if area_id in self._deferred:
             self._work_out(area_id)
         try:
@@ -181,6 +235,7 @@ class ThreatIndex:
 
     def areas_at(self, cell: Cell) -> frozenset[str]:
         """The ids of every area covering ``cell``."""
+        self._read = True
         if self._deferred:
             self._work_out_cells((cell,))
         return self._cover.at(cell)[1]
@@ -235,55 +290,112 @@ class ThreatIndex:
                 raise GeometryError(f"token {token_id!r} at {origin} overlaps {other!r}")
         return cells
 
+    def _footing_one(self, token_id: str, cell: Cell, shared: bool) -> None:
+        """:meth:`_footing` of a one-cell token, without building its footprint."""
+        self.grid.require(cell)
+        other = None if shared else self._occupancy.other_than(cell, token_id)
+        if other is not None:
+            raise GeometryError(f"token {token_id!r} at {cell} overlaps {other!r}")
+
     def _place(self, tok: Token, shared: bool = False) -> None:
         cells = self._footing(tok.token_id, tok.origin, tok.size, shared)
         self._tokens[tok.token_id] = tok
         for c in cells:
             self._occupancy.enter(c, tok.token_id)
-        self._defer(tok)
+        if self.eager:
+            self._index_area(tok.token_id, self._threat_of(tok))
+        else:
+            self._defer(tok)
 
     def _unplace(self, tok: Token) -> None:
         for c in self.grid.footprint(tok.origin, tok.size):
             self._occupancy.leave(c, tok.token_id)
         if tok.token_id in self._deferred:
             self._undefer(tok.token_id)
+            if self._stale.pop(tok.token_id, None) is not None:
+                self._unindex_area(tok.token_id)
         else:
             self._unindex_area(tok.token_id)
         del self._tokens[tok.token_id]
 
     # -- threats worked out when first needed (module docstring) ------------------------------
 
-    def _defer(self, tok: Token) -> None:
-        """Register ``tok``'s threat as not worked out, under every tile it may reach:
-        its footprint grown by the grid steps its reach spans (one step moves a cell's
-        column and row by at most one, on square and hex grids alike)."""
-        feet = self.grid.footprint(tok.origin, tok.size)
-        k = reach_steps(self.grid, tok.reach)
+    def _box(self, feet: Collection[Cell], reach: float) -> Box:
+        """The tiles a threat may reach from footprint ``feet``: the footprint grown by
+        the grid steps ``reach`` spans (one step moves a cell's column and row by at
+        most one, on square and hex grids alike), within the grid's tiles."""
+        k = self._steps.get(reach)
+        if k is None:
+            k = self._steps[reach] = reach_steps(self.grid, reach)
         shift = TILE_SHIFT
-        tx0 = (min(c[0] for c in feet) - k) >> shift
-        ty0 = (min(c[1] for c in feet) - k) >> shift
-        tx1 = (max(c[0] for c in feet) + k) >> shift
-        ty1 = (max(c[1] for c in feet) + k) >> shift
-        self._deferred[tok.token_id] = (tx0, ty0, tx1, ty1)
+        if len(feet) == 1:
+            ((x0, y0),) = feet
+            x1, y1 = x0, y0
+        else:
+            x0, y0 = min(c[0] for c in feet), min(c[1] for c in feet)
+            x1, y1 = max(c[0] for c in feet), max(c[1] for c in feet)
+        last_x, last_y = self._last_tile
+        tx0, ty0 = (x0 - k) >> shift, (y0 - k) >> shift
+        tx1, ty1 = (x1 + k) >> shift, (y1 + k) >> shift
+        return (
+            tx0 if tx0 > 0 else 0,
+            ty0 if ty0 > 0 else 0,
+            tx1 if tx1 < last_x else last_x,
+            ty1 if ty1 < last_y else last_y,
+        )
+
+    def _register(self, token_id: str) -> None:
+        """Register a deferred token under the tiles of its box and of its stale cells'."""
+        tx0, ty0, tx1, ty1 = self._deferred[token_id]
+        if tx0 == tx1 and ty0 == ty1:  # most tokens: one tile
+            tiles: tuple[tuple[int, int], ...] = ((tx0, ty0),)
+        else:
+            tiles = tuple((x, y) for x in range(tx0, tx1 + 1) for y in range(ty0, ty1 + 1))
+        stale = self._stale.get(token_id)
+        if stale is not None and stale != self._deferred[token_id]:
+            sx0, sy0, sx1, sy1 = stale
+            more = {(x, y) for x in range(sx0, sx1 + 1) for y in range(sy0, sy1 + 1)}
+            tiles = (*tiles, *(more - set(tiles)))
+        self._registered[token_id] = tiles
         at = self._deferred_at
-        for tx in range(tx0, tx1 + 1):
-            for ty in range(ty0, ty1 + 1):
-                at.setdefault((tx, ty), set()).add(tok.token_id)
+        for tile in tiles:
+            ids = at.get(tile)
+            if ids is None:
+                at[tile] = {token_id}
+            else:
+                ids.add(token_id)
+
+    def _unregister(self, token_id: str) -> None:
+        at = self._deferred_at
+        for tile in self._registered.pop(token_id):
+            ids = at[tile]
+            ids.discard(token_id)
+            if not ids:
+                del at[tile]
+
+    def _defer(self, tok: Token) -> None:
+        """Register ``tok``'s threat as not worked out, under every tile it may reach."""
+        self._deferred[tok.token_id] = self._box(
+            self.grid.footprint(tok.origin, tok.size), tok.reach
+        )
+        self._register(tok.token_id)
 
     def _undefer(self, token_id: str) -> None:
-        tx0, ty0, tx1, ty1 = self._deferred.pop(token_id)
-        at = self._deferred_at
-        for tx in range(tx0, tx1 + 1):
-            for ty in range(ty0, ty1 + 1):
-                ids = at[(tx, ty)]
-                ids.discard(token_id)
-                if not ids:
-                    del at[(tx, ty)]
+        self._unregister(token_id)
+        del self._deferred[token_id]
 
     def _work_out(self, token_id: str) -> None:
-        """Compute and index the threat of a deferred token."""
+        """Compute and index the threat of a deferred token; a stale one re-indexes only
+        the cells its threat left or entered since it was last worked out."""
         self._undefer(token_id)
-        self._index_area(token_id, self._threat_of(self._tokens[token_id]))
+        after = self._threat_of(self._tokens[token_id])
+        if self._stale.pop(token_id, None) is None:
+            self._index_area(token_id, after)
+            return
+        before = self._areas[token_id]
+        self._cover.remove(token_id, before - after)
+        self._cover.add(token_id, after - before)
+        self._areas[token_id] = after
 
     def _work_out_cells(self, cells: Iterable[Cell]) -> None:
         """Work out every deferred token that may threaten one of ``cells``."""
@@ -305,7 +417,12 @@ class ThreatIndex:
     # -- resolving a move -------------------------------------------------------------------
 
     def resolve_move(
-        self, token_id: str, path: Sequence[Cell], *, crossings: bool = True
+        self,
+        token_id: str,
+        path: Sequence[Cell],
+        *,
+        crossings: bool = True,
+        areas: bool = True,
     ) -> MoveResolution:
         """Cost, wall check, and every area crossing and first exit of moving along ``path``.
 
@@ -314,7 +431,9 @@ class ThreatIndex:
         an off-grid position or a non-adjacent step; walls and occupied end cells are
         reported, not raised, so the engine can explain a refusal.  ``crossings=False``
         leaves ``crossings`` empty and builds only the exits, which is all a move's
-        attacks of opportunity need.
+        attacks of opportunity need.  ``areas=False`` leaves both empty and works out no
+        threat at all: a move nobody may interrupt (outside combat) needs only the cost,
+        the walls and the end cell.
         """
         tok = self.token(token_id)
         if len(path) < 2:
@@ -327,20 +446,28 @@ class ThreatIndex:
             for c in path:
                 if not grid.contains(c):
                     raise GeometryError(f"cell {c} is off the {grid.width}x{grid.height} grid")
-            if self._deferred:
-                self._work_out_cells(path)
             cost, blocked_step = self._cost_and_walls(path, None)
-            found, exits = self._cover.scan(token_id, path, crossings=crossings)
+            if areas:
+                self._read = True
+                if self._deferred:
+                    self._work_out_cells(path)
+                found, exits = self._cover.scan(token_id, path, crossings=crossings)
+            else:
+                found, exits = (), ()
             last = self._occupancy.other_than(path[-1], token_id)
-            return MoveResolution(cost, blocked_step, last is not None, found, exits)
+            return _new(MoveResolution, (cost, blocked_step, last is not None, found, exits))
         feet = [grid.footprint(p, size) for p in path]
         for p, f in zip(path, feet, strict=True):
             for c in f:
                 if not grid.contains(c):
                     raise GeometryError(f"position {p} puts cell {c} off the grid")
+        cost, blocked_step = self._cost_and_walls(path, feet)
+        if not areas:
+            end_occupied = any(self._occupancy.other_than(c, token_id) for c in feet[-1])
+            return MoveResolution(cost, blocked_step, end_occupied, (), ())
+        self._read = True
         if self._deferred:
             self._work_out_cells(frozenset().union(*feet))
-        cost, blocked_step = self._cost_and_walls(path, feet)
         ins = [self._ids_under(f) for f in feet]
         outs = [self._ids_under(f - g) for f, g in pairwise(feet)]
         centres = [grid.footprint_center(p, size) for p in path]
@@ -391,13 +518,17 @@ class ThreatIndex:
     ) -> tuple[float, int | None]:
         # The common case (one-square mover, no terrain) inlined: it is most of the work
         # of a quiet move, so no method call per step.
-        self.blocker.prepare_cells(path)
-        blocked = self.blocker.blocked_set
+        blocker = self.blocker
+        if blocker.lazy:
+            blocker.prepare_cells(path)
+        blocked = blocker.blocked_set
         s = grid.cell_size
-        rule = grid.diagonal
-        even, odd = diagonal_costs(rule)
-        diag_costs = (s * even, s * odd)
-        no_diagonals = rule is DiagonalRule.NONE
+        costs = self._diagonal_costs
+        if costs is None:
+            even, odd = diagonal_costs(grid.diagonal)
+            costs = self._diagonal_costs = (s * even, s * odd)
+        diag_costs = costs
+        no_diagonals = grid.diagonal is DiagonalRule.NONE
         cost = 0.0
         diagonals = 0
         blocked_step: int | None = None

@@ -56,6 +56,7 @@ OPS = st.lists(
         st.tuples(st.just("move"), st.integers(0, 29), st.integers(-20, 20), st.integers(-20, 20)),
         st.tuples(st.just("door"), st.integers(0, 11), st.booleans()),
         st.tuples(st.just("resolve"), st.integers(0, 29), st.integers(0, 5), st.integers(1, 14)),
+        st.tuples(st.just("quiet"), st.integers(0, 29), st.integers(0, 5), st.integers(1, 14)),
         st.tuples(st.just("areas_at"), st.integers(0, SIDE - 1), st.integers(0, SIDE - 1)),
         st.tuples(st.just("path"), st.integers(0, 29), st.integers(-12, 12), st.integers(-12, 12)),
         st.tuples(st.just("threatened"), st.integers(0, 29)),
@@ -63,16 +64,27 @@ OPS = st.lists(
     ),
     max_size=12,
 )
+#: Long runs of moves between questions, as a table outside combat makes them: the
+#: moved tokens' stale cells pile up and must all come right on the first question.
+WALKS = st.lists(
+    st.one_of(
+        st.tuples(st.just("move"), st.integers(0, 29), st.integers(-2, 2), st.integers(-2, 2)),
+        st.tuples(st.just("quiet"), st.integers(0, 29), st.integers(0, 5), st.integers(1, 3)),
+    ),
+    max_size=20,
+)
 
 
-def build(grid: Grid, walls: list[Any], tokens: list[Any]) -> tuple[ThreatIndex, list[str]]:
+def build(
+    grid: Grid, walls: list[Any], tokens: list[Any], *, eager: bool = False
+) -> tuple[ThreatIndex, list[str]]:
     barriers: dict[str, Wall | Door] = {}
     for i, (x, y, dx, dy, door) in enumerate(walls):
         a = (float(x), float(y))
         b = (float(min(max(x + dx, 0), SIDE - 1)), float(min(max(y + dy, 0), SIDE - 1)))
         if a != b:
             barriers[f"w{i}"] = Wall(a, b) if door == "none" else Door(a, b, door == "open")
-    index = ThreatIndex(grid, WallSet(barriers))
+    index = ThreatIndex(grid, WallSet(barriers), eager=eager)
     placed = []
     for i, (x, y, reach, size) in enumerate(tokens):
         try:
@@ -97,7 +109,7 @@ def answer(index: ThreatIndex, tokens: list[str], op: tuple[Any, ...]) -> object
                 if doors:
                     index.set_door(doors[i % len(doors)], is_open)
                 return None
-            case ("resolve", i, direction, length):
+            case ("resolve" | "quiet", i, direction, length):
                 tok = index.token(tokens[i % len(tokens)])
                 path = [tok.origin]
                 step = grid.neighbours(tok.origin)
@@ -112,7 +124,8 @@ def answer(index: ThreatIndex, tokens: list[str], op: tuple[Any, ...]) -> object
                     path.append(nxt)
                 if len(path) < 2:
                     return None
-                return index.resolve_move(tok.token_id, path)
+                # "quiet": a move outside combat, which asks for no areas at all.
+                return index.resolve_move(tok.token_id, path, areas=op[0] == "resolve")
             case ("areas_at", x, y):
                 return index.areas_at((x, y))
             case ("path", i, dx, dy):
@@ -145,7 +158,7 @@ def test_a_lazy_index_answers_as_an_eager_one(
     kind: str, walls: list[Any], tokens: list[Any], ops: list[tuple[Any, ...]]
 ) -> None:
     lazy, placed = build(GRIDS[kind](), walls, tokens)
-    eager, _ = build(GRIDS[kind](), walls, tokens)
+    eager, _ = build(GRIDS[kind](), walls, tokens, eager=True)
     eager.work_out_everything()
     assert eager.deferred == 0 and not eager.blocker.lazy
     if not placed:
@@ -160,6 +173,51 @@ def test_a_lazy_index_answers_as_an_eager_one(
     for token_id in placed:
         assert lazy.threatened(token_id) == eager.threatened(token_id)
     assert lazy.blocker.blocked_steps() == eager.blocker.blocked_steps()
+
+
+@pytest.mark.parametrize("kind", sorted(GRIDS))
+@settings(max_examples=60, deadline=None)
+@given(walls=WALLS, tokens=TOKENS, rounds=st.lists(st.tuples(WALKS, OPS), max_size=4))
+def test_moves_nobody_asks_about_answer_as_eager_ones_when_asked(
+    kind: str, walls: list[Any], tokens: list[Any], rounds: list[tuple[Any, Any]]
+) -> None:
+    # Each token worked out first (a fight's questions), then runs of unasked moves
+    # (a table outside combat) interleaved with every kind of question.
+    lazy, placed = build(GRIDS[kind](), walls, tokens)
+    eager, _ = build(GRIDS[kind](), walls, tokens, eager=True)
+    lazy.work_out_everything()
+    eager.work_out_everything()
+    if not placed:
+        return
+    for walk, ops in rounds:
+        for op in [*walk, *ops]:
+            removed = placed[op[1] % len(placed)] if op[0] == "remove" else None
+            assert answer(lazy, placed, op) == answer(eager, placed, op), op
+            if removed is not None:
+                placed.remove(removed)
+                if not placed:
+                    return
+    for token_id in placed:
+        assert lazy.threatened(token_id) == eager.threatened(token_id)
+    assert lazy.deferred == 0 and eager.deferred == 0
+
+
+def test_a_move_defers_the_threat_and_the_first_question_brings_it_back() -> None:
+    index = ThreatIndex(SquareGrid(40, 40))
+    index.add_token("a", (5, 5))
+    index.add_token("b", (30, 30))
+    index.work_out_everything()
+    assert index.areas_at((6, 5)) == frozenset({"a"})
+    index.move_token("a", (6, 5))  # asked since the last move (a fight): kept up to date
+    assert index.deferred == 0
+    for x in range(7, 26):  # into the next tile, nothing asked: nothing worked out
+        index.move_token("a", (x, 5))
+    assert index.deferred == 1
+    # Asking about the old tile only (where the stale cells are) brings "a" up to date.
+    assert index.areas_at((6, 5)) == frozenset()
+    assert index.deferred == 0
+    assert index.areas_at((26, 5)) == frozenset({"a"})
+    assert index.resolve_move("b", [(30, 30), (29, 30)], areas=False).exits == ()
 
 
 def test_loading_a_scene_works_out_nothing_until_asked() -> None:

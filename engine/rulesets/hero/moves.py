@@ -4,9 +4,8 @@ end of a move, and who a withdraw leaves behind without an attack of opportunity
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from engine.combat_state import Combat
+from engine.copies import replace
 from engine.errors import CommandRejected
 from engine.model import Combatant
 from engine.rulesets.base import Context, MovePlan

@@ -9,10 +9,11 @@ and hash equal whatever order things happened in.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from engine.combat_state import Combat
+from engine.copies import replace
 from engine.model import EncounterState
 from engine.rulesets.hero.powers.rules import TableOptions
 from geometry import Cell
