@@ -322,24 +322,30 @@ class Store:
 
         Returns how long the transaction took, in milliseconds, for the counters."""
         started = time.perf_counter()
-        with self._transaction():
-            self._db.executemany(
-                "INSERT INTO log (table_id, position, first_event, command, events, meta, "
-                "rules_version, wire_version) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                [
-                    (
-                        table_id,
-                        row.position,
-                        row.first_event,
-                        _dumps(row.command),
-                        _dumps(row.events),
-                        _dumps(row.meta),
-                        row.rules_version,
-                        row.wire_version,
-                    )
-                    for table_id, row in rows
-                ],
+        values = [
+            value
+            for table_id, row in rows
+            for value in (
+                table_id,
+                row.position,
+                row.first_event,
+                _dumps(row.command),
+                _dumps(row.events),
+                _dumps(row.meta),
+                row.rules_version,
+                row.wire_version,
             )
+        ]
+        with self._transaction():
+            # One statement for up to INSERT_CHUNK rows rather than ``executemany``'s
+            # one step per row: each step releases the GIL and takes it back, and the
+            # event loop, busy meanwhile, made every row a thread switch.
+            for start in range(0, len(rows), INSERT_CHUNK):
+                count = min(INSERT_CHUNK, len(rows) - start)
+                self._db.execute(
+                    _INSERT_ROWS + ", ".join([_ROW_VALUES] * count),
+                    values[8 * start : 8 * (start + count)],
+                )
             for table_id, snapshot in snapshots:
                 self._put_snapshot(table_id, snapshot)
             for row in settings:
@@ -503,6 +509,14 @@ class _Transaction:
 
 
 _ROW_COLUMNS = "position, first_event, command, events, meta, rules_version, wire_version"
+#: Log rows one INSERT statement carries (8 values each, within SQLite's default limit
+#: of 32,766 variables; each count is one cached statement).
+INSERT_CHUNK = 64
+_INSERT_ROWS = (
+    "INSERT INTO log (table_id, position, first_event, command, events, meta, "
+    "rules_version, wire_version) VALUES "
+)
+_ROW_VALUES = "(?, ?, ?, ?, ?, ?, ?, ?)"
 
 
 def _log_row(r: tuple[Any, ...]) -> LogRow:
