@@ -369,7 +369,12 @@ async def _hub_context(app: web.Application) -> AsyncIterator[None]:
         app[TIMERS].add(timer)
 
     crash = crash_hook(config.crash_at)
-    store = Store(config.database, synchronous=config.synchronous, crash_hook=crash)
+    store = Store(
+        config.database,
+        synchronous=config.synchronous,
+        crash_hook=crash,
+        background_checkpoints=True,
+    )
     hub = Hub(
         store,
         on_deadline=arm,

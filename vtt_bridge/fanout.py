@@ -15,6 +15,7 @@ same way, every other message goes through the protocol's encoders.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 import msgpack
@@ -30,7 +31,7 @@ def _packb(value: Any) -> bytes:
 
 # One packer for the loop thread's per-member counters: ``msgpack.packb`` builds a new
 # Packer per call, which cost more than the rest of splicing a member's frame.
-_pack = msgpack.Packer(use_bin_type=True).pack
+_pack: Callable[[Any], bytes] = msgpack.Packer(use_bin_type=True).pack
 
 
 # The envelope up to ``seq``'s value, and the key after it: ``{"v": 1, "type": "event",

@@ -23,6 +23,7 @@ import msgspec
 from engine.versions import RULES_VERSION
 from protocol.versions import WIRE_VERSION, upgrade_events
 from vtt_bridge import event_upgrades  # noqa: F401  (registers the event upgrade steps)
+from vtt_bridge.checkpoint import WAL_LIMIT_PAGES, Checkpointer
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -182,8 +183,16 @@ class Store:
     """The event log in one SQLite file."""
 
     def __init__(
-        self, path: str | Path, *, synchronous: str = "FULL", crash_hook: CrashHook | None = None
+        self,
+        path: str | Path,
+        *,
+        synchronous: str = "FULL",
+        crash_hook: CrashHook | None = None,
+        background_checkpoints: bool = False,
     ) -> None:
+        """Open (or create) the log at ``path``.  ``background_checkpoints``: copy the
+        WAL back into the database on a thread of its own rather than in the commit
+        that fills it (:mod:`vtt_bridge.checkpoint`; the server does, tools need not)."""
         if str(path) != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         if synchronous not in SYNCHRONOUS:
@@ -195,6 +204,12 @@ class Store:
         self._db.execute("PRAGMA foreign_keys=ON")
         self._db.executescript(SCHEMA)
         self._migrate()
+        self.checkpointer: Checkpointer | None = None
+        if background_checkpoints and str(path) != ":memory:":
+            # SQLite's own checkpoint in the commit stays as the bound, at a WAL four
+            # times its default: reached only when the background cannot keep up.
+            self._db.execute(f"PRAGMA wal_autocheckpoint={WAL_LIMIT_PAGES}")
+            self.checkpointer = Checkpointer(path, synchronous=synchronous)
 
     def _migrate(self) -> None:
         # Databases made before a column existed get it with its default.
@@ -216,6 +231,8 @@ class Store:
 
     def close(self) -> None:
         """Close the database (pending work is already committed)."""
+        if self.checkpointer is not None:
+            self.checkpointer.close()
         self._db.close()
 
     def create_table(self, row: TableRow, tokens: list[JoinToken]) -> None:
@@ -494,20 +511,29 @@ class Store:
         return str(self._db.execute("PRAGMA integrity_check").fetchone()[0])
 
     def _transaction(self) -> _Transaction:
-        return _Transaction(self._db)
+        return _Transaction(self._db, self._committed)
+
+    def _committed(self) -> None:
+        """After a commit: the background checkpoint has work."""
+        if self.checkpointer is not None:
+            self.checkpointer.nudge()
 
 
 class _Transaction:
-    """``BEGIN IMMEDIATE`` ... ``COMMIT``, or ``ROLLBACK`` when the block raises."""
+    """``BEGIN IMMEDIATE`` ... ``COMMIT``, or ``ROLLBACK`` when the block raises;
+    ``committed`` is called after a commit."""
 
-    def __init__(self, db: sqlite3.Connection) -> None:
+    def __init__(self, db: sqlite3.Connection, committed: Callable[[], None]) -> None:
         self._db = db
+        self._committed = committed
 
     def __enter__(self) -> None:
         self._db.execute("BEGIN IMMEDIATE")
 
     def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
         self._db.execute("COMMIT" if exc_type is None else "ROLLBACK")
+        if exc_type is None:
+            self._committed()
 
 
 _ROW_COLUMNS = "position, first_event, command, events, meta, rules_version, wire_version"

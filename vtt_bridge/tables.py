@@ -175,7 +175,7 @@ def event_size(event: dict[str, Any]) -> int:
 
 
 # One packer, reused: ``msgpack.packb`` builds one per call (the same bytes).
-_pack = msgpack.Packer().pack
+_pack: Callable[[Any], bytes] = msgpack.Packer().pack
 
 
 class EventLog:
