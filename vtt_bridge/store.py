@@ -202,6 +202,10 @@ class Store:
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute(f"PRAGMA synchronous={synchronous}")
         self._db.execute("PRAGMA foreign_keys=ON")
+        # A group commit's rows go in as one statement (``append_many``), whose statement
+        # journal spilled to a temporary file at about every other commit (an open, an
+        # unlink and writes each time); in memory it is a copy of a few pages.
+        self._db.execute("PRAGMA temp_store=MEMORY")
         self._db.executescript(SCHEMA)
         self._migrate()
         self.checkpointer: Checkpointer | None = None
