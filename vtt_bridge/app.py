@@ -44,7 +44,7 @@ from aiohttp import WSCloseCode, WSMsgType, web
 import protocol
 from vtt_bridge import costs
 from vtt_bridge.config import Config
-from vtt_bridge.fanout import Shared, encode
+from vtt_bridge.fanout import Shared
 from vtt_bridge.hub import Hub
 from vtt_bridge.operations import operations_guard, warn_if_files_run_short
 from vtt_bridge.page import add_routes as add_page_routes
@@ -291,7 +291,8 @@ class Outbound:
         if isinstance(item, tuple):
             shared: Shared = item[0]
             return shared.encode_msgpack(item[1]) if binary else shared.encode_json(item[1])
-        return encode(cast(protocol.ServerMessage, item), binary)
+        message = cast(protocol.ServerMessage, item)
+        return protocol.encode_msgpack(message) if binary else protocol.encode_json(message)
 
 
 def _wire_size(frame: bytes | str) -> int:

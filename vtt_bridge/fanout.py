@@ -6,10 +6,6 @@ so :class:`Shared` encodes the envelope's ``body`` once per frame kind and splic
 member's ``seq`` in.  The bytes are exactly what :func:`protocol.encode_msgpack` and
 :func:`protocol.encode_json` produce for the renumbered message (the envelope's keys are
 written in the same order); ``tests/bridge/test_fanout.py`` checks it.
-
-:func:`encode` is the writer's encoder for everything else: an ``ack`` (one per
-command, the commonest message after events) is spliced from its four counters the
-same way, every other message goes through the protocol's encoders.
 """
 
 from __future__ import annotations
@@ -79,47 +75,3 @@ class Shared:
             )
         kind = json.dumps(self.message.TYPE)
         return f'{{"v":{protocol.PROTOCOL_VERSION},"type":{kind},"seq":{seq},"body":{self._json}}}'
-
-
-# ``{"v": 1, "type": "ack", "seq": <seq>, "body": {"ref": <ref>, "first_event": <first>,
-# "last_event": <last>}}``: the envelope's keys, then the body's in the struct's order.
-_ACK_HEAD = (
-    b"\x84"
-    + _packb("v")
-    + _packb(protocol.PROTOCOL_VERSION)
-    + _packb("type")
-    + _packb(protocol.Ack.TYPE)
-    + _packb("seq")
-)
-_ACK_REF = _BODY_KEY + b"\x83" + _packb("ref")
-_ACK_FIRST = _packb("first_event")
-_ACK_LAST = _packb("last_event")
-_ACK_JSON_HEAD = f'{{"v":{protocol.PROTOCOL_VERSION},"type":"{protocol.Ack.TYPE}","seq":'
-
-
-def _json_int(value: int | None) -> str:
-    return "null" if value is None else str(value)
-
-
-def encode(message: protocol.ServerMessage, binary: bool) -> bytes | str:
-    """``message`` as a msgpack (``binary``) or JSON frame: the protocol's encoders'
-    bytes, an ``ack`` spliced from its counters without building its envelope."""
-    if type(message) is protocol.Ack:
-        ack = message
-        if binary:
-            return (
-                _ACK_HEAD
-                + _pack(ack.seq)
-                + _ACK_REF
-                + _pack(ack.ref)
-                + _ACK_FIRST
-                + _pack(ack.first_event)
-                + _ACK_LAST
-                + _pack(ack.last_event)
-            )
-        return (
-            f'{_ACK_JSON_HEAD}{ack.seq},"body":{{"ref":{ack.ref},'
-            f'"first_event":{_json_int(ack.first_event)},'
-            f'"last_event":{_json_int(ack.last_event)}}}}}'
-        )
-    return protocol.encode_msgpack(message) if binary else protocol.encode_json(message)
