@@ -27,6 +27,7 @@ What a connection may cost the server is bounded here, before the hub sees a fra
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import itertools
 import logging
@@ -83,8 +84,14 @@ class Outbound:
         self.session = Session(
             conn, self.deliver, self.kick, self.deliver_shared, self.room, self.charge
         )
-        self._limit = config.outbound_queue
-        self._queue: asyncio.Queue[object] = asyncio.Queue(config.outbound_queue)
+        # A deque and a wake-up future rather than an ``asyncio.Queue``: a command puts
+        # about six messages on its table's queues, and the queue's bookkeeping (its
+        # unfinished-task count and join event, a getter scan per put) cost more than
+        # the rest of queueing them.  A limit of 0 or less: unbounded, as asyncio's.
+        self._limit = config.outbound_queue if config.outbound_queue > 0 else math.inf
+        self._half = config.outbound_queue // 2
+        self._queue: collections.deque[object] = collections.deque()
+        self._wakeup: asyncio.Future[None] | None = None
         self.dropped = False
         self.busy_since: float | None = None
         self._rate = config.rate_limit
@@ -105,25 +112,36 @@ class Outbound:
 
     def deliver(self, message: protocol.ServerMessage) -> None:
         """Queue ``message``; a full queue marks the client too slow and closes it."""
-        if self.dropped:
-            return
-        try:
-            self._queue.put_nowait(message)
-        except asyncio.QueueFull:
+        if not self.dropped and not self._put(message):
             self.drop(WSCloseCode.TRY_AGAIN_LATER, "too slow", "outbound queue full")
 
     def deliver_shared(self, shared: Shared, seq: int) -> None:
         """Queue a broadcast message under ``seq`` (encoded once for all members)."""
-        if self.dropped:
-            return
-        try:
-            self._queue.put_nowait((shared, seq))
-        except asyncio.QueueFull:
+        if not self.dropped and not self._put((shared, seq)):
             self.drop(WSCloseCode.TRY_AGAIN_LATER, "too slow", "outbound queue full")
+
+    def _put(self, item: object) -> bool:
+        """Queue ``item`` and wake the writer if it waits; False when the queue is full."""
+        if len(self._queue) >= self._limit:
+            return False
+        self._queue.append(item)
+        wakeup = self._wakeup
+        if wakeup is not None:
+            self._wakeup = None
+            if not wakeup.done():
+                wakeup.set_result(None)
+        return True
+
+    async def _get(self) -> object:
+        """The next queued item, waiting for one."""
+        while not self._queue:
+            self._wakeup = asyncio.get_running_loop().create_future()
+            await self._wakeup
+        return self._queue.popleft()
 
     async def room(self) -> None:
         """Wait until the queue is at most half full (or the client is gone)."""
-        while self._queue.qsize() > self._limit // 2 and not self.dropped:
+        while len(self._queue) > self._half and not self.dropped:
             await asyncio.sleep(0.005)
 
     def drop(self, code: int, reason: str, why: str) -> None:
@@ -201,12 +219,10 @@ class Outbound:
             code="rate_limited",
             message=text,
         )
-        with contextlib.suppress(asyncio.QueueFull):
-            self._queue.put_nowait(error)
+        self._put(error)  # not sent if the queue is full: the close says why
         self._close_code, self._close_reason = CLOSE_POLICY, b"rate limit"
         self.flushing = True
-        with contextlib.suppress(asyncio.QueueFull):
-            self._queue.put_nowait(_FLUSH_AND_CLOSE)
+        self._put(_FLUSH_AND_CLOSE)
         self.dropped = True
         log.warning("closing %s: rate limit exceeded", self.session.conn)
         self._on_drop(self.session)
@@ -226,8 +242,7 @@ class Outbound:
     def flush_and_close(self, code: int) -> None:
         """Send what is queued, then close with ``code`` (graceful shutdown)."""
         self._close_code = code
-        with contextlib.suppress(asyncio.QueueFull):
-            self._queue.put_nowait(_FLUSH_AND_CLOSE)
+        self._put(_FLUSH_AND_CLOSE)
 
     async def run(self) -> None:
         """Send queued messages in order, in the frame kind the client joined with.
@@ -242,15 +257,15 @@ class Outbound:
         carried: bytes | str | None = None  # encoded, did not fit in the last frame
         while True:
             if carried is None:
-                item = await queue.get()
+                item = queue.popleft() if queue else await self._get()
                 if item is _FLUSH_AND_CLOSE:
                     await self._ws.close(code=self._close_code, message=self._close_reason)
                     return
                 carried = self._encode(item)
             frames, size, closing = [carried], _wire_size(carried), False
             carried = None
-            while self.session.batch and len(frames) < protocol.MAX_BATCH and not queue.empty():
-                item = queue.get_nowait()
+            while self.session.batch and len(frames) < protocol.MAX_BATCH and queue:
+                item = queue.popleft()
                 if item is _FLUSH_AND_CLOSE:
                     closing = True
                     break
@@ -355,7 +370,12 @@ async def _hub_context(app: web.Application) -> AsyncIterator[None]:
         app[TIMERS].add(timer)
 
     crash = crash_hook(config.crash_at)
-    store = Store(config.database, synchronous=config.synchronous, crash_hook=crash)
+    store = Store(
+        config.database,
+        synchronous=config.synchronous,
+        crash_hook=crash,
+        background_checkpoints=True,
+    )
     hub = Hub(
         store,
         on_deadline=arm,

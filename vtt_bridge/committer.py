@@ -42,7 +42,7 @@ T = TypeVar("T")
 CrashFn = Callable[[str], bool]
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Pending:
     """A command applied to its table and waiting for its commit (or a queued refusal).
 
@@ -315,30 +315,34 @@ class Committer:
         """The tables this batch brings to a snapshot, with their state after it."""
         if not self.snapshot_every:
             return []
-        after: dict[str, DueSnapshot] = {}
+        last: dict[str, Pending] = {}  # each table's last command in the batch
         for pending in live:
-            if pending.row is None:
-                continue
-            table, row = pending.table, pending.row
-            assert pending.state is not None
+            if pending.row is not None:
+                last[pending.table.id] = pending
+        due = []
+        for final in last.values():
+            table, row = final.table, final.row
+            assert row is not None and final.state is not None
+            if row.position + 1 - table.snapshot_position < self.snapshot_every:
+                continue  # most batches: nothing to work out for this table
             # The deadlines as the batch leaves them: the committed ones (this batch is
             # not answered yet), with each command's closed and opened prompts in turn.
-            before = after[table.id].deadlines if table.id in after else table.deadlines
-            deadlines = {
-                p: d for p, d in before.items() if p not in pending.closed
-            } | pending.opened
-            after[table.id] = DueSnapshot(
-                table,
-                pending.state,
-                row.position + 1,
-                row.first_event + len(row.events),
-                deadlines,
+            deadlines = dict(table.deadlines)
+            for pending in live:
+                if pending.table is table and pending.row is not None:
+                    for prompt in pending.closed:
+                        deadlines.pop(prompt, None)
+                    deadlines.update(pending.opened)
+            due.append(
+                DueSnapshot(
+                    table,
+                    final.state,
+                    row.position + 1,
+                    row.first_event + len(row.events),
+                    deadlines,
+                )
             )
-        return [
-            due
-            for due in after.values()
-            if due.position - due.table.snapshot_position >= self.snapshot_every
-        ]
+        return due
 
     def _commit(
         self,

@@ -261,7 +261,9 @@ class Hub:
             return
         rule = permissions.rule_for(message)
         assert rule is not None
-        if isinstance(message, protocol.Join):
+        if rule.kind == "command":  # first: most frames are commands
+            await self._command(session, message, now_ms)
+        elif isinstance(message, protocol.Join):
             await membership.join(self, session, message, frame, now_ms)
         elif isinstance(message, protocol.Ping):
             await self._answer(
@@ -277,7 +279,7 @@ class Hub:
         elif isinstance(message, protocol.AskPath):
             plan = message
             await self._answer(session, lambda: queries.answer_path(session, plan, now_ms), now_ms)
-        elif isinstance(message, AskThreat | AskExits):
+        elif isinstance(message, (AskThreat, AskExits)):
             query = message
             await self._answer(
                 session,
@@ -291,8 +293,6 @@ class Hub:
             digest = self._digest(session, message)
             if not await self._retransmitted(session, message.seq, digest, now_ms):
                 await admin.handle(self, session, message, digest, now_ms)
-        elif rule.kind == "command":
-            await self._command(session, message, now_ms)
         else:  # a row whose kind nobody handles: refuse, never ignore
             send_error(
                 self.metrics, session, message.seq, "not_permitted", "not handled", None, now_ms

@@ -140,12 +140,15 @@ def field_refusal(
     """Rules on a message's fields that depend on the table's settings (``dice``) and,
     for ``act``, on the fight's ``ruleset``: its params checked against the action's
     declaration before the engine sees them, and its dice fields under the dice policy."""
-    rolling = protocol.AnswerPrompt | protocol.StartCombat | protocol.Move | protocol.MovePoints
-    if isinstance(message, rolling) and message.rolls is not None:
+    if isinstance(message, _ROLLING) and message.rolls is not None:
         return _dice_refusal(role, dice, "body.rolls")
     if isinstance(message, protocol.Act) and ruleset is not None:
         return _act_refusal(role, message, dice, ruleset)
     return None
+
+
+#: The messages that may carry dice rolls (built once: a union costs a call to build).
+_ROLLING = (protocol.AnswerPrompt, protocol.StartCombat, protocol.Move, protocol.MovePoints)
 
 
 def _dice_refusal(role: str, dice: str, path: str) -> Refusal | None:

@@ -18,9 +18,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import msgspec
+
 from engine.versions import RULES_VERSION
 from protocol.versions import WIRE_VERSION, upgrade_events
 from vtt_bridge import event_upgrades  # noqa: F401  (registers the event upgrade steps)
+from vtt_bridge.checkpoint import WAL_LIMIT_PAGES, Checkpointer
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -180,8 +183,16 @@ class Store:
     """The event log in one SQLite file."""
 
     def __init__(
-        self, path: str | Path, *, synchronous: str = "FULL", crash_hook: CrashHook | None = None
+        self,
+        path: str | Path,
+        *,
+        synchronous: str = "FULL",
+        crash_hook: CrashHook | None = None,
+        background_checkpoints: bool = False,
     ) -> None:
+        """Open (or create) the log at ``path``.  ``background_checkpoints``: copy the
+        WAL back into the database on a thread of its own rather than in the commit
+        that fills it (:mod:`vtt_bridge.checkpoint`; the server does, tools need not)."""
         if str(path) != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         if synchronous not in SYNCHRONOUS:
@@ -191,8 +202,18 @@ class Store:
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute(f"PRAGMA synchronous={synchronous}")
         self._db.execute("PRAGMA foreign_keys=ON")
+        # A group commit's rows go in as one statement (``append_many``), whose statement
+        # journal spilled to a temporary file at about every other commit (an open, an
+        # unlink and writes each time); in memory it is a copy of a few pages.
+        self._db.execute("PRAGMA temp_store=MEMORY")
         self._db.executescript(SCHEMA)
         self._migrate()
+        self.checkpointer: Checkpointer | None = None
+        if background_checkpoints and str(path) != ":memory:":
+            # SQLite's own checkpoint in the commit stays as the bound, at a WAL four
+            # times its default: reached only when the background cannot keep up.
+            self._db.execute(f"PRAGMA wal_autocheckpoint={WAL_LIMIT_PAGES}")
+            self.checkpointer = Checkpointer(path, synchronous=synchronous)
 
     def _migrate(self) -> None:
         # Databases made before a column existed get it with its default.
@@ -214,6 +235,8 @@ class Store:
 
     def close(self) -> None:
         """Close the database (pending work is already committed)."""
+        if self.checkpointer is not None:
+            self.checkpointer.close()
         self._db.close()
 
     def create_table(self, row: TableRow, tokens: list[JoinToken]) -> None:
@@ -322,24 +345,30 @@ class Store:
 
         Returns how long the transaction took, in milliseconds, for the counters."""
         started = time.perf_counter()
-        with self._transaction():
-            self._db.executemany(
-                "INSERT INTO log (table_id, position, first_event, command, events, meta, "
-                "rules_version, wire_version) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                [
-                    (
-                        table_id,
-                        row.position,
-                        row.first_event,
-                        _dumps(row.command),
-                        _dumps(row.events),
-                        _dumps(row.meta),
-                        row.rules_version,
-                        row.wire_version,
-                    )
-                    for table_id, row in rows
-                ],
+        values = [
+            value
+            for table_id, row in rows
+            for value in (
+                table_id,
+                row.position,
+                row.first_event,
+                _dumps(row.command),
+                _dumps(row.events),
+                _dumps(row.meta),
+                row.rules_version,
+                row.wire_version,
             )
+        ]
+        with self._transaction():
+            # One statement for up to INSERT_CHUNK rows rather than ``executemany``'s
+            # one step per row: each step releases the GIL and takes it back, and the
+            # event loop, busy meanwhile, made every row a thread switch.
+            for start in range(0, len(rows), INSERT_CHUNK):
+                count = min(INSERT_CHUNK, len(rows) - start)
+                self._db.execute(
+                    _INSERT_ROWS + ", ".join([_ROW_VALUES] * count),
+                    values[8 * start : 8 * (start + count)],
+                )
             for table_id, snapshot in snapshots:
                 self._put_snapshot(table_id, snapshot)
             for row in settings:
@@ -486,23 +515,40 @@ class Store:
         return str(self._db.execute("PRAGMA integrity_check").fetchone()[0])
 
     def _transaction(self) -> _Transaction:
-        return _Transaction(self._db)
+        return _Transaction(self._db, self._committed)
+
+    def _committed(self) -> None:
+        """After a commit: the background checkpoint has work."""
+        if self.checkpointer is not None:
+            self.checkpointer.nudge()
 
 
 class _Transaction:
-    """``BEGIN IMMEDIATE`` ... ``COMMIT``, or ``ROLLBACK`` when the block raises."""
+    """``BEGIN IMMEDIATE`` ... ``COMMIT``, or ``ROLLBACK`` when the block raises;
+    ``committed`` is called after a commit."""
 
-    def __init__(self, db: sqlite3.Connection) -> None:
+    def __init__(self, db: sqlite3.Connection, committed: Callable[[], None]) -> None:
         self._db = db
+        self._committed = committed
 
     def __enter__(self) -> None:
         self._db.execute("BEGIN IMMEDIATE")
 
     def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
         self._db.execute("COMMIT" if exc_type is None else "ROLLBACK")
+        if exc_type is None:
+            self._committed()
 
 
 _ROW_COLUMNS = "position, first_event, command, events, meta, rules_version, wire_version"
+#: Log rows one INSERT statement carries (8 values each, within SQLite's default limit
+#: of 32,766 variables; each count is one cached statement).
+INSERT_CHUNK = 64
+_INSERT_ROWS = (
+    "INSERT INTO log (table_id, position, first_event, command, events, meta, "
+    "rules_version, wire_version) VALUES "
+)
+_ROW_VALUES = "(?, ?, ?, ?, ?, ?, ?, ?)"
 
 
 def _log_row(r: tuple[Any, ...]) -> LogRow:
@@ -518,5 +564,22 @@ def stored_hash(plain: Any) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
+_ENCODE_SORTED = msgspec.json.Encoder(order="sorted").encode
+_DECODE = msgspec.json.Decoder().decode
+
+
 def _dumps(value: Any) -> str:
+    """``value`` as compact JSON with sorted keys, for a column.
+
+    msgspec writes it at a tenth of ``json.dumps``'s cost (the rows' JSON was most of
+    the database thread's Python); reading it back must give ``value`` again, else
+    (a NaN or an infinity, which msgspec writes as null; a tuple; an int beyond 64
+    bits) ``json.dumps`` writes it, refusing the non-finite as it always did.  Both
+    are JSON that reads back the same: the text is not compared anywhere, only read."""
+    try:
+        text = _ENCODE_SORTED(value)
+        if _DECODE(text) == value:
+            return text.decode("utf-8")
+    except (TypeError, OverflowError, msgspec.MsgspecError):
+        pass
     return json.dumps(value, separators=(",", ":"), sort_keys=True, allow_nan=False)

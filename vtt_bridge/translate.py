@@ -72,7 +72,10 @@ def image_grid(image: protocol.ImageGrid | None) -> OwlbearImageGrid | None:
 def to_command(message: protocol.ClientMessage, *, actor: str, seed: Callable[[], int]) -> Command:
     """The engine command for a client message.  ``seed()`` gives a ``start_combat``
     that names none its dice seed; it is called only then (it costs a hash)."""
+    # Cases are tried in order: the commonest command first.
     match message:
+        case protocol.Move(token=token, path=path, mode=mode, attack=target, maneuver=m):
+            return engine.Move(actor, token, tuple(path), mode, target, m, message.rolls)
         case protocol.LoadScene(scene=scene):
             return engine.LoadScene(actor, scene_from_spec(scene))
         case protocol.StartCombat(
@@ -90,8 +93,6 @@ def to_command(message: protocol.ClientMessage, *, actor: str, seed: Callable[[]
             return engine.SetEffect(actor, name, token, rounds)
         case protocol.EndEffect(effect=effect):
             return engine.EndEffect(actor, effect)
-        case protocol.Move(token=token, path=path, mode=mode, attack=target, maneuver=m):
-            return engine.Move(actor, token, tuple(path), mode, target, m, message.rolls)
         case protocol.MovePoints(
             token=token, points=points, mode=mode, attack=target, maneuver=m, image=image
         ):
