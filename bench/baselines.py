@@ -8,20 +8,32 @@
   each member under its own ``seq``, the event's body encoded once for all of them and
   each connection's queue drained into one batch frame when the client joined with
   ``batch``, as the bridge's writer does (``vtt_bridge.app.Outbound``).
+* The *durable fan-out echo* (:func:`serve_fanout` with a database): the fan-out echo
+  that also keeps a log as the bridge keeps its own, still with no rules.  Each move's
+  frame body and event go into a queue as JSON; one writer takes everything queued when
+  it becomes free, inserts it in one transaction on a database thread of its own
+  (SQLite, WAL, ``synchronous`` as the bridge's) and only then sends the acks and
+  events, in queue order: the group commit of ``vtt_bridge.committer`` with nothing
+  else.  What the bridge costs beyond it is the rules and the bookkeeping.
 
-Both run as their own process (``python -m bench.bridge --serve-echo PORT`` and
-``--serve-fanout PORT TABLES_JSON``), so their CPU time is theirs alone.
+They run as their own process (``python -m bench.bridge --serve-echo PORT`` and
+``--serve-fanout PORT TABLES_JSON [DB SYNCHRONOUS]``), so their CPU time is theirs
+alone.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import sqlite3
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import aiohttp
 import msgpack
+import msgspec
 from aiohttp import web
 
 #: The most messages one batch frame holds (``protocol.MAX_BATCH``).
@@ -94,10 +106,57 @@ class _Member:
                 await self.ws.send_bytes(header + b"".join(frames))
 
 
-def serve_fanout(port: int, tables_file: Path) -> None:
+class GroupLog:
+    """The durable fan-out echo's log: group commit with no rules (module docstring).
+
+    :meth:`add` queues a row and what to send once it is committed; the writer task
+    commits whatever is queued when it becomes free in one transaction on the
+    database thread, then sends, in queue order."""
+
+    def __init__(self, path: Path, synchronous: str) -> None:
+        self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute(f"PRAGMA synchronous={synchronous}")
+        self.db.execute(
+            "CREATE TABLE IF NOT EXISTS log (id INTEGER PRIMARY KEY, command TEXT, events TEXT)"
+        )
+        self.thread = ThreadPoolExecutor(1, thread_name_prefix="log")
+        self.queue: list[tuple[bytes, bytes, Callable[[], None]]] = []
+        self.wake = asyncio.Event()
+        self.writer = asyncio.create_task(self.run())
+
+    def add(self, command: Any, event: Any, then: Callable[[], None]) -> None:
+        """Queue ``command`` and ``event`` for the log; call ``then`` once committed."""
+        self.queue.append((msgspec.json.encode(command), msgspec.json.encode(event), then))
+        self.wake.set()
+
+    async def run(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            await self.wake.wait()
+            self.wake.clear()
+            batch, self.queue = self.queue, []
+            await loop.run_in_executor(self.thread, self.commit, batch)
+            for _, _, then in batch:
+                then()
+
+    def commit(self, batch: list[tuple[bytes, bytes, Callable[[], None]]]) -> None:
+        """Insert ``batch``'s rows in one transaction (on the database thread)."""
+        rows = [(command.decode(), event.decode()) for command, event, _ in batch]
+        self.db.execute("BEGIN")
+        self.db.executemany("INSERT INTO log (command, events) VALUES (?, ?)", rows)
+        self.db.execute("COMMIT")
+
+
+def serve_fanout(
+    port: int, tables_file: Path, log_path: Path | None = None, synchronous: str = "FULL"
+) -> None:
     """The fan-out echo (see the module docstring); ``tables_file`` is a JSON list of
-    tables, each a map from participant to join token (``bench.bridge.make_tables``)."""
+    tables, each a map from participant to join token (``bench.bridge.make_tables``).
+    With ``log_path``, the durable fan-out echo: every move is committed to a SQLite
+    log there (:class:`GroupLog`) before its ack and events are sent."""
     tables: list[dict[str, str]] = json.loads(tables_file.read_text())
+    log: list[GroupLog] = []  # opened once the server's loop runs
     seat = {token: i for i, table in enumerate(tables) for token in table.values()}
     members: list[list[_Member]] = [[] for _ in tables]
     events = [0] * len(tables)
@@ -125,13 +184,16 @@ def serve_fanout(port: int, tables_file: Path) -> None:
                 assert me is not None
                 index = events[table]
                 events[table] += 1
-                me.seq += 1
-                ack = {"ref": frame["seq"], "first_event": index, "last_event": index}
-                me.send(msgpack.packb({"v": 1, "type": "ack", "seq": me.seq, "body": ack}))
-                data = {"token": body["token"], "at": body["path"][-1]}
-                encoded = msgpack.packb({"index": index, "kind": "token_placed", "data": data})
-                for member in members[table]:
-                    member.event(encoded)
+                event = {
+                    "index": index,
+                    "kind": "token_placed",
+                    "data": {"token": body["token"], "at": body["path"][-1]},
+                }
+                answer = _answer(me, members[table], frame["seq"], event)
+                if log:
+                    log[0].add(body, event, answer)
+                else:
+                    answer()
                 await asyncio.sleep(0)  # take turns, as the bridge's reader does
         finally:
             if me is not None:
@@ -139,4 +201,27 @@ def serve_fanout(port: int, tables_file: Path) -> None:
                 me.writer.cancel()
         return ws
 
-    web.run_app(_app(ws_handler), host="127.0.0.1", port=port, print=None, access_log=None)
+    async def open_log(app: web.Application) -> None:
+        if log_path is not None:
+            log.append(GroupLog(log_path, synchronous))
+
+    app = _app(ws_handler)
+    app.on_startup.append(open_log)
+    web.run_app(app, host="127.0.0.1", port=port, print=None, access_log=None)
+
+
+def _answer(
+    me: _Member, members: list[_Member], ref: int, event: dict[str, Any]
+) -> Callable[[], None]:
+    """Send the mover its ack and every member of its table the event, when called."""
+
+    def answer() -> None:
+        me.seq += 1
+        index = event["index"]
+        ack = {"ref": ref, "first_event": index, "last_event": index}
+        me.send(msgpack.packb({"v": 1, "type": "ack", "seq": me.seq, "body": ack}))
+        encoded = msgpack.packb(event)
+        for member in members:
+            member.event(encoded)
+
+    return answer

@@ -10,10 +10,13 @@ messages a frame, as a VTT module would ask); ``--no-batch`` measures one messag
 frame.  ``BENCH_SERVE_ARGS`` adds flags to the bridge's command line for experiments
 (``BENCH_SERVE_ARGS="--snapshot-every 0"``).
 
-In the same run it drives two baselines the same way (:mod:`bench.baselines`): a plain
-echo (one ack per move) and a *fan-out echo*, the real limit of this shape: the same
+In the same run it drives three baselines the same way (:mod:`bench.baselines`): a
+plain echo (one ack per move), a *fan-out echo*, the real limit of this shape: the same
 tables, and per move an ack plus a move event to the mover and the event to the other
-members, batched as the bridge batches, with no rules and no database.  The primary
+members, batched as the bridge batches, with no rules and no database; and the
+*durable fan-out echo*: the fan-out echo with the bridge's group-committed SQLite log
+(same ``synchronous``) and still no rules, the floor of any server that acknowledges
+only what it has committed.  The primary
 figure is the server's CPU time per command (``/proc/<pid>/stat`` over the measured
 window, every thread of the process, divided by the moves acknowledged in it), which
 does not depend on whether the load driver keeps the server busy; the driver (this
@@ -22,6 +25,8 @@ process, :mod:`bench.lean`'s cut-down client) reports its own CPU beside it.
 It prints a table; ``--json`` prints one JSON object with ``bridge_cmds_per_s``,
 ``echo_msgs_per_s``, ``ratio``, ``fanout_msgs_per_s``, ``ratio_fanout``,
 ``cpu_us_per_cmd``, ``fanout_cpu_us_per_cmd``, ``cpu_ratio`` (their quotient),
+``durable_msgs_per_s``, ``durable_cpu_us_per_cmd``, ``cpu_ratio_durable`` (the
+bridge's CPU per command over the durable fan-out echo's), ``ratio_durable``,
 ``driver_cpu_pct``, ``p50_ack_ms``, ``p99_ack_ms``, ``rss_mb`` (the bridge's resident
 memory after the run) and more.  ``--idle 500`` also measures the memory 500 joined
 idle connections add; ``--soak 60`` also drives the bridge for 60 s and reports its
@@ -420,6 +425,8 @@ async def measure(options: argparse.Namespace) -> dict[str, Any]:
         echo_run = await baseline(["--serve-echo"], Path(tmp) / "echo.log", tables, options)
         fanout_args = ["--serve-fanout", str(seats)]
         fanout_run = await baseline(fanout_args, Path(tmp) / "fanout.log", tables, options)
+        durable_args = [*fanout_args, str(Path(tmp) / "durable.sqlite3"), options.synchronous]
+        durable_run = await baseline(durable_args, Path(tmp) / "durable.log", tables, options)
 
         port = free_port()
         serve = bridge_command(db, port, options.synchronous)
@@ -457,6 +464,7 @@ async def measure(options: argparse.Namespace) -> dict[str, Any]:
 
     echo_rate = echo_run.acked / echo_run.seconds
     fanout_rate = fanout_run.acked / fanout_run.seconds
+    durable_rate = durable_run.acked / durable_run.seconds
     bridge_rate = bridge_run.acked / bridge_run.seconds
     result |= {
         "bridge_cmds_per_s": round(bridge_rate, 1),
@@ -464,6 +472,10 @@ async def measure(options: argparse.Namespace) -> dict[str, Any]:
         "ratio": round(bridge_rate / echo_rate, 3),
         "fanout_msgs_per_s": round(fanout_rate, 1),
         "ratio_fanout": round(bridge_rate / fanout_rate, 3),
+        "durable_msgs_per_s": round(durable_rate, 1),
+        "ratio_durable": round(bridge_rate / durable_rate, 3),
+        "durable_p50_ms": round(percentile(durable_run.latencies_ms, 50), 2),
+        "durable_p99_ms": round(percentile(durable_run.latencies_ms, 99), 2),
         "p50_ack_ms": round(percentile(bridge_run.latencies_ms, 50), 2),
         "p99_ack_ms": round(percentile(bridge_run.latencies_ms, 99), 2),
         "echo_p50_ms": round(percentile(echo_run.latencies_ms, 50), 2),
@@ -474,10 +486,14 @@ async def measure(options: argparse.Namespace) -> dict[str, Any]:
         "broadcast_msgs_per_s": round(bridge_rate * (PLAYERS + 1), 1),
         **figures("", bridge_run),
         **figures("fanout_", fanout_run),
+        **figures("durable_", durable_run),
         **figures("echo_", echo_run),
     }
     result["bridge_cpu_pct"] = result.pop("cpu_pct")
     result["cpu_ratio"] = round(result["cpu_us_per_cmd"] / result["fanout_cpu_us_per_cmd"], 2)
+    result["cpu_ratio_durable"] = round(
+        result["cpu_us_per_cmd"] / result["durable_cpu_us_per_cmd"], 2
+    )
     return result
 
 
@@ -512,6 +528,10 @@ def print_table(result: dict[str, Any]) -> None:
         ("CPU us per command", "cpu_us_per_cmd"),
         ("fan-out echo CPU us", "fanout_cpu_us_per_cmd"),
         ("CPU ratio", "cpu_ratio"),
+        ("durable echo moves/s", "durable_msgs_per_s"),
+        ("durable echo CPU us", "durable_cpu_us_per_cmd"),
+        ("CPU ratio to durable", "cpu_ratio_durable"),
+        ("durable p50 / p99 ms", ("durable_p50_ms", "durable_p99_ms")),
         ("echo messages/s", "echo_msgs_per_s"),
         ("ratio to plain echo", "ratio"),
         ("ack p50 ms", "p50_ack_ms"),
@@ -564,13 +584,14 @@ def main() -> int:
         help="the table counts --human climbs (comma-separated)",
     )
     parser.add_argument("--serve-echo", type=int, default=None, help=argparse.SUPPRESS)
-    parser.add_argument("--serve-fanout", nargs=2, default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--serve-fanout", nargs="+", default=None, help=argparse.SUPPRESS)
     options = parser.parse_args()
     if options.serve_echo is not None:
         serve_echo(options.serve_echo)
         return 0
     if options.serve_fanout is not None:
-        serve_fanout(int(options.serve_fanout[0]), Path(options.serve_fanout[1]))
+        port, seats, *log = options.serve_fanout  # PORT TABLES_JSON [DB SYNCHRONOUS]
+        serve_fanout(int(port), Path(seats), Path(log[0]) if log else None, *log[1:])
         return 0
     os.environ.setdefault("PYTHONHASHSEED", "0")
     if options.human:

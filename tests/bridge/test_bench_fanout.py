@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -19,14 +20,17 @@ from bench.lean import LeanSocket
 
 @contextlib.asynccontextmanager
 async def fanout_echo(
-    tmp_path: Path, count: int
+    tmp_path: Path, count: int, log: Path | None = None
 ) -> AsyncIterator[tuple[list[dict[str, str]], int, int]]:
-    """A fan-out echo serving ``count`` bench tables: (their join tokens, port, pid)."""
+    """A fan-out echo serving ``count`` bench tables: (their join tokens, port, pid);
+    with ``log``, the durable fan-out echo committing to that SQLite file."""
     tables = bridge.make_tables(tmp_path / "bench.sqlite3", 0, count=count)
     seats = tmp_path / "tables.json"
     seats.write_text(json.dumps(tables))
     port = bridge.free_port()
     args = ["-m", "bench.bridge", "--serve-fanout", str(port), str(seats)]
+    if log is not None:
+        args += [str(log), "FULL"]
     with bridge.running(args, tmp_path / "fanout.log") as server:
         await bridge.wait_healthy(port, server)
         yield tables, port, server.pid
@@ -79,3 +83,33 @@ async def test_the_driver_counts_acknowledged_moves_and_both_sides_cpu(tmp_path:
     assert run.errors == 0
     assert run.acked == len(run.latencies_ms) > 0
     assert run.server_cpu_s > 0 and run.driver_cpu_s > 0
+
+
+async def test_the_durable_fanout_echo_acks_only_what_its_log_holds(tmp_path: Path) -> None:
+    log = tmp_path / "durable.sqlite3"
+    async with fanout_echo(tmp_path, 1, log) as (tables, port, _):
+        url = f"ws://127.0.0.1:{port}/ws"
+        members: list[LeanSocket] = []
+        for participant in ("gm", "p0"):
+            ws = await LeanSocket.connect(url)
+            body = {"token": tables[0][participant], "last_event": None, "batch": True}
+            ws.send(bridge.frame("join", 1, body))
+            await ws.until("welcome")
+            members.append(ws)
+        gm, mover = members
+        watcher = asyncio.ensure_future(gm.until("event"))
+        await asyncio.sleep(0)
+        for seq, cell in ((7, [0, 1]), (8, [0, 2])):
+            mover.send(bridge.frame("move", seq, {"token": "t-p0", "path": [cell]}))
+            ack = await mover.until("ack", seq)
+            # Acknowledged means committed: the row is there for another connection.
+            with contextlib.closing(sqlite3.connect(log)) as db:
+                rows = db.execute("SELECT command, events FROM log ORDER BY id").fetchall()
+            assert len(rows) == ack["body"]["last_event"] + 1
+            command, event = (json.loads(text) for text in rows[-1])
+            assert command == {"token": "t-p0", "path": [cell]}
+            assert event["data"] == {"token": "t-p0", "at": cell}
+        first = await asyncio.wait_for(watcher, 30)
+        assert first["body"]["data"] == {"token": "t-p0", "at": [0, 1]}
+        for ws in members:
+            ws.close()
