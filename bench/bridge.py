@@ -393,7 +393,16 @@ async def baseline(
             setup=False,
             batch=options.batch,
             cpu_pid=server.pid,
+            pause=pause_of(options),
         )
+
+
+def pause_of(options: argparse.Namespace) -> tuple[float, float] | None:
+    """``--pause-ms LOW HIGH`` in seconds: each client's wait after an acknowledgement."""
+    if options.pause_ms is None:
+        return None
+    low, high = options.pause_ms
+    return low / 1000, high / 1000
 
 
 def figures(prefix: str, run: Run) -> dict[str, Any]:
@@ -413,6 +422,7 @@ async def measure(options: argparse.Namespace) -> dict[str, Any]:
         "synchronous": options.synchronous,
         "seconds": options.seconds,
         "batch": options.batch,
+        "pause_ms": options.pause_ms,
     }
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "bench.sqlite3"
@@ -441,6 +451,7 @@ async def measure(options: argparse.Namespace) -> dict[str, Any]:
                 setup=True,
                 batch=options.batch,
                 cpu_pid=bridge.pid,
+                pause=pause_of(options),
             )
             result["rss_mb"] = round(rss_mb(bridge.pid), 1)
             counters = await bridge_metrics(port)
@@ -565,6 +576,15 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=10.0, help="measured seconds per run")
     parser.add_argument("--warmup", type=float, default=2.0)
     parser.add_argument("--synchronous", default="FULL")
+    parser.add_argument(
+        "--pause-ms",
+        nargs=2,
+        type=float,
+        default=None,
+        metavar=("LOW", "HIGH"),
+        help="each client waits LOW to HIGH ms (seeded) after each acknowledgement: a set "
+        "load below saturation instead of moving as fast as acknowledged",
+    )
     parser.add_argument("--idle", type=int, default=0, help="also hold N idle connections")
     parser.add_argument("--soak", type=float, default=0.0, help="also soak for N seconds")
     parser.add_argument(
