@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-RECORDINGS = sorted((Path(__file__).resolve().parent.parent / "recordings").glob("*.jsonl"))
+from tests.golden import RECORDINGS
 
 
 def run_replay(*files: Path) -> subprocess.CompletedProcess[str]:

@@ -21,12 +21,9 @@ import protocol
 from engine import CommandRejected
 from tests.engine.helpers import fight, token
 from tests.engine.test_engine_fuzz import COMMANDS, _concrete
-from vtt_bridge.recording import replay
+from tests.golden import RECORDINGS, recorded_events
 from vtt_bridge.store import Store
-from vtt_bridge.tables import Table
 from vtt_bridge.translate import event_to_plain
-
-RECORDINGS = sorted(Path(__file__).parents[1].joinpath("recordings").glob("*.jsonl"))
 
 
 def assert_trusted_equals_checked(index: int, event: dict[str, Any]) -> None:
@@ -64,11 +61,7 @@ def test_every_event_of_random_commands_is_in_wire_form(commands: list[object]) 
 
 @pytest.mark.parametrize("path", RECORDINGS, ids=[p.stem for p in RECORDINGS])
 async def test_every_event_of_the_golden_recordings_is_in_wire_form(path: Path) -> None:
-    tables: list[Table] = []
-    result = await replay(path, after=lambda table: tables.append(table) if not tables else None)
-    assert result.ok, result
-    events = tables[0].events.since(0)
-    assert events, "the recording committed events"
+    events = await recorded_events(path)
     for index, event in enumerate(events):
         assert_trusted_equals_checked(index, event)
 

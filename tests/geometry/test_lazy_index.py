@@ -151,6 +151,19 @@ def answer(index: ThreatIndex, tokens: list[str], op: tuple[Any, ...]) -> object
     raise AssertionError(op)
 
 
+def ask_both(lazy: Any, eager: Any, placed: list[Any], ops: list[tuple[Any, ...]]) -> bool:
+    """Put every op to both indexes and check they answer alike; False once the last
+    placed token is removed (nothing left to ask about)."""
+    for op in ops:
+        removed = placed[op[1] % len(placed)] if op[0] == "remove" else None
+        assert answer(lazy, placed, op) == answer(eager, placed, op), op
+        if removed is not None:
+            placed.remove(removed)
+            if not placed:
+                return False
+    return True
+
+
 @pytest.mark.parametrize("kind", sorted(GRIDS))
 @settings(max_examples=60, deadline=None)
 @given(walls=WALLS, tokens=TOKENS, ops=OPS)
@@ -163,13 +176,8 @@ def test_a_lazy_index_answers_as_an_eager_one(
     assert eager.deferred == 0 and not eager.blocker.lazy
     if not placed:
         return
-    for op in ops:
-        removed = placed[op[1] % len(placed)] if op[0] == "remove" else None
-        assert answer(lazy, placed, op) == answer(eager, placed, op), op
-        if removed is not None:
-            placed.remove(removed)
-            if not placed:
-                return
+    if not ask_both(lazy, eager, placed, ops):
+        return
     for token_id in placed:
         assert lazy.threatened(token_id) == eager.threatened(token_id)
     assert lazy.blocker.blocked_steps() == eager.blocker.blocked_steps()
@@ -190,13 +198,8 @@ def test_moves_nobody_asks_about_answer_as_eager_ones_when_asked(
     if not placed:
         return
     for walk, ops in rounds:
-        for op in [*walk, *ops]:
-            removed = placed[op[1] % len(placed)] if op[0] == "remove" else None
-            assert answer(lazy, placed, op) == answer(eager, placed, op), op
-            if removed is not None:
-                placed.remove(removed)
-                if not placed:
-                    return
+        if not ask_both(lazy, eager, placed, [*walk, *ops]):
+            return
     for token_id in placed:
         assert lazy.threatened(token_id) == eager.threatened(token_id)
     assert lazy.deferred == 0 and eager.deferred == 0

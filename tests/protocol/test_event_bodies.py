@@ -16,12 +16,10 @@ from hypothesis import strategies as st
 import protocol
 import vtt_bridge
 from protocol import Event, EventBody, ProtocolError, decode_server, decode_server_frame, encode
+from tests.golden import RECORDINGS, recorded_events
 from tests.protocol.strategies import for_struct
 from vtt_bridge.event_types import event_sources
-from vtt_bridge.recording import replay
-from vtt_bridge.tables import Table
 
-RECORDINGS = sorted(Path(__file__).parents[1].joinpath("recordings").glob("*.jsonl"))
 MOVE = {"token": "hero", "start": [1, 1], "path": [[2, 1], [3, 1]], "mode": "combat"}
 
 
@@ -49,11 +47,7 @@ def test_importing_the_bridge_registers_every_event_kind_it_sends() -> None:
 async def test_every_recorded_event_decodes_typed_and_re_encodes_to_the_same_bytes(
     path: Path,
 ) -> None:
-    tables: list[Table] = []
-    result = await replay(path, after=lambda table: tables.append(table) if not tables else None)
-    assert result.ok, result
-    events = tables[0].events.since(0)
-    assert events, "the recording committed events"
+    events = await recorded_events(path)
     for index, event in enumerate(events):
         # What the server sends: its own map, untouched (ServerWire.trusted).
         sent = Event.trusted(seq=index + 1, index=index, kind=event["kind"], data=event["data"])
