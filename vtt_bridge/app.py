@@ -295,15 +295,6 @@ class Outbound:
         return protocol.encode_msgpack(message) if binary else protocol.encode_json(message)
 
 
-def _frames_buffered(ws: web.WebSocketResponse) -> bool:
-    """Whether ``ws`` holds frames read from the socket and not yet received.
-
-    aiohttp has no public call for this: it reads its reader's buffer, and answers
-    True (take a turn, as before) where that is not there to read."""
-    buffer = getattr(getattr(ws, "_reader", None), "_buffer", None)
-    return buffer is None or len(buffer) > 0
-
-
 def _wire_size(frame: bytes | str) -> int:
     """Bytes on the wire: a text frame is UTF-8."""
     if isinstance(frame, bytes) or frame.isascii():
@@ -566,10 +557,7 @@ async def websocket(request: web.Request) -> web.StreamResponse:
             await hub.receive(session, message.data, config.clock())
             # Take turns: frames already buffered are read without ever yielding, so
             # without this one connection's backlog would run before anyone else's.
-            # With none buffered the next read waits anyway, and a turn of the loop per
-            # frame is saved (a client awaiting each ack sends one frame at a time).
-            if _frames_buffered(ws):
-                await asyncio.sleep(0)
+            await asyncio.sleep(0)
         if ws.close_code == WSCloseCode.MESSAGE_TOO_BIG:
             hub.metrics.count("too_big")
     finally:

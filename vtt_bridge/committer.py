@@ -20,7 +20,6 @@ store calls made while serving run there, so the event loop never waits on a dis
 from __future__ import annotations
 
 import asyncio
-import collections
 import contextlib
 import logging
 from collections.abc import AsyncIterator, Callable
@@ -61,10 +60,6 @@ class Pending:
     opened: dict[str, int] = field(default_factory=dict)
     closed: set[str] = field(default_factory=set)
     refusal: tuple[str, str, str | None] | None = None
-    #: Set once committed and answered, or refused (the writer is done with it).
-    answered: bool = False
-    #: What a waiter awaits (:meth:`Committer.wait`): made only when someone waits,
-    #: as most commands are never waited for (their connection reads on).
     done: asyncio.Future[None] | None = None
     #: A session message (a query, ``ping``, a join's answer) run at this place in the
     #: queue: after every command of the table submitted before it is answered.
@@ -136,16 +131,9 @@ class Committer:
         self._on_deadline = on_deadline
         self._crash = crash
         self._db = ThreadPoolExecutor(max_workers=1, thread_name_prefix="vtt-db")
-        # A deque, a wake-up future and a count rather than an ``asyncio.Queue``: the
-        # writer takes everything queued at once, and the queue's per-item bookkeeping
-        # (its getter scan, its unfinished count and join event) cost more than that.
-        self._queue: collections.deque[Pending] = collections.deque()
-        self._wakeup: asyncio.Future[None] | None = None
-        #: Queued and not yet answered; :meth:`drain` waits for 0 on ``_drained``.
-        self._unanswered = 0
-        self._drained: asyncio.Future[None] | None = None
+        self._queue: asyncio.Queue[Pending] | None = None
         self._writer: asyncio.Task[None] | None = None
-        self._inflight: dict[tuple[str, str, str, int], Pending] = {}
+        self._inflight: dict[tuple[str, str, str, int], asyncio.Future[None]] = {}
 
     def close(self) -> None:
         """Stop the writer and the database worker."""
@@ -155,10 +143,8 @@ class Committer:
 
     async def drain(self) -> None:
         """Wait until every queued command is committed, acknowledged and broadcast."""
-        while self._unanswered:
-            if self._drained is None:
-                self._drained = asyncio.get_running_loop().create_future()
-            await asyncio.shield(self._drained)
+        if self._queue is not None:
+            await self._queue.join()
 
     async def in_db(self, fn: Callable[..., T], *args: Any) -> T:
         """Run ``fn(*args)`` (a blocking store call) on the database thread."""
@@ -169,17 +155,7 @@ class Committer:
         self, table_id: str, participant: str, client: str, ref: int
     ) -> asyncio.Future[None] | None:
         """The commit ``client``'s command ``ref`` at the table waits for, if still queued."""
-        pending = self._inflight.get((table_id, participant, client, ref))
-        return None if pending is None else self._done(pending)
-
-    @staticmethod
-    def _done(pending: Pending) -> asyncio.Future[None]:
-        """The future set once ``pending`` is answered (made on first asking)."""
-        if pending.done is None:
-            pending.done = asyncio.get_running_loop().create_future()
-            if pending.answered:
-                pending.done.set_result(None)
-        return pending.done
+        return self._inflight.get((table_id, participant, client, ref))
 
     def hold_place(
         self,
@@ -244,36 +220,31 @@ class Committer:
 
     def enqueue(self, pending: Pending) -> None:
         """Queue ``pending`` for the writer (it is answered in queue order)."""
+        loop = asyncio.get_running_loop()
+        pending.done = loop.create_future()
         if pending.sender is not None and pending.ref is not None:
-            self._inflight[_inflight_key(pending)] = pending
+            self._inflight[_inflight_key(pending)] = pending.done
         pending.table.unanswered += 1
         if pending.sender is not None:
             pending.sender.in_flight += 1
+        if self._queue is None:
+            self._queue = asyncio.Queue()
         if self._writer is None or self._writer.done():
-            self._writer = asyncio.get_running_loop().create_task(self._write_loop())
-        self._queue.append(pending)
-        self._unanswered += 1
-        wakeup = self._wakeup
-        if wakeup is not None:
-            self._wakeup = None
-            if not wakeup.done():
-                wakeup.set_result(None)
+            self._writer = loop.create_task(self._write_loop())
+        self._queue.put_nowait(pending)
 
     async def wait(self, pending: Pending) -> None:
         """Wait until a queued ``pending`` is committed and answered, or refused."""
-        if not pending.answered:  # else at once, as awaiting a finished future is
-            await asyncio.shield(self._done(pending))
+        assert pending.done is not None
+        await asyncio.shield(pending.done)
 
     async def _write_loop(self) -> None:
         queue = self._queue
-        loop = asyncio.get_running_loop()
+        assert queue is not None
         while True:
-            if not queue:
-                self._wakeup = loop.create_future()
-                await self._wakeup
-                continue
-            batch = list(queue)
-            queue.clear()
+            batch = [await queue.get()]
+            while not queue.empty():
+                batch.append(queue.get_nowait())
             try:
                 await self._write_batch(batch)
             except Exception:  # never let the writer die: every waiter must hear back
@@ -287,17 +258,11 @@ class Committer:
                         # Only its own entry: a held place and the settings change
                         # queued behind it share a key.
                         key = _inflight_key(pending)
-                        if self._inflight.get(key) is pending:
+                        if self._inflight.get(key) is pending.done:
                             del self._inflight[key]
-                    pending.answered = True
                     if pending.done is not None and not pending.done.done():
                         pending.done.set_result(None)
-                self._unanswered -= len(batch)
-                drained = self._drained
-                if self._unanswered == 0 and drained is not None:
-                    self._drained = None
-                    if not drained.done():
-                        drained.set_result(None)
+                    queue.task_done()
 
     async def _write_batch(self, batch: list[Pending]) -> None:
         live = [p for p in batch if p.generation == p.table.generation]
