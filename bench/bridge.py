@@ -384,17 +384,30 @@ async def baseline(
     port = free_port()
     with running(["-m", "bench.bridge", *args[:1], str(port), *args[1:]], log) as server:
         await wait_healthy(port, server)
-        url = f"ws://127.0.0.1:{port}/ws"
-        return await drive(
-            url,
-            tables,
-            options.warmup,
-            options.seconds,
-            setup=False,
-            batch=options.batch,
-            cpu_pid=server.pid,
-            pause=pause_of(options),
-        )
+        return await drive_as_asked(port, tables, options, setup=False, cpu_pid=server.pid)
+
+
+async def drive_as_asked(
+    port: int,
+    tables: list[dict[str, str]],
+    options: argparse.Namespace,
+    *,
+    setup: bool,
+    cpu_pid: int,
+) -> Run:
+    """:func:`drive` the server on ``port`` with the command line's warm-up, seconds,
+    batching and pauses: every server of one ``measure`` is driven the same way."""
+    url = f"ws://127.0.0.1:{port}/ws"
+    return await drive(
+        url,
+        tables,
+        options.warmup,
+        options.seconds,
+        setup=setup,
+        batch=options.batch,
+        cpu_pid=cpu_pid,
+        pause=pause_of(options),
+    )
 
 
 def pause_of(options: argparse.Namespace) -> tuple[float, float] | None:
@@ -443,16 +456,7 @@ async def measure(options: argparse.Namespace) -> dict[str, Any]:
         with running(serve, Path(tmp) / "bridge.log") as bridge:
             await wait_healthy(port, bridge)
             url = f"ws://127.0.0.1:{port}/ws"
-            bridge_run = await drive(
-                url,
-                tables,
-                options.warmup,
-                options.seconds,
-                setup=True,
-                batch=options.batch,
-                cpu_pid=bridge.pid,
-                pause=pause_of(options),
-            )
+            bridge_run = await drive_as_asked(port, tables, options, setup=True, cpu_pid=bridge.pid)
             result["rss_mb"] = round(rss_mb(bridge.pid), 1)
             counters = await bridge_metrics(port)
             result["commit_rows_per_batch"] = round(
@@ -473,33 +477,29 @@ async def measure(options: argparse.Namespace) -> dict[str, Any]:
             if options.soak:
                 result |= await soak(url, tables, bridge.pid, options.soak)
 
-    echo_rate = echo_run.acked / echo_run.seconds
-    fanout_rate = fanout_run.acked / fanout_run.seconds
-    durable_rate = durable_run.acked / durable_run.seconds
     bridge_rate = bridge_run.acked / bridge_run.seconds
     result |= {
         "bridge_cmds_per_s": round(bridge_rate, 1),
-        "echo_msgs_per_s": round(echo_rate, 1),
-        "ratio": round(bridge_rate / echo_rate, 3),
-        "fanout_msgs_per_s": round(fanout_rate, 1),
-        "ratio_fanout": round(bridge_rate / fanout_rate, 3),
-        "durable_msgs_per_s": round(durable_rate, 1),
-        "ratio_durable": round(bridge_rate / durable_rate, 3),
-        "durable_p50_ms": round(percentile(durable_run.latencies_ms, 50), 2),
-        "durable_p99_ms": round(percentile(durable_run.latencies_ms, 99), 2),
         "p50_ack_ms": round(percentile(bridge_run.latencies_ms, 50), 2),
         "p99_ack_ms": round(percentile(bridge_run.latencies_ms, 99), 2),
-        "echo_p50_ms": round(percentile(echo_run.latencies_ms, 50), 2),
-        "echo_p99_ms": round(percentile(echo_run.latencies_ms, 99), 2),
-        "fanout_p50_ms": round(percentile(fanout_run.latencies_ms, 50), 2),
-        "fanout_p99_ms": round(percentile(fanout_run.latencies_ms, 99), 2),
         "bridge_errors": bridge_run.errors,
         "broadcast_msgs_per_s": round(bridge_rate * (PLAYERS + 1), 1),
         **figures("", bridge_run),
-        **figures("fanout_", fanout_run),
-        **figures("durable_", durable_run),
-        **figures("echo_", echo_run),
     }
+    # Each baseline's rate, the bridge's rate over it, its latency and CPU figures.
+    for name, run, ratio in (
+        ("echo", echo_run, "ratio"),
+        ("fanout", fanout_run, "ratio_fanout"),
+        ("durable", durable_run, "ratio_durable"),
+    ):
+        rate = run.acked / run.seconds
+        result |= {
+            f"{name}_msgs_per_s": round(rate, 1),
+            ratio: round(bridge_rate / rate, 3),
+            f"{name}_p50_ms": round(percentile(run.latencies_ms, 50), 2),
+            f"{name}_p99_ms": round(percentile(run.latencies_ms, 99), 2),
+            **figures(f"{name}_", run),
+        }
     result["bridge_cpu_pct"] = result.pop("cpu_pct")
     result["cpu_ratio"] = round(result["cpu_us_per_cmd"] / result["fanout_cpu_us_per_cmd"], 2)
     result["cpu_ratio_durable"] = round(
@@ -614,18 +614,12 @@ def main() -> int:
         serve_fanout(int(port), Path(seats), Path(log[0]) if log else None, *log[1:])
         return 0
     os.environ.setdefault("PYTHONHASHSEED", "0")
-    if options.human:
-        result = asyncio.run(human(options))
-        if options.json:
-            print(json.dumps(result))
-        else:
-            print_human(result)
-        return 0
-    result = asyncio.run(measure(options))
+    run, show = (human, print_human) if options.human else (measure, print_table)
+    result = asyncio.run(run(options))
     if options.json:
         print(json.dumps(result))
     else:
-        print_table(result)
+        show(result)
     return 0
 
 
