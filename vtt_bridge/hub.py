@@ -492,14 +492,20 @@ class Hub:
             pending.refusal = (exc.code, exc.message, None)
         else:
             plain = [event_to_plain(e) for e in events]
+            # The prompts the command opened, found once: their deadlines here, and the
+            # events themselves for the broadcast to tell each controller (not re-read
+            # from the state).
             opened: dict[str, int] = {}
             closed: set[str] = set()
+            prompts: list[engine.events.PromptOpened] = []
             for event in events:
                 if isinstance(event, engine.events.PromptOpened):
                     opened[event.prompt] = now_ms + int(table.row.prompt_timeout * 1000)
+                    prompts.append(event)
                 elif isinstance(event, engine.events.PromptClosed):
                     closed.add(event.prompt)
             pending.opened, pending.closed = opened, closed
+            pending.prompts = tuple(p for p in prompts if p.prompt not in closed)
             meta: dict[str, Any] = {"deadlines": opened, "t": now_ms}
             if sender is not None and ref is not None and not client.startswith("conn:"):
                 meta["client"], meta["ref"] = client, ref

@@ -104,17 +104,35 @@ def prompt_message(
     )
 
 
+def opened_prompt(
+    session: Session, opened: engine.events.PromptOpened, deadline_ms: int, now_ms: int
+) -> protocol.Prompt:
+    """:func:`prompt_message` for a prompt a command just opened, read off its event."""
+    return protocol.Prompt(
+        seq=session.next_seq(),
+        prompt=opened.prompt,
+        kind=opened.prompt_kind,
+        attacker=opened.attacker,
+        target=opened.target,
+        at=opened.at,
+        exit_point=opened.exit_point,
+        deadline_ms=deadline_ms,
+        remaining_ms=max(0, deadline_ms - now_ms),
+    )
+
+
 def broadcast(
     table: Table,
     first: int,
     events: list[dict[str, Any]],
     now_ms: int,
     opened: dict[str, int],
+    prompts: tuple[engine.events.PromptOpened, ...] = (),
 ) -> None:
     """Send committed ``events`` (numbered from ``first``) to every member of ``table``,
-    and each prompt they opened to its controller.  ``opened`` is the prompts they
-    opened, with deadlines, as the command's application found them (not re-read from
-    the events)."""
+    and each prompt they opened to its controller.  ``opened`` is the deadline of each
+    prompt they opened and ``prompts`` those still open, as the command's application
+    found them (not re-read from the events or the state)."""
     # Each event is built once, then renumbered per member.  Its data is the engine's
     # own plain output, already in wire form, so it is not scanned again (see
     # ``protocol.ServerWire.trusted``).
@@ -123,17 +141,14 @@ def broadcast(
         Shared(trusted(seq=0, index=first + offset, kind=event["kind"], data=event["data"]))
         for offset, event in enumerate(events)
     ]
-    prompts: list[engine.model.Prompt] = []
-    combat = table.committed.combat
-    if opened and combat is not None:
-        prompts = [p for p in combat.prompts if p.id in opened]
 
     def deliver(session: Session) -> None:
         for event in built:
             session.send_shared(event, now_ms)
         for prompt in prompts:
             if session.participant == prompt.controller:
-                session.send(prompt_message(session, prompt, opened[prompt.id], now_ms), now_ms)
+                deadline = opened[prompt.prompt]
+                session.send(opened_prompt(session, prompt, deadline, now_ms), now_ms)
 
     for session in list(table.sessions):
         if session.held is not None:  # catching up: sent once it has caught up
