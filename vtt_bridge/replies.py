@@ -11,7 +11,7 @@ import functools
 import hashlib
 from typing import Any
 
-import msgpack
+import msgspec
 
 import engine
 import protocol
@@ -26,10 +26,15 @@ def message_digest(message: protocol.ClientMessage) -> str:
     or msgpack, matches and another message sent under the same ``seq`` does not.
 
     Hashed as msgpack (a third of ``json.dumps``'s cost, paid on every command of a
-    client with an id).  Maps keep their order there: a client resending a message
-    sends the same one, and bodies are built in field order."""
-    packed = msgpack.packb([message.TYPE, message.to_body()])
+    client with an id), written by msgspec straight from the struct's fields: the same
+    bytes as packing its builtin body with ``msgpack.packb``, without building it.  Maps
+    keep their order there: a client resending a message sends the same one, and bodies
+    are built in field order."""
+    packed = _DIGESTED.encode([message.TYPE, message.body()])
     return hashlib.blake2b(packed, digest_size=12).hexdigest()
+
+
+_DIGESTED = msgspec.msgpack.Encoder()
 
 
 def ack_reply(first: int, count: int) -> Reply:

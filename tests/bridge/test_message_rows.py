@@ -5,17 +5,24 @@ command the engine command it becomes, with the same fields)."""
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import inspect
 
+import msgpack
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import engine
 import protocol
 from tests.bridge.test_wire_drift import readme_frames
+from tests.protocol.strategies import for_struct
 from vtt_bridge import registry, rows
 from vtt_bridge.derive import engine_fields
+from vtt_bridge.replies import message_digest
 
 ROWS = registry.rows()
+SLOW = [HealthCheck.filter_too_much, HealthCheck.too_slow]
 
 
 def test_every_client_message_has_exactly_one_row() -> None:
@@ -85,3 +92,16 @@ def test_a_fight_naming_no_seed_gets_the_tables() -> None:
     assert row.to_command(message, "gm", _Table()).seed == _Table.seed  # type: ignore[arg-type]
     chosen = protocol.StartCombat(seq=1, ruleset="dnd5e", aware=None, seed=7)
     assert row.to_command(chosen, "gm", _Table()).seed == 7  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("row", ROWS, ids=lambda row: row.name)
+@settings(max_examples=20, deadline=None, suppress_health_check=SLOW)
+@given(data=st.data())
+def test_a_messages_digest_is_its_packed_builtin_body(
+    row: registry.MessageRow, data: st.DataObject
+) -> None:
+    # Kept replies and logged acks hold digests made by ``msgpack.packb`` of the builtin
+    # body: the encoder that writes it from the struct must give the very same bytes.
+    message = data.draw(for_struct(row.wire))
+    packed = msgpack.packb([message.TYPE, message.to_body()])
+    assert message_digest(message) == hashlib.blake2b(packed, digest_size=12).hexdigest()
