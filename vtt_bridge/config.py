@@ -75,4 +75,7 @@ class Config:
     #: Seconds between two log lines of one repeated failure (a refused connection, an
     #: accept error): the rest are counted and reported with the next line.
     log_repeat_interval: float = 10.0
+    #: The event loop ``serve`` runs on: ``auto`` (uvloop when installed, the ``fast``
+    #: extra; ``bench.bridge`` measured it faster), ``uvloop`` or ``asyncio``.
+    event_loop: str = "auto"
     clock: Callable[[], int] = field(default=wall_clock_ms)
