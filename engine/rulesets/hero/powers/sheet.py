@@ -165,6 +165,9 @@ class Power:
                 raise ParamError(
                     "bad_value", f"{word!r}: always_hits, always_kills or immune:<tag>", "absolute"
                 )
+        from .endurance import check  # the END modifiers' own module, which reads Power
+
+        check(self)
 
     # -- derived ---------------------------------------------------------------------------
 
@@ -190,8 +193,8 @@ class Power:
 
     def limitation(self, name: str) -> Modifier | None:
         """Its Limitation called ``name`` (case and spaces ignored), if it has one."""
-        key = _key(name)
-        return next((m for m in self.limitations if _key(m.name) == key), None)
+        key = modifier_key(name)
+        return next((m for m in self.limitations if modifier_key(m.name) == key), None)
 
     def base_points_of(self, code: DiceCode) -> Fraction:
         """Base points (before Adders and Advantages) of ``code`` dice of this Power."""
@@ -228,7 +231,8 @@ class Sheet:
         return tuple(p for p in self.powers if p.framework == framework)
 
 
-def _key(name: str) -> str:
+def modifier_key(name: str) -> str:
+    """A modifier's name as the rules compare it: case, spaces, ``_`` and ``-`` ignored."""
     return re.sub(r"[\s_-]", "", name).lower()
 
 
