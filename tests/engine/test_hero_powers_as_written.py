@@ -197,3 +197,9 @@ def test_an_ocv_modifier_without_an_attack_roll_is_refused() -> None:
     blast = Power("Blast", "attack", "normal", "2d6")
     with pytest.raises(PowerRefused, match="no Attack Roll to modify"):
         go(Sheet((blast,)), Use("Blast", object="wall", ocv_modifier=-4))
+
+
+def test_escape_without_casual_is_refused_not_ignored() -> None:
+    with pytest.raises(PowerRefused, match="escape is a Casual Use's") as err:
+        go(Sheet((strength(40),)), Use("STR", object="entangle", escape=True))
+    assert err.value.rule == "casual"
