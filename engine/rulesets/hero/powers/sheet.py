@@ -114,8 +114,10 @@ class Power:
 
     ``dice`` and ``points_per_die`` (base points per d6: Blast 5, RKA 15) price a dice
     Power; ``base_points`` prices one without dice (Flight 40m: 40).  ``adders`` are
-    optional when used (END is paid on those used), ``advantages`` and ``limitations``
-    always apply.  ``attack_action``: the Power takes an Attack Action and an Attack Roll
+    optional when used (END is still paid with all of them unless the table relaxes it),
+    ``advantages`` and ``limitations`` always apply (Reduced Endurance and Increased
+    Endurance Cost change the END: :mod:`.endurance`; Only In Alternate Identity keeps the
+    Power to that identity: :mod:`.activation`).  ``attack_action``: the Power takes an Attack Action and an Attack Roll
     (Aid, Healing).  ``duration``: ``instant`` Powers are used; ``constant`` ones are
     turned on and off and cost END every Phase they are on.  ``framework`` names the Power
     Framework it is a slot of.  ``standard_dice``: how many of its whole dice use the
