@@ -358,8 +358,6 @@ def standard_refusal(power: Power, use: Use) -> None:
             f"{power.name} is not bought with the Standard Effect Rule (+0 Advantage): it "
             "is rolled, and cannot switch to the standard effect for one use",
         )
-    if use.standard and not power.dice:
-        raise refuse("standard_effect", f"{power.name} has no dice")
 
 
 def identity_refusal(power: Power, state: PowerState) -> None:

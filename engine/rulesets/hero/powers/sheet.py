@@ -117,15 +117,16 @@ class Power:
     optional when used (END is still paid with all of them unless the table relaxes it),
     ``advantages`` and ``limitations`` always apply (Reduced Endurance and Increased
     Endurance Cost change the END: :mod:`.endurance`; Only In Alternate Identity keeps the
-    Power to that identity: :mod:`.activation`).  ``attack_action``: the Power takes an Attack Action and an Attack Roll
-    (Aid, Healing).  ``duration``: ``instant`` Powers are used; ``constant`` ones are
-    turned on and off and cost END every Phase they are on.  ``framework`` names the Power
-    Framework it is a slot of.  ``standard_dice``: how many of its whole dice use the
-    Standard Effect Rule (all of them: the dice count; None: it rolls).  ``absolute``:
-    GM-declared absolute properties (``always_hits``, ``always_kills``,
-    ``immune:<tag>``); ``tags`` say what the Power is (``sword``, ``fire``) for
-    immunities.  ``casual``: False when it cannot be used Casually (a -0 Limitation).
-    ``adds_str``: STR adds to it (HA, HKA).  ``offensive``: defaults to attack Powers.
+    Power to that identity: :mod:`.activation`).  ``attack_action``: the Power takes an
+    Attack Action and an Attack Roll (Aid, Healing).  ``duration``: ``instant`` Powers are
+    used; ``constant`` ones are turned on and off and cost END every Phase they are on.
+    ``framework`` names the Power Framework it is a slot of.  ``standard_dice``: how many of
+    its whole dice use the Standard Effect Rule (all of them: the dice count; None: it
+    rolls).  ``absolute``: GM-declared absolute properties (``always_hits``,
+    ``always_kills``, ``immune:<tag>``); ``tags`` say what the Power is (``sword``,
+    ``fire``) for immunities.  ``casual``: False when it cannot be used Casually (a -0
+    Limitation).  ``adds_str``: STR adds to it (HA, HKA).  ``offensive``: defaults to attack
+    Powers.
     """
 
     name: Name
