@@ -36,7 +36,12 @@ from typing import Any
 #: ``per_combatant`` and its actions are ``act`` commands; the Hero supplement registers
 #: the steps from version 2 (``engine/rulesets/hero/upgrade.py``).  Nothing plays
 #: differently.
-RULES_VERSION = 3
+#: Version 4 (issue 26): the Hero System 6E Powers read again (seed 002): END on all of a
+#: Power's Adders by default, Reduced Endurance and Increased Endurance Cost price END,
+#: Only In Alternate Identity, Casual Use never at a character, a Casual escape needs a
+#: GM-set Grab or Entangle.  ``engine/rulesets/hero/upgrade.py`` keeps an old table's
+#: ``power_options`` as it chose; ``CHANGES.md`` lists what replays differently.
+RULES_VERSION = 4
 
 Plain = dict[str, Any]
 Upgrade = Callable[[Plain], Plain]
