@@ -36,7 +36,15 @@ from typing import Any
 #: ``per_combatant`` and its actions are ``act`` commands; the Hero supplement registers
 #: the steps from version 2 (``engine/rulesets/hero/upgrade.py``).  Nothing plays
 #: differently.
-RULES_VERSION = 3
+#: Version 4 (a second reading of Cyberpunk RED, and Foundry's direct path): a Cyberpunk
+#: RED action held for a token entering an area is checked and taken with the token on
+#: the square it enters; a jump is priced and capped by the squares jumped over only
+#: (a gap crossed in any mode is a running jump, capped by ``jump``); ``attack`` is
+#: refused when no target can be attacked; a Foundry drag on hexes, or on squares with
+#: diagonals illegal, goes through the cells Foundry v13 records.  No stored form
+#: changed: version-3 state and commands read as they are, and a logged command that
+#: plays differently now is reported as a replay divergence.
+RULES_VERSION = 4
 
 Plain = dict[str, Any]
 Upgrade = Callable[[Plain], Plain]

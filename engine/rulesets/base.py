@@ -97,7 +97,9 @@ class Context:
 
     ``actor`` is the participant (``gm`` or a player); ``token`` the combatant acted
     for; ``tray`` rolls this command's dice (``state.draws`` is brought up to date by
-    the core afterwards).
+    the core afterwards).  ``path`` is, for :meth:`Ruleset.plan_move`, the cells of the
+    move being planned, its start first (a ruleset that prices squares by what they are,
+    a jump's gap, reads them); empty elsewhere.
     """
 
     state: EncounterState
@@ -106,6 +108,7 @@ class Context:
     tray: DiceTray
     actor: str
     token: Combatant
+    path: tuple[tuple[int, int], ...] = ()
 
     @property
     def combat(self) -> Combat:

@@ -12,11 +12,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
+from shapely.geometry import Polygon
+
 from engine.combat_state import Combat
 from engine.combat_state import Trigger as CoreTrigger
 from engine.errors import CommandRejected
 from engine.events import ConditionChanged, InitiativeOrder
-from engine.model import Combatant, EncounterState
+from engine.model import Combatant, EncounterState, Scene
 from engine.rulesets.base import (
     ActionSpec,
     Context,
@@ -40,6 +42,7 @@ from engine.rulesets.cyberpunk_red.stats import fighter_from_token, is_vehicle
 from engine.rulesets.cyberpunk_red.world import SceneWorld
 from engine.spatial import build_index
 from engine.tray import DiceTray
+from geometry.terrain import CostRule, TerrainKind, TerrainMap, TerrainRegion
 
 NAME = "cyberpunk-red"
 
@@ -120,7 +123,12 @@ def store(state: EncounterState, arena: Arena) -> tuple[EncounterState, list[Any
 
 def world(ctx: Context) -> SceneWorld:
     """Reach and sight over the scene's spatial index."""
-    return SceneWorld(ctx.spatial.index(ctx.scene))
+    return SceneWorld(ctx.spatial.index(ctx.scene), token_ids(ctx.scene))
+
+
+def token_ids(scene: Scene) -> tuple[str, ...]:
+    """Every token of ``scene``, in the scene's order (the targets an action may name)."""
+    return tuple(t.id for t in scene.tokens)
 
 
 # -- the actions, through the seam ------------------------------------------------------
@@ -182,6 +190,38 @@ def _watch(state: EncounterState, holder: str, params: holding.HoldParams) -> En
         return state
     trigger = CoreTrigger(holder, on, params.token, tuple(params.area), params.action)
     return replace(state, combat=replace(combat, triggers=(*combat.triggers, trigger)))
+
+
+def _squares(ctx: Context, mode: str, cost: float, steps: int) -> list[movement.Square]:
+    """The squares of the move being planned (``ctx.path``): each step's metres, its
+    ground's price under the mover's footprint, and whether it is a gap.  Without a path
+    (the trial move ``ask_options`` makes) ``steps`` squares at ``cost``, and for a jump
+    the smallest there is: one square jumped over and the landing."""
+    cell_size = ctx.scene.grid.cell_size
+    if len(ctx.path) < 2:
+        if mode in movement.JUMPS:
+            return [movement.Square(cell_size, gap=True), movement.Square(cell_size)]
+        terrain = cost / (steps * cell_size) if steps else 1.0
+        return [movement.Square(cell_size, terrain) for _ in range(steps)]
+    index = ctx.spatial.index(ctx.scene)
+    grid, size = index.grid, ctx.token.size
+    gaps = [t for t in ctx.scene.terrain if t.kind == TerrainKind.GAP.value]
+    gap_map = (
+        TerrainMap(
+            [TerrainRegion(Polygon(t.polygon), TerrainKind.GAP) for t in gaps],
+            CostRule({TerrainKind.GAP: 2.0}),
+            grid,
+        )
+        if gaps
+        else None
+    )
+    squares = []
+    for cell in ctx.path[1:]:
+        feet = grid.footprint(cell, size)
+        terrain = index.terrain.footprint_multiplier(feet) if index.terrain is not None else 1.0
+        gap = gap_map is not None and gap_map.footprint_multiplier(feet) > 1.0
+        squares.append(movement.Square(cell_size, terrain, gap))
+    return squares
 
 
 @dataclass(frozen=True, slots=True)
@@ -345,9 +385,10 @@ class CyberpunkRed(Ruleset):
                 "illegal_action",
                 f"{ctx.token.id} is carrying out a held action: it holds no movement",
             )
-        length = steps * ctx.scene.grid.cell_size
-        charge = max(cost, movement.step_cost(length, 1.0, mode))
-        why = movement.move_refusal(fighter, _fight(ctx.combat).move_rules, mode, length, charge)
+        squares = _squares(ctx, mode, cost, steps)
+        charge = max(cost, movement.move_cost(squares, mode))
+        leaps = movement.jump_lengths(squares, mode)
+        why = movement.move_refusal(fighter, _fight(ctx.combat).move_rules, mode, charge, leaps)
         if why is not None:
             code = "over_budget" if why.startswith("costs") else "illegal_action"
             raise CommandRejected(code, f"{ctx.token.id} cannot {mode.replace('_', ' ')}: {why}")
@@ -366,10 +407,12 @@ class CyberpunkRed(Ruleset):
     def trigger_fired(self, ctx: Context, trigger: CoreTrigger, by: str) -> Result:
         """A token entered the held area or came into sight: the held action fires now.
 
-        The engine pauses a move on the last square before the trigger (for sight: the
-        last square out of view).  "I shoot as soon as he leans out" needs him in view,
-        so a sight trigger's action is checked and taken against the square where the
-        mover comes into view, the next of its move."""
+        The engine pauses a move on the last square before the trigger (the last square
+        out of the area, or out of view).  The text's moment is the entry itself ("I
+        shoot as soon as he leans out"; "when the door opens"): the mover is in the
+        doorway, or in view, when the held action happens.  So the action is checked and
+        taken with the mover on the next square of its move, the one that sets the
+        trigger off, and ``cpr_held_fired`` names that square."""
         arena = arena_of(ctx.state)
         held = arena.hold(ctx.token.id)
         if held is None:
@@ -380,9 +423,10 @@ class CyberpunkRed(Ruleset):
         interjection = ctx.combat.interjection
         pending = interjection.suspended if interjection is not None else None
         ahead = pending.path[pending.step + 1 :] if pending is not None else ()
-        if trigger.on == "sight" and mover is not None and ahead:
+        if mover is not None and ahead:
             at = ahead[0]
-            view = SceneWorld(build_index(ctx.scene.with_token(mover.moved_to(at))))
+            entered = ctx.scene.with_token(mover.moved_to(at))
+            view = SceneWorld(build_index(entered), token_ids(entered))
         arena, events = holding.fire(arena, view, held, by, at, ctx.tray)
         state, changed = store(ctx.state, arena)
         return state, [*_dice_after_firing(events, ctx.tray), *changed]
@@ -408,7 +452,7 @@ def _turn_over(state: EncounterState) -> Result:
     for held in due:
         holder = scene.token(held.holder)
         tray = DiceTray(state.seed, state.draws, holder.owner if holder else "gm")
-        spatial_world = SceneWorld(build_index(scene))
+        spatial_world = SceneWorld(build_index(scene), token_ids(scene))
         arena, fired = holding.fire(arena_of(state), spatial_world, held, ended, None, tray)
         state, changed = store(state, arena)
         state = replace(state, draws=tray.draws)

@@ -139,13 +139,6 @@ def test_the_table_can_say_a_move_is_a_swim_or_a_climb_without_terrain() -> None
     assert events[-1].cost == 8.0 and encounter.options("gina").movement_left == 0.0
 
 
-def test_a_jump_is_capped_by_the_tokens_jump() -> None:
-    encounter = started()  # Gina: jump defaults to MOVE, 4 m running, 2 m standing
-    refused(encounter, Move("gm", "gina", ((3, 4), (4, 4)), "standing_jump"), "illegal_action")
-    events = encounter.apply(Move("gm", "gina", ((3, 4), (4, 4)), "jump"))  # 4 m at 2 per 1
-    assert events[-1].cost == 8.0 and encounter.options("gina").movement_left == 0.0
-
-
 def test_a_prone_character_moves_only_after_get_up() -> None:
     encounter = started()
     encounter.apply(SetCondition("gm", "gina", "prone", True))
