@@ -17,6 +17,11 @@ among them) and one trigger:
 - ``in_sight``: the named token comes into the holder's line of sight ("as soon as he
   leans out"), from the scene's walls: paused and asked the same way.
 
+The moment the text names is the entry itself: "as soon as he leans out" is when he is
+out, not the step before.  So either trigger's action is checked and carried out with
+the mover on the square it steps into, the doorway or the first square in view
+(``CyberpunkRed.trigger_fired``), and ``cpr_held_fired.at`` is that square.
+
 These two are the engine's triggers (``engine.combat_state.Trigger``); ``after_turn``
 is this ruleset's own: it fires, without asking, as the named combatant's turn ends
 (the action, target and moment were all declared; there is no move to pause).
