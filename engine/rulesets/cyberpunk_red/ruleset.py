@@ -12,8 +12,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
-from shapely.geometry import Polygon
-
 from engine.combat_state import Combat
 from engine.combat_state import Trigger as CoreTrigger
 from engine.errors import CommandRejected
@@ -29,7 +27,7 @@ from engine.rulesets.base import (
     Vocabulary,
     register,
 )
-from engine.rulesets.cyberpunk_red import economy, holding, initiative, movement, rules
+from engine.rulesets.cyberpunk_red import economy, ground, holding, initiative, movement, rules
 from engine.rulesets.cyberpunk_red.events import CPR_EVENTS, ActionDone, QueueChanged
 from engine.rulesets.cyberpunk_red.state import (
     Arena,
@@ -42,7 +40,6 @@ from engine.rulesets.cyberpunk_red.stats import fighter_from_token, is_vehicle
 from engine.rulesets.cyberpunk_red.world import SceneWorld
 from engine.spatial import build_index
 from engine.tray import DiceTray
-from geometry.terrain import CostRule, TerrainKind, TerrainMap, TerrainRegion
 
 NAME = "cyberpunk-red"
 
@@ -190,38 +187,6 @@ def _watch(state: EncounterState, holder: str, params: holding.HoldParams) -> En
         return state
     trigger = CoreTrigger(holder, on, params.token, tuple(params.area), params.action)
     return replace(state, combat=replace(combat, triggers=(*combat.triggers, trigger)))
-
-
-def _squares(ctx: Context, mode: str, cost: float, steps: int) -> list[movement.Square]:
-    """The squares of the move being planned (``ctx.path``): each step's metres, its
-    ground's price under the mover's footprint, and whether it is a gap.  Without a path
-    (the trial move ``ask_options`` makes) ``steps`` squares at ``cost``, and for a jump
-    the smallest there is: one square jumped over and the landing."""
-    cell_size = ctx.scene.grid.cell_size
-    if len(ctx.path) < 2:
-        if mode in movement.JUMPS:
-            return [movement.Square(cell_size, gap=True), movement.Square(cell_size)]
-        terrain = cost / (steps * cell_size) if steps else 1.0
-        return [movement.Square(cell_size, terrain) for _ in range(steps)]
-    index = ctx.spatial.index(ctx.scene)
-    grid, size = index.grid, ctx.token.size
-    gaps = [t for t in ctx.scene.terrain if t.kind == TerrainKind.GAP.value]
-    gap_map = (
-        TerrainMap(
-            [TerrainRegion(Polygon(t.polygon), TerrainKind.GAP) for t in gaps],
-            CostRule({TerrainKind.GAP: 2.0}),
-            grid,
-        )
-        if gaps
-        else None
-    )
-    squares = []
-    for cell in ctx.path[1:]:
-        feet = grid.footprint(cell, size)
-        terrain = index.terrain.footprint_multiplier(feet) if index.terrain is not None else 1.0
-        gap = gap_map is not None and gap_map.footprint_multiplier(feet) > 1.0
-        squares.append(movement.Square(cell_size, terrain, gap))
-    return squares
 
 
 @dataclass(frozen=True, slots=True)
@@ -385,7 +350,7 @@ class CyberpunkRed(Ruleset):
                 "illegal_action",
                 f"{ctx.token.id} is carrying out a held action: it holds no movement",
             )
-        squares = _squares(ctx, mode, cost, steps)
+        squares = ground.squares(ctx, mode, cost, steps)
         charge = max(cost, movement.move_cost(squares, mode))
         leaps = movement.jump_lengths(squares, mode)
         why = movement.move_refusal(fighter, _fight(ctx.combat).move_rules, mode, charge, leaps)
