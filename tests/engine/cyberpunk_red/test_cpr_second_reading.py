@@ -10,12 +10,16 @@ per 1 meter"; "Standing jump: Half as far as a running jump".  What you can do i
 
 from __future__ import annotations
 
+from itertools import product
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine import Encounter, GridSpec, LoadScene, Move, Scene, StartCombat, TerrainSpec
 from engine.commands import Act, AnswerPrompt
+from engine.errors import CommandRejected
 from engine.model import WallSpec
 from tests.engine.cyberpunk_red.helpers import cpr
 from tests.engine.cyberpunk_red.test_cpr_engine import SEED, act, done, started, street
@@ -156,3 +160,57 @@ def test_after_a_rof_1_shot_and_a_full_move_only_free_actions_and_the_turn_end_r
     refused(encounter, Act("gm", "rex", "attack", {"target": "boss"}), "illegal_action")
     refused(encounter, Act("gm", "rex", "attack", {"target": "boss", "weapon": "rifle"}),
             "illegal_action")  # fmt: skip
+
+
+spots = st.tuples(st.integers(0, 11), st.integers(0, 7))
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    rex=spots,
+    others=st.lists(spots, min_size=1, max_size=3),
+    weapon=st.sampled_from(["rifle", "pistol", "knife", None]),
+    shot_first=st.booleans(),
+    wall=st.booleans(),
+)
+def test_attack_is_offered_exactly_when_some_attack_would_be_taken(
+    rex: tuple[int, int],
+    others: list[tuple[int, int]],
+    weapon: str | None,
+    shot_first: bool,
+    wall: bool,
+) -> None:
+    # The option is the attack's own check over every target and weapon (fists too),
+    # not a second copy of it: whatever the positions, walls and what was already done.
+    taken = {rex}
+    tokens = [
+        cpr("rex", *rex, ref=20, weapon__rifle=1, weapon__pistol=2, weapon__knife=2,
+            melee__knife=True, **({"hand__right": weapon} if weapon else {}))
+    ]  # fmt: skip
+    for i, spot in enumerate(others):
+        if spot not in taken:
+            taken.add(spot)
+            tokens.append(cpr(f"t{i}", *spot, ref=1))
+    walls = (WallSpec("w", (12.0, 0.0), (12.0, 16.0)),) if wall else ()
+    encounter = Encounter()
+    encounter.apply(LoadScene("gm", Scene(GridSpec(12, 8, cell_size=2.0), tuple(tokens), walls)))
+    encounter.apply(StartCombat("gm", "cyberpunk-red", SEED))
+    names = [t.id for t in tokens[1:]]
+    weapons = [w for w in ("rifle", "pistol", "knife") if w == weapon] + ["unarmed"]
+    if shot_first:
+        for target, w in product(names, weapons):
+            try:
+                act(encounter, "rex", "attack", target=target, weapon=w)
+                break
+            except CommandRejected:
+                continue
+    offered = "attack" in encounter.options("rex").available
+    possible = False
+    for target, w in product(names, weapons):
+        try:
+            act(encounter, "rex", "attack", target=target, weapon=w)
+        except CommandRejected:
+            continue
+        possible = True
+        break
+    assert offered == possible

@@ -249,3 +249,33 @@ def test_whatever_is_tried_the_turn_keeps_the_rof_rules(
         a, b = made
         assert not (WEAPONS[a] == 1 and WEAPONS[b] == 1)  # never two ROF 1 attacks
         assert a != b or WEAPONS[a] == 2  # the same weapon twice only at ROF 2
+
+
+# A gap square costs a running jump's 2 per 1 on the map, as the scene prices it.
+squares_st = st.lists(
+    st.one_of(
+        st.builds(Square, st.just(2.0), st.sampled_from([1.0, 2.0])),
+        st.just(Square(2.0, 2.0, gap=True)),
+    ),
+    min_size=1,
+    max_size=10,
+)
+
+
+@given(squares_st.filter(lambda squares: any(s.gap for s in squares)))
+def test_a_drawn_gap_costs_the_same_sent_as_a_jump_or_walked(squares: list[Square]) -> None:
+    assert move_cost(squares, "jump") == move_cost(squares, "walk")
+    assert jump_lengths(squares, "jump") == jump_lengths(squares, "walk")
+    jumped = {i for run in jumps(squares, "jump") for i in run}
+    assert jumped == {i for i, s in enumerate(squares) if s.gap}  # only the gap squares
+
+
+@given(squares_st, st.sampled_from(["jump", "standing_jump"]))
+def test_a_jump_never_costs_less_than_walking_the_same_squares(
+    squares: list[Square], mode: str
+) -> None:
+    walked = sum(s.metres * s.terrain for s in squares)
+    assert walked <= move_cost(squares, mode) <= move_cost(squares, "standing_jump")
+    if len(squares) > 1 and not any(s.gap for s in squares):
+        # No gap drawn: off at the start, down on the last square, nothing else.
+        assert [list(r) for r in jumps(squares, mode)] == [list(range(len(squares) - 1))]
