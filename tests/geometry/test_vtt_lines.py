@@ -350,6 +350,15 @@ hex_cells = st.tuples(st.integers(4, 40), st.integers(4, 40))
 
 
 @settings(max_examples=200, deadline=None)
+@given(hex_types, st.sampled_from([50.0, 100.0, 140.0]), hex_cells, hex_cells)
+def test_foundry_hex_waypoints_follow_the_reference_far_apart(
+    grid_type: int, size: float, a: Cell, b: Cell
+) -> None:
+    scene = FoundryHexScene(grid_type, size, 5.0)
+    assert direct_path(scene.grid(50, 50), a, b, FOUNDRY) == foundry_hex_reference(scene, a, b)
+
+
+@settings(max_examples=200, deadline=None)
 @given(hex_types, hex_cells, hex_cells)
 def test_a_foundry_hex_path_is_a_chain_of_neighbours(grid_type: int, a: Cell, b: Cell) -> None:
     grid = FoundryHexScene(grid_type, 100, 5.0).grid(50, 50)
