@@ -192,7 +192,8 @@ def _watch(state: EncounterState, holder: str, params: holding.HoldParams) -> En
 @dataclass(frozen=True, slots=True)
 class MovePenaltyParams:
     """The table's figures for Mortally Wounded: MOVE minus ``mortally_wounded_move``,
-    never below ``mortally_wounded_floor`` by it."""
+    never below ``mortally_wounded_floor`` by it.  The text says only that Mortally
+    Wounded lowers MOVE; the defaults (6, 1) are the Cyberpunk RED core book's."""
 
     mortally_wounded_move: int = 6
     mortally_wounded_floor: int = 1
