@@ -232,6 +232,8 @@ class CyberpunkRed(Ruleset):
     fight_state: ClassVar[type | None] = CprFight
     combatant_state: ClassVar[type | None] = Fighter
     move_modes: ClassVar[tuple[str, ...]] = tuple(movement.MODE_COST)
+    # "I shoot as soon as he leans out": a held action happens with him out, not before.
+    trigger_pause: ClassVar[str] = "inside"
     actions: ClassVar[dict[str, ActionSpec[Any]]] = ACTIONS
     vocabulary: ClassVar[Vocabulary] = Vocabulary(
         conditions=CONDITIONS,
@@ -373,12 +375,11 @@ class CyberpunkRed(Ruleset):
     def trigger_fired(self, ctx: Context, trigger: CoreTrigger, by: str) -> Result:
         """A token entered the held area or came into sight: the held action fires now.
 
-        The engine pauses a move on the last square before the trigger (the last square
-        out of the area, or out of view).  The text's moment is the entry itself ("I
-        shoot as soon as he leans out"; "when the door opens"): the mover is in the
-        doorway, or in view, when the held action happens.  So the action is checked and
-        taken with the mover on the next square of its move, the one that sets the
-        trigger off, and ``cpr_held_fired`` names that square."""
+        The text's moment is the entry itself ("I shoot as soon as he leans out"; "when
+        the door opens"), so the engine pauses the move on the square that sets the
+        trigger off (``trigger_pause = "inside"``): the doorway, or the first square in
+        view.  The action is checked and taken with the mover there, and
+        ``cpr_held_fired`` names that square."""
         arena = arena_of(ctx.state)
         held = arena.hold(ctx.token.id)
         if held is None:
@@ -386,13 +387,6 @@ class CyberpunkRed(Ruleset):
         mover = ctx.scene.token(by)
         at = mover.cell if mover is not None else None
         view = world(ctx)
-        interjection = ctx.combat.interjection
-        pending = interjection.suspended if interjection is not None else None
-        ahead = pending.path[pending.step + 1 :] if pending is not None else ()
-        if mover is not None and ahead:
-            at = ahead[0]
-            entered = ctx.scene.with_token(mover.moved_to(at))
-            view = SceneWorld(build_index(entered), token_ids(entered))
         arena, events = holding.fire(arena, view, held, by, at, ctx.tray)
         state, changed = store(ctx.state, arena)
         return state, [*_dice_after_firing(events, ctx.tray), *changed]

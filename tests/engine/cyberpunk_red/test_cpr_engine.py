@@ -297,7 +297,7 @@ def test_a_hold_fires_when_its_target_comes_into_sight() -> None:
     done(encounter)
     events = encounter.apply(Move("gm", "goon", ((12, 2), (11, 2), (10, 2))))  # "leans out"
     assert kinds(events)[-2:] == ["move_interrupted", "prompt_opened"]
-    assert events[-2].at == (11, 2)  # the engine pauses on the last square out of view
+    assert events[-2].at == (10, 2)  # the engine pauses on the first square in view
     events = encounter.apply(AnswerPrompt("gm", events[-1].prompt, True))
     assert kinds(events)[-1] == "cpr_attack" and events[-1].held
     fired = next(e for e in events if e.kind == "cpr_held_fired")

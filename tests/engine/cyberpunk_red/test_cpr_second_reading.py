@@ -47,16 +47,26 @@ def walled() -> Encounter:
     return encounter
 
 
+def goon_at(encounter: Encounter) -> tuple[int, int]:
+    scene = encounter.state.scene
+    assert scene is not None
+    goon = scene.token("goon")
+    assert goon is not None
+    return goon.cell
+
+
 def test_a_shot_held_for_the_doorway_is_taken_with_him_in_the_doorway() -> None:
     encounter = walled()
     act(encounter, "rex", "hold_action", action="attack", trigger="enters", area=DOORWAY,
         params={"target": "goon", "weapon": "rifle", "base": 11})  # fmt: skip
     done(encounter)  # Rex
     events = encounter.apply(Move("gm", "goon", ((12, 2), (11, 2), (10, 2))))
-    assert events[-2].kind == "move_interrupted" and events[-2].at == (12, 2)
+    # His move pauses as he steps into the doorway, not on the square before it.
+    assert events[-2].kind == "move_interrupted" and events[-2].at == (11, 2)
+    assert goon_at(encounter) == (11, 2)
     events = encounter.apply(AnswerPrompt("gm", events[-1].prompt, True))
-    # From (12, 2) Rex could not see him: the shot would be lost.  It is taken where he
-    # steps in, the doorway.
+    # From (12, 2) Rex could not see him: the shot would be lost.  It is taken with him
+    # in the doorway.
     assert kinds(events)[-3:] == ["cpr_held_fired", "dice_rolled", "cpr_attack"]
     assert events[-3].at == (11, 2)
     assert events[-1].held and events[-1].attacker == "rex" and events[-1].target == "goon"
@@ -78,10 +88,12 @@ def test_a_held_knife_blow_reaches_him_once_he_is_in_the_doorway() -> None:
         params={"target": "gina", "weapon": "knife"})  # fmt: skip
     done(encounter)  # the goon
     events = encounter.apply(Move("gm", "gina", ((4, 2), (5, 2), (6, 2), (7, 2))))
-    assert events[-2].kind == "move_interrupted" and events[-2].at == (6, 2)
+    assert events[-2].kind == "move_interrupted" and events[-2].at == (7, 2)
     events = encounter.apply(AnswerPrompt("gm", events[-1].prompt, True))
     assert "cpr_held_lost" not in kinds(events) and kinds(events)[-1] == "cpr_attack"
     assert next(e for e in events if e.kind == "cpr_held_fired").at == (7, 2)
+    events = done(encounter)  # the goon's interruption ends: Gina's move was over there
+    assert events[-1].kind == "move_completed" and events[-1].at == (7, 2)
 
 
 # -- jumps: only the squares jumped over are the jump --------------------------------
