@@ -477,6 +477,8 @@ async def healthz(request: web.Request) -> web.Response:
             "tables": len(hub.tables),
             "connections": hub.metrics.connections_open,
             "closing": hub.closing,
+            # Why commits fail (e.g. "the disk is full"), or null while they succeed.
+            "storage_failure": hub.committer.storage_failure,
         }
     )
 
