@@ -28,6 +28,7 @@ import contextlib
 import errno
 import logging
 import sqlite3
+import time
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -78,6 +79,11 @@ class Pending:
     ready: asyncio.Future[None] | None = None
     #: The code it was refused with, once answered (None: accepted, or an action).
     refused_code: str | None = None
+    #: The engine command's kind (``move``, ``act`` ...), for the metrics; "" for
+    #: anything else queued here.
+    kind: str = ""
+    #: When it was queued (monotonic seconds): its acknowledgement's latency.
+    queued: float = field(default_factory=time.monotonic)
     #: The :func:`~vtt_bridge.replies.message_digest` of the message, kept with its reply.
     digest: str | None = None
 
@@ -299,6 +305,7 @@ class Committer:
                 except Exception:
                     log.exception("answering a session message failed")
             elif pending not in live:
+                self.metrics.command_done(pending.kind, "not_stored")
                 why = self.storage_failure or "the log could not be written"
                 message = f"the command could not be stored ({why}); nothing changed: send it again"
                 self._reply_error(pending, "internal", message, None, remember=False)
@@ -314,6 +321,8 @@ class Committer:
             self._settings_stored(pending)
         elif pending.row is None:
             assert pending.refusal is not None
+            if pending.kind:  # an engine command the engine refused
+                self.metrics.command_done(pending.kind, "refused")
             self._reply_error(pending, *pending.refusal)
         else:
             self._committed(pending)
@@ -493,6 +502,7 @@ class Committer:
             } | pending.opened
             self.metrics.count("prompts_opened", len(pending.opened))
         self.metrics.count("commands_committed")
+        self.metrics.command_done(pending.kind, "committed", time.monotonic() - pending.queued)
         # Armed before anything is sent: a send that fails (a recording's disk) must not
         # leave a prompt without its deadline.
         for prompt_id, deadline in pending.opened.items():
