@@ -199,7 +199,7 @@ def carry_out_move(
     else:
         combat, (ruleset, mode) = state.combat, checked
     tray = DiceTray(state.seed, state.draws, command.actor)
-    ctx = Context(state, ruleset, spatial, tray, command.actor, token)
+    ctx = Context(state, ruleset, spatial, tray, command.actor, token, path)
     plan = ruleset.plan_move(ctx, mode, cost=resolution.cost, steps=len(path) - 1)
     combat = plan.combat
     if command.attack is None and command.rolls is not None:
