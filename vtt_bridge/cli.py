@@ -87,7 +87,7 @@ SERVE_OPTIONS: list[tuple[str, str, Callable[[str], Any], str]] = [
     ("ops-host", "ops_host", str, "address of the operations listener (with --ops-port)"),
     ("ops-port", "ops_port", int, "serve /healthz and /metrics only on this port"),
     ("log-repeat-interval", "log_repeat_interval", float, "seconds between repeated log lines"),
-    ("event-loop", "event_loop", str, "auto (uvloop if installed), uvloop or asyncio"),
+    ("event-loop", "event_loop", str, "asyncio (default), uvloop, or auto: uvloop if installed"),
 ]
 
 
