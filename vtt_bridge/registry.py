@@ -119,7 +119,9 @@ def register(row: MessageRow, *, handler: EngineHandler | None = None) -> Messag
     row's engine command with its ``handler`` to the engine (unless shipped there)."""
     if row.wire in ROWS:
         raise ValueError(f"{row.name!r} already has a row")
-    if row.wire.TYPE not in protocol.CLIENT_MESSAGE_TYPES:
+    # The protocol's own messages are there already; anything else is added (and a
+    # second struct under a type already taken is refused there).
+    if protocol.CLIENT_MESSAGE_TYPES.get(row.wire.TYPE) is not row.wire:
         register_client_message(row.wire)
     if handler is not None:
         assert row.command is not None

@@ -171,3 +171,12 @@ def test_a_row_naming_no_role_is_refused_to_everyone() -> None:
         for role in ("gm", "player", "spectator", ""):
             refused = permissions.refusal(role, message)
             assert refused is not None and refused.code == "not_permitted", role
+
+
+def test_a_second_command_under_a_taken_type_is_refused() -> None:
+    twin = registry.command_row(
+        Taunt, rows.command, roles=permissions.ACTORS, example=ROW.example
+    )  # another struct derived from the same declaration, under the same type
+    with registry.registered(ROW, taunt), pytest.raises(ValueError, match="already"):
+        registry.register(twin)
+    assert "taunt" not in protocol.CLIENT_MESSAGE_TYPES
