@@ -25,6 +25,8 @@ table in turn, in the same run:
   the limit accepts among the same walls (:func:`longest_accepted_reach`), and moves the
   tower one square after another while the player asks ``ask_threat`` about it, both as
   fast as the default rate limit allows;
+* ``1 m reach control``: the same, the tower's reach 1 m: what those messages cost the
+  others whatever the reach;
 * ``largest-scene reload``: the GM reloads ``bench.neighbour``'s largest scene
   (alternating two variants, so no reload reuses an index), each followed by an
   ``ask_path``, as fast as the default rate limit allows.
@@ -40,6 +42,7 @@ import argparse
 import asyncio
 import itertools
 import json
+import math
 import statistics
 import sys
 import time
@@ -60,7 +63,14 @@ PAUSE = (2.0, 4.0)
 #: The probe's reaches and wall counts.
 REACHES = (10.0, 20.0, 40.0, 110.0)
 WALL_COUNTS = (0, 150, 600)
+#: The worst case's reaches and wall counts (:func:`parallel_scene`).
+PARALLEL_REACHES = (3.0, 5.0, 10.0)
+PARALLEL_WALLS = (5, 20, 40)
 SIDE = 400
+#: The tower cases, and the scene each moves the tower in: the longest accepted reach,
+#: and a control of the same messages with a reach of 1 m (what the messages cost
+#: whatever the reach: a move is committed and broadcast, a query answered).
+TOWER_CASES = {"long-reach tower": "tower_scene", "1 m reach control": "control_scene"}
 TOWER = (200, 200)
 
 
@@ -109,6 +119,20 @@ def tower_scene(reach: float, walls: int = 600, variant: int = 0) -> dict[str, A
     }  # fmt: skip
 
 
+def parallel_scene(reach: float, count: int) -> dict[str, Any]:
+    """The tower with ``count`` long walls across its whole reach, parallel, a quarter
+    square off the grid lines: every reach line eastward or westward crosses several,
+    the worst the cost model prices (:data:`geometry.cost.PAIR_US`)."""
+    scene = tower_scene(reach, 0)
+    k = math.ceil(reach + 0.5) - 1
+    scene["walls"] = [
+        _wall(f"p{i}", (x, TOWER[1] - k - 1.0), (x, TOWER[1] + k + 2.0))
+        for i in range(count)
+        for x in [round((TOWER[0] - k + (2 * k + 1) * (i + 0.5) / count) * 2) / 2 + 0.25]
+    ]
+    return scene
+
+
 def engine_scene(scene: dict[str, Any]) -> Any:
     """The engine's scene for a wire ``scene`` body, decoded as the bridge decodes it."""
     import protocol
@@ -154,9 +178,13 @@ def model(rounds: int) -> list[dict[str, Any]]:
     from engine.spatial import build_index
     from geometry.cost import most_walls_near, reach_box_side, reach_span, threat_cost_ms
 
+    lattices = itertools.product(WALL_COUNTS, REACHES)
+    parallels = itertools.product(PARALLEL_WALLS, PARALLEL_REACHES)
+    layouts = [("lattice", r, w, tower_scene(r, w)) for w, r in lattices]
+    layouts += [("parallel", r, w, parallel_scene(r, w)) for w, r in parallels]
     rows = []
-    for walls, reach in itertools.product(WALL_COUNTS, REACHES):
-        scene = engine_scene(tower_scene(reach, walls))
+    for layout, reach, walls, wire in layouts:
+        scene = engine_scene(wire)
         grid = scene.grid.build()
         side = reach_box_side(grid, 1, reach)
         near = most_walls_near(grid, [(w.a, w.b) for w in scene.walls], [side])[side]
@@ -175,7 +203,8 @@ def model(rounds: int) -> list[dict[str, Any]]:
             move.append(time.process_time() - began)
         priced = threat_cost_ms(grid, span, near)
         rows.append({
-            "reach_m": reach, "walls": walls, "span_cells": span, "walls_near": near,
+            "layout": layout, "reach_m": reach, "walls": walls, "span_cells": span,
+            "walls_near": near,
             "build_ms": round(statistics.median(build) * 1000, 2),
             "first_threat_ms": round(statistics.median(first) * 1000, 2),
             "move_threat_ms": round(statistics.median(move) * 1000, 2),
@@ -187,10 +216,11 @@ def model(rounds: int) -> list[dict[str, Any]]:
 def print_model(rows: list[dict[str, Any]]) -> None:
     """The model's table."""
     print("the tower's threat, in-process on the engine's index (CPU ms, medians):")
-    print(f"  {'reach':>5} {'walls':>5} {'cells':>6} {'near':>5} {'build':>7} "
+    print(f"  {'layout':>8} {'reach':>5} {'walls':>5} {'cells':>6} {'near':>5} {'build':>7} "
           f"{'first':>8} {'move':>8} {'priced':>8}  loads")  # fmt: skip
     for r in rows:
-        print(f"  {r['reach_m']:>5g} {r['walls']:>5} {r['span_cells']:>6} {r['walls_near']:>5} "
+        print(f"  {r['layout']:>8} {r['reach_m']:>5g} {r['walls']:>5} {r['span_cells']:>6} "
+              f"{r['walls_near']:>5} "
               f"{r['build_ms']:>7} {r['first_threat_ms']:>8} {r['move_threat_ms']:>8} "
               f"{r['priced_ms']:>8}  {'yes' if r['accepted'] else 'refused'}")  # fmt: skip
 
@@ -220,6 +250,7 @@ def prepare(db: Path) -> dict[str, Any]:
         "probe_scene": tower_scene(110.0),
         "tower_scene": tower_scene(reach),
         "tower_reach_m": reach,
+        "control_scene": tower_scene(1.0),
         "reloads": [largest_scene(variant=1), largest_scene()],
     }
 
@@ -275,14 +306,10 @@ async def hostile(url: str, plan: dict[str, Any], case: str, stop_at: float) -> 
         gm_bucket = Bucket(defaults.rate_limit, defaults.rate_burst)
         player_bucket = Bucket(defaults.rate_limit, defaults.rate_burst)
         seq = itertools.count(2)
-        if case == "long-reach tower":
+        if case in TOWER_CASES:
             # The probe's scene first: refused before anything is built.
-            await send(
-                gm, gm_bucket, [priced("load_scene", next(seq), {"scene": plan["probe_scene"]})]
-            )
-            await send(
-                gm, gm_bucket, [priced("load_scene", next(seq), {"scene": plan["tower_scene"]})]
-            )
+            for scene in (plan["probe_scene"], plan[TOWER_CASES[case]]):
+                await send(gm, gm_bucket, [priced("load_scene", next(seq), {"scene": scene})])
             cells = itertools.cycle([[TOWER[0], TOWER[1] - 1], [TOWER[0], TOWER[1]]])
             moves = (priced("move", next(seq), {"token": "tower", "path": [next(cells)]})
                      for _ in itertools.count())  # fmt: skip
@@ -330,7 +357,7 @@ async def run_cases(
     )
     quiet_p99 = percentile(quiet.latencies_ms, 99)
     result["quiet"] = _figures(quiet, health)
-    for case in ("long-reach tower", "largest-scene reload"):
+    for case in (*TOWER_CASES, "largest-scene reload"):
         stop_at = time.perf_counter() + span + PAUSE[1]
         run, health, report = await asyncio.gather(
             drive(url, humans, warmup + PAUSE[1], seconds, setup=False, pause=PAUSE),
