@@ -31,7 +31,8 @@ table in turn, in the same run:
   (alternating two variants, so no reload reuses an index), each followed by an
   ``ask_path``, as fast as the default rate limit allows.
 
-Per case: the other tables' acknowledgement p99 (ms, and its ratio to the quiet p99),
+Per case, after a quiet run of its own (the machine's other load drifts over a run):
+the other tables' acknowledgement p99 (ms, and its ratio to that quiet p99),
 ``/healthz`` p99, and what the hostile table was answered.  Targets: p99 under twice
 quiet and under 50 ms, ``/healthz`` p99 under 50 ms.
 """
@@ -344,28 +345,31 @@ async def _health(port: int, stop_at: float) -> list[float]:
 async def run_cases(
     url: str, port: int, plan: dict[str, Any], warmup: float, seconds: float
 ) -> dict[str, Any]:
-    """Quiet, then each hostile case, with the human-pace tables driven throughout;
-    the figures (module docstring)."""
+    """Per hostile case, the human-pace tables quiet and then beside it (a quiet run
+    before each case: the machine's other load drifts over a run); and, first, in this
+    process, what each hostile message costs the event loop (:func:`loop_blocks`)."""
     humans = plan["humans"]
     span = warmup + seconds
     result: dict[str, Any] = {"tables": len(humans), "pause_s": list(PAUSE),
-                              "tower_reach_m": plan["tower_reach_m"]}  # fmt: skip
-    stop_at = time.perf_counter() + span + PAUSE[1]
-    quiet, health = await asyncio.gather(
-        drive(url, humans, warmup + PAUSE[1], seconds, setup=True, pause=PAUSE),
-        _health(port, stop_at),
-    )
-    quiet_p99 = percentile(quiet.latencies_ms, 99)
-    result["quiet"] = _figures(quiet, health)
+                              "tower_reach_m": plan["tower_reach_m"],
+                              "loop_cpu": await loop_blocks(plan)}  # fmt: skip
+    setup = True
     for case in (*TOWER_CASES, "largest-scene reload"):
         stop_at = time.perf_counter() + span + PAUSE[1]
-        run, health, report = await asyncio.gather(
+        quiet, health = await asyncio.gather(
+            drive(url, humans, warmup + PAUSE[1], seconds, setup=setup, pause=PAUSE),
+            _health(port, stop_at),
+        )
+        setup = False
+        stop_at = time.perf_counter() + span + PAUSE[1]
+        run, noisy_health, report = await asyncio.gather(
             drive(url, humans, warmup + PAUSE[1], seconds, setup=False, pause=PAUSE),
             _health(port, stop_at),
             hostile(url, plan, case, stop_at),
         )
-        figures = _figures(run, health)
-        figures["p99_ratio"] = round(figures["p99_ack_ms"] / quiet_p99, 2)
+        figures = _figures(run, noisy_health)
+        figures["quiet"] = _figures(quiet, health)
+        figures["p99_ratio"] = round(figures["p99_ack_ms"] / figures["quiet"]["p99_ack_ms"], 2)
         figures["hostile"] = report
         figures["targets_met"] = {
             "p99_under_2x_quiet": figures["p99_ratio"] < 2.0,
@@ -375,6 +379,77 @@ async def run_cases(
         }
         result[case] = figures
     return result
+
+
+async def loop_blocks(plan: dict[str, Any], rounds: int = 15) -> dict[str, dict[str, float]]:
+    """Per hostile message, through a :class:`~vtt_bridge.hub.Hub` on a SQLite file in
+    this process, as ``bench.neighbour --cpu-only`` measures: the loop thread's CPU per
+    message and the longest stretch it ran without a break, medians of ``rounds``, ms."""
+    import tempfile
+
+    import protocol
+    from bench.neighbour import LoopMonitor
+    from vtt_bridge.hub import Hub
+    from vtt_bridge.store import Store
+    from vtt_bridge.tables import Session
+
+    def deliver(message: protocol.ServerMessage) -> None:
+        protocol.encode_msgpack(message)  # the writer's work, done at once here
+
+    with tempfile.TemporaryDirectory() as tmp:
+        hub = Hub(Store(Path(tmp) / "cpu.sqlite3"))
+        try:
+            table = hub.create_table("cpu", ["p0"])
+            tokens = {t.participant: t.token for t in table.tokens.values()}
+            gm, player = Session("gm", deliver), Session("p0", deliver)
+            for session, who in ((gm, "gm"), (player, "p0")):
+                body = {"token": tokens[who], "last_event": None}
+                await hub.receive(session, frame("join", 1, body), 0)
+            seq = itertools.count(2)
+            await hub.receive(gm, frame("load_scene", next(seq), {"scene": plan["tower_scene"]}), 0)
+            await hub.drain()
+            cells = itertools.cycle([[TOWER[0], TOWER[1] - 1], [TOWER[0], TOWER[1]]])
+            reloads = itertools.cycle(plan["reloads"])
+            kinds: dict[str, Any] = {
+                "load_scene (tower refused)": lambda: [
+                    (gm, "load_scene", {"scene": plan["probe_scene"]})
+                ],
+                "move tower one square": lambda: [
+                    (gm, "move", {"token": "tower", "path": [next(cells)]})
+                ],
+                "ask_threat tower": lambda: [(player, "ask_threat", {"token": "tower"})],
+                "load_scene (largest)": lambda: [(gm, "load_scene", {"scene": next(reloads)})],
+                "ask_path after it": lambda: [(gm, "ask_path", {"token": "hero", "to": [6, 6]})],
+            }
+            out: dict[str, dict[str, float]] = {}
+            for label, make in kinds.items():
+                cpu, longest = [], []
+                for _ in range(rounds):
+                    if label == "ask_path after it":  # after a fresh reload, untimed
+                        body = {"scene": next(reloads)}
+                        await hub.receive(gm, frame("load_scene", next(seq), body), 0)
+                        await hub.drain()
+                    frames = [(who, frame(k, next(seq), b)) for who, k, b in make()]
+                    monitor = LoopMonitor()
+                    watching = asyncio.create_task(monitor.run())
+                    await asyncio.sleep(0.002)
+                    began = time.thread_time()
+                    for who, data in frames:
+                        await hub.receive(who, data, 0)
+                        await hub.drain()
+                    cpu.append(time.thread_time() - began)
+                    await asyncio.sleep(0.002)
+                    monitor.stop()
+                    await watching
+                    longest.append(monitor.longest)
+                out[label] = {
+                    "cpu_ms": round(statistics.median(cpu) * 1000, 2),
+                    "block_ms": round(statistics.median(longest) * 1000, 2),
+                    "max_block_ms": round(max(longest) * 1000, 2),
+                }
+            return out
+        finally:
+            hub.close()
 
 
 def _figures(run: Any, health: list[float]) -> dict[str, Any]:
@@ -390,18 +465,26 @@ def _figures(run: Any, health: list[float]) -> dict[str, Any]:
 
 def print_cases(result: dict[str, Any]) -> None:
     """The hostile cases' table (under ``bench.neighbour``'s)."""
+    print("hostile messages' event-loop CPU (in-process, the loop thread's clock, medians):")
+    print(f"  {'message':32} {'CPU ms':>8} {'longest block ms':>17} {'worst of rounds':>16}")
+    for label, row in result["loop_cpu"].items():
+        print(f"  {label:32} {row['cpu_ms']:>8} {row['block_ms']:>17} {row['max_block_ms']:>16}")
     print(
         f"hostile tables beside {result['tables']} tables at human pace (a move every "
-        f"{result['pause_s'][0]:g} to {result['pause_s'][1]:g} s); the tower's reach: "
-        f"{result['tower_reach_m']:g} m (the longest accepted among 600 walls)"
+        f"{result['pause_s'][0]:g} to {result['pause_s'][1]:g} s), each case after a quiet "
+        f"run of its own; the tower's reach: {result['tower_reach_m']:g} m (the longest "
+        "accepted among 600 walls)"
     )
-    cases = [k for k in result if isinstance(result[k], dict)]
-    print(f"  {'':26}" + "".join(f"{c:>24}" for c in cases))
+    cases = [k for k in result if k not in ("loop_cpu",) and isinstance(result[k], dict)]
+    print(f"  {'':22}" + "".join(f"{c:>24}" for c in cases))
+    for label, key in (("quiet ack p99 ms", "p99_ack_ms"), ("quiet /healthz p99 ms",
+                       "healthz_p99_ms")):  # fmt: skip
+        print(f"  {label:22}" + "".join(f"{result[c]['quiet'][key]:>24}" for c in cases))
     for label, key in (("ack p50 ms", "p50_ack_ms"), ("ack p99 ms", "p99_ack_ms"),
                        ("ack max ms", "max_ack_ms"), ("/healthz p99 ms", "healthz_p99_ms"),
                        ("p99 / quiet", "p99_ratio")):  # fmt: skip
-        print(f"  {label:26}" + "".join(f"{result[c].get(key, ''):>24}" for c in cases))
-    for case in cases[1:]:
+        print(f"  {label:22}" + "".join(f"{result[c][key]:>24}" for c in cases))
+    for case in cases:
         print(f"  {case}: answered {result[case]['hostile']['answers']}")
         print(f"  {case}: targets met {result[case]['targets_met']}")
 

@@ -96,7 +96,7 @@ def most_walls_near(
         if m in counted:
             out[side] = counted[m]
             continue
-        marks = np.zeros((nx + m + 1, ny + m + 1), dtype=np.int64)
+        marks = np.zeros((nx + m + 1, ny + m + 1), dtype=np.int32)
         x0, y0 = lo[:, 0] - m + 1 + m, lo[:, 1] - m + 1 + m  # shifted by m: no negatives
         x1, y1 = hi[:, 0] + 1 + m, hi[:, 1] + 1 + m
         np.add.at(marks, (x0, y0), 1)
