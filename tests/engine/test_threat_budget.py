@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import re
 
-from engine import Encounter, GridSpec, LoadScene, Move, Scene, WallSpec
+from engine import Encounter, GridSpec, LoadScene, Move, Scene, StartCombat, WallSpec
+from engine.commands import JoinCombat
 from engine.scene_checks import MAX_THREAT_MS
 from geometry import SquareGrid
 from geometry.cost import most_walls_near, reach_box_side, reach_span, threat_cost_ms
@@ -130,3 +131,18 @@ def test_the_price_follows_the_cost_models_figures() -> None:
     message = refused(Encounter(), LoadScene("gm", scene), "bad_scene")
     assert f"({span:,} cells among up to {near:,} walls)" in message
     assert ms_in(message) == round(threat_cost_ms(grid, span, near), 1)
+
+
+def test_a_long_reach_newcomer_is_refused_when_it_joins_the_fight() -> None:
+    # Joining places a token on the scene: the same price, the same refusal.
+    encounter = Encounter()
+    hero = token("hero", 5, 5, owner="alice")
+    ogre = token("ogre", 30, 30)
+    encounter.apply(LoadScene("gm", Scene(GridSpec(400, 400), (hero, ogre), lattice(40, 4))))
+    encounter.apply(StartCombat("gm", "hero-supplement", 1))
+    giant = token("giant", 60, 60, reach=20.0)
+    message = refused(encounter, JoinCombat("gm", giant), "bad_scene")
+    assert message.startswith("token 'giant': working out its reach of 20 m (1,681 cells")
+    small = token("imp", 60, 60, reach=1.0)
+    encounter.apply(JoinCombat("gm", small))
+    assert encounter.state.scene is not None and encounter.state.scene.token("imp") is not None
