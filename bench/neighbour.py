@@ -59,6 +59,7 @@ from typing import Any
 import aiohttp
 import msgpack
 
+from bench import hostile_reach
 from bench._stats import percentile
 from bench.bridge import drive as drive_load
 from bench.bridge import (
@@ -410,6 +411,7 @@ async def measure(options: argparse.Namespace) -> dict[str, Any]:
         db = Path(tmp) / "bench.sqlite3"
         tables = make_tables(db, 0)
         noisy_token = neighbour_table(db)
+        reach_plan = hostile_reach.prepare(db)  # the long-reach tower, the reloads
         port = free_port()
         serve = [
             "-m", "vtt_bridge", "serve", "--db", str(db), "--port", str(port),
@@ -434,6 +436,9 @@ async def measure(options: argparse.Namespace) -> dict[str, Any]:
                 poll_health(port, stop_at),
                 neighbour(url, noisy_token, stop_at, report, plan),
                 loop_cpu_during(bridge.pid, options.warmup + 1.0, options.seconds - 1.0),
+            )
+            result["hostile_reach"] = await hostile_reach.run_cases(
+                url, port, reach_plan, options.warmup, options.seconds
             )
             result["peak_rss_mb"] = round(peak_rss_mb(bridge.pid), 1)
             result["neighbour"] = report
@@ -503,6 +508,7 @@ def print_table(result: dict[str, Any]) -> None:
     if "closed" in n:
         print(f"  neighbour CLOSED:   {n['closed']}")
     print(f"  targets met: {result['targets_met']}")
+    hostile_reach.print_cases(result["hostile_reach"])
 
 
 def main() -> int:

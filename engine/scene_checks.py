@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from engine.errors import CommandRejected
 from engine.model import GRID_KINDS, Scene
-from geometry import GeometryError, TerrainKind, cells_near_walls, reach_steps
+from geometry import GeometryError, Grid, TerrainKind, cells_near_walls, reach_steps
+from geometry.cost import most_walls_near, reach_box_side, reach_span, threat_cost_ms
 
 #: The most grid cells a scene's walls may reach (each wall's bounding box, padded):
 #: indexing the walls costs work and memory in proportion, at every load and restart,
@@ -19,6 +20,14 @@ MAX_CELLS_NEAR_WALLS = 40_000
 #: walls, and one question can need every token of a crowded corner at once.  2,000
 #: one-square tokens with two squares of reach span 50,000.
 MAX_REACH_CELLS = 50_000
+
+#: The most milliseconds working out one token's threatened cells may cost, as
+#: :func:`geometry.cost.threat_cost_ms` prices it (its reach's cells, times the walls
+#: that may stand within it): the index does it in one piece when the token is first
+#: asked about and at each of its moves, so it is what one command about that token
+#: may hold the server's one thread for.  Measured figures: ``docs/operations.md``,
+#: "What a command may cost".
+MAX_THREAT_MS = 5.0
 
 # Every kind geometry prices, but "normal", which a region need not state.
 TERRAIN_KINDS = tuple(k.value for k in TerrainKind if k is not TerrainKind.NORMAL)
@@ -81,6 +90,7 @@ def check_scene(scene: Scene) -> None:
             f"the walls reach {near:,} cells of the grid; at most {MAX_CELLS_NEAR_WALLS:,} "
             "(split long walls across open ground, or use a smaller grid)",
         )
+    _check_threat_costs(scene, grid)
     for region in scene.terrain:
         if region.kind not in TERRAIN_KINDS:
             raise CommandRejected("bad_scene", f"terrain kind {region.kind!r} is not known")
@@ -89,3 +99,37 @@ def check_scene(scene: Scene) -> None:
         for x, y in region.polygon:
             if not (left <= x <= right and top <= y <= bottom):
                 raise CommandRejected("bad_scene", f"terrain point ({x:g}, {y:g}) is off the scene")
+
+
+def _check_threat_costs(scene: Scene, grid: Grid) -> None:
+    """Refuse a token whose threat would cost more than :data:`MAX_THREAT_MS` to work
+    out, wherever it moves (:mod:`geometry.cost`)."""
+    # Walls that block reach now or may (a door closes): the rest never count.
+    walls = [(w.a, w.b) for w in scene.walls if w.door != "none" or w.blocks_move or w.blocks_sight]
+    shapes = {(t.size, t.reach) for t in scene.tokens}
+    # Only shapes that could be past the limit among every wall of the scene need the
+    # count of walls near them (the raster), which most scenes never build.
+    spans = {shape: reach_span(grid, *shape) for shape in shapes}
+    doubtful = [
+        shape for shape in shapes if threat_cost_ms(grid, spans[shape], len(walls)) > MAX_THREAT_MS
+    ]
+    if not doubtful:
+        return
+    sides = {shape: reach_box_side(grid, *shape) for shape in doubtful}
+    near = most_walls_near(grid, walls, sides.values())
+    for token in scene.tokens:
+        shape = (token.size, token.reach)
+        if shape not in sides:
+            continue
+        walls_near = near[sides[shape]]
+        cost = threat_cost_ms(grid, spans[shape], walls_near)
+        if cost > MAX_THREAT_MS:
+            among = f" among up to {walls_near:,} walls" if walls_near else ""
+            raise CommandRejected(
+                "bad_scene",
+                f"token {token.id!r}: working out its reach of {token.reach:g} "
+                f"{scene.grid.unit} ({spans[shape]:,} cells{among}) would cost about "
+                f"{cost:,.1f} ms of the server's thread at each of its moves; at most "
+                f"{MAX_THREAT_MS:g} ms (a shorter reach, fewer walls within it, or a "
+                "larger cell size)",
+            )

@@ -46,6 +46,27 @@ class Coverage:
             ids = covers.get(c, NO_COVER)[1] | {area_id}
             covers[c] = (tuple(sorted(ids)), ids)
 
+    def add_many(self, areas: Sequence[tuple[str, frozenset[Cell]]]) -> None:
+        """:meth:`add` of several new areas at once, with the same result: each cell's
+        ids are sorted once, not once per area covering it.  Adding a crowd one area at
+        a time re-sorts a cell under n overlapping areas n times (200 tokens with 7
+        squares of reach packed together: some 0.4 s in one question)."""
+        if len(areas) == 1:
+            self.add(*areas[0])
+            return
+        added: dict[Cell, list[str]] = {}
+        for area_id, cells in areas:
+            for c in cells:
+                here = added.get(c)
+                if here is None:
+                    added[c] = [area_id]
+                else:
+                    here.append(area_id)
+        covers = self.cells
+        for c, new in added.items():
+            ids = covers.get(c, NO_COVER)[1].union(new)
+            covers[c] = (tuple(sorted(ids)), ids)
+
     def remove(self, area_id: str, cells: frozenset[Cell]) -> None:
         """Forget area ``area_id``, which was added covering ``cells``."""
         covers = self.cells

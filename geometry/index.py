@@ -398,14 +398,26 @@ class ThreatIndex:
         self._areas[token_id] = after
 
     def _work_out_cells(self, cells: Iterable[Cell]) -> None:
-        """Work out every deferred token that may threaten one of ``cells``."""
+        """Work out every deferred token that may threaten one of ``cells``.  Those
+        never worked out (a fresh scene's) are indexed together
+        (:meth:`~geometry.coverage.Coverage.add_many`): in a crowd one question can
+        need hundreds, whose areas overlap on every cell."""
         at = self._deferred_at
         shift = TILE_SHIFT
+        fresh: list[tuple[str, frozenset[Cell]]] = []
         for tile in {(c[0] >> shift, c[1] >> shift) for c in cells}:
             ids = at.get(tile)
             if ids:
                 for token_id in sorted(ids):
-                    self._work_out(token_id)
+                    if token_id in self._stale:
+                        self._work_out(token_id)  # moved: re-index only what changed
+                        continue
+                    self._undefer(token_id)
+                    area = self._threat_of(self._tokens[token_id])
+                    self._areas[token_id] = area
+                    fresh.append((token_id, area))
+        if fresh:
+            self._cover.add_many(fresh)
 
     def _index_area(self, area_id: str, cells: frozenset[Cell]) -> None:
         self._areas[area_id] = cells

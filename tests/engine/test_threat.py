@@ -62,8 +62,9 @@ def test_a_readied_area_is_an_exit_too() -> None:
 
 
 def test_a_reach_too_large_to_list_is_answered_without_cells() -> None:
-    """Reach 40 m on a 100 x 100 grid: 6,400 cells, more than one answer lists."""
-    giant = Combatant("g", "G", "gm", "a", 50, 50, reach=40.0, movement=4.0)
+    """Reach 20 m on a 100 x 100 grid: 1,680 cells, more than one answer lists (a reach
+    of 40 m, 6,560 cells, is now refused at load: engine.scene_checks.MAX_THREAT_MS)."""
+    giant = Combatant("g", "G", "gm", "a", 50, 50, reach=20.0, movement=4.0)
     encounter = Encounter()
     encounter.apply(LoadScene("gm", Scene(GridSpec(100, 100), (giant,))))
     threat = encounter.threat("g")
