@@ -10,7 +10,7 @@ part of it.  A ruleset's own actions come through ``act`` (:mod:`engine.fight`).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from engine import fight
 from engine.checks import (
@@ -24,6 +24,7 @@ from engine.checks import (
 )
 from engine.combat_state import Interjection, PendingMove
 from engine.commands import (
+    COMMAND_TYPES,
     GM,
     SYSTEM,
     Act,
@@ -55,7 +56,7 @@ from engine.events import (
     SceneLoaded,
     TokenPlaced,
 )
-from engine.model import Combat, EncounterState, Prompt, Scene, VttSpec
+from engine.model import Combat, Combatant, EncounterState, Prompt, Scene, VttSpec
 from engine.movement import begin_move, continue_move, resolve_path
 from engine.prompts import CORE_PROMPTS, open_prompt
 from engine.rulesets import Context, find_ruleset
@@ -162,21 +163,41 @@ def move(state: EncounterState, command: Move, spatial: SpatialCache) -> Result:
     """Move a token: freely outside combat; in combat the ruleset checks the mode against
     its budget and charges it, and the walk may be interrupted (:mod:`engine.movement`)."""
     token = controlled_token(state, command.actor, command.token)
-    scene = scene_of(state)
-    path = (token.cell, *command.path)
     combat = state.combat
     if combat is not None:
         require_no_prompts(combat)
         require_turn(combat, token)
-    resolution = resolve_path(spatial, scene, token, path, areas=combat is not None)
-    if combat is None:
+    return carry_out_move(state, command, spatial, token, tuple(command.path))
+
+
+def carry_out_move(
+    state: EncounterState,
+    command: Move | MovePoints,
+    spatial: SpatialCache,
+    token: Combatant,
+    steps: tuple[Cell, ...],
+    checked: tuple[Ruleset, str] | None = None,
+) -> Result:
+    """The one pass of a move whose first checks are done: ``token`` (which the actor
+    controls) walks ``steps``, the cells after its own; the prompts and the turn are
+    checked.  ``checked`` is the fight's ruleset and move mode when the caller has found
+    them already (``move_points`` checks the mode before it traces), so no check runs
+    twice and the command is not rebuilt: its ``mode``, ``attack``, ``maneuver`` and
+    ``rolls`` are read where they arrived."""
+    scene = scene_of(state)
+    path = (token.cell, *steps)
+    resolution = resolve_path(spatial, scene, token, path, areas=state.combat is not None)
+    if state.combat is None:
         # Outside combat the GM and owners arrange tokens freely: no budget, no provocation.
         placed = token.moved_to(path[-1])
         moved = scene.with_token(placed)
         spatial.moved(scene, moved, placed)
         return state.with_scene(moved), [TokenPlaced(token.id, path[-1])]
-    combat, ruleset = combat_and_ruleset(state)
-    mode = move_mode(ruleset, command.mode)
+    if checked is None:
+        combat, ruleset = combat_and_ruleset(state)
+        mode = move_mode(ruleset, command.mode)
+    else:
+        combat, (ruleset, mode) = state.combat, checked
     tray = DiceTray(state.seed, state.draws, command.actor)
     ctx = Context(state, ruleset, spatial, tray, command.actor, token, path)
     plan = ruleset.plan_move(ctx, mode, cost=resolution.cost, steps=len(path) - 1)
@@ -212,7 +233,7 @@ def move(state: EncounterState, command: Move, spatial: SpatialCache) -> Result:
     tray.events.clear()
     state = replace(state, combat=combat, draws=tray.draws)
     state, events = begin_move(state, ruleset, spatial, pending, tray, resolution)
-    started = MoveStarted(token.id, token.cell, tuple(command.path), plan.mode)
+    started = MoveStarted(token.id, token.cell, steps, plan.mode)
     return state, [*planned, started, *events]
 
 
@@ -236,10 +257,12 @@ def move_points(state: EncounterState, command: MovePoints, spatial: SpatialCach
     if vtt is None:
         raise CommandRejected("illegal_move", "this scene declares no VTT coordinates (grid.vtt)")
     combat = state.combat
+    checked = None
     if combat is not None:
         require_no_prompts(combat)
         require_turn(combat, token)
-        move_mode(find_ruleset(combat.ruleset), command.mode)
+        ruleset = find_ruleset(combat.ruleset)
+        checked = ruleset, move_mode(ruleset, command.mode)
     grid = spatial.index(scene).grid
     waypoints = [token.cell]
     for i, (x, y) in enumerate(command.points):
@@ -263,16 +286,8 @@ def move_points(state: EncounterState, command: MovePoints, spatial: SpatialCach
             f"the points make a path of {steps} steps; a move takes at most {MAX_MOVE_STEPS}",
         )
     path = trace_waypoints(grid, waypoints, vtt.line_rule())[1:]
-    as_move = Move(
-        command.actor,
-        token.id,
-        tuple(path),
-        command.mode,
-        command.attack,
-        command.maneuver,
-        command.rolls,
-    )
-    return move(state, as_move, spatial)
+    # Checked once: the token, the prompts, the turn and the mode are not checked again.
+    return carry_out_move(state, command, spatial, token, tuple(path), checked)
 
 
 FOUNDRY_HEX_TYPES = {
@@ -431,6 +446,25 @@ HANDLERS: dict[type, Handler] = {
     SetDoor: set_door,
     SetCondition: set_condition,
 }
+
+
+def register_command(cls: type, handler: Handler) -> None:
+    """Add a command the engine did not ship with (a bridge message row's, declared with
+    its handler in one module): its class by its ``kind`` (read back from the log) and
+    its handler.  A kind already taken by another class is refused."""
+    kind: str = cast(Any, cls).kind
+    if COMMAND_TYPES.get(kind, cls) is not cls:
+        raise ValueError(f"command kind {kind!r} is already registered")
+    COMMAND_TYPES[kind] = cast(Any, cls)
+    HANDLERS[cls] = handler
+
+
+def unregister_command(cls: type) -> None:
+    """Take a command :func:`register_command` added out again (tests do, after use)."""
+    kind: str = cast(Any, cls).kind
+    if COMMAND_TYPES.get(kind) is cls:
+        del COMMAND_TYPES[kind]
+    HANDLERS.pop(cls, None)
 
 
 def _drop_prompt(state: EncounterState, prompt_id: str) -> EncounterState:

@@ -9,7 +9,7 @@ Each is declared once, as a :class:`~protocol.wire.ClientWire` struct (see
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Annotated, Any, Final, TypeAlias, get_args
+from typing import Annotated, Any, Final, TypeAlias, cast, get_args
 
 from msgspec import Meta
 
@@ -152,3 +152,21 @@ ClientMessage: TypeAlias = (
 CLIENT_MESSAGE_TYPES: Final[Mapping[str, type[ClientMessage]]] = {
     cls.TYPE: cls for cls in get_args(ClientMessage)
 }
+_SHIPPED: Final = frozenset(CLIENT_MESSAGE_TYPES)
+
+
+def register_client_message(cls: type[ClientWire]) -> None:
+    """Decode ``cls`` as a client message from now on: a message declared outside this
+    package (a server's own command, whose struct the server derives from its
+    declaration).  A ``type`` already taken is refused."""
+    if CLIENT_MESSAGE_TYPES.get(cls.TYPE, cls) is not cls:
+        raise ValueError(f"client message type {cls.TYPE!r} is already registered")
+    types = cast(dict[str, type[ClientWire]], CLIENT_MESSAGE_TYPES)
+    types[cls.TYPE] = cls
+
+
+def unregister_client_message(cls: type[ClientWire]) -> None:
+    """Stop decoding ``cls`` (one :func:`register_client_message` added; never a
+    shipped message)."""
+    if cls.TYPE not in _SHIPPED and CLIENT_MESSAGE_TYPES.get(cls.TYPE) is cls:
+        del cast(dict[str, type[ClientWire]], CLIENT_MESSAGE_TYPES)[cls.TYPE]

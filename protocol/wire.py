@@ -22,7 +22,10 @@ come from these declarations.
 How to add a message (``protocol/README.md`` shows one): declare it as a ``ClientWire``
 or ``ServerWire`` struct with a docstring, add it to the ``ClientMessage`` or
 ``ServerMessage`` union (the registries are read off them), run ``python -m
-vtt_bridge.wiredocs --write``, and give the README an example frame.
+vtt_bridge.wiredocs --write``, and give the README an example frame.  The server gives
+each client message one row of its message table (``vtt_bridge/rows.py``); a command
+the server declares itself is instead derived from its engine declaration there and
+added with :func:`protocol.messages.register_client_message`.
 """
 
 from __future__ import annotations

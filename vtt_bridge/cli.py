@@ -87,6 +87,7 @@ SERVE_OPTIONS: list[tuple[str, str, Callable[[str], Any], str]] = [
     ("ops-host", "ops_host", str, "address of the operations listener (with --ops-port)"),
     ("ops-port", "ops_port", int, "serve /healthz and /metrics only on this port"),
     ("log-repeat-interval", "log_repeat_interval", float, "seconds between repeated log lines"),
+    ("event-loop", "event_loop", str, "asyncio (default), uvloop, or auto: uvloop if installed"),
 ]
 
 
@@ -230,8 +231,35 @@ async def _settle_heap(app: web.Application) -> None:
     gc.set_threshold(*GC_THRESHOLD)
 
 
+#: The event loops ``serve`` runs on (``--event-loop``).
+EVENT_LOOPS = ("auto", "uvloop", "asyncio")
+
+
+def event_loop(kind: str) -> asyncio.AbstractEventLoop:
+    """A new event loop for the server: uvloop's when ``kind`` is ``uvloop``, or
+    ``auto`` and uvloop is installed (the ``fast`` extra); else asyncio's own.  Raises
+    :class:`ValueError` for another ``kind`` and :class:`ImportError` for ``uvloop``
+    when it is not installed."""
+    if kind not in EVENT_LOOPS:
+        raise ValueError(f"unknown event loop {kind!r}; one of {', '.join(EVENT_LOOPS)}")
+    if kind != "asyncio":
+        try:
+            import uvloop
+        except ImportError:
+            if kind == "uvloop":
+                raise
+        else:
+            return uvloop.new_event_loop()
+    return asyncio.new_event_loop()
+
+
 def _serve(args: argparse.Namespace) -> int:
     config = config_from_args(args)
+    try:
+        loop = event_loop(config.event_loop)
+    except (ValueError, ImportError) as exc:
+        print(f"ERROR --event-loop: {exc}", file=sys.stderr)
+        return 2
     ops_sockets = []
     if config.ops_port is not None:
         if config.ops_port == config.port:
@@ -281,6 +309,7 @@ def _serve(args: argparse.Namespace) -> int:
         sock=ops_sockets or None,
         print=None,
         shutdown_timeout=15,
+        loop=loop,
     )
     return 0
 

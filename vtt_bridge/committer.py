@@ -36,6 +36,7 @@ from typing import Any, TypeVar
 
 import protocol
 from engine import Encounter, EncounterState
+from engine.events import PromptOpened
 from vtt_bridge.loading import DeadlineFn, snapshot_of
 from vtt_bridge.metrics import Metrics
 from vtt_bridge.replies import ack_reply, broadcast, send_ack, send_error
@@ -66,6 +67,8 @@ class Pending:
     state: EncounterState | None = None
     opened: dict[str, int] = field(default_factory=dict)
     closed: set[str] = field(default_factory=set)
+    #: The prompts it opened that are still open after it, as their events, in order.
+    prompts: tuple[PromptOpened, ...] = ()
     refusal: tuple[str, str, str | None] | None = None
     done: asyncio.Future[None] | None = None
     #: A session message (a query, ``ping``, a join's answer) run at this place in the
@@ -518,7 +521,7 @@ class Committer:
                 log.exception("acknowledging a committed command failed")
             if self._crash("after_ack"):
                 return
-        broadcast(table, row.first_event, row.events, now_ms, pending.opened)
+        broadcast(table, row.first_event, row.events, now_ms, pending.opened, pending.prompts)
 
 
 def _disk_full(exc: BaseException) -> bool:

@@ -75,4 +75,10 @@ class Config:
     #: Seconds between two log lines of one repeated failure (a refused connection, an
     #: accept error): the rest are counted and reported with the next line.
     log_repeat_interval: float = 10.0
+    #: The event loop ``serve`` runs on: ``asyncio`` (its own), ``uvloop`` (the ``fast``
+    #: extra; ``bench.bridge`` measured it cheaper and quicker) or ``auto`` (uvloop when
+    #: installed).  Not uvloop by default: a uvloop server that runs out of file
+    #: descriptors drops connections without a word (libuv handles ``EMFILE`` itself),
+    #: where asyncio's logs each failed ``accept()`` (``tests/bridge/test_connection_flood.py``).
+    event_loop: str = "asyncio"
     clock: Callable[[], int] = field(default=wall_clock_ms)

@@ -3,15 +3,16 @@
 Every connection has a token bucket (``--rate-limit`` tokens a second, ``--rate-burst``
 at most).  A frame takes :func:`frame_cost` tokens before it is decoded: one, plus one
 per :data:`BYTES_PER_TOKEN` bytes, because decoding and validating is the work every
-message does and it grows with the frame.  Once decoded, a message whose answer is
-more work than a command's takes :data:`EXTRA_COST` more, and a ``load_scene`` one more
-per :data:`SCENE_TOKENS_PER_TOKEN` tokens and :data:`SCENE_WALLS_PER_TOKEN` walls or
-terrain regions of its scene (:func:`scene_cost`): replacing a scene is the one command
-whose work grows with what it carries well beyond its decoding, in validating it,
-logging and broadcasting it, and indexing it again as it is used.  The costs are set so that a
-connection spending its whole bucket on its most expensive messages takes a small share
-of the server's one event-loop thread (figures in the README's Operations section,
-measured by ``python -m bench.neighbour``).
+message does and it grows with the frame.  Once decoded, a message whose answer is more
+work than a command's takes its row's ``cost`` more (:mod:`vtt_bridge.rows`), and a
+``load_scene`` one more per :data:`SCENE_TOKENS_PER_TOKEN` tokens and
+:data:`SCENE_WALLS_PER_TOKEN` walls or terrain regions of its scene
+(:func:`scene_cost`): replacing a scene is the one command whose work grows with what
+it carries well beyond its decoding, in validating it, logging and broadcasting it, and
+indexing it again as it is used.  The costs are set so that a connection spending its
+whole bucket on its most expensive messages takes a small share of the server's one
+event-loop thread (figures in the README's Operations section, measured by
+``python -m bench.neighbour``).
 
 An empty bucket refuses the message with ``rate_limited`` (the reply says what the
 limit is and what the message cost) and then closes the connection (1008).
@@ -22,7 +23,7 @@ from __future__ import annotations
 from typing import Final
 
 import protocol
-from protocol.threat import AskExits, AskThreat
+from vtt_bridge.registry import ROWS
 
 #: A frame costs one token more per this many bytes (a 64 KiB scene: 33 tokens).
 BYTES_PER_TOKEN: Final = 2048
@@ -32,20 +33,6 @@ SCENE_TOKENS_PER_TOKEN: Final = 16
 
 #: ... and one more per this many walls and terrain regions (104 walls: 13 more).
 SCENE_WALLS_PER_TOKEN: Final = 8
-
-#: Tokens a decoded message takes on top of its frame's, by message class.
-#: ``ask_path`` runs a path search (up to ``engine.options.MAX_EXPANSIONS`` positions),
-#: ``resync`` re-sends up to the whole catch-up window, ``ask_options`` checks every
-#: action against the rules, ``ask_threat`` merges the reach area's cells into an
-#: outline, ``ask_exits`` resolves a path as a move would.  Everything else, ``ping``
-#: and commands included, costs only its frame.
-EXTRA_COST: Final[dict[type, int]] = {
-    protocol.AskPath: 9,
-    protocol.Resync: 9,
-    protocol.AskOptions: 1,
-    AskThreat: 2,
-    AskExits: 2,
-}
 
 
 def frame_cost(size: int) -> int:
@@ -60,7 +47,7 @@ def scene_cost(scene: protocol.SceneSpec) -> int:
 
 
 def extra_cost(message: protocol.ClientMessage) -> int:
-    """Tokens ``message`` takes beyond its frame's (0 for most)."""
-    if isinstance(message, protocol.LoadScene):
-        return scene_cost(message.scene)
-    return EXTRA_COST.get(type(message), 0)
+    """Tokens ``message`` takes beyond its frame's (0 for most): its row's ``cost``
+    (:mod:`vtt_bridge.rows` says what each costs, and why)."""
+    row = ROWS.get(type(message))
+    return 0 if row is None else row.price(message)

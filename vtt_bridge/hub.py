@@ -1,7 +1,9 @@
 """The hub: every table, and the one path a client frame takes through the bridge.
 
-``Hub.receive`` is the whole request cycle: decode, check who is asking (the permission
-table in :mod:`vtt_bridge.permissions`), answer a retransmission from memory, apply to
+``Hub.receive`` is the whole request cycle: decode, look up the message's row in the
+message table (:mod:`vtt_bridge.registry`, :mod:`vtt_bridge.rows`), check who is asking
+(its roles, :mod:`vtt_bridge.permissions`), hand it to the row's handler, which for a
+command answers a retransmission from memory, apply to
 the encounter, commit to the log, acknowledge, broadcast.  It knows nothing of
 WebSockets: the server hands it frames and a clock reading, and so does replay, which
 is how a recorded session replays exactly.
@@ -26,17 +28,18 @@ from typing import Any
 import engine
 import protocol
 from engine import SYSTEM, CommandRejected, ExpirePrompt
-from protocol.threat import AskExits, AskThreat
-from vtt_bridge import admin, costs, loading, membership, permissions, queries
+from vtt_bridge import admin, loading, membership, permissions
+from vtt_bridge import rows as _rows  # noqa: F401  (registers the shipped messages' rows)
 from vtt_bridge.admin import RESERVED_PARTICIPANTS
 from vtt_bridge.committer import Committer, CrashFn, Pending
 from vtt_bridge.loading import DeadlineFn, StartupError
 from vtt_bridge.membership import CATCH_UP_CHUNK, SERVER_NAME
 from vtt_bridge.metrics import Metrics
+from vtt_bridge.registry import ROWS
 from vtt_bridge.replies import ack_reply, message_digest, resend, send_error
 from vtt_bridge.store import JoinToken, LogRow, Store, TableRow
 from vtt_bridge.tables import EVENTS_KEPT_BYTES, EventLog, Kept, Session, Table, new_join_token
-from vtt_bridge.translate import command_to_plain, event_to_plain, to_command
+from vtt_bridge.translate import command_to_plain, event_to_plain
 
 __all__ = [
     "CATCH_UP_CHUNK",
@@ -244,12 +247,14 @@ class Hub:
         table = session.table
         if table is None:
             session.binary = isinstance(frame, bytes)
-        extra = costs.extra_cost(message)
+        # The message's row is the dispatch: its cost, who may send it, its handler.
+        row = ROWS.get(type(message))
+        extra = 0 if row is None else row.price(message)
         if extra and not session.charge(extra, message):
             return  # over the rate limit: refused, closing, and not recorded
         if table is not None and table.recorder is not None:
             table.recorder.frame_in(session.conn, frame, now_ms)
-        refused = permissions.refusal(session.role, message)
+        refused = permissions.refusal(session.role, message, row)
         if refused is not None:
             ref, why = message.seq, refused
             await self._answer(
@@ -260,44 +265,20 @@ class Hub:
                 now_ms,
             )
             return
-        rule = permissions.rule_for(message)
-        assert rule is not None
-        if rule.kind == "command":  # first: most frames are commands
-            await self._command(session, message, now_ms)
-        elif isinstance(message, protocol.Join):
-            await membership.join(self, session, message, frame, now_ms)
-        elif isinstance(message, protocol.Ping):
-            await self._answer(
-                session, lambda: session.send(protocol.Pong(seq=session.next_seq()), now_ms), now_ms
-            )
-        elif isinstance(message, protocol.Resync):
-            await membership.resync(self, session, message.after, now_ms)
-        elif isinstance(message, protocol.AskOptions):
-            ask = message
-            await self._answer(
-                session, lambda: queries.answer_options(session, ask, now_ms), now_ms
-            )
-        elif isinstance(message, protocol.AskPath):
-            plan = message
-            await self._answer(session, lambda: queries.answer_path(session, plan, now_ms), now_ms)
-        elif isinstance(message, (AskThreat, AskExits)):
-            query = message
-            await self._answer(
-                session,
-                lambda: queries.answer_geometry(session, query, self.metrics, now_ms),
-                now_ms,
-            )
-        elif isinstance(message, protocol.ListTokens):
-            listing = message
-            await self._answer(session, lambda: admin.list_tokens(session, listing, now_ms), now_ms)
-        elif rule.kind == "admin":
-            digest = self._digest(session, message)
-            if not await self._retransmitted(session, message.seq, digest, now_ms):
-                await admin.handle(self, session, message, digest, now_ms)
-        else:  # a row whose kind nobody handles: refuse, never ignore
-            send_error(
-                self.metrics, session, message.seq, "not_permitted", "not handled", None, now_ms
-            )
+        assert row is not None
+        await row.handle(self, session, message, frame, now_ms)
+
+    async def answer(self, session: Session, action: Callable[[], None], now_ms: int) -> None:
+        """Send a reply that changes nothing (see :meth:`_answer`)."""
+        await self._answer(session, action, now_ms)
+
+    async def administer(
+        self, session: Session, message: protocol.ClientMessage, now_ms: int
+    ) -> None:
+        """A GM's change to the table's settings or join tokens: logged, answered once."""
+        digest = self._digest(session, message)
+        if not await self._retransmitted(session, message.seq, digest, now_ms):
+            await admin.handle(self, session, message, digest, now_ms)
 
     async def _answer(self, session: Session, action: Callable[[], None], now_ms: int) -> None:
         """Send a reply that changes nothing: to a member, only once every command of its
@@ -357,9 +338,9 @@ class Hub:
 
     # -- commands --------------------------------------------------------------------------
 
-    async def _command(
-        self, session: Session, message: protocol.ClientMessage, now_ms: int
-    ) -> None:
+    async def command(self, session: Session, message: protocol.ClientMessage, now_ms: int) -> None:
+        """A command: checked against the table's settings, made the engine's command by
+        its row, applied at once, then committed, acknowledged and broadcast."""
         table = session.table
         assert table is not None
         digest = self._digest(session, message)
@@ -373,16 +354,12 @@ class Hub:
             return
         combat = table.encounter.state.combat
         ruleset = combat.ruleset if combat is not None else None
-        refused = permissions.field_refusal(session.role, message, table.row.dice, ruleset)
+        row = ROWS[type(message)]
+        refused = permissions.field_refusal(session.role, message, table.row.dice, ruleset, row)
         if refused is not None:
             await self._refuse_in_order(table, session, message.seq, refused, now_ms, digest)
             return
-        try:
-            command = to_command(message, actor=session.participant, seed=table.combat_seed)
-        except TypeError:
-            refusal = permissions.Refusal("not_permitted", f"{message.TYPE!r} is not a command")
-            await self._refuse_in_order(table, session, message.seq, refusal, now_ms, digest)
-            return
+        command = row.to_command(message, session.participant, table)
         self.metrics.count("commands")
         # Not waited for: the writer acknowledges it once committed, in queue order,
         # and the connection goes on reading (group commit wants commands in flight)...
@@ -516,14 +493,20 @@ class Hub:
             pending.refusal = (exc.code, exc.message, None)
         else:
             plain = [event_to_plain(e) for e in events]
+            # The prompts the command opened, found once: their deadlines here, and the
+            # events themselves for the broadcast to tell each controller (not re-read
+            # from the state).
             opened: dict[str, int] = {}
             closed: set[str] = set()
+            prompts: list[engine.events.PromptOpened] = []
             for event in events:
                 if isinstance(event, engine.events.PromptOpened):
                     opened[event.prompt] = now_ms + int(table.row.prompt_timeout * 1000)
+                    prompts.append(event)
                 elif isinstance(event, engine.events.PromptClosed):
                     closed.add(event.prompt)
             pending.opened, pending.closed = opened, closed
+            pending.prompts = tuple(p for p in prompts if p.prompt not in closed)
             meta: dict[str, Any] = {"deadlines": opened, "t": now_ms}
             if sender is not None and ref is not None and not client.startswith("conn:"):
                 meta["client"], meta["ref"] = client, ref

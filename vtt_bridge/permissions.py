@@ -1,16 +1,17 @@
-"""Who may send what: one table, keyed by protocol message class.
+"""Who may send what: each message's row in the message table says (its ``roles``).
 
 Theory of operation.  A connection's role comes from its join token alone (``gm``,
-``player`` or ``spectator``; before a join it has none).  :data:`PERMISSIONS` says, for
-every client message class, which roles may send it.  The bridge checks that row first;
+``player`` or ``spectator``; before a join it has none).  Every client message class has
+a row (:mod:`vtt_bridge.rows`) that says which roles may send it.  The bridge checks that
+row first;
 what the row cannot know (does this player own that token, is it its turn, is the prompt
 addressed to it) the engine checks behind it and refuses with its own codes, named in
 the row's ``engine`` column.  Field rules that depend on the table's settings, such as
 who may supply dice, are in :func:`field_refusal`.
 
-Fail closed: a message class with no row is refused (``not_permitted``), so a command
-type added to the protocol does nothing until someone writes its row here, and
-``tests/bridge/test_permissions.py`` fails until they do.
+Fail closed: a message class with no row, or a row naming no role, is refused
+(``not_permitted``), so a command type added to the protocol does nothing until someone
+writes its row, and ``tests/bridge/test_permissions.py`` fails until they do.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from typing import Final
 import protocol
 from engine import UnsupportedRuleset, find_ruleset
 from engine.params import ParamError, decode_params, dice_fields
-from protocol.threat import AskExits, AskThreat
+from vtt_bridge.registry import ROWS, MessageRow
 
 GM: Final = "gm"
 PLAYER: Final = "player"
@@ -51,54 +52,10 @@ BRIDGE_ERROR_CODES: Final = frozenset(
 )
 
 
-@dataclass(frozen=True, slots=True)
-class Rule:
-    """Who may send one message type, and what the engine still checks behind it."""
-
-    roles: frozenset[str]
-    kind: str  # "session" (handled by the bridge), "command" (engine), "admin" (table)
-    engine: str = ""
-
-
-#: Every client message the bridge accepts, and from whom.
-PERMISSIONS: Final[dict[type[protocol.ClientMessage], Rule]] = {
-    protocol.Join: Rule(frozenset({NOBODY}), "session"),
-    protocol.Ping: Rule(JOINED, "session"),
-    protocol.Resync: Rule(JOINED, "session"),
-    protocol.AskOptions: Rule(JOINED, "session"),
-    protocol.AskPath: Rule(JOINED, "session"),
-    AskThreat: Rule(JOINED, "session"),
-    AskExits: Rule(JOINED, "session"),
-    protocol.LoadScene: Rule(GM_ONLY, "command", "gm_only, combat_active, bad_scene"),
-    protocol.StartCombat: Rule(
-        GM_ONLY, "command", "gm_only, combat_active, no_scene, bad_rolls (+ dice policy)"
-    ),
-    protocol.Move: Rule(
-        ACTORS, "command", "not_your_token, not_your_turn, over_budget (+ dice policy)"
-    ),
-    protocol.MovePoints: Rule(
-        ACTORS, "command", "not_your_token, illegal_move, not_your_turn (+ dice policy)"
-    ),
-    protocol.AnswerPrompt: Rule(
-        ACTORS, "command", "unknown_prompt, not_your_prompt, bad_rolls (+ dice policy)"
-    ),
-    protocol.EndPhase: Rule(ACTORS, "command", "not_your_token, not_your_turn, prompt_pending"),
-    protocol.SetDoor: Rule(GM_ONLY, "command", "gm_only, unknown_door, prompt_pending"),
-    protocol.SetCondition: Rule(GM_ONLY, "command", "gm_only, unknown_token"),
-    protocol.Act: Rule(
-        ACTORS,
-        "command",
-        "unknown_action, not_your_token, not_your_turn, the action's own (+ params, dice policy)",
-    ),
-    protocol.JoinCombat: Rule(GM_ONLY, "command", "gm_only, no_combat, not_in_combat, bad_scene"),
-    protocol.LeaveCombat: Rule(GM_ONLY, "command", "gm_only, no_combat, not_in_combat"),
-    protocol.SetEffect: Rule(GM_ONLY, "command", "gm_only, no_combat, unknown_token"),
-    protocol.EndEffect: Rule(GM_ONLY, "command", "gm_only, no_combat, unknown_effect"),
-    protocol.IssueToken: Rule(GM_ONLY, "admin"),
-    protocol.RevokeToken: Rule(GM_ONLY, "admin"),
-    protocol.ConfigureTable: Rule(GM_ONLY, "admin"),
-    protocol.ListTokens: Rule(GM_ONLY, "session"),
-}
+#: Every client message the bridge accepts, to its row (who may send it is its
+#: ``roles``; the codes the engine still refuses it with, its ``engine``): the message
+#: table itself, :data:`vtt_bridge.registry.ROWS`.
+PERMISSIONS: Final = ROWS
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,19 +67,24 @@ class Refusal:
     path: str | None = None
 
 
-def rule_for(message: protocol.ClientMessage) -> Rule | None:
+def rule_for(message: protocol.ClientMessage) -> MessageRow | None:
     """The row for ``message``'s class, or None (which means: refuse)."""
-    return PERMISSIONS.get(type(message))
+    return ROWS.get(type(message))
 
 
-def refusal(role: str, message: protocol.ClientMessage) -> Refusal | None:
-    """None if ``role`` may send ``message`` at all, else the typed reason it may not."""
-    rule = rule_for(message)
+def refusal(
+    role: str, message: protocol.ClientMessage, row: MessageRow | None = None
+) -> Refusal | None:
+    """None if ``role`` may send ``message`` at all, else the typed reason it may not
+    (``row``: its row, when the caller has looked it up)."""
+    rule = row or ROWS.get(type(message))
     name = message.TYPE
     if rule is None:
         return Refusal("not_permitted", f"{name!r} has no permission row; refused")
     if role in rule.roles:
         return None
+    if not rule.roles:
+        return Refusal("not_permitted", f"{name!r} names no role that may send it; refused")
     if role == NOBODY:
         return Refusal("not_joined", "the first message must be a join")
     if isinstance(message, protocol.Join):
@@ -135,20 +97,23 @@ def refusal(role: str, message: protocol.ClientMessage) -> Refusal | None:
 
 
 def field_refusal(
-    role: str, message: protocol.ClientMessage, dice: str, ruleset: str | None = None
+    role: str,
+    message: protocol.ClientMessage,
+    dice: str,
+    ruleset: str | None = None,
+    row: MessageRow | None = None,
 ) -> Refusal | None:
     """Rules on a message's fields that depend on the table's settings (``dice``) and,
     for ``act``, on the fight's ``ruleset``: its params checked against the action's
-    declaration before the engine sees them, and its dice fields under the dice policy."""
-    if isinstance(message, _ROLLING) and message.rolls is not None:
-        return _dice_refusal(role, dice, "body.rolls")
+    declaration before the engine sees them, and its dice fields (its row's ``dice``)
+    under the dice policy."""
+    rule = row or ROWS.get(type(message))
+    for name in rule.dice if rule is not None else ():
+        if getattr(message, name) is not None:
+            return _dice_refusal(role, dice, f"body.{name}")
     if isinstance(message, protocol.Act) and ruleset is not None:
         return _act_refusal(role, message, dice, ruleset)
     return None
-
-
-#: The messages that may carry dice rolls (built once: a union costs a call to build).
-_ROLLING = (protocol.AnswerPrompt, protocol.StartCombat, protocol.Move, protocol.MovePoints)
 
 
 def _dice_refusal(role: str, dice: str, path: str) -> Refusal | None:

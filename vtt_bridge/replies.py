@@ -11,7 +11,7 @@ import functools
 import hashlib
 from typing import Any
 
-import msgpack
+import msgspec
 
 import engine
 import protocol
@@ -26,10 +26,15 @@ def message_digest(message: protocol.ClientMessage) -> str:
     or msgpack, matches and another message sent under the same ``seq`` does not.
 
     Hashed as msgpack (a third of ``json.dumps``'s cost, paid on every command of a
-    client with an id).  Maps keep their order there: a client resending a message
-    sends the same one, and bodies are built in field order."""
-    packed = msgpack.packb([message.TYPE, message.to_body()])
+    client with an id), written by msgspec straight from the struct's fields: the same
+    bytes as packing its builtin body with ``msgpack.packb``, without building it.  Maps
+    keep their order there: a client resending a message sends the same one, and bodies
+    are built in field order."""
+    packed = _DIGESTED.encode([message.TYPE, message.body()])
     return hashlib.blake2b(packed, digest_size=12).hexdigest()
+
+
+_DIGESTED = msgspec.msgpack.Encoder()
 
 
 def ack_reply(first: int, count: int) -> Reply:
@@ -104,17 +109,35 @@ def prompt_message(
     )
 
 
+def opened_prompt(
+    session: Session, opened: engine.events.PromptOpened, deadline_ms: int, now_ms: int
+) -> protocol.Prompt:
+    """:func:`prompt_message` for a prompt a command just opened, read off its event."""
+    return protocol.Prompt(
+        seq=session.next_seq(),
+        prompt=opened.prompt,
+        kind=opened.prompt_kind,
+        attacker=opened.attacker,
+        target=opened.target,
+        at=opened.at,
+        exit_point=opened.exit_point,
+        deadline_ms=deadline_ms,
+        remaining_ms=max(0, deadline_ms - now_ms),
+    )
+
+
 def broadcast(
     table: Table,
     first: int,
     events: list[dict[str, Any]],
     now_ms: int,
     opened: dict[str, int],
+    prompts: tuple[engine.events.PromptOpened, ...] = (),
 ) -> None:
     """Send committed ``events`` (numbered from ``first``) to every member of ``table``,
-    and each prompt they opened to its controller.  ``opened`` is the prompts they
-    opened, with deadlines, as the command's application found them (not re-read from
-    the events)."""
+    and each prompt they opened to its controller.  ``opened`` is the deadline of each
+    prompt they opened and ``prompts`` those still open, as the command's application
+    found them (not re-read from the events or the state)."""
     # Each event is built once, then renumbered per member.  Its data is the engine's
     # own plain output, already in wire form, so it is not scanned again (see
     # ``protocol.ServerWire.trusted``).
@@ -123,17 +146,14 @@ def broadcast(
         Shared(trusted(seq=0, index=first + offset, kind=event["kind"], data=event["data"]))
         for offset, event in enumerate(events)
     ]
-    prompts: list[engine.model.Prompt] = []
-    combat = table.committed.combat
-    if opened and combat is not None:
-        prompts = [p for p in combat.prompts if p.id in opened]
 
     def deliver(session: Session) -> None:
         for event in built:
             session.send_shared(event, now_ms)
         for prompt in prompts:
             if session.participant == prompt.controller:
-                session.send(prompt_message(session, prompt, opened[prompt.id], now_ms), now_ms)
+                deadline = opened[prompt.prompt]
+                session.send(opened_prompt(session, prompt, deadline, now_ms), now_ms)
 
     for session in list(table.sessions):
         if session.held is not None:  # catching up: sent once it has caught up

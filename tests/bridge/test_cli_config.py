@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from vtt_bridge.cli import build_parser, config_from_args
+from vtt_bridge.cli import build_parser, config_from_args, event_loop
 from vtt_bridge.store import Store
 
 
@@ -51,3 +51,35 @@ def test_serve_options_come_from_flags_then_environment(monkeypatch: pytest.Monk
     assert config.port == 9001  # the flag wins
     assert config.demo is True
     assert config.synchronous == "FULL" and config.join_timeout == 10.0
+
+
+def test_serve_runs_on_uvloop_when_asked_and_installed(monkeypatch: pytest.MonkeyPatch) -> None:
+    default = config_from_args(build_parser().parse_args(["serve"])).event_loop
+    assert default == "asyncio"  # it logs running out of files, where uvloop is silent
+    plain = event_loop(default)
+    try:
+        assert type(plain).__module__.startswith("asyncio")
+    finally:
+        plain.close()
+    with pytest.raises(ValueError, match="unknown event loop 'trio'"):
+        event_loop("trio")
+    uvloop = pytest.importorskip("uvloop")
+    auto = event_loop("auto")
+    try:
+        assert isinstance(auto, uvloop.Loop)
+    finally:
+        auto.close()
+    monkeypatch.setitem(sys.modules, "uvloop", None)  # as where it is not installed
+    fallback = event_loop("auto")
+    try:
+        assert type(fallback).__module__.startswith("asyncio")
+    finally:
+        fallback.close()
+    with pytest.raises(ImportError):
+        event_loop("uvloop")
+
+
+def test_serve_refuses_an_unknown_event_loop(tmp_path: Path) -> None:
+    done = vtt_bridge("serve", "--db", str(tmp_path / "db.sqlite3"), "--event-loop", "trio")
+    assert done.returncode == 2 and "unknown event loop 'trio'" in done.stderr
+    assert not (tmp_path / "db.sqlite3").exists()  # refused before anything started

@@ -19,8 +19,9 @@ from typing import Any
 import protocol
 from tests.bridge.conftest import Bridge, closed_with, running, token_of
 from tests.wsclient import TableClient
-from vtt_bridge.costs import EXTRA_COST, frame_cost
+from vtt_bridge.costs import frame_cost
 from vtt_bridge.recording import FileRecorder
+from vtt_bridge.registry import ROWS
 from vtt_bridge.tables import Table
 
 FAR = 1e9  # pixels, far beyond any grid
@@ -189,7 +190,7 @@ async def test_the_rate_limit_explains_itself_before_it_closes(tmp_path: Path) -
 
 
 async def test_a_path_question_costs_more_than_a_ping(tmp_path: Path) -> None:
-    ask_cost = frame_cost(100) + EXTRA_COST[protocol.AskPath]
+    ask_cost = frame_cost(100) + ROWS[protocol.AskPath].price(None)
     assert ask_cost > frame_cost(100)
     # Room for the join, one path question and a few pings, but not two questions.
     burst = 1 + ask_cost + 3

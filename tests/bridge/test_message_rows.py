@@ -1,0 +1,107 @@
+"""The message table: every client message has one row, and the row says everything
+about it (a declaration, a handler, who may send it, a cost, an example, and for a
+command the engine command it becomes, with the same fields)."""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import inspect
+
+import msgpack
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import engine
+import protocol
+from tests.bridge.test_wire_drift import readme_frames
+from tests.protocol.strategies import for_struct
+from vtt_bridge import registry, rows
+from vtt_bridge.derive import engine_fields
+from vtt_bridge.replies import message_digest
+
+ROWS = registry.rows()
+SLOW = [HealthCheck.filter_too_much, HealthCheck.too_slow]
+
+
+def test_every_client_message_has_exactly_one_row() -> None:
+    assert [row.wire for row in ROWS] == list(protocol.CLIENT_MESSAGE_TYPES.values())
+    assert len({row.name for row in ROWS}) == len(ROWS)
+
+
+@pytest.mark.parametrize("row", ROWS, ids=lambda row: row.name)
+def test_the_row_holds_a_declaration_handler_roles_cost_and_example(
+    row: registry.MessageRow,
+) -> None:
+    assert row.wire.__doc__, "a declaration with a docstring"
+    assert inspect.iscoroutinefunction(row.handle), "a handler"
+    assert row.roles, "a role set"
+    assert isinstance(row.cost, int) or callable(row.cost), "a cost"
+    assert isinstance(row.price(protocol.client_from_wire(_envelope(row))), int)
+    assert registry.check_row(row) == []
+
+
+@pytest.mark.parametrize("row", ROWS, ids=lambda row: row.name)
+def test_the_rows_example_is_the_one_the_readme_shows(row: registry.MessageRow) -> None:
+    shown = [f["body"] for f in readme_frames() if f["type"] == row.name]
+    assert row.example in shown
+
+
+@pytest.mark.parametrize("row", [r for r in ROWS if r.kind == "command"], ids=lambda row: row.name)
+def test_a_command_row_becomes_its_engine_command_field_by_field(
+    row: registry.MessageRow,
+) -> None:
+    assert row.command is not None and row.command in engine.COMMAND_TYPES.values()
+    message = protocol.client_from_wire(_envelope(row))
+    table = _Table()
+    command = row.to_command(message, "alice", table)
+    assert type(command) is row.command and command.actor == "alice"
+    plain = engine.to_plain(command)
+    wire = message.to_body()
+    for name in engine_fields(row.command, ("actor",)):
+        if name == "seed" and wire.get(name) is None:
+            assert plain[name] == table.seed  # the table's seed when the message names none
+        elif name in ("scene", "token") and isinstance(wire.get(name), dict):
+            continue  # nested shapes: read by field name too, compared by the goldens
+        elif name in wire:
+            assert plain[name] == wire[name], name
+
+
+def test_the_shipped_rows_are_the_tables_rows() -> None:
+    assert all(registry.ROWS[row.wire] is row for row in rows.SHIPPED)
+    assert all(dataclasses.is_dataclass(row.command) for row in ROWS if row.command)
+
+
+class _Table:
+    """What a row reads of a table (the seed of a fight that names none)."""
+
+    seed = 4242
+
+    def combat_seed(self) -> int:
+        return self.seed
+
+
+def _envelope(row: registry.MessageRow) -> dict[str, object]:
+    return {"v": protocol.PROTOCOL_VERSION, "type": row.name, "seq": 1, "body": row.example}
+
+
+def test_a_fight_naming_no_seed_gets_the_tables() -> None:
+    row = registry.ROWS[protocol.StartCombat]
+    message = protocol.StartCombat(seq=1, ruleset="dnd5e", aware=None, seed=None)
+    assert row.to_command(message, "gm", _Table()).seed == _Table.seed  # type: ignore[arg-type]
+    chosen = protocol.StartCombat(seq=1, ruleset="dnd5e", aware=None, seed=7)
+    assert row.to_command(chosen, "gm", _Table()).seed == 7  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("row", ROWS, ids=lambda row: row.name)
+@settings(max_examples=20, deadline=None, suppress_health_check=SLOW)
+@given(data=st.data())
+def test_a_messages_digest_is_its_packed_builtin_body(
+    row: registry.MessageRow, data: st.DataObject
+) -> None:
+    # Kept replies and logged acks hold digests made by ``msgpack.packb`` of the builtin
+    # body: the encoder that writes it from the struct must give the very same bytes.
+    message = data.draw(for_struct(row.wire))
+    packed = msgpack.packb([message.TYPE, message.to_body()])
+    assert message_digest(message) == hashlib.blake2b(packed, digest_size=12).hexdigest()

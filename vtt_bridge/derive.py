@@ -1,0 +1,200 @@
+"""One shape from another: engine values from wire structs, wire structs from engine
+declarations.
+
+The protocol may not import the engine nor the engine the protocol
+(``tests/test_architecture.py``), so where a message has both shapes the bridge, which
+imports both, makes one from the other instead of restating it:
+
+- :func:`to_engine` reads a wire value as the engine type its field is declared with,
+  by field name (a scene, a token spec, a move's cells), so no hand mapping lists the
+  fields a third time.  Where the two spell a value differently the difference is
+  written once, in :data:`SPELLED_OTHERWISE` (a token's ``stats`` are a map on the wire
+  and sorted pairs in the engine; an Owlbear image grid's points are pairs on the wire).
+- :func:`wire_command` makes a command's wire struct from its engine dataclass, as
+  :mod:`vtt_bridge.event_types` makes event bodies: the dataclass's fields but
+  ``actor``, in order, bounded as its ``Annotated`` marks say (:mod:`engine.params`'
+  ``Range`` and ``Length``, ``TokenRef``), every field with a default optional on the
+  wire.  Strings are bounded in one place, :func:`wire_text`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import operator
+import types
+import typing
+from collections.abc import Callable
+from typing import Annotated, Any, Literal, get_args, get_origin, get_type_hints
+
+import msgspec
+from msgspec import Meta
+
+from engine.params import MAX_INT, MAX_ITEMS, Length, Range, TokenRef
+from geometry.vtt_coords import OwlbearImageGrid
+from protocol.wire import ClientWire, TokenId, Wire
+
+Convert = Callable[[Any], Any]
+
+#: Engine types the wire spells otherwise, each read from its wire value by hand.
+SPELLED_OTHERWISE: dict[type, Convert] = {
+    OwlbearImageGrid: lambda image: OwlbearImageGrid(
+        image.offset[0], image.offset[1], image.dpi, *image.scale
+    ),
+}
+
+
+# -- wire value -> engine value ---------------------------------------------------------
+
+
+@functools.cache
+def to_engine(hint: Any) -> Convert | None:
+    """How to read a wire value as the engine type ``hint``; None when it already is one
+    (numbers, strings, cells, maps of JSON values): those are passed as they are."""
+    origin, args = get_origin(hint), get_args(hint)
+    if origin is Annotated:
+        return to_engine(args[0])
+    if isinstance(hint, type) and hint in SPELLED_OTHERWISE:
+        return SPELLED_OTHERWISE[hint]
+    if dataclasses.is_dataclass(hint) and isinstance(hint, type):
+        return struct_reader(hint)
+    if origin in (types.UnionType, typing.Union):
+        inner = [to_engine(a) for a in args if a is not type(None)]
+        found = [c for c in inner if c is not None]
+        if not found:
+            return None
+        assert len(found) == 1, f"{hint!r}: one convertible type per union"
+        one = found[0]
+        return lambda value: None if value is None else one(value)
+    if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
+        item = to_engine(args[0])
+        if item is not None:
+            return lambda values: tuple(map(item, values))
+        pair = get_args(args[0]) if get_origin(args[0]) is tuple else ()
+        if len(pair) == 2 and pair[0] is str and pair[1] is not Ellipsis:
+            # Sorted (name, value) pairs in the engine, a map on the wire.
+            return lambda value: tuple(value.items()) if type(value) is dict else value
+    return None
+
+
+@functools.cache
+def struct_reader(cls: type, skip: tuple[str, ...] = ()) -> Convert:
+    """Read a wire struct as the engine dataclass ``cls`` by field name (``skip``: fields
+    the wire does not carry, given first as positional arguments)."""
+    hints = get_type_hints(cls)
+    fields = [f for f in dataclasses.fields(cls) if f.name not in skip]
+    names = [f.name for f in fields]
+    steps = [(name, to_engine(hints[name])) for name in names]
+    if all(step is None for _, step in steps) and not any(f.kw_only for f in fields):
+        # The common case (a move): every field as it arrived, read in one C call.
+        get = operator.attrgetter(*names) if len(names) > 1 else None
+
+        def plain(value: Any, *first: Any) -> Any:
+            if get is None:
+                return cls(*first, *(getattr(value, n) for n in names))
+            return cls(*first, *get(value))
+
+        return plain
+
+    def read(value: Any, *first: Any) -> Any:
+        return cls(
+            *first,
+            **{n: getattr(value, n) if c is None else c(getattr(value, n)) for n, c in steps},
+        )
+
+    return read
+
+
+def engine_fields(cls: type, skip: tuple[str, ...] = ()) -> tuple[str, ...]:
+    """The fields of the engine dataclass ``cls`` a wire struct must carry."""
+    return tuple(f.name for f in dataclasses.fields(cls) if f.name not in skip)
+
+
+# -- engine declaration -> wire struct ---------------------------------------------------
+
+
+def wire_text(length: Length) -> Any:
+    """The wire type of a string bounded by ``length``: the one place a declared string
+    becomes a wire string, so a rule every string keeps applies to each."""
+    return Annotated[str, Meta(min_length=length.lo, max_length=length.hi)]
+
+
+def wire_bound(hint: Any) -> Any:
+    """An engine field's annotation as the wire checks it (see the module)."""
+    extras: tuple[Any, ...] = ()
+    if get_origin(hint) is Annotated:
+        hint, *rest = get_args(hint)
+        extras = tuple(rest)
+    bound = next((e for e in extras if isinstance(e, Range)), None)
+    length = next((e for e in extras if isinstance(e, Length)), None)
+    origin, args = get_origin(hint), get_args(hint)
+    if hint is TokenRef:
+        return TokenId
+    if hint is str:
+        return wire_text(length or Length(0, 1024))
+    if hint is bool or hint is type(None) or hint is Any or origin is Literal:
+        return hint
+    if hint is int or hint is float:
+        lo, hi = (bound.lo, bound.hi) if bound else (-MAX_INT, MAX_INT)
+        return Annotated[hint, Meta(ge=hint(lo), le=hint(hi))]
+    if origin in (types.UnionType, typing.Union):
+        return functools.reduce(operator.or_, (wire_bound(_with(a, extras)) for a in args))
+    if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
+        return Annotated[tuple[wire_bound(args[0]), ...], Meta(max_length=MAX_ITEMS)]  # type: ignore[misc]
+    if origin is tuple:
+        return tuple.__class_getitem__(tuple(wire_bound(a) for a in args))
+    if origin is dict:
+        return dict.__class_getitem__((args[0], wire_bound(args[1])))
+    if dataclasses.is_dataclass(hint) and isinstance(hint, type):
+        return wire_shape(hint)
+    raise TypeError(f"no wire type for {hint!r}: teach vtt_bridge.derive.wire_bound")
+
+
+def _with(hint: Any, extras: tuple[Any, ...]) -> Any:
+    return Annotated[(hint, *extras)] if extras and hint is not type(None) else hint
+
+
+def _fields(cls: type, skip: tuple[str, ...]) -> tuple[list[Any], tuple[str, ...]]:
+    """msgspec's field list for ``cls`` (its defaults kept) and the defaulted names."""
+    hints = get_type_hints(cls, include_extras=True)
+    fields: list[Any] = []
+    later = []
+    for f in dataclasses.fields(cls):
+        if f.name in skip:
+            continue
+        kind = wire_bound(hints[f.name])
+        if f.default is not dataclasses.MISSING:
+            fields.append((f.name, kind, f.default))
+            later.append(f.name)
+        elif f.default_factory is not dataclasses.MISSING:
+            fields.append((f.name, kind, msgspec.field(default_factory=f.default_factory)))
+            later.append(f.name)
+        else:
+            fields.append((f.name, kind))
+    # Required fields first: msgspec takes them in that order, keyword-only anyway.
+    fields.sort(key=lambda f: len(f) == 3)
+    return fields, tuple(later)
+
+
+@functools.cache
+def wire_shape(cls: type) -> type[Wire]:
+    """A nested engine dataclass as a wire struct (every defaulted field optional)."""
+    fields, later = _fields(cls, ())
+    namespace = {"__doc__": cls.__doc__, "LATER": later}
+    struct = msgspec.defstruct(
+        cls.__name__, fields, bases=(Wire,), module=__name__, namespace=namespace, kw_only=True
+    )
+    return typing.cast(type[Wire], struct)
+
+
+def wire_command(cls: type, *, skip: tuple[str, ...] = ("actor",)) -> type[ClientWire]:
+    """The client message of the engine command ``cls``: wire ``type`` its ``kind``,
+    its fields but ``skip`` (the actor, which the connection gives), its docstring."""
+    fields, later = _fields(cls, skip)
+    kind: str = typing.cast(Any, cls).kind
+    namespace = {"__doc__": cls.__doc__, "TYPE": kind, "LATER": later}
+    struct = msgspec.defstruct(
+        cls.__name__, fields, bases=(ClientWire,), module=__name__, namespace=namespace,
+        kw_only=True,
+    )  # fmt: skip
+    return typing.cast(type[ClientWire], struct)

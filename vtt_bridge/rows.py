@@ -1,0 +1,225 @@
+"""The shipped client messages, one row each (see :mod:`vtt_bridge.registry`).
+
+Read across, a row says everything the bridge knows of a message: its wire struct, what
+the bridge does with it, who may send it, its rate cost beyond its frame's, its example
+(the body ``protocol/README.md`` shows), and for a command the engine command it
+becomes, the codes the engine still refuses it with, and its dice fields.
+
+Costs beyond the frame's (:mod:`vtt_bridge.costs`): ``ask_path`` runs a path search (up
+to ``engine.options.MAX_EXPANSIONS`` positions), ``resync`` re-sends up to the whole
+catch-up window, ``ask_options`` checks every action against the rules, ``ask_threat``
+merges the reach area's cells into an outline, ``ask_exits`` resolves a path as a move
+would, and ``load_scene`` pays for the scene it carries (:func:`costs.scene_cost`).
+Everything else, ``ping`` and commands included, costs only its frame.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import engine
+import protocol
+from protocol.threat import AskExits, AskThreat
+from vtt_bridge import admin, costs, membership, queries
+from vtt_bridge.permissions import ACTORS, GM_ONLY, JOINED, NOBODY
+from vtt_bridge.registry import MessageRow, register
+
+if TYPE_CHECKING:
+    from vtt_bridge.hub import Hub
+    from vtt_bridge.tables import Session, Table
+
+Frame = str | bytes
+
+
+# -- what the bridge does with each kind of message ----------------------------------------
+
+
+async def command(hub: Hub, session: Session, message: Any, frame: Frame, now_ms: int) -> None:
+    """A command: applied to the encounter, logged, acknowledged, broadcast."""
+    await hub.command(session, message, now_ms)
+
+
+async def administer(hub: Hub, session: Session, message: Any, frame: Frame, now_ms: int) -> None:
+    """A GM's change to the table's settings or join tokens (logged)."""
+    await hub.administer(session, message, now_ms)
+
+
+async def join(hub: Hub, session: Session, message: Any, frame: Frame, now_ms: int) -> None:
+    """A join: the connection becomes a member of the token's table."""
+    await membership.join(hub, session, message, frame, now_ms)
+
+
+async def ping(hub: Hub, session: Session, message: Any, frame: Frame, now_ms: int) -> None:
+    """Answered with ``pong``."""
+    await hub.answer(
+        session, lambda: session.send(protocol.Pong(seq=session.next_seq()), now_ms), now_ms
+    )
+
+
+async def resync(hub: Hub, session: Session, message: Any, frame: Frame, now_ms: int) -> None:
+    """The events after ``after`` again."""
+    await membership.resync(hub, session, message.after, now_ms)
+
+
+async def ask_options(hub: Hub, session: Session, message: Any, frame: Frame, now_ms: int) -> None:
+    """Answered with ``options``."""
+    await hub.answer(session, lambda: queries.answer_options(session, message, now_ms), now_ms)
+
+
+async def ask_path(hub: Hub, session: Session, message: Any, frame: Frame, now_ms: int) -> None:
+    """Answered with ``path_plan``."""
+    await hub.answer(session, lambda: queries.answer_path(session, message, now_ms), now_ms)
+
+
+async def ask_geometry(hub: Hub, session: Session, message: Any, frame: Frame, now_ms: int) -> None:
+    """``ask_threat`` and ``ask_exits``: answered with ``threat`` and ``exits``."""
+    metrics = hub.metrics
+    await hub.answer(
+        session, lambda: queries.answer_geometry(session, message, metrics, now_ms), now_ms
+    )
+
+
+async def list_tokens(hub: Hub, session: Session, message: Any, frame: Frame, now_ms: int) -> None:
+    """Answered with ``token_list``."""
+    await hub.answer(session, lambda: admin.list_tokens(session, message, now_ms), now_ms)
+
+
+def load_scene_cost(message: protocol.LoadScene) -> int:
+    """A scene load pays for its scene (:func:`costs.scene_cost`)."""
+    return costs.scene_cost(message.scene)
+
+
+def start_combat_seed(message: protocol.StartCombat, table: Table) -> dict[str, Any]:
+    """A fight that names no dice seed gets the table's (worked out only then: a hash)."""
+    return {"seed": table.combat_seed()} if message.seed is None else {}
+
+
+def _command(
+    wire: type[protocol.wire.ClientWire],
+    engine_command: type,
+    roles: frozenset[str],
+    codes: str,
+    example: dict[str, Any],
+    **more: Any,
+) -> MessageRow:
+    return MessageRow(
+        wire, "command", command, roles, example=example, command=engine_command,
+        engine=codes, **more,
+    )  # fmt: skip
+
+
+_TOKEN = {
+    "id": "ganger2", "name": "Ganger", "owner": "gm", "side": "gang", "x": 9, "y": 2,
+    "size": 1, "reach": 2, "movement": 8, "stats": {"ref": 6},
+}  # fmt: skip
+_SCENE = {
+    "grid": {"kind": "square", "cell_size": 5, "unit": "ft", "width": 30, "height": 20},
+    "tokens": [
+        {
+            "id": "pc.alice", "name": "Alice", "owner": "alice", "side": "party", "x": 3,
+            "y": 4, "size": 1, "reach": 5, "movement": 30,
+            "stats": {"hp": 24, "ac": 16, "prone": False},
+        },
+        {
+            "id": "ogre-1", "name": "Ogre", "owner": "gm", "side": "monsters", "x": 10, "y": 4,
+            "size": 2, "reach": 10, "movement": 40, "stats": {},
+        },
+    ],
+}  # fmt: skip
+_ACT = {
+    "token": "hero", "action": "attack",
+    "params": {"target": "ogre", "maneuver": {"name": "strike"}, "ocv_bonus": 1},
+}  # fmt: skip
+
+#: The shipped rows, in the order ``protocol/README.md`` lists the messages.
+SHIPPED: tuple[MessageRow, ...] = (
+    MessageRow(
+        protocol.Join, "session", join, frozenset({NOBODY}),
+        example={"token": "table-7f3a:alice", "last_event": None},
+    ),
+    _command(
+        protocol.LoadScene, engine.LoadScene, GM_ONLY, "gm_only, combat_active, bad_scene",
+        {"scene": _SCENE}, cost=load_scene_cost,
+    ),
+    _command(
+        protocol.StartCombat, engine.StartCombat, GM_ONLY,
+        "gm_only, combat_active, no_scene, bad_rolls (+ dice policy)",
+        {"ruleset": "dnd5e", "aware": ["pc.alice"], "seed": 12345},
+        dice=("rolls",), fill=start_combat_seed,
+    ),
+    _command(
+        protocol.Move, engine.Move, ACTORS,
+        "not_your_token, not_your_turn, over_budget (+ dice policy)",
+        {"token": "pc.alice", "path": [[4, 4], [5, 4], [6, 5]]}, dice=("rolls",),
+    ),
+    _command(
+        protocol.AnswerPrompt, engine.AnswerPrompt, ACTORS,
+        "unknown_prompt, not_your_prompt, bad_rolls (+ dice policy)",
+        {"prompt": "oa-17", "accept": True, "rolls": [14, 6]}, dice=("rolls",),
+    ),
+    _command(
+        protocol.EndPhase, engine.EndPhase, ACTORS,
+        "not_your_token, not_your_turn, prompt_pending", {"token": "pc.alice"},
+    ),
+    MessageRow(protocol.Resync, "session", resync, JOINED, cost=9, example={"after": 41}),
+    MessageRow(protocol.Ping, "session", ping, JOINED, example={}),
+    MessageRow(
+        protocol.IssueToken, "admin", administer, GM_ONLY,
+        example={"participant": "carol", "role": "player"},
+    ),
+    MessageRow(
+        protocol.RevokeToken, "admin", administer, GM_ONLY,
+        example={"token": "Zq1uJ0w9bXk6sJ3tQm7lN2cV"},
+    ),
+    MessageRow(
+        protocol.ConfigureTable, "admin", administer, GM_ONLY,
+        example={"dice": "gm", "prompt_timeout_ms": 20000},
+    ),
+    MessageRow(protocol.ListTokens, "session", list_tokens, GM_ONLY, example={"offset": 0}),
+    _command(
+        protocol.MovePoints, engine.MovePoints, ACTORS,
+        "not_your_token, illegal_move, not_your_turn (+ dice policy)",
+        {"token": "hero", "points": [[650, 450]], "mode": "combat"}, dice=("rolls",),
+    ),
+    _command(
+        protocol.SetDoor, engine.SetDoor, GM_ONLY, "gm_only, unknown_door, prompt_pending",
+        {"wall": "d1", "open": True},
+    ),
+    _command(
+        protocol.SetCondition, engine.SetCondition, GM_ONLY, "gm_only, unknown_token",
+        {"token": "ogre", "condition": "stunned", "on": True},
+    ),
+    _command(
+        protocol.Act, engine.Act, ACTORS,
+        "unknown_action, not_your_token, not_your_turn, the action's own (+ params, dice policy)",
+        _ACT,
+    ),
+    _command(
+        protocol.JoinCombat, engine.JoinCombat, GM_ONLY,
+        "gm_only, no_combat, not_in_combat, bad_scene", {"token": _TOKEN},
+    ),
+    _command(
+        protocol.LeaveCombat, engine.LeaveCombat, GM_ONLY, "gm_only, no_combat, not_in_combat",
+        {"token": "ganger2", "remove": True},
+    ),
+    _command(
+        protocol.SetEffect, engine.SetEffect, GM_ONLY, "gm_only, no_combat, unknown_token",
+        {"name": "smoke", "token": None, "rounds": 2},
+    ),
+    _command(
+        protocol.EndEffect, engine.EndEffect, GM_ONLY, "gm_only, no_combat, unknown_effect",
+        {"effect": "e1"},
+    ),
+    MessageRow(protocol.AskOptions, "session", ask_options, JOINED, cost=1,
+               example={"token": "hero"}),
+    MessageRow(protocol.AskPath, "session", ask_path, JOINED, cost=9,
+               example={"token": "hero", "to": [8, 5]}),
+    MessageRow(AskThreat, "session", ask_geometry, JOINED, cost=2, example={"token": "ogre"}),
+    MessageRow(
+        AskExits, "session", ask_geometry, JOINED, cost=2,
+        example={"token": "hero", "path": [[3, 5], [2, 5], [1, 5]]},
+    ),
+)  # fmt: skip
+
+for _row in SHIPPED:
+    register(_row)
