@@ -127,11 +127,16 @@ class Bucket:
         self.tokens -= needed
         return True
 
+    def debit(self, cost: float, now: float) -> None:
+        """Take up to ``cost`` tokens without refusing (what a connection paid before
+        it joined, moved onto its participant's bucket: a reconnect pays for its join)."""
+        self.refill(now)
+        self.tokens = max(0.0, self.tokens - cost)
+
     def idle_full(self, now: float) -> bool:
         """Whether the bucket would be full now and holds no credit (safe to forget)."""
         return (
-            now - self._last >= (self.burst - self.tokens) / self.rate
-            and now > self._credit_until
+            now - self._last >= (self.burst - self.tokens) / self.rate and now > self._credit_until
         )
 
 
