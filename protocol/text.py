@@ -27,8 +27,9 @@ FORBIDDEN_CLASS: Final = (
     "\x00-\x1f\x7f-\x9f\u2028\u2029\u200e\u200f\u061c\u202a-\u202e\u2066-\u2069"
 )
 _FORBIDDEN: Final = re.compile(f"[{FORBIDDEN_CLASS}]")
-#: A msgspec ``pattern`` matching text free of them (searched: anchored both ends).
-CLEAN_PATTERN: Final = f"^[^{FORBIDDEN_CLASS}]*$"
+#: A msgspec ``pattern`` matching text free of them (searched, so anchored with ``\Z``, as
+#: ``$`` would also match before a final newline).
+CLEAN_PATTERN: Final = f"^[^{FORBIDDEN_CLASS}]*\\Z"
 
 
 def first_forbidden(text: str) -> int | None:
