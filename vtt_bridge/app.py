@@ -111,6 +111,7 @@ class Outbound:
         config: Config,
         on_drop: Callable[[Session], None],
         limits: Limits | None = None,
+        table_of: Callable[[str], str | None] = lambda token: None,
     ) -> None:
         self._ws = ws
         self._transport = transport
@@ -133,6 +134,8 @@ class Outbound:
         self._max_bytes = config.max_message_bytes
         now = asyncio.get_running_loop().time()
         self._limits = limits
+        #: The id of the table a join token opens, if memory knows it.
+        self._hub_tables = table_of
         lag = limits.lag if limits is not None else None
         #: Until it has joined: a small bucket of its own (all it may usefully send is a
         #: join); then its participant's, shared with all its connections.
@@ -253,6 +256,28 @@ class Outbound:
             message, ref = None, exc.seq
         self.refuse_rate(cost, message, ref)
         return False
+
+    def spent_join(self, frame: str | bytes) -> bool:
+        """Refuse a join whose participant's bucket is empty (``rate_limited``, 1008)
+        before it costs a token read and a state: reconnecting is no way around the
+        limit, and a reconnect loop is turned away at its cheapest."""
+        if self._limits is None:
+            return False
+        try:
+            message = protocol.decode_client(frame, max_bytes=self._max_bytes)
+        except protocol.ProtocolError:
+            return False  # the hub refuses it, with its reasons
+        if not isinstance(message, protocol.Join):
+            return False
+        table = self._hub_tables(message.token)
+        if table is None:
+            return False
+        now = asyncio.get_running_loop().time()
+        bucket = self._limits.buckets.peek(table, message.token, now)
+        if bucket is None or bucket.tokens >= 1:
+            return False
+        self.refuse_rate(1, message)
+        return True
 
     def charge(self, cost: int, message: protocol.ClientMessage) -> bool:
         """The session's hook: take ``cost`` more tokens for a decoded ``message``.
@@ -610,7 +635,11 @@ async def websocket(request: web.Request) -> web.StreamResponse:
     # Counted before the upgrade: handshakes in flight at once cannot overshoot the cap.
     hub.metrics.connections_open += 1
     try:
-        await ws.prepare(request)
+        # Upgrades take the join gate too: a storm's handshakes queue behind each
+        # other, not in front of every other table's frames.  (Only the upgrade: what
+        # the client must send next is not waited for here.)
+        async with limits.gate:
+            await ws.prepare(request)
     except BaseException:
         hub.metrics.connections_open -= 1
         raise
@@ -621,6 +650,7 @@ async def websocket(request: web.Request) -> web.StreamResponse:
         config,
         lambda s: hub.leave(s, config.clock()),
         limits,
+        lambda token: t.id if (t := hub.by_token.get(token)) is not None else None,
     )
     session = outbound.session
     outbound.on_rate_limited = lambda: hub.metrics.count("rate_limited")
@@ -645,6 +675,8 @@ async def websocket(request: web.Request) -> web.StreamResponse:
             if message.type != WSMsgType.TEXT and message.type != WSMsgType.BINARY:
                 continue
             if outbound.dropped or not outbound.admit_frame(message.data):
+                break
+            if session.table is None and outbound.spent_join(message.data):
                 break
             if session.table is None:
                 # A join, and its catch-up: a few at a time, each until what it was

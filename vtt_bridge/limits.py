@@ -155,6 +155,13 @@ class Buckets:
             bucket = self._buckets[key] = Bucket(self.rate, self.burst, now, self._lag)
         return bucket
 
+    def peek(self, table: str, token: str, now: float) -> Bucket | None:
+        """The participant's bucket refilled to ``now``, if it has one."""
+        bucket = self._buckets.get((table, token))
+        if bucket is not None:
+            bucket.refill(now)
+        return bucket
+
     def sweep(self, now: float) -> int:
         """Forget buckets that are full again; how many were forgotten."""
         idle = [key for key, bucket in self._buckets.items() if bucket.idle_full(now)]
