@@ -17,7 +17,7 @@ module                    what it holds
 ========================  ===========================================================
 
 Each module quotes the text it implements and states each choice made where the text
-is silent; the README's "cyberpunk-red" section is the table of them.
+is silent; the folder's README.md is the table of them.
 """
 
 from engine.rulesets.cyberpunk_red.ruleset import CprFight, CyberpunkRed

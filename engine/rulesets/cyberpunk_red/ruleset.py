@@ -218,7 +218,7 @@ ACTIONS: dict[str, ActionSpec[Any]] = {
 
 @register
 class CyberpunkRed(Ruleset):
-    """Cyberpunk RED (seed 001): see the README's cyberpunk-red section and each module here."""
+    """Cyberpunk RED (seed 001): see the folder's README.md and each module here."""
 
     name: ClassVar[str] = NAME
     title: ClassVar[str] = "Cyberpunk RED"

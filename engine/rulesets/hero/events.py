@@ -1,6 +1,6 @@
 """The Hero supplement's events (seed 000): attack rolls with OCV and DCV, holds,
 delays, readied actions, aborts, named actions, END and STUN.  Each is a frozen
-dataclass with a wire ``kind``, sent as is (see the README's Hero section).
+dataclass with a wire ``kind``, sent as is (see the folder's README.md).
 """
 
 from __future__ import annotations

@@ -65,7 +65,7 @@ def _character(combat: Combat, cid: str) -> Character:
 
 @register
 class MutantsMasterminds(Ruleset):
-    """Mutants & Masterminds 3e, seed 003 (see the folder's README section)."""
+    """Mutants & Masterminds 3e, (see the folder's README.md)."""
 
     name: ClassVar[str] = NAME
     title: ClassVar[str] = "Mutants & Masterminds 3e"

@@ -9,7 +9,13 @@ from pathlib import Path
 from engine.params import describe_params
 from engine.rulesets import find_ruleset
 
-README = Path(__file__).resolve().parents[3] / "README.md"
+README = (
+    Path(__file__).resolve().parents[3]
+    / "engine"
+    / "rulesets"
+    / "mutants_masterminds"
+    / "README.md"
+)
 
 
 def action_table() -> str:
