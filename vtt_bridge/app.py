@@ -244,6 +244,8 @@ class Outbound:
         if self.admit(now, cost):
             self._frame_paid = min(float(cost), self.bucket(now).burst)
             return True
+        if self.session.table is None:  # not joined: answered in this frame's kind
+            self.session.binary = isinstance(frame, bytes)
         # Decoded only to name the refused message (its seq, its type): once, as the
         # connection is closing anyway, and bounded by the frame size limit (the
         # server's, which may be above the protocol's default).
@@ -276,6 +278,7 @@ class Outbound:
         bucket = self._limits.buckets.peek(table, message.token, now)
         if bucket is None or bucket.tokens >= 1:
             return False
+        self.session.binary = isinstance(frame, bytes)  # answered in the join's kind
         self.refuse_rate(1, message)
         return True
 

@@ -66,6 +66,14 @@ async def test_reconnecting_does_not_refill_the_bucket(tmp_path: Path) -> None:
         assert (await last.wait_for(protocol.ErrorMessage)).code == "rate_limited"
         assert await closed_with(last.ws) == 1008
         assert len(bridge.server.app[LIMITS].buckets) == 1
+        # The bucket is empty: the next join is refused before it is answered, in the
+        # frame kind it came in.
+        again = await bridge.connect(binary=True)
+        seq = await again.send(protocol.Join, token=token, last_event=None)
+        error = await again.wait_for(protocol.ErrorMessage)
+        assert (error.code, error.ref) == ("rate_limited", seq)
+        assert await closed_with(again.ws) == 1008
+        assert not any(s.participant == "alice" for s in table.sessions)
 
 
 def paced_pings(url: str, token: str, rate: float, seconds: float) -> dict[str, Any]:
