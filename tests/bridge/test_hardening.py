@@ -250,8 +250,8 @@ async def test_a_join_waiting_for_admission_is_not_timed_out(tmp_path: Path) -> 
     async with running(tmp_path, join_timeout=0.3) as bridge:
         table = bridge.table("t", ["alice"])
         gate = bridge.server.app[LIMITS].gate
+        client = await TableClient.connect(bridge.http, bridge.url)  # upgraded
         async with gate, gate, gate, gate:  # every admission taken: the join waits
-            client = await TableClient.connect(bridge.http, bridge.url)
             await client.send(protocol.Join, token=token_of(table, "alice"), last_event=None)
             await asyncio.sleep(0.6)  # past the join deadline, in the queue
         assert isinstance(await client.wait_for(protocol.Welcome), protocol.Welcome)
