@@ -51,7 +51,15 @@ from vtt_bridge.config import Config
 from vtt_bridge.fanout import Shared
 from vtt_bridge.hosts import hosts_guard, origin_allowed
 from vtt_bridge.hub import Hub
-from vtt_bridge.limits import PRE_JOIN_BURST, Bucket, Buckets, Gate, JoinRate, LoopLag
+from vtt_bridge.limits import (
+    ADMISSION_FLUSH_S,
+    PRE_JOIN_BURST,
+    Bucket,
+    Buckets,
+    Gate,
+    JoinRate,
+    LoopLag,
+)
 from vtt_bridge.operations import operations_guard, warn_if_files_run_short
 from vtt_bridge.page import add_routes as add_page_routes
 from vtt_bridge.recording import REPLAYED_LIMITS, FileRecorder
@@ -690,7 +698,7 @@ async def websocket(request: web.Request) -> web.StreamResponse:
                     # Joined: charge its participant's bucket from now on (with the
                     # join's own cost, so a reconnect is not free).
                     outbound.bucket(loop.time())
-                    await outbound.flushed(config.stall_timeout)
+                    await outbound.flushed(ADMISSION_FLUSH_S)
                 admitting = False
                 if late:
                     late = False

@@ -51,7 +51,10 @@ MAX_CREDIT_S: Final = 30.0
 #: The bucket of a connection that has not joined yet: enough for a join and a retry.
 PRE_JOIN_BURST: Final = 16
 #: Joins (with their catch-ups) handled at once.
-ADMISSIONS: Final = 4
+ADMISSIONS: Final = 2
+#: Longest an admission waits for what its join sent to reach the socket: a client
+#: that does not read must not hold a turn every other join waits for.
+ADMISSION_FLUSH_S: Final = 0.25
 
 
 class LoopLag:

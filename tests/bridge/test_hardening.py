@@ -6,6 +6,7 @@ headers, and frames over the size limit."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import threading
 import time
@@ -19,6 +20,7 @@ import protocol
 from tests.bridge.conftest import closed_with, running, token_of
 from tests.wsclient import TableClient
 from vtt_bridge.app import LIMITS
+from vtt_bridge.limits import ADMISSIONS
 
 
 async def test_connections_of_one_participant_share_one_bucket(tmp_path: Path) -> None:
@@ -251,7 +253,9 @@ async def test_a_join_waiting_for_admission_is_not_timed_out(tmp_path: Path) -> 
         table = bridge.table("t", ["alice"])
         gate = bridge.server.app[LIMITS].gate
         client = await TableClient.connect(bridge.http, bridge.url)  # upgraded
-        async with gate, gate, gate, gate:  # every admission taken: the join waits
+        async with contextlib.AsyncExitStack() as taken:
+            for _ in range(ADMISSIONS):  # every admission taken: the join waits
+                await taken.enter_async_context(gate)
             await client.send(protocol.Join, token=token_of(table, "alice"), last_event=None)
             await asyncio.sleep(0.6)  # past the join deadline, in the queue
         assert isinstance(await client.wait_for(protocol.Welcome), protocol.Welcome)
