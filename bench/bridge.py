@@ -343,10 +343,10 @@ def running(args: list[str], log: Path) -> Iterator[subprocess.Popen[bytes]]:
 
 
 async def bridge_metrics(port: int) -> dict[str, Any]:
-    """The bridge's ``/metrics`` counters."""
+    """The bridge's ``/metrics.json`` counters."""
     async with (
         aiohttp.ClientSession() as http,
-        http.get(f"http://127.0.0.1:{port}/metrics") as response,
+        http.get(f"http://127.0.0.1:{port}/metrics.json") as response,
     ):
         counters: dict[str, Any] = await response.json()
         return counters

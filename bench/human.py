@@ -11,7 +11,7 @@ over the target and stops at one over :data:`GIVE_UP_P99_MS`.
 
 At this pace the bridge's CPU is mostly idle and an acknowledgement waits on its
 commit's fsync, so the run also reports the disk's own fsync latency (probed in the
-same folder before the ladder) and each step's commit p99 from ``/metrics``: when the
+same folder before the ladder) and each step's commit p99 from ``/metrics.json``: when the
 p99 target is missed at few tables, those say it is the disk, not the process.
 """
 

@@ -178,7 +178,7 @@ def move(state: EncounterState, command: Move, spatial: SpatialCache) -> Result:
     combat, ruleset = combat_and_ruleset(state)
     mode = move_mode(ruleset, command.mode)
     tray = DiceTray(state.seed, state.draws, command.actor)
-    ctx = Context(state, ruleset, spatial, tray, command.actor, token)
+    ctx = Context(state, ruleset, spatial, tray, command.actor, token, path)
     plan = ruleset.plan_move(ctx, mode, cost=resolution.cost, steps=len(path) - 1)
     combat = plan.combat
     if command.attack is None and command.rolls is not None:

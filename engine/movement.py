@@ -221,7 +221,8 @@ def _trigger_stops(
 ) -> list[Stop]:
     """Where the move sets off a trigger: entering its area, or coming into its owner's
     sight (from a cell the owner cannot see into one it can).  The token stops on the
-    cell before, so the held action happens just before."""
+    cell before, so the held action happens just before; or, if the ruleset's
+    ``trigger_pause`` is ``inside``, on the cell that sets it off."""
     scene, combat = state.scene, state.combat
     assert isinstance(scene, Scene) and combat is not None
     index = spatial.index(scene)
@@ -246,7 +247,8 @@ def _trigger_stops(
                     index, owner, mover, rest[step + 1]
                 )
             if fires:
-                stops.append(Stop("held", owner.id, step, rest[step], grid.center(rest[step])))
+                at = step + 1 if ruleset.trigger_pause == "inside" else step
+                stops.append(Stop("held", owner.id, at, rest[at], grid.center(rest[at])))
                 break
     return stops
 

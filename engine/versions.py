@@ -36,7 +36,20 @@ from typing import Any
 #: ``per_combatant`` and its actions are ``act`` commands; the Hero supplement registers
 #: the steps from version 2 (``engine/rulesets/hero/upgrade.py``).  Nothing plays
 #: differently.
-RULES_VERSION = 3
+#: Version 4 (issue 26): the Hero System 6E Powers read again (seed 002): END on all of a
+#: Power's Adders by default, Reduced Endurance and Increased Endurance Cost price END,
+#: Only In Alternate Identity, Casual Use never at a character, a Casual escape needs a
+#: GM-set Grab or Entangle.  ``engine/rulesets/hero/upgrade.py`` keeps an old table's
+#: ``power_options`` as it chose; ``CHANGES.md`` lists what replays differently.
+#: Version 5 (a second reading of Cyberpunk RED, and Foundry's direct path): a Cyberpunk
+#: RED move that sets off a held action (entering its area, coming into view) pauses on
+#: the square that does, where the action is checked and taken; a jump is priced and
+#: capped by the squares jumped over only (a gap crossed in any mode is a running jump,
+#: capped by ``jump``); ``attack`` is refused when no target can be attacked; a Foundry
+#: drag on hexes, or on squares with diagonals illegal, goes through the cells Foundry
+#: v13 records.  No stored form changed: version-4 state and commands read as they are,
+#: and a logged command that plays differently now is reported as a replay divergence.
+RULES_VERSION = 5
 
 Plain = dict[str, Any]
 Upgrade = Callable[[Plain], Plain]

@@ -19,18 +19,23 @@ cell the token is said to pass through, so the bridge follows the scene's VTT
   line over Foundry's ``(i = row, j = column)`` offsets, which is the nearest cell along
   the longer axis with ties rounded *towards the destination*; with diagonals
   ``ILLEGAL`` (our ``NONE``) a four-connected walk along the line, a corner tie stepping
-  the row first.  On hexes, the nearest hex to each point of the line from centre to
-  centre, the point nudged a hair across the staggered axis (x for rows, y for
-  columns): towards the start's own offset column (row) in the neighbouring rows
-  (columns), so a straight drag across rows keeps to one offset column.  Which way the
-  nudge goes depends on the start's row (column) parity and the grid's even/odd
-  setting.
+  the *column* first (Foundry's error term steps the row only while it is positive, so
+  at zero, a corner, the column goes).  On hexes, one point of the line per step, at
+  ``(k + e) / n`` of the way in cube coordinates (a hair past each lattice point, so a
+  line crossing an edge exactly at a step point goes on to the hex ahead), rounded to
+  the nearest hex.  A line that runs *along* hex edges (cube offsets in the ratio
+  1 : 1 : -2 in some order, so it passes exactly between two hexes at every other step)
+  is also pushed a hair sideways, each of the three edge directions its own way
+  (:data:`_EDGE_NUDGES`): the line across the staggered rows (columns) keeps to the
+  start's own offset column (row), which way depending on the parity of the start's
+  cube ``r`` (``q``) and the grid's even/odd setting, and the two slanting ones are that
+  nudge turned by 60 degrees about the start, by the parity of ``q`` or of ``q + r``.
 
 Source for Foundry: the API documentation of ``BaseGrid#getDirectPath`` and
-``GridMeasurePathResult`` ("the direct path", one grid space per step) and observed
-behaviour; Foundry's code is not open source and none is copied here.  The hex nudge's
-direction is our reading of it and has not been checked against a live Foundry; the
-tests pin it (``tests/geometry/test_vtt_lines.py``).
+``GridMeasurePathResult`` ("the direct path", one grid space per step), the paths a
+Foundry v13 table records (issue 26's table, pinned in ``tests/geometry/test_vtt_lines.py``)
+and Foundry v13's client source (``foundry.grid.HexagonalGrid`` / ``SquareGrid``), read
+for the rule; none of its code is copied here.
 """
 
 from __future__ import annotations
@@ -126,7 +131,7 @@ def _four_connected(a: Cell, b: Cell) -> list[Cell]:
     # Walk cell by cell, crossing whichever grid line the straight line meets first.
     # With |dx| = nx, the k-th vertical line is met at t = (2k + 1) / (2 nx); comparing
     # (2kx + 1) * ny with (2ky + 1) * nx keeps it in integers.  A tie is a corner, where
-    # Foundry's row (its first offset, i) steps first.
+    # Foundry's column (its second offset, j) steps first.
     nx, ny = abs(b[0] - a[0]), abs(b[1] - a[1])
     sx = 1 if b[0] > a[0] else -1
     sy = 1 if b[1] > a[1] else -1
@@ -134,7 +139,7 @@ def _four_connected(a: Cell, b: Cell) -> list[Cell]:
     kx = ky = 0
     out = []
     while kx < nx or ky < ny:
-        if ky >= ny or (kx < nx and (2 * kx + 1) * ny < (2 * ky + 1) * nx):
+        if ky >= ny or (kx < nx and (2 * kx + 1) * ny <= (2 * ky + 1) * nx):
             x += sx
             kx += 1
         else:
@@ -162,27 +167,68 @@ def _four_connected_nearest(a: Cell, b: Cell) -> list[Cell]:
     return cells
 
 
+#: Foundry's sideways push for a hex line along hex edges, by orientation and by the
+#: line's direction (its cube ``(dq, dr)`` reduced to the edge direction's, either sign):
+#: the push in cube ``(q, r)``, which coordinate of the start decides its way (``q``,
+#: ``r`` or ``q + r``), and the way when that coordinate's evenness matches the grid's
+#: (an even coordinate on an EVEN grid, or an odd one on an ODD grid); otherwise the
+#: other way.  For rows the S-N line is (1, -2): pushed along q (x), so it keeps to the
+#: start's offset column; the slanting (1, 1) and (2, -1) are that turned about the start.
+#: Columns are the same with x and y swapped (E-W is (2, -1)).
+_EDGE_NUDGES: dict[HexOrientation, dict[tuple[int, int], tuple[tuple[int, int], str, int]]] = {
+    HexOrientation.POINTY: {
+        (1, 1): ((1, -1), "q+r", 1),
+        (2, -1): ((0, 1), "q", 1),
+        (1, -2): ((1, 0), "r", -1),
+    },
+    HexOrientation.FLAT: {
+        (1, 1): ((-1, 1), "q+r", 1),
+        (1, -2): ((1, 0), "r", 1),
+        (2, -1): ((0, 1), "q", -1),
+    },
+}
+
+
+def _edge_direction(dq: int, dr: int) -> tuple[int, int] | None:
+    """The edge direction a line of cube offset ``(dq, dr)`` runs along, or ``None``."""
+    if dq == dr:
+        return (1, 1)
+    if dq == -2 * dr:
+        return (2, -1)
+    if -2 * dq == dr:
+        return (1, -2)
+    return None
+
+
+def _foundry_hex_nudge(grid: HexGrid, q0: int, r0: int, dq: int, dr: int) -> tuple[float, float]:
+    direction = _edge_direction(dq, dr)
+    if direction is None:
+        return (0.0, 0.0)
+    (pq, pr), by, way = _EDGE_NUDGES[grid.orientation][direction]
+    coordinate = {"q": q0, "r": r0, "q+r": q0 + r0}[by]
+    if (coordinate % 2 == 0) != (grid.parity is HexParity.EVEN):
+        way = -way
+    return (way * pq * _HEX_NUDGE, way * pr * _HEX_NUDGE)
+
+
 def _hex_line(grid: HexGrid, a: Cell, b: Cell, line: LineRule) -> list[Cell]:
     qa, ra, _ = grid.to_cube(a)
     qb, rb, _ = grid.to_cube(b)
     n = grid.steps(a, b)
     if line is LineRule.FOUNDRY:
-        # x grows with q at fixed r on rows (pointy); y with r at fixed q on columns.
-        nudge = _HEX_NUDGE if _on_unpushed_line(grid, a) else -_HEX_NUDGE
-        eq, er = (nudge, 0.0) if grid.orientation is HexOrientation.POINTY else (0.0, nudge)
+        eq, er = _foundry_hex_nudge(grid, qa, ra, qb - qa, rb - ra)
+        ahead = _HEX_NUDGE  # each point a hair past its step, towards the destination
     else:
         # A fixed nudge keeps lines along hex edges from rounding both ways.
-        eq, er = _HEX_NUDGE, 2 * _HEX_NUDGE
-    return [
-        grid.from_cube(cube_round(qa + (qb - qa) * k / n + eq, ra + (rb - ra) * k / n + er))
-        for k in range(1, n + 1)
+        eq, er, ahead = _HEX_NUDGE, 2 * _HEX_NUDGE, 0.0
+    path = [
+        grid.from_cube(
+            cube_round(qa + (qb - qa) * (k + ahead) / n + eq, ra + (rb - ra) * (k + ahead) / n + er)
+        )
+        for k in range(1, n)
     ]
-
-
-def _on_unpushed_line(grid: HexGrid, cell: Cell) -> bool:
-    # The rows (pointy) or columns (flat) pushed half a hex are the odd ones on ODD grids.
-    index = cell[1] if grid.orientation is HexOrientation.POINTY else cell[0]
-    return (index % 2 == 1) != (grid.parity is HexParity.ODD)
+    path.append(b)
+    return path
 
 
 __all__ = ["LineRule", "direct_path", "trace_waypoints"]

@@ -28,7 +28,10 @@ from typing import Any
 #: their shape (no step needed).
 #: Version 4 (issue 13): a token's ``stats`` in ``scene_loaded`` and ``combatant_joined``
 #: is a map, no longer sorted ``[name, value]`` pairs (``vtt_bridge.event_upgrades``).
-WIRE_VERSION = 4
+#: Version 5 (issue 26): the Hero ruleset's ``power_used`` names the ``advantages`` and
+#: ``limitations`` that applied, ``power_options_set`` carries ``toggle_freely``, and
+#: ``identity_changed`` is new.
+WIRE_VERSION = 5
 
 EventUpgrade = Callable[[dict[str, Any], dict[str, Any]], dict[str, Any]]
 #: ``EVENT_UPGRADES[v]`` turns a logged event (``{"kind", "data"}``) of wire version

@@ -2,9 +2,9 @@
 
 Ironclad (STR 60, a Multipower) and Kasdrevan the wizard against Fenris.  Casual STR on a
 door then a full punch in one Phase (the text's Ironclad example); Kasdrevan's Casual Fire
-Blast on an Entangle then at full power (the text's); a Framework switch with a partial
-allocation and a Blast used at part of its dice; a Transform under the Standard Effect
-Rule (always 21); Ironclad's END running out (refused, typed) and coming back in the
+Blast on an Entangle (set by the GM) then at full power (the text's); a Framework switch
+with a partial allocation and a Blast used at part of its dice; a Transform under the
+Standard Effect Rule (always 21); Ironclad's END running out (refused, typed) and coming back in the
 Post-Turn Recovery; a constant Power kept on, paying its END each Phase.
 ``python -m tests.scenario_hero_powers`` records it to
 ``tests/recordings/hero_powers_fight.jsonl``.
@@ -103,7 +103,9 @@ async def play_powers_fight(gm: TableClient, alice: TableClient, bob: TableClien
     await use(alice, "ironclad", power="STR", casual=True, object="door")
     await use(alice, "ironclad", power="STR", target="fenris")
     await act(gm, protocol.EndPhase, token="fenris")
-    # Kasdrevan burns at the Entangle Casually (RKA 1d6, 1 END), then at full power.
+    # Kasdrevan, caught in an Entangle (the GM sets it: a Casual escape needs it), burns
+    # at it Casually (RKA 1d6, 1 END), then at full power.
+    await act(gm, protocol.SetCondition, token="kasdrevan", condition="entangled", on=True)
     await use(bob, "kasdrevan", power="Fire Blast", casual=True, object="entangle", escape=True)
     await use(bob, "kasdrevan", power="Fire Blast", target="fenris")
     # Phase 2.  Ironclad switches 40 points of the Armory to the Sonic Blast and the rest to

@@ -6,6 +6,7 @@ the command has, and every JSON message example decodes as a client or server me
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import shlex
 import subprocess
@@ -78,6 +79,7 @@ def test_every_shell_block_of_the_manual_runs(doc: Path, text: str, tmp_path: Pa
             capture_output=True,
             text=True,
             timeout=60,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},  # this tree's command line
         )
         assert done.returncode == 0, f"{doc.name}: {line}\n{done.stderr}"
         assert done.stdout.strip(), f"{doc.name}: {line} printed nothing"

@@ -46,7 +46,7 @@ from typing import cast
 from aiohttp import WSCloseCode, WSMsgType, web
 
 import protocol
-from vtt_bridge import costs
+from vtt_bridge import costs, prometheus
 from vtt_bridge.config import Config
 from vtt_bridge.fanout import Shared
 from vtt_bridge.hosts import hosts_guard, origin_allowed
@@ -461,6 +461,7 @@ def create_app(config: Config) -> web.Application:
     app.router.add_get("/ws", websocket)
     app.router.add_get("/healthz", healthz)
     app.router.add_get("/metrics", metrics)
+    app.router.add_get("/metrics.json", metrics_json)
     add_page_routes(app)
     return app
 
@@ -512,14 +513,19 @@ async def _hub_context(app: web.Application) -> AsyncIterator[None]:
             app[RECORDERS].append(table.recorder)
     warn_if_files_run_short(config.max_connections)
     app[LIMITS] = Limits(config)
-    lag = loop.create_task(app[LIMITS].lag.run())
+    # The rate limits' own ticker (every 10 ms, read between ticks too), beside the
+    # metrics' lag histogram below.
+    ticker = loop.create_task(app[LIMITS].lag.run())
     watchdog = loop.create_task(_watchdog(app))
+    prometheus.register(hub)
+    lag = loop.create_task(prometheus.watch_loop_lag(hub))
     poller = loop.create_task(_poll_revocations(app)) if config.revocation_poll > 0 else None
     log.info("hub ready", extra={"tables": len(hub.tables), "database": str(config.database)})
     try:
         yield
     finally:
         watchdog.cancel()
+        ticker.cancel()
         lag.cancel()
         if poller is not None:
             poller.cancel()
@@ -598,12 +604,19 @@ async def healthz(request: web.Request) -> web.Response:
             "tables": len(hub.tables),
             "connections": hub.metrics.connections_open,
             "closing": hub.closing,
+            # Why commits fail (e.g. "the disk is full"), or null while they succeed.
+            "storage_failure": hub.committer.storage_failure,
         }
     )
 
 
 async def metrics(request: web.Request) -> web.Response:
-    """Counters: connections, commands, refusals, prompts, commit latency."""
+    """The counters, gauges and histograms in Prometheus's text format."""
+    return prometheus.exposition(request.app[HUB])
+
+
+async def metrics_json(request: web.Request) -> web.Response:
+    """The counters as the bridge's own JSON (what ``bench`` reads)."""
     return web.json_response(request.app[HUB].metrics.snapshot())
 
 

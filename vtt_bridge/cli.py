@@ -1,5 +1,5 @@
 """The command line: ``vtt-bridge serve``, ``create-table``, ``issue-token``, ``revoke-token``,
-``replay``.
+``replay``, ``backup``, ``restore``.
 
 Every ``serve`` option is a flag and an environment variable (``--rate-limit`` and
 ``VTT_BRIDGE_RATE_LIMIT``); the flag wins.  A token revoked here while the server runs
@@ -26,8 +26,10 @@ from aiohttp import web
 
 import protocol
 from vtt_bridge.app import DEMO_TABLE, HUB, create_app
+from vtt_bridge.backup import BackupError, ServerLock, backup, restore
 from vtt_bridge.config import ENV_PREFIX, Config, ConfigError
 from vtt_bridge.demo import DEMO_RULESET, load_demo_scene
+from vtt_bridge.filelimit import raise_file_limit
 from vtt_bridge.hub import RESERVED_PARTICIPANTS, Hub
 from vtt_bridge.logthrottle import RepeatFilter
 from vtt_bridge.recording import RecordingError, replay
@@ -156,6 +158,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     rep = sub.add_parser("replay", help="replay recordings and compare what the bridge sends")
     rep.add_argument("files", nargs="+", type=Path)
+
+    save = sub.add_parser("backup", help="copy the database consistently, live or not")
+    save.add_argument("dest", type=Path, help="the copy's path (never overwritten)")
+    save.add_argument("--db", type=Path, default=db_default)
+
+    back = sub.add_parser("restore", help="check a backup and put it in place of the database")
+    back.add_argument("source", type=Path, help="the backup to restore")
+    back.add_argument("--db", type=Path, default=db_default)
     return parser
 
 
@@ -215,6 +225,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _issue_token(args)
     if args.command == "revoke-token":
         return _revoke_token(args)
+    if args.command in ("backup", "restore"):
+        return _backup_or_restore(args)
     return _replay(args.files)
 
 
@@ -246,6 +258,14 @@ def _serve(config: Config) -> int:
     if config.ops_port is not None:
         # Its own listening socket: the app tells the two apart by the local port.
         ops_sockets.append(socket.create_server((config.ops_host, config.ops_port)))
+    # Held for the server's life: a restore, or a second server, on this database refuses.
+    if str(config.database) != ":memory:":
+        try:
+            ServerLock(Path(config.database)).acquire()
+        except BackupError as exc:
+            print(f"ERROR {exc}", file=sys.stderr)
+            return 2
+    raise_file_limit()  # before create_app, which checks --max-connections against it
     app = create_app(config)
 
     async def announce(app: web.Application) -> None:
@@ -331,6 +351,21 @@ def _revoke_token(args: argparse.Namespace) -> int:
         print(f"revoked {grant.role} {grant.participant} of table {grant.table_id}")
     finally:
         store.close()
+    return 0
+
+
+def _backup_or_restore(args: argparse.Namespace) -> int:
+    try:
+        if args.command == "backup":
+            print(backup(args.db, args.dest).describe())
+            return 0
+        report, kept = restore(args.source, args.db)
+    except BackupError as exc:
+        print(f"ERROR {exc}", file=sys.stderr)
+        return 1
+    print(f"restored {args.source} to " + report.describe())
+    if kept is not None:
+        print(f"the database it replaced is kept at {kept}")
     return 0
 
 

@@ -11,7 +11,11 @@ so is a member's answer that changes nothing (a query, ``ping``, a join's welcom
 commands of its table are waiting (:meth:`Committer.in_order`).
 If a commit fails, every command of the affected tables still in flight is refused
 (``internal``) and the tables go back to their committed state: acknowledged still means
-committed.
+committed.  That refusal is not remembered as the command's answer (unlike every other):
+nothing was done, so the same command sent again under the same seq is tried again, and
+once the disk has room (a full disk is the usual cause) play goes on by itself, on the
+same connections.  :attr:`Committer.storage_failure` says why the last commit failed, or
+None once one succeeds (``/healthz`` shows it).
 
 The committer also owns the hub's one database thread (:meth:`Committer.in_db`): the
 store calls made while serving run there, so the event loop never waits on a disk flush.
@@ -21,7 +25,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import logging
+import sqlite3
+import time
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -72,6 +79,11 @@ class Pending:
     ready: asyncio.Future[None] | None = None
     #: The code it was refused with, once answered (None: accepted, or an action).
     refused_code: str | None = None
+    #: The engine command's kind (``move``, ``act`` ...), for the metrics; "" for
+    #: anything else queued here.
+    kind: str = ""
+    #: When it was queued (monotonic seconds): its acknowledgement's latency.
+    queued: float = field(default_factory=time.monotonic)
     #: The :func:`~vtt_bridge.replies.message_digest` of the message, kept with its reply.
     digest: str | None = None
 
@@ -134,6 +146,8 @@ class Committer:
         self._queue: asyncio.Queue[Pending] | None = None
         self._writer: asyncio.Task[None] | None = None
         self._inflight: dict[tuple[str, str, str, int], asyncio.Future[None]] = {}
+        #: Why the last commit failed ("the disk is full"), or None since one succeeded.
+        self.storage_failure: str | None = None
 
     def close(self) -> None:
         """Stop the writer and the database worker."""
@@ -273,14 +287,11 @@ class Committer:
             replies = _settings_replies(live)
             try:
                 ms = await self.in_db(self._commit, rows, due, settings, replies)
-            except Exception:
-                log.exception(
-                    "commit of %d commands and %d settings failed; each table tries alone",
-                    len(rows),
-                    len(settings),
-                )
+            except Exception as exc:
+                self._failed(exc, f"commit of {len(rows)} commands and {len(settings)} settings")
                 live = await self._commit_tables_apart(live)
             else:
+                self._stored()
                 self.metrics.commit(len(rows), ms)
                 self._snapshots_taken(due)
                 if self._crash("after_commit"):
@@ -294,7 +305,10 @@ class Committer:
                 except Exception:
                     log.exception("answering a session message failed")
             elif pending not in live:
-                self._reply_error(pending, "internal", "the command could not be stored", None)
+                self.metrics.command_done(pending.kind, "not_stored")
+                why = self.storage_failure or "the log could not be written"
+                message = f"the command could not be stored ({why}); nothing changed: send it again"
+                self._reply_error(pending, "internal", message, None, remember=False)
             else:
                 try:
                     self._answer(pending)
@@ -307,6 +321,8 @@ class Committer:
             self._settings_stored(pending)
         elif pending.row is None:
             assert pending.refusal is not None
+            if pending.kind:  # an engine command the engine refused
+                self.metrics.command_done(pending.kind, "refused")
             self._reply_error(pending, *pending.refusal)
         else:
             self._committed(pending)
@@ -407,10 +423,11 @@ class Committer:
                     replies = _settings_replies(mine)
                     ms = await self.in_db(self.store.append_many, rows, (), settings, replies)
                     self.metrics.commit(len(rows), ms)
-            except Exception:
-                log.exception("commit failed for table %s; its commands are refused", table.id)
+            except Exception as exc:
+                self._failed(exc, f"commit for table {table.id}")
                 self._reset(table)
                 continue
+            self._stored()
             kept += mine
         return [p for p in live if p in kept]
 
@@ -434,18 +451,42 @@ class Committer:
             )
             sender.send(protocol.Ack(seq=sender.next_seq(), ref=pending.ref), pending.now_ms)
 
-    def _reply_error(self, pending: Pending, code: str, message: str, path: str | None) -> None:
+    def _failed(self, exc: BaseException, what: str) -> None:
+        """A commit failed: keep the reason, and log it when it is new (a full disk is
+        one line, not a traceback per batch; any other failure its traceback, once)."""
+        full = _disk_full(exc)
+        why = "the disk is full" if full else f"the log could not be written: {exc}"
+        self.metrics.count("commit_failures")
+        if why != self.storage_failure:
+            if full:
+                log.error(
+                    "%s failed: the disk is full; commands are refused until it has room", what
+                )
+            else:
+                log.error("%s failed; its commands are refused", what, exc_info=exc)
+        self.storage_failure = why
+
+    def _stored(self) -> None:
+        """A commit succeeded: storage works (again)."""
+        if self.storage_failure is not None:
+            log.warning("commits succeed again after: %s", self.storage_failure)
+            self.storage_failure = None
+
+    def _reply_error(
+        self, pending: Pending, code: str, message: str, path: str | None, *, remember: bool = True
+    ) -> None:
         pending.refused_code = code
         if pending.sender is None or pending.ref is None:
             self.metrics.refused(code)
             return
-        pending.table.remember(
-            pending.sender.participant,
-            pending.client,
-            pending.ref,
-            ("error", code, message, path),
-            pending.digest,
-        )
+        if remember:  # a storage failure is not the command's answer: a resend tries again
+            pending.table.remember(
+                pending.sender.participant,
+                pending.client,
+                pending.ref,
+                ("error", code, message, path),
+                pending.digest,
+            )
         send_error(self.metrics, pending.sender, pending.ref, code, message, path, pending.now_ms)
 
     def _committed(self, pending: Pending) -> None:
@@ -461,6 +502,7 @@ class Committer:
             } | pending.opened
             self.metrics.count("prompts_opened", len(pending.opened))
         self.metrics.count("commands_committed")
+        self.metrics.command_done(pending.kind, "committed", time.monotonic() - pending.queued)
         # Armed before anything is sent: a send that fails (a recording's disk) must not
         # leave a prompt without its deadline.
         for prompt_id, deadline in pending.opened.items():
@@ -477,3 +519,12 @@ class Committer:
             if self._crash("after_ack"):
                 return
         broadcast(table, row.first_event, row.events, now_ms, pending.opened)
+
+
+def _disk_full(exc: BaseException) -> bool:
+    """Whether a failed commit failed for lack of space (SQLite's ``SQLITE_FULL``, or the
+    operating system's ``ENOSPC`` or ``EDQUOT``)."""
+    if isinstance(exc, sqlite3.Error):
+        code = getattr(exc, "sqlite_errorcode", None)
+        return code == sqlite3.SQLITE_FULL or "disk is full" in str(exc)
+    return isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT)

@@ -36,6 +36,9 @@ CHANGED_IN = {
     "combatant_joined": 4,
     "combatant_left": 3,
     "scene_loaded": 4,
+    "power_used": 5,
+    "power_options_set": 5,
+    "identity_changed": 5,
 }
 #: Engine fields the wire spells otherwise: a token's stats, sorted pairs in the
 #: engine, are a map on the wire (``vtt_bridge.translate.tokens_stats_as_maps``).

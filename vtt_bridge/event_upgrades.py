@@ -42,3 +42,19 @@ def _stats_are_maps(event: dict[str, Any], command: dict[str, Any]) -> dict[str,
         return event
     copied = json.loads(json.dumps(data))  # the logged event stays as it was read
     return {**event, "data": tokens_stats_as_maps(str(event.get("kind")), copied)}
+
+
+@event_upgrade(4)
+def _powers_name_their_modifiers(event: dict[str, Any], command: dict[str, Any]) -> dict[str, Any]:
+    """Version 5 added ``advantages`` and ``limitations`` to the Hero ``power_used`` and
+    ``toggle_freely`` to ``power_options_set`` (issue 26).  An older ``power_used`` did
+    not record the Power's modifiers, and the log holds no sheet to read them from: it
+    names none (empty lists).  ``toggle_freely`` did not exist, so it was off."""
+    kind, data = event.get("kind"), event.get("data")
+    if not isinstance(data, dict):
+        return event
+    if kind == "power_used" and "advantages" not in data:
+        return {**event, "data": {**data, "advantages": [], "limitations": []}}
+    if kind == "power_options_set" and "toggle_freely" not in data:
+        return {**event, "data": {**data, "toggle_freely": False}}
+    return event

@@ -226,6 +226,7 @@ class Hub:
         """Handle one frame from ``session``'s connection."""
         try:
             message = protocol.decode_client(frame, max_bytes=self.max_message_bytes)
+            self.metrics.received(message.TYPE)
         except protocol.ProtocolError as exc:
             if session.table is not None and session.table.recorder is not None:
                 session.table.recorder.frame_in(session.conn, frame, now_ms)
@@ -508,7 +509,7 @@ class Hub:
         command and queueing it, so the queue order is the order commands were applied
         in, with no lock."""
         pending = Pending(table, table.generation, sender, ref, client, now_ms)
-        pending.digest = digest
+        pending.digest, pending.kind = digest, command.kind
         try:
             events = table.encounter.apply(command)
         except CommandRejected as exc:

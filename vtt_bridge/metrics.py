@@ -1,13 +1,26 @@
-"""Counters the bridge keeps, served as JSON on ``/metrics``.
+"""Counters the bridge keeps, served on ``/metrics`` in Prometheus's text format
+(:mod:`vtt_bridge.prometheus`) and as JSON on ``/metrics.json`` (what ``bench`` reads).
 
-Plain numbers, no clock reads: the server measures commit latency itself (with a
-monotonic clock, outside the hub) and hands the figures in.
+Plain numbers, no clock reads: the server measures latencies itself (with a monotonic
+clock, outside the hub) and hands the figures in. The histograms are
+``prometheus_client``'s own, in a registry of this server's (not the library's global
+one), so every hub, and every test's server, counts apart.
 """
 
 from __future__ import annotations
 
 from collections import Counter, deque
 from typing import Any
+
+from prometheus_client import CollectorRegistry, Histogram
+from prometheus_client import Counter as PromCounter
+
+#: Seconds: from a millisecond to ten seconds, finer where acknowledgements live.
+LATENCY_BUCKETS = (
+    0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0,
+)  # fmt: skip
+#: Commands in one group commit.
+ROWS_BUCKETS = (1, 2, 5, 10, 20, 50, 100, 200, 500)
 
 LATENCY_WINDOW = 4096
 #: The counters ``/metrics`` always lists, zero until something counts them (the README
@@ -17,7 +30,8 @@ COUNTERS = (
     "prompts_opened", "prompts_expired", "retransmits", "rate_limited", "join_timeouts",
     "origin_refused", "tokens_issued", "tokens_revoked", "snapshots", "commit_batches",
     "commit_rows", "replay_divergences", "tables_carried_forward", "connections_refused",
-    "token_connections_refused",
+    "token_connections_refused", "commit_failures", "too_big", "handshakes_refused",
+    "host_refused",
 )  # fmt: skip
 
 
@@ -30,6 +44,43 @@ class Metrics:
         self.connections_open = 0
         self._commit_ms: deque[float] = deque(maxlen=LATENCY_WINDOW)
         self.commit_ms_max = 0.0
+        self.registry = CollectorRegistry()
+        self.messages = PromCounter(
+            "vtt_bridge_messages",
+            "Client messages decoded, by type.",
+            ["type"],
+            registry=self.registry,
+        )
+        self.commands = PromCounter(
+            "vtt_bridge_commands",
+            "Engine commands applied, by type and outcome (committed, refused, not_stored).",
+            ["type", "outcome"],
+            registry=self.registry,
+        )
+        self.ack_seconds = Histogram(
+            "vtt_bridge_ack_seconds",
+            "From a command's application to its acknowledgement (its commit included).",
+            buckets=LATENCY_BUCKETS,
+            registry=self.registry,
+        )
+        self.commit_seconds = Histogram(
+            "vtt_bridge_commit_seconds",
+            "One group commit, fsync included.",
+            buckets=LATENCY_BUCKETS,
+            registry=self.registry,
+        )
+        self.commit_rows = Histogram(
+            "vtt_bridge_commit_rows",
+            "Commands committed in one group commit.",
+            buckets=ROWS_BUCKETS,
+            registry=self.registry,
+        )
+        self.loop_lag_seconds = Histogram(
+            "vtt_bridge_event_loop_lag_seconds",
+            "How late the event loop ran a timer: time every other table waited.",
+            buckets=LATENCY_BUCKETS,
+            registry=self.registry,
+        )
 
     def count(self, name: str, n: int = 1) -> None:
         """Add ``n`` to counter ``name``."""
@@ -46,6 +97,19 @@ class Metrics:
         self.counts["commit_rows"] += rows
         self._commit_ms.append(ms)
         self.commit_ms_max = max(self.commit_ms_max, ms)
+        self.commit_seconds.observe(ms / 1000)
+        self.commit_rows.observe(rows)
+
+    def received(self, message_type: str) -> None:
+        """A client message of ``message_type`` was decoded."""
+        self.messages.labels(message_type).inc()
+
+    def command_done(self, kind: str, outcome: str, seconds: float | None = None) -> None:
+        """An engine command of ``kind`` ended ``outcome`` (``committed``, ``refused``,
+        ``not_stored``); a committed one after ``seconds`` from its application."""
+        self.commands.labels(kind, outcome).inc()
+        if seconds is not None:
+            self.ack_seconds.observe(seconds)
 
     def snapshot(self) -> dict[str, Any]:
         """Every counter as a JSON-safe map."""

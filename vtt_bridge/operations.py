@@ -14,7 +14,7 @@ from vtt_bridge.config import Config
 
 log = logging.getLogger("vtt_bridge")
 #: The operations endpoints: behind ``--ops-token``, and only on ``--ops-port`` if set.
-OPS_PATHS = frozenset({"/healthz", "/metrics"})
+OPS_PATHS = frozenset({"/healthz", "/metrics", "/metrics.json"})
 
 
 def _local_port(request: web.Request) -> int | None:

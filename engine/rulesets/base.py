@@ -36,8 +36,9 @@ A ruleset owns its game:
    :meth:`Ruleset.count_reached`, :meth:`Ruleset.cut_in`, :meth:`Ruleset.start_acting`,
    :meth:`Ruleset.pass_ended` and :meth:`Ruleset.turn_ended`.
 5. **Movement.**  ``move_modes`` and :meth:`Ruleset.plan_move` (check a move and charge
-   it), :meth:`Ruleset.movement_left`, and for games with attacks of opportunity
-   :meth:`Ruleset.provokes`, :meth:`Ruleset.threatens`,
+   it, its cells in ``Context.path``), :meth:`Ruleset.movement_left`, ``trigger_pause``
+   (a held action's move pauses before or inside the area), and for games with
+   attacks of opportunity :meth:`Ruleset.provokes`, :meth:`Ruleset.threatens`,
    :meth:`Ruleset.opportunity_available` and :meth:`Ruleset.opportunity_attack`.
 6. **Events**: frozen dataclasses with a ``kind`` class variable, declared in the
    folder and listed in ``vocabulary.events``; the bridge sends any of them as is.
@@ -97,7 +98,9 @@ class Context:
 
     ``actor`` is the participant (``gm`` or a player); ``token`` the combatant acted
     for; ``tray`` rolls this command's dice (``state.draws`` is brought up to date by
-    the core afterwards).
+    the core afterwards).  ``path`` is, for :meth:`Ruleset.plan_move`, the cells of the
+    move being planned, its start first (a ruleset that prices squares by what they are,
+    a jump's gap, reads them); empty elsewhere.
     """
 
     state: EncounterState
@@ -106,6 +109,7 @@ class Context:
     tray: DiceTray
     actor: str
     token: Combatant
+    path: tuple[tuple[int, int], ...] = ()
 
     @property
     def combat(self) -> Combat:
@@ -235,6 +239,10 @@ class Ruleset:
     combatant_state: ClassVar[type | None] = None
     #: The movement modes a ``move`` may name; the first is the default.
     move_modes: ClassVar[tuple[str, ...]] = ("walk",)
+    #: Where a move that sets off an ``enter`` or ``sight`` trigger pauses for it:
+    #: ``before``, on the last square before it (a readied action "just before"), or
+    #: ``inside``, on the square that sets it off (the area's, or the first in view).
+    trigger_pause: ClassVar[str] = "before"
     #: The actions ``act`` may name, in the order ``ask_options`` lists them.
     actions: ClassVar[Mapping[str, ActionSpec[Any]]] = {}
     #: The conditions, resources and event kinds the game owns.
@@ -452,6 +460,8 @@ def register(cls: _R) -> _R:
     known = _REGISTRY.get(name)
     if known is not None and type(known).__qualname__ != cls.__qualname__:
         raise ValueError(f"ruleset {name!r} is registered twice")
+    if getattr(cls, "trigger_pause", "before") not in ("before", "inside"):
+        raise ValueError(f"ruleset {name!r}: trigger_pause must be 'before' or 'inside'")
     _REGISTRY[name] = cls()
     return cls
 

@@ -63,7 +63,7 @@ async def test_join_timeout_rate_limit_and_size(tmp_path: Path) -> None:
         assert await closed_with(big) == 1009
         health = await http.get(server.make_url("/healthz"))
         assert (await health.json())["ok"] is True
-        counters = await (await http.get(server.make_url("/metrics"))).json()
+        counters = await (await http.get(server.make_url("/metrics.json"))).json()
         assert counters["join_timeouts"] >= 1 and counters["rate_limited"] >= 1
         await calm.close()
 

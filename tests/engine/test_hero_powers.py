@@ -86,7 +86,10 @@ def test_ironclad_casual_str_smashes_the_door_then_punches_fenris_in_the_same_ph
 def test_kasdrevan_casual_fire_blast_on_the_entangle_then_full_power_as_an_attack_action() -> None:
     kasdrevan = Sheet((FIRE_BLAST,))
     casual = go(
-        kasdrevan, Use("Fire Blast", casual=True, object="entangle", escape=True), roll=Dice([3, 2])
+        kasdrevan,
+        Use("Fire Blast", casual=True, object="entangle", escape=True),
+        roll=Dice([3, 2]),
+        conditions=("entangled",),  # "caught in a 4 BODY, 4 PD/4ED Entangle"
     )
     assert (casual.dice, casual.end, casual.time, casual.ends_phase) == ("1d6", 1, "none", False)
     assert casual.effect is not None and casual.effect.body == 3  # not past the 4 ED
@@ -143,17 +146,18 @@ def test_limitations_never_lower_active_points_or_end() -> None:
     assert go(Sheet((lim,)), Use("Blast", object="wall")).end == 5
 
 
-def test_adders_are_optional_and_end_is_paid_on_the_adders_used() -> None:
+def test_adders_are_optional_but_end_is_paid_on_the_power_with_its_adders() -> None:
     flight = Power("Flight", "movement", base_points=40, adders=(Adder("x16 Noncombat", 15),))
     rocket = Power("Rocket", "attack", "normal", "4d6", adders=(Adder("Double Knockback", 10),))
     sheet = Sheet((flight, rocket))
     assert go(sheet, Use("Rocket", object="wall")).active_points == 30
+    # "he must still pay END based on the Active Points of the Power used (with Adders)"
     plain = go(sheet, Use("Rocket", adders=(), object="wall"))
-    assert (plain.active_points, plain.end) == (20, 2)
-    strict = go(
-        sheet, Use("Rocket", adders=(), object="wall"), options=TableOptions(adder_end="all")
+    assert (plain.active_points, plain.end) == (20, 3)
+    relaxed = go(
+        sheet, Use("Rocket", adders=(), object="wall"), options=TableOptions(adder_end="used")
     )
-    assert (strict.active_points, strict.end) == (20, 3)  # the other reading, as an option
+    assert (relaxed.active_points, relaxed.end) == (20, 2)  # a table's relaxation
     with pytest.raises(PowerRefused, match="no Adder"):
         go(sheet, Use("Rocket", adders=("Penetrating",), object="wall"))
 
@@ -245,8 +249,9 @@ def test_extra_time_and_alternate_identity_make_activation_longer(
         "Armour", "defence", base_points=30, duration="constant", limitations=(limitation,)
     )
     sheet = Sheet((power,))
+    hero = PowerState(alternate=True)  # in the identity Only In Alternate Identity needs
     if time == "full_phase":
-        assert activate(sheet, PowerState(), "Armour", now=PHASE1, end=60)[2] == "full_phase"
+        assert activate(sheet, hero, "Armour", now=PHASE1, end=60)[2] == "full_phase"
     else:
         with pytest.raises(PowerRefused, match="takes turn"):
             activate(sheet, PowerState(), "Armour", now=PHASE1, end=60)
@@ -395,9 +400,10 @@ def test_casual_use_is_half_effect_or_less_for_half_the_end() -> None:
 
 def test_casual_use_never_attacks_a_character_but_escapes_a_grab() -> None:
     sheet = Sheet((strength(60),))
-    with pytest.raises(PowerRefused, match="never attacks a character"):
+    with pytest.raises(PowerRefused, match="never allow a character to Casually use a Power"):
         go(sheet, Use("STR", casual=True, target="fenris"))
-    assert go(sheet, Use("STR", casual=True, target="fenris", escape=True)).time == "none"
+    escape = Use("STR", casual=True, target="fenris", escape=True)
+    assert go(sheet, escape, conditions=("grabbed",)).time == "none"
 
 
 def test_casual_use_once_a_segment_and_one_power_a_segment() -> None:

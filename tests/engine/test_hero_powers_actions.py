@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 from engine import EndPhase
-from engine.commands import Act
+from engine.commands import Act, SetCondition
 from engine.encounter import Encounter
 from engine.rulesets.hero.state import hero
 from tests.engine.helpers import fight, kinds, refused, token
@@ -45,6 +45,7 @@ def end_of(encounter: Encounter, cid: str = "kas") -> int:
 
 def test_casual_use_takes_no_time_and_a_full_attack_ends_the_phase() -> None:
     encounter = duel(**{"Fire Blast": FIRE_BLAST})
+    encounter.apply(SetCondition("gm", "kas", "entangled", True))  # what a Casual escape needs
     events = use(encounter, power="Fire Blast", casual=True, object="entangle", escape=True)
     assert kinds(events)[-1] == "power_used" and end_of(encounter) == 29
     assert encounter.state.combat is not None and encounter.state.combat.actor == "kas"
@@ -116,6 +117,7 @@ def test_casual_use_may_come_during_anothers_action_and_counts_in_that_segment()
     encounter.apply(EndPhase("bob", "kas"))  # the ogre's action now
     refused(encounter, Act("bob", "kas", "use_power", {"power": "STR"}), "not_your_turn")
     assert "use_power:STR" in encounter.options("kas").available  # Casually
+    encounter.apply(SetCondition("gm", "kas", "grabbed", True))
     use(encounter, power="STR", casual=True, object="crate", escape=True)
     assert end_of(encounter) == 30 - 1
     encounter.apply(EndPhase("gm", "ogre"))  # Phase 2 opens: kas acts, a new Segment

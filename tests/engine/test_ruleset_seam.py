@@ -26,6 +26,7 @@ from engine import (
     to_plain,
 )
 from engine.commands import Act, AnswerPrompt, EndEffect, JoinCombat, LeaveCombat, SetEffect
+from engine.errors import UnsupportedRuleset
 from engine.params import ParamError, decode_params, describe_params, dice_fields
 from engine.rulesets import find_ruleset
 from engine.rulesets.base import Initiative, register
@@ -354,3 +355,17 @@ def test_start_combat_sends_the_rulesets_initiative_events_after_the_dice() -> N
     assert names.index("toy_order_explained") < names.index("initiative_order")
     (explained,) = [e for e in events if e.kind == "toy_order_explained"]
     assert explained.order == ("a",)
+
+
+def test_a_ruleset_says_before_or_inside_for_where_a_held_action_pauses_a_move() -> None:
+    # The toy keeps the default (paused on the cell before: above); Cyberpunk RED says
+    # inside (tests/engine/cyberpunk_red/test_cpr_second_reading.py).  Anything else is
+    # refused when the ruleset registers, and it is not registered.
+    class Sideways(ToyDuel):
+        name: ClassVar[str] = "toy-sideways"
+        trigger_pause: ClassVar[str] = "beside"
+
+    with pytest.raises(ValueError, match="trigger_pause must be 'before' or 'inside'"):
+        register(Sideways)
+    with pytest.raises(UnsupportedRuleset):
+        find_ruleset("toy-sideways")

@@ -9,13 +9,17 @@ mistake is unlikely):
   Foundry's offsets ``{i: row, j: column}``, rows first: the integer all-octant form
   with an error term, as described on Wikipedia's "Bresenham's line algorithm" page
   ("All cases").  With ``CONST.GRID_DIAGONALS.ILLEGAL`` it is a four-connected walk
-  (reference: the cells the line crosses in order, a corner crossed row first).
+  (reference: the cells the line crosses in order, a corner crossed column first, as
+  Foundry v13 records it: issue 26's (20, 20) -> (21, 23) goes through (21, 21)).
 * Foundry hexes (``HexagonalGrid``, ``grid.type`` 2-5): the hex whose centre is nearest
-  each of ``n`` evenly spaced points of the segment between the two hex centres in
-  canvas pixels (``getCenterPoint``), each point nudged a hair along the staggered axis
-  towards the start's own offset column (row) in the next row (column).  The reference
-  finds the nearest centre by brute force in pixels; the bridge rounds cube
-  coordinates.  The nudge's direction is our reading of Foundry and is what is pinned.
+  each of ``n`` points of the segment between the two hex centres in canvas pixels
+  (``getCenterPoint``), the k-th a hair past ``k / n``; a segment along hex edges (its
+  angle one of the three edge angles) is also pushed a hair perpendicular to itself, the
+  way a table of screen angles gives by the edge angle and by whether the parity of one
+  cube coordinate of the start matches the grid's even/odd setting.  The reference finds
+  the nearest centre by brute force in pixels and classifies lines by their angle; the
+  bridge rounds cube coordinates and classifies by cube offsets.  Foundry v13's own
+  recorded paths (issue 26's table) pin the rule.
 * Foundry costs (``CONST.GRID_DIAGONALS``, API docs): a straight step is one space; a
   diagonal is 1 (EQUIDISTANT), sqrt 2 (EXACT), 1.5 (APPROXIMATE), 2 (RECTILINEAR),
   alternately 1 and 2 starting at 1 (ALTERNATING_1) or at 2 (ALTERNATING_2), counted
@@ -75,16 +79,16 @@ def foundry_square_reference(a: Cell, b: Cell) -> list[Cell]:
 
 
 def foundry_rectilinear_reference(a: Cell, b: Cell) -> list[Cell]:
-    """The cells the centre-to-centre segment enters, in order; a corner row first."""
+    """The cells the centre-to-centre segment enters, in order; a corner column first."""
     (x0, y0), (x1, y1) = a, b
-    events: list[tuple[Fraction, int]] = []  # (when, axis: 0 = row, 1 = column)
+    events: list[tuple[Fraction, int]] = []  # (when, axis: 0 = column, 1 = row)
     for k in range(abs(x1 - x0)):
-        events.append((Fraction(2 * k + 1, 2 * abs(x1 - x0)), 1))
+        events.append((Fraction(2 * k + 1, 2 * abs(x1 - x0)), 0))
     for k in range(abs(y1 - y0)):
-        events.append((Fraction(2 * k + 1, 2 * abs(y1 - y0)), 0))
+        events.append((Fraction(2 * k + 1, 2 * abs(y1 - y0)), 1))
     x, y, out = x0, y0, []
     for _, axis in sorted(events):
-        if axis == 1:
+        if axis == 0:
             x += 1 if x1 > x0 else -1
         else:
             y += 1 if y1 > y0 else -1
@@ -92,22 +96,49 @@ def foundry_rectilinear_reference(a: Cell, b: Cell) -> list[Cell]:
     return out
 
 
+#: Lines along hex edges, by their angle on screen (degrees, y down, modulo 180): the
+#: start's cube coordinate whose parity decides the push, and the push's screen angle
+#: when that parity matches the grid's setting (even on an EVEN grid, odd on an ODD one);
+#: the opposite way otherwise.  Rows: the vertical line keeps to the start's column.
+_EDGE_PUSH = {
+    "rows": {90: ("r", 180), 30: ("q+r", -60), 150: ("q", 60)},
+    "columns": {0: ("q", -90), 60: ("q+r", 150), 120: ("r", 30)},
+}
+
+
+def _foundry_cube(scene: FoundryHexScene, cell: Cell) -> tuple[int, int]:
+    # Offset to cube as Red Blob Games' "offset coordinates" section gives it.
+    col, row = cell
+    even = scene.grid_type in (3, 5)
+    if scene.grid_type in (2, 3):
+        return col - (row + (row & 1 if even else -(row & 1))) // 2, row
+    return col, row - (col + (col & 1 if even else -(col & 1))) // 2
+
+
 def foundry_hex_reference(scene: FoundryHexScene, a: Cell, b: Cell, towards: int = 1) -> list[Cell]:
     """Nearest hex centre (in Foundry's canvas pixels) to nudged points of the line.
 
-    ``towards=-1`` nudges the other way: it changes a cell exactly on lines with a tie.
+    ``towards=-1`` pushes a line along edges the other way: it changes a cell of every
+    such line of two steps or more.
     """
     (ax, ay), (bx, by) = scene.center_px(a), scene.center_px(b)
     n = scene.grid(1, 1).steps(a, b)
-    rows = scene.grid_type in (2, 3)
-    line = a[1] if rows else a[0]
-    pushed = (line % 2 == 1) == (scene.grid_type in (2, 4))
-    nudge = towards * (-1 if pushed else 1) * 1e-4 * scene.grid_size
+    hair = 1e-4 * scene.grid_size
+    angle = round(math.degrees(math.atan2(by - ay, bx - ax)), 6) % 180
+    layout = "rows" if scene.grid_type in (2, 3) else "columns"
+    px = py = 0.0
+    if angle in _EDGE_PUSH[layout]:
+        by_coordinate, push = _EDGE_PUSH[layout][angle]
+        q, r = _foundry_cube(scene, a)
+        value = {"q": q, "r": r, "q+r": q + r}[by_coordinate]
+        matches = (value % 2 == 0) == (scene.grid_type in (3, 5))
+        way = towards * (1 if matches else -1)
+        px = way * hair * math.cos(math.radians(push))
+        py = way * hair * math.sin(math.radians(push))
     out = []
     for k in range(1, n + 1):
-        x = ax + (bx - ax) * k / n + (nudge if rows else 0.0)
-        y = ay + (by - ay) * k / n + (0.0 if rows else nudge)
-        out.append(_nearest_centre(scene, x, y))
+        t = (k + 1e-4) / n if k < n else 1.0
+        out.append(_nearest_centre(scene, ax + (bx - ax) * t + px, ay + (by - ay) * t + py))
     return out
 
 
@@ -262,20 +293,138 @@ def test_a_large_token_follows_the_path_of_its_centre_as_of_its_corner(size: int
 def test_foundry_hexes_match_the_reference_for_every_line_within_8(grid_type: int) -> None:
     scene = FoundryHexScene(grid_type, grid_size=100, grid_distance=5.0)
     grid = scene.grid(60, 60)
-    differ = ties = 0
+    ties = along_edges = 0
     for start in STARTS:
         for dx, dy in WITHIN_8:
             end = (start[0] + dx, start[1] + dy)
             ours = direct_path(grid, start, end, FOUNDRY)
             assert ours == foundry_hex_reference(scene, start, end), (start, end)
-            nearest = direct_path(grid, start, end, NEAREST)
-            differ += ours != nearest
-            # A line with a tie: nudging the other way changes a cell.
+            # A line along edges of two steps or more has a tie: pushing the other way
+            # changes a cell; no other line has one.
             ties += ours != foundry_hex_reference(scene, start, end, towards=-1)
-    # The independent check's figure: 192 of 1,152 lines per layout differ; a third of
-    # the lines run along hex edges somewhere, and the parity-chosen nudge agrees
-    # with the old fixed nudge on half of those.
-    assert (differ, ties) == (192, 384)
+            along_edges += _runs_along_edges(scene, start, end) and grid.steps(start, end) > 1
+    assert ties == along_edges > 0
+
+
+def _runs_along_edges(scene: FoundryHexScene, a: Cell, b: Cell) -> bool:
+    (ax, ay), (bx, by) = scene.center_px(a), scene.center_px(b)
+    angle = round(math.degrees(math.atan2(by - ay, bx - ax)), 6) % 180
+    return angle in _EDGE_PUSH["rows" if scene.grid_type in (2, 3) else "columns"]
+
+
+# Foundry v13's recorded paths (issue 26): the cells between the two, the end excluded.
+FOUNDRY_RECORDED_HEX = [
+    (2, (20, 20), (16, 19), [(19, 20), (18, 20), (17, 19)]),
+    (2, (20, 20), (16, 21), [(19, 20), (18, 20), (17, 21)]),
+    (3, (20, 20), (16, 17), [(20, 19), (19, 19), (18, 18), (17, 18), (17, 17)]),
+    (4, (20, 20), (16, 19), [(19, 19), (18, 19), (17, 19)]),
+    (5, (20, 20), (17, 16), [(19, 20), (19, 19), (18, 18), (18, 17), (17, 17)]),
+]
+
+
+@pytest.mark.parametrize(("grid_type", "start", "end", "between"), FOUNDRY_RECORDED_HEX)
+def test_foundrys_recorded_hex_paths(
+    grid_type: int, start: Cell, end: Cell, between: list[Cell]
+) -> None:
+    grid = FoundryHexScene(grid_type, 100, 5.0).grid(60, 60)
+    assert direct_path(grid, start, end, FOUNDRY) == [*between, end]
+
+
+@pytest.mark.parametrize(
+    ("start", "end", "between"),
+    [
+        ((20, 20), (12, 12), [(19, 20), (19, 19), (18, 19), (18, 18), (17, 18), (17, 17)]),
+        ((20, 20), (21, 23), [(20, 21), (21, 21), (21, 22)]),
+    ],
+)
+def test_foundrys_recorded_square_paths_without_diagonals(
+    start: Cell, end: Cell, between: list[Cell]
+) -> None:
+    # Issue 26 gives the first four cells of the long drag; the walk goes on alike.
+    path = direct_path(SquareGrid(60, 60, diagonal=DiagonalRule.NONE), start, end, FOUNDRY)
+    assert path[: len(between)] == between and path[-1] == end
+
+
+hex_types = st.sampled_from([2, 3, 4, 5])
+hex_cells = st.tuples(st.integers(4, 40), st.integers(4, 40))
+
+
+@settings(max_examples=200, deadline=None)
+@given(hex_types, st.sampled_from([50.0, 100.0, 140.0]), hex_cells, hex_cells)
+def test_foundry_hex_waypoints_follow_the_reference_far_apart(
+    grid_type: int, size: float, a: Cell, b: Cell
+) -> None:
+    scene = FoundryHexScene(grid_type, size, 5.0)
+    assert direct_path(scene.grid(50, 50), a, b, FOUNDRY) == foundry_hex_reference(scene, a, b)
+
+
+@settings(max_examples=200, deadline=None)
+@given(hex_types, hex_cells, hex_cells)
+def test_a_foundry_hex_path_is_a_chain_of_neighbours(grid_type: int, a: Cell, b: Cell) -> None:
+    grid = FoundryHexScene(grid_type, 100, 5.0).grid(50, 50)
+    path = [a, *direct_path(grid, a, b, FOUNDRY)]
+    assert path[-1] == b and len(path) == grid.steps(a, b) + 1
+    assert all(grid.adjacent(p, q) for p, q in pairwise(path))
+
+
+@settings(max_examples=200, deadline=None)
+@given(hex_types, hex_cells, st.integers(1, 8), st.booleans())
+def test_a_drag_across_the_staggered_lines_keeps_to_the_start_s_own(
+    grid_type: int, start: Cell, rows: int, backwards: bool
+) -> None:
+    # Foundry: a line straight across the staggered rows (columns) does not leave the
+    # start's column (row): two rows (columns) further on is the same column (row).
+    grid = FoundryHexScene(grid_type, 100, 5.0).grid(60, 60)
+    step = -2 * rows if backwards else 2 * rows
+    pointy = grid_type in (2, 3)
+    end = (start[0], start[1] + step) if pointy else (start[0] + step, start[1])
+    path = direct_path(grid, start, end, FOUNDRY)
+    assert {cell[0] if pointy else cell[1] for cell in path} == {start[0] if pointy else start[1]}
+
+
+@settings(max_examples=200, deadline=None)
+@given(hex_types, st.integers(6, 14), st.integers(6, 14), st.integers(1, 6), st.booleans())
+def test_edge_lines_from_an_all_even_hex_are_turned_copies(
+    grid_type: int, q2: int, r2: int, length: int, backwards: bool
+) -> None:
+    # Foundry: the slanting edge lines are the one across the staggered axis turned by
+    # 120 degrees about a start whose cube coordinates are all even (so the parities
+    # that decide the three pushes agree).
+    grid = FoundryHexScene(grid_type, 100, 5.0).grid(60, 60)
+    q0, r0 = 2 * q2, 2 * r2
+    start = grid.from_cube((q0, r0, -q0 - r0))
+
+    def turn(dq: int, dr: int) -> tuple[int, int]:
+        return (-dq - dr, dq)  # cube (q, r, s) -> (s, q, r) about the start
+
+    def walk(dq: int, dr: int) -> list[tuple[int, int]]:
+        end = grid.from_cube((q0 + dq, r0 + dr, -q0 - r0 - dq - dr))
+        cubes = [grid.to_cube(cell) for cell in direct_path(grid, start, end, FOUNDRY)]
+        return [(q - q0, r - r0) for q, r, _ in cubes]
+
+    sign = -length if backwards else length
+    line = (sign, -2 * sign)
+    for _ in range(3):
+        assert walk(*turn(*line)) == [turn(*cell) for cell in walk(*line)]
+        line = turn(*line)
+
+
+@settings(max_examples=200, deadline=None)
+@given(hex_types, hex_cells, hex_cells, st.integers(-3, 3), st.integers(-3, 3))
+def test_a_foundry_hex_path_moves_with_its_ends(
+    grid_type: int, a: Cell, b: Cell, half_q: int, half_r: int
+) -> None:
+    # Moved by a cube offset with even q and r, every parity the push reads is kept, so
+    # the path moves with its ends.
+    grid = FoundryHexScene(grid_type, 100, 5.0).grid(60, 60)
+    dq, dr = 2 * half_q, 2 * half_r
+
+    def moved(cell: Cell) -> Cell:
+        q, r, s = grid.to_cube(cell)
+        return grid.from_cube((q + dq, r + dr, s - dq - dr))
+
+    path = direct_path(grid, a, b, FOUNDRY)
+    assert direct_path(grid, moved(a), moved(b), FOUNDRY) == [moved(c) for c in path]
 
 
 @pytest.mark.parametrize(

@@ -92,7 +92,7 @@ export async function startBridge({ tables = [], extra = [] } = {}) {
     tables: made,
     /** @returns {Promise<Record<string, any>>} the bridge's counters */
     async metrics() {
-      return (await fetch(`http://127.0.0.1:${port}/metrics`)).json();
+      return (await fetch(`http://127.0.0.1:${port}/metrics.json`)).json();
     },
     stderr: () => err,
     async stop() {

@@ -8,6 +8,7 @@ module                    what it holds
 :mod:`.initiative`        REF + d10, ties rerolled, the fixed queue, drivers, newcomers
 :mod:`.economy`           1 Move Action + 1 Action, Run, ROF 2
 :mod:`.movement`          MOVE x 2 m, the cost table, jumps, prone, what lowers MOVE
+:mod:`.ground`            a move's squares from the scene: metres, terrain, gaps
 :mod:`.actions`           the list of Actions, each with what it needs
 :mod:`.holding`           Hold Action: declared, fired, lost at the end of the Round
 :mod:`.rules`             the one check behind both "may I" and "do it"

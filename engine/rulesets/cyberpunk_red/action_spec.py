@@ -46,6 +46,10 @@ class World(Protocol):
         """Whether the scene has a token ``token``."""
         ...
 
+    def tokens(self) -> tuple[str, ...]:
+        """Every token on the scene (what an attack may target)."""
+        ...
+
 
 # -- parameters, one typed class per shape ---------------------------------------------
 

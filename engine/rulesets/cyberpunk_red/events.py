@@ -70,7 +70,9 @@ class ActionHeld:
 
 @dataclass(frozen=True, slots=True)
 class HeldActionFired:
-    """``holder``'s held action fired, interrupting, because ``by`` set off its trigger."""
+    """``holder``'s held action fired, interrupting, because ``by`` set off its trigger;
+    ``at`` is where ``by`` was when it did: the square its move steps into (the area's,
+    or the first in view) for ``enters`` and ``in_sight``, null for ``after_turn``."""
 
     kind: ClassVar[str] = "cpr_held_fired"
     holder: str

@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from engine.params import TokenRef
 from engine.rulesets.cyberpunk_red import economy
 from engine.rulesets.cyberpunk_red.action_spec import (
     AttackParams,
@@ -49,9 +50,7 @@ def needs_attack(arena: Arena, world: World, f: Fighter, p: AttackParams | None)
     Not behind an open Action: a second ROF 2 shot is taken while the Action is "attack".
     """
     if p is None:
-        weapons = [f.in_hand(h) for h in HANDS if f.in_hand(h) not in (None, SHIELD)]
-        refusals = [economy.attack_refusal(f, w) for w in [*weapons, "unarmed"] if w]
-        return None if any(r is None for r in refusals) else refusals[0]
+        return _any_attack_refusal(arena, world, f)
     # Any token may be shot at, a vehicle included; only a combatant can be grabbed.
     if p.target == f.id:
         return "cannot target itself"
@@ -67,6 +66,25 @@ def needs_attack(arena: Arena, world: World, f: Fighter, p: AttackParams | None)
     if not weapon.melee and not world.sees(f.id, p.target):
         return f"{p.target} is out of line of sight"
     return None
+
+
+def _any_attack_refusal(arena: Arena, world: World, f: Fighter) -> str | None:
+    """Why ``f`` can make no attack at all now, or None: an attack is offered only if
+    some weapon in hand (or fists) at some token passes :func:`needs_attack`'s own check,
+    the one an ``attack`` naming them runs (a ROF 1 shot spent and nobody within a
+    punch's reach: nothing to offer)."""
+    in_hand = [f.in_hand(h) for h in HANDS]
+    weapons = [w for w in (*in_hand, "unarmed") if w is not None and w != SHIELD]
+    usable = [w for w in dict.fromkeys(weapons) if economy.attack_refusal(f, w) is None]
+    if not usable:
+        why = economy.attack_refusal(f, weapons[0])
+        assert why is not None
+        return why
+    for weapon in usable:
+        for target in world.tokens():
+            if needs_attack(arena, world, f, AttackParams(TokenRef(target), weapon)) is None:
+                return None
+    return f"nothing to attack: no token within reach or line of sight of {', '.join(usable)}"
 
 
 def needs_grab(arena: Arena, world: World, f: Fighter, p: GrabParams | None) -> str | None:

@@ -11,11 +11,18 @@ among them) and one trigger:
 - ``after_turn`` of a named combatant ("after Gina's turn"): fires as that turn ends,
   before the next combatant's;
 - ``enters``: a token (any, or the one named) steps into one of the area's cells ("when
-  the door opens": the doorway's cells); the engine pauses the move on the square
-  before it steps in and asks the holder's controller, whose yes fires the action, and
-  the move goes on when the holder ends its interruption;
+  the door opens": the doorway's cells); the engine pauses the move on that square and
+  asks the holder's controller, whose yes fires the action, and the move goes on when
+  the holder ends its interruption;
 - ``in_sight``: the named token comes into the holder's line of sight ("as soon as he
-  leans out"), from the scene's walls: paused and asked the same way.
+  leans out"), from the scene's walls: paused and asked the same way, on the first
+  square in view.
+
+The moment the text names is the entry itself: "as soon as he leans out" is when he is
+out, not the step before.  So the move pauses on the square that sets the trigger off
+(the ruleset's ``trigger_pause`` is ``inside``; the Hero supplement's readied action
+pauses on the square before, "just before"), the action is checked and carried out with
+the mover there, and ``cpr_held_fired.at`` is that square.
 
 These two are the engine's triggers (``engine.combat_state.Trigger``); ``after_turn``
 is this ruleset's own: it fires, without asking, as the named combatant's turn ends

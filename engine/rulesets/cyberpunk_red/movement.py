@@ -16,23 +16,35 @@ being Mortally Wounded lower MOVE."
 
 How this module reads it:
 
-- A move's cost is the grid's distance (a 2 m square grid with diagonals counting one:
-  MOVE squares for MOVE x 2 m) times the mode's multiplier or the terrain's, whichever is
-  dearer: ``swim``, ``climb`` and ``jump`` (running) 2, ``standing_jump`` 4 (the same
-  metres carry half as far), ``walk`` 1; water and climbable terrain cost 2 whatever the
-  mode; a gap is a running jump unless the mode is ``standing_jump``.
+- A move's cost is, square by square, the metres stepped (a 2 m square grid with
+  diagonals counting one: MOVE squares for MOVE x 2 m) times the mode's multiplier or
+  the terrain's, whichever is dearer: ``swim`` and ``climb`` 2, ``walk`` 1; water and
+  climbable terrain cost 2 whatever the mode.
+- A jump is the squares jumped *over*, not the run-up or the landing: "running jump:
+  2 meters per 1 meter" prices the metres in the air.  Where the move crosses gap
+  terrain, each run of gap squares is a jump (a running one, 2 per 1, unless the mode
+  is ``standing_jump``: 4 per 1, the same metres carrying "half as far"); the squares
+  before and after are walked at what their ground costs, whether the mode is ``walk``
+  or ``jump``, so the two ways to send a jump over a drawn gap cost the same.  With
+  ``mode`` ``jump`` or ``standing_jump`` and no gap drawn (the table says this move is
+  a jump, over something the map does not show) the move takes off where it starts
+  and lands on its last square: every square before the last is jumped over.  So a
+  2-square gap with a square of run-up is 1 + 2 + 2 + 1 = 6 squares of movement.
 - Squares are whole: a path is a list of cells, so nobody stops between squares.
-- A jump's length is also capped by the token's ``jump`` statistic (running; default
+- Each jump's length is also capped by the token's ``jump`` statistic (running; default
   MOVE metres) and half of it standing.
-- MOVE lowered: MOVE - ``armor_penalty``; Mortally Wounded takes ``mortally_wounded_move``
-  more (the core book's -6, at least 1 left); both figures are table settings.  Never
-  below 0.
+- MOVE lowered: MOVE - ``armor_penalty``.  Mortally Wounded "lower[s] MOVE" and this
+  text does not say by how much (it points to "Mortally Wounded", not part of it): the
+  figure is the table's option, ``move_penalties`` (default
+  ``mortally_wounded_move`` 6, at least ``mortally_wounded_floor`` 1 left: the figure
+  the Cyberpunk RED core book gives, not this text's).  Never below 0.
 - Run (an Action) gives a second Move Action; the two are one budget, spent in any pieces
   around the Action ("run halfway, shoot, run the rest").
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.rulesets.cyberpunk_red.state import Fighter
@@ -44,9 +56,11 @@ JUMPS = ("jump", "standing_jump")
 
 @dataclass(frozen=True, slots=True)
 class MoveRules:
-    """The table's figures for what lowers MOVE (defaults: the core book's).
+    """The table's figures for what lowers MOVE.
 
-    Mortally Wounded: MOVE -6, never below 1 by this penalty.
+    Mortally Wounded: MOVE -6, never below 1 by this penalty.  This text only says it
+    lowers MOVE; the defaults are the Cyberpunk RED core book's figures, the table's
+    option (``move_penalties``).
     """
 
     mortally_wounded_move: int = 6
@@ -95,17 +109,77 @@ def jump_reach(fighter: Fighter, mode: str) -> float | None:
     return None
 
 
+@dataclass(frozen=True, slots=True)
+class Square:
+    """One square a move steps onto: the ``metres`` of the step, what the ground there
+    costs (``terrain``: the scene's multiplier, 2 for water, climbable and gaps) and
+    whether it is a ``gap``."""
+
+    metres: float
+    terrain: float = 1.0
+    gap: bool = False
+
+
+def jumps(squares: Sequence[Square], mode: str) -> list[range]:
+    """The jumps of a move onto ``squares`` in ``mode``, each the indices of the squares
+    jumped over: every run of gap squares; with no gap, a ``jump`` or ``standing_jump``
+    mode jumps over every square but the last (the landing); otherwise none."""
+    runs: list[range] = []
+    start: int | None = None
+    for i, square in enumerate((*squares, Square(0.0))):
+        if square.gap and start is None:
+            start = i
+        elif not square.gap and start is not None:
+            runs.append(range(start, i))
+            start = None
+    if runs or mode not in JUMPS or len(squares) < 2:
+        return runs
+    return [range(0, len(squares) - 1)]
+
+
+def jump_kind(mode: str) -> str:
+    """The jump a gap is in ``mode``: standing in ``standing_jump``, else running."""
+    return "standing_jump" if mode == "standing_jump" else "jump"
+
+
+def move_cost(squares: Sequence[Square], mode: str) -> float:
+    """Metres of movement a move onto ``squares`` in ``mode`` costs (module docstring):
+    each square jumped over at the jump's price or its ground's, whichever is dearer;
+    in a jump mode the other squares at their ground's; otherwise at the mode's or the
+    ground's, whichever is dearer."""
+    mode_multiplier(mode)  # an unknown mode is refused, not priced as a walk
+    jumped = {i for run in jumps(squares, mode) for i in run}
+    total = 0.0
+    for i, square in enumerate(squares):
+        if i in jumped:
+            total += step_cost(square.metres, square.terrain, jump_kind(mode))
+        elif mode in JUMPS:
+            total += square.metres * square.terrain
+        else:
+            total += step_cost(square.metres, square.terrain, mode)
+    return total
+
+
+def jump_lengths(squares: Sequence[Square], mode: str) -> list[float]:
+    """The metres of each jump of a move onto ``squares`` in ``mode``."""
+    return [sum(squares[i].metres for i in run) for run in jumps(squares, mode)]
+
+
 def move_refusal(
-    fighter: Fighter, rules: MoveRules, mode: str, length: float, cost: float
+    fighter: Fighter, rules: MoveRules, mode: str, cost: float, leaps: Sequence[float] = ()
 ) -> str | None:
-    """Why ``fighter`` cannot move ``length`` metres costing ``cost`` in ``mode`` now, or None."""
+    """Why ``fighter`` cannot move in ``mode`` at ``cost`` metres of movement, jumping
+    ``leaps`` (metres each), now; or None."""
     if fighter.prone:
         return 'prone: "You can\'t move while prone: first take the Get Up action."'
     if fighter.vehicle is not None:
         return f"in vehicle {fighter.vehicle!r}: get out first (free)"
-    reach = jump_reach(fighter, mode)
-    if reach is not None and length > reach + 1e-9:
-        return f"a {mode.replace('_', ' ')} reaches {reach:g} m, not {length:g} m"
+    kind = jump_kind(mode)
+    reach = jump_reach(fighter, kind)
+    assert reach is not None
+    for length in leaps:
+        if length > reach + 1e-9:
+            return f"a {kind.replace('_', ' ')} reaches {reach:g} m, not {length:g} m"
     left = movement_left(fighter, rules)
     if cost > left + 1e-9:
         return (

@@ -16,7 +16,7 @@ from engine.combat_state import Combat
 from engine.combat_state import Trigger as CoreTrigger
 from engine.errors import CommandRejected
 from engine.events import ConditionChanged, InitiativeOrder
-from engine.model import Combatant, EncounterState
+from engine.model import Combatant, EncounterState, Scene
 from engine.rulesets.base import (
     ActionSpec,
     Context,
@@ -27,7 +27,7 @@ from engine.rulesets.base import (
     Vocabulary,
     register,
 )
-from engine.rulesets.cyberpunk_red import economy, holding, initiative, movement, rules
+from engine.rulesets.cyberpunk_red import economy, ground, holding, initiative, movement, rules
 from engine.rulesets.cyberpunk_red.events import CPR_EVENTS, ActionDone, QueueChanged
 from engine.rulesets.cyberpunk_red.state import (
     Arena,
@@ -120,7 +120,12 @@ def store(state: EncounterState, arena: Arena) -> tuple[EncounterState, list[Any
 
 def world(ctx: Context) -> SceneWorld:
     """Reach and sight over the scene's spatial index."""
-    return SceneWorld(ctx.spatial.index(ctx.scene))
+    return SceneWorld(ctx.spatial.index(ctx.scene), token_ids(ctx.scene))
+
+
+def token_ids(scene: Scene) -> tuple[str, ...]:
+    """Every token of ``scene``, in the scene's order (the targets an action may name)."""
+    return tuple(t.id for t in scene.tokens)
 
 
 # -- the actions, through the seam ------------------------------------------------------
@@ -187,7 +192,8 @@ def _watch(state: EncounterState, holder: str, params: holding.HoldParams) -> En
 @dataclass(frozen=True, slots=True)
 class MovePenaltyParams:
     """The table's figures for Mortally Wounded: MOVE minus ``mortally_wounded_move``,
-    never below ``mortally_wounded_floor`` by it."""
+    never below ``mortally_wounded_floor`` by it.  The text says only that Mortally
+    Wounded lowers MOVE; the defaults (6, 1) are the Cyberpunk RED core book's."""
 
     mortally_wounded_move: int = 6
     mortally_wounded_floor: int = 1
@@ -226,6 +232,8 @@ class CyberpunkRed(Ruleset):
     fight_state: ClassVar[type | None] = CprFight
     combatant_state: ClassVar[type | None] = Fighter
     move_modes: ClassVar[tuple[str, ...]] = tuple(movement.MODE_COST)
+    # "I shoot as soon as he leans out": a held action happens with him out, not before.
+    trigger_pause: ClassVar[str] = "inside"
     actions: ClassVar[dict[str, ActionSpec[Any]]] = ACTIONS
     vocabulary: ClassVar[Vocabulary] = Vocabulary(
         conditions=CONDITIONS,
@@ -345,9 +353,10 @@ class CyberpunkRed(Ruleset):
                 "illegal_action",
                 f"{ctx.token.id} is carrying out a held action: it holds no movement",
             )
-        length = steps * ctx.scene.grid.cell_size
-        charge = max(cost, movement.step_cost(length, 1.0, mode))
-        why = movement.move_refusal(fighter, _fight(ctx.combat).move_rules, mode, length, charge)
+        squares = ground.squares(ctx, mode, cost, steps)
+        charge = max(cost, movement.move_cost(squares, mode))
+        leaps = movement.jump_lengths(squares, mode)
+        why = movement.move_refusal(fighter, _fight(ctx.combat).move_rules, mode, charge, leaps)
         if why is not None:
             code = "over_budget" if why.startswith("costs") else "illegal_action"
             raise CommandRejected(code, f"{ctx.token.id} cannot {mode.replace('_', ' ')}: {why}")
@@ -366,10 +375,11 @@ class CyberpunkRed(Ruleset):
     def trigger_fired(self, ctx: Context, trigger: CoreTrigger, by: str) -> Result:
         """A token entered the held area or came into sight: the held action fires now.
 
-        The engine pauses a move on the last square before the trigger (for sight: the
-        last square out of view).  "I shoot as soon as he leans out" needs him in view,
-        so a sight trigger's action is checked and taken against the square where the
-        mover comes into view, the next of its move."""
+        The text's moment is the entry itself ("I shoot as soon as he leans out"; "when
+        the door opens"), so the engine pauses the move on the square that sets the
+        trigger off (``trigger_pause = "inside"``): the doorway, or the first square in
+        view.  The action is checked and taken with the mover there, and
+        ``cpr_held_fired`` names that square."""
         arena = arena_of(ctx.state)
         held = arena.hold(ctx.token.id)
         if held is None:
@@ -377,12 +387,6 @@ class CyberpunkRed(Ruleset):
         mover = ctx.scene.token(by)
         at = mover.cell if mover is not None else None
         view = world(ctx)
-        interjection = ctx.combat.interjection
-        pending = interjection.suspended if interjection is not None else None
-        ahead = pending.path[pending.step + 1 :] if pending is not None else ()
-        if trigger.on == "sight" and mover is not None and ahead:
-            at = ahead[0]
-            view = SceneWorld(build_index(ctx.scene.with_token(mover.moved_to(at))))
         arena, events = holding.fire(arena, view, held, by, at, ctx.tray)
         state, changed = store(ctx.state, arena)
         return state, [*_dice_after_firing(events, ctx.tray), *changed]
@@ -408,7 +412,7 @@ def _turn_over(state: EncounterState) -> Result:
     for held in due:
         holder = scene.token(held.holder)
         tray = DiceTray(state.seed, state.draws, holder.owner if holder else "gm")
-        spatial_world = SceneWorld(build_index(scene))
+        spatial_world = SceneWorld(build_index(scene), token_ids(scene))
         arena, fired = holding.fire(arena_of(state), spatial_world, held, ended, None, tray)
         state, changed = store(state, arena)
         state = replace(state, draws=tray.draws)

@@ -16,10 +16,16 @@ Cell = tuple[int, int]
 
 
 class SceneWorld:
-    """Reach and sight over one scene's :class:`~geometry.ThreatIndex`."""
+    """Reach and sight over one scene's :class:`~geometry.ThreatIndex`, whose tokens
+    are ``tokens`` (the scene's ids, in its order)."""
 
-    def __init__(self, index: ThreatIndex) -> None:
+    def __init__(self, index: ThreatIndex, tokens: tuple[str, ...]) -> None:
         self.index = index
+        self._tokens = tokens
+
+    def tokens(self) -> tuple[str, ...]:
+        """Every token on the scene."""
+        return self._tokens
 
     def is_token(self, token: str) -> bool:
         """Whether the scene has a token ``token``."""

@@ -69,7 +69,10 @@ Abort "to any defensive attack or move action".
 
 Statistics: ``ocv``, ``dcv``, ``init`` (integers, required); optional ``rec``, ``end``,
 ``stun`` (integers), ``noncombat`` (metres), and the flags ``combat_reflexes``,
-``fast_draw``, ``position_shift``.
+``fast_draw``, ``position_shift``; for Powers (seed 002, :mod:`.powers`) ``power:<name>``,
+``framework:<name>``, ``STR``, ``identity`` (``"true"`` or ``"alternate"``: the one it
+starts the fight in) and the Weapon Familiarities ``wf:<group>`` (``"wf:blades": true``,
+see :mod:`.actions`'s attack).
 """
 
 from __future__ import annotations
@@ -172,6 +175,10 @@ CONDITIONS = (
     "darkness",
     "invisible",
     "no_recovery",
+    # Seed 002's Casual escape "from a Grab, Entangle, or the like": the GM sets which
+    # holds a character, and Casual Use with ``escape`` needs one of them.
+    "grabbed",
+    "entangled",
 )
 
 
@@ -188,7 +195,7 @@ class HeroSupplement(Ruleset):
     actions: ClassVar[dict[str, Any]] = {**ACTIONS, **POWER_ACTIONS}
     vocabulary: ClassVar[Vocabulary] = Vocabulary(
         conditions=CONDITIONS,
-        resources=(*REQUIRED_INT_STATS, *OPTIONAL_INT_STATS, *FLAGS, "noncombat"),
+        resources=(*REQUIRED_INT_STATS, *OPTIONAL_INT_STATS, *FLAGS, "noncombat", "identity"),
         events=(*HERO_EVENTS, *POWER_EVENTS),
         other=("delayed_action", "hero", "hero_budget"),
     )
@@ -213,6 +220,17 @@ class HeroSupplement(Ruleset):
                     "bad_scene", f"token {combatant.id!r}: {name} must be true or false"
                 )
         sheet_of(combatant)  # its Powers (seed 002), refused with bad_scene if malformed
+        if combatant.stat("identity", "true") not in ("true", "alternate"):
+            raise CommandRejected(
+                "bad_scene", f"token {combatant.id!r}: identity is 'true' or 'alternate'"
+            )
+        for key, value in combatant.stats:
+            if key.startswith("wf:") and (len(key) == 3 or not isinstance(value, bool)):
+                raise CommandRejected(
+                    "bad_scene",
+                    f"token {combatant.id!r}: {key!r} is a Weapon Familiarity, "
+                    "'wf:<group>': true or false",
+                )
         noncombat = combatant.stat("noncombat")
         if noncombat is not None and (
             isinstance(noncombat, bool) or not isinstance(noncombat, int | float)

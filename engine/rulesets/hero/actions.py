@@ -16,6 +16,7 @@ from engine.checks import require_no_prompts
 from engine.combat_state import Interjection, Trigger
 from engine.errors import CommandRejected
 from engine.events import CombatantActs, InitiativeOrder
+from engine.model import Combatant
 from engine.movement import in_reach
 from engine.rulesets.base import ActionSpec, Context, NoParams, Result
 from engine.rulesets.hero import budget
@@ -33,8 +34,10 @@ from engine.rulesets.hero.params import (
     NamedActionParams,
     ReadyParams,
     VitalsParams,
+    WeaponParams,
     maneuver_of,
 )
+from engine.rulesets.hero.powers.sheet import sheet_of
 from engine.rulesets.hero.state import (
     ATTACK,
     MOVE,
@@ -114,6 +117,7 @@ def attack(ctx: Context, params: AttackParams) -> Result:
     elif not in_reach(ctx.spatial, scene, token, target):
         raise CommandRejected("out_of_reach", f"{target.id!r} is not within {token.id!r}'s reach")
     maneuver = maneuver_of(params.maneuver) or STRIKE
+    unfamiliar = unfamiliar_penalty(token, params.weapon)
     fight = hero(combat)
     used = (*fight.maneuvers_of(token.id), maneuver)
     roll = ctx.ruleset.attack_roll(  # type: ignore[attr-defined]
@@ -124,13 +128,39 @@ def attack(ctx: Context, params: AttackParams) -> Result:
         params.rolls,
         attack="attack",
         maneuvers=used,
-        ocv_bonus=params.ocv_bonus,
+        ocv_bonus=params.ocv_bonus + unfamiliar,
     )
     spent = usage(combat)
     spent = replace(spent, actions=(*spent.actions, ATTACK), attacked=(*spent.attacked, target.id))
     combat = with_usage(combat, spent)
     combat = put(combat, hero(combat).with_maneuver(token.id, maneuver))
     return replace(ctx.state, combat=combat, draws=ctx.tray.draws), [*ctx.tray.events, roll]
+
+
+#: The Unfamiliar Weapon penalty.  Seed 002 names "Unfamiliar Weapon penalties" but gives
+#: no figure; -3 OCV is the 6E core rules' (6E1, *Weapon Familiarity*), the one a 6E
+#: table plays.
+UNFAMILIAR_WEAPON_OCV = -3
+
+
+def unfamiliar_penalty(token: Combatant, weapon: WeaponParams | None) -> int:
+    """The OCV penalty for attacking with ``weapon`` (seed 002, *Skill Rolls*): none for
+    no weapon named, for the very device the character paid Character Points for (a
+    Power of that name: "he automatically knows how to use it"), or with the Weapon
+    Familiarity of its group (``wf:<group>``: "unless he buys WF: Blades"); otherwise the
+    Unfamiliar Weapon penalty, since "the ability to use a power or equipment a character
+    pays Character Points for only extends to that one power or device"."""
+    if weapon is None:
+        return 0
+    if sheet_of(token).power(weapon.name) is not None:
+        return 0
+    familiar = {_group(k[3:]) for k, v in token.stats if k.startswith("wf:") and v is True}
+    return 0 if _group(weapon.group) in familiar else UNFAMILIAR_WEAPON_OCV
+
+
+def _group(name: str) -> str:
+    # "Common Melee", "common_melee" and "common  melee" are one Weapon Familiarity.
+    return " ".join(name.replace("_", " ").split()).casefold()
 
 
 # -- named actions ------------------------------------------------------------------------

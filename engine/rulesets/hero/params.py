@@ -30,9 +30,20 @@ class ManeuverParams:
 
 
 @dataclass(frozen=True, slots=True)
+class WeaponParams:
+    """The weapon an attack is made with: its ``name`` (a Power of that name is one the
+    character paid Character Points for) and its Weapon Familiarity ``group``
+    (``blades``, ``common melee`` ...)."""
+
+    name: Annotated[str, Length(1, 48)]
+    group: Annotated[str, Length(1, 32)]
+
+
+@dataclass(frozen=True, slots=True)
 class AttackParams:
     """An attack action on ``target``: melee within reach, or ``ranged`` within ``range``
-    and in line of sight; ``ocv_bonus`` for combat levels; ``rolls`` the table's 3d6."""
+    and in line of sight; ``ocv_bonus`` for combat levels; ``weapon`` the weapon used
+    (Unfamiliar Weapon penalty unless familiar); ``rolls`` the table's 3d6."""
 
     target: TokenRef
     ranged: bool = False
@@ -40,6 +51,7 @@ class AttackParams:
     maneuver: ManeuverParams | None = None
     ocv_bonus: Modifier = 0
     rolls: Rolls = None
+    weapon: WeaponParams | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,6 +9,15 @@ move asked ``ready:<id>`` for one, and its actions were commands of their own
 re-judging anything: the same facts, in the places the current classes read them.  They
 are registered as the upgrade steps from rules version 2 (:mod:`engine.versions`); a
 version-1 log passes through issue 10's step (none) and then these.
+
+From rules version 3 (issue 26, seed 002 read again): a table's ``power_options`` that
+named no ``adder_end`` chose, then, END on the Adders used; today's default is the
+text's (END on all of them).  :func:`power_options_keep_their_adder_end` writes the
+choice the table made into its logged command, so it replays as it played.  A snapshot
+needs no step: it stored ``adder_end`` in full, and the new fields (``toggle_freely``,
+``PowerState.alternate``) have defaults that are what those tables played.  What no
+step can keep (the rules refuse now what they allowed, or price END otherwise) is listed
+in ``CHANGES.md``; replaying such a command is reported as a divergence.
 """
 
 from __future__ import annotations
@@ -109,3 +118,15 @@ def state_to_seam(plain: Plain) -> Plain:
 def _usage(usage: Plain) -> Plain:
     # ``maneuvers`` was never read: the Phase's manoeuvres are kept per combatant.
     return {k: v for k, v in usage.items() if k != "maneuvers"}
+
+
+@command_upgrade(3)
+def power_options_keep_their_adder_end(plain: Plain) -> Plain:
+    """A rules-version-3 ``power_options`` with no ``adder_end``: the default was then
+    ``used``, so it says ``used`` (today's default is ``all``)."""
+    params = plain.get("params")
+    if plain.get("type") != "act" or plain.get("action") != "power_options":
+        return plain
+    if not isinstance(params, dict) or "adder_end" in params:
+        return plain
+    return {**plain, "params": {**params, "adder_end": "used"}}

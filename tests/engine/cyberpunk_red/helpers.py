@@ -51,7 +51,7 @@ def arena_of(s: Scene) -> Arena:
 
 def world_of(s: Scene) -> SceneWorld:
     """Reach and sight over ``s``'s real spatial index."""
-    return SceneWorld(build_index(s))
+    return SceneWorld(build_index(s), tuple(t.id for t in s.tokens))
 
 
 def tray(seed: int = 1) -> DiceTray:

@@ -139,13 +139,6 @@ def test_the_table_can_say_a_move_is_a_swim_or_a_climb_without_terrain() -> None
     assert events[-1].cost == 8.0 and encounter.options("gina").movement_left == 0.0
 
 
-def test_a_jump_is_capped_by_the_tokens_jump() -> None:
-    encounter = started()  # Gina: jump defaults to MOVE, 4 m running, 2 m standing
-    refused(encounter, Move("gm", "gina", ((3, 4), (4, 4)), "standing_jump"), "illegal_action")
-    events = encounter.apply(Move("gm", "gina", ((3, 4), (4, 4)), "jump"))  # 4 m at 2 per 1
-    assert events[-1].cost == 8.0 and encounter.options("gina").movement_left == 0.0
-
-
 def test_a_prone_character_moves_only_after_get_up() -> None:
     encounter = started()
     encounter.apply(SetCondition("gm", "gina", "prone", True))
@@ -304,7 +297,7 @@ def test_a_hold_fires_when_its_target_comes_into_sight() -> None:
     done(encounter)
     events = encounter.apply(Move("gm", "goon", ((12, 2), (11, 2), (10, 2))))  # "leans out"
     assert kinds(events)[-2:] == ["move_interrupted", "prompt_opened"]
-    assert events[-2].at == (11, 2)  # the engine pauses on the last square out of view
+    assert events[-2].at == (10, 2)  # the engine pauses on the first square in view
     events = encounter.apply(AnswerPrompt("gm", events[-1].prompt, True))
     assert kinds(events)[-1] == "cpr_attack" and events[-1].held
     fired = next(e for e in events if e.kind == "cpr_held_fired")

@@ -14,8 +14,12 @@ from hypothesis import strategies as st
 from engine.rulesets.cyberpunk_red import economy
 from engine.rulesets.cyberpunk_red.movement import (
     MoveRules,
+    Square,
     allowance,
     effective_move,
+    jump_lengths,
+    jumps,
+    move_cost,
     move_refusal,
     movement_left,
     step_cost,
@@ -46,9 +50,9 @@ def test_on_a_two_metre_grid_move_squares_diagonals_too() -> None:
     grid = SquareGrid(20, 20, 2.0)
     diagonal = [(0, 0), (1, 1), (2, 2), (3, 3), (4, 4)]
     assert grid.path_cost(diagonal) == 8.0  # MOVE 4: four squares, diagonals count one
-    assert move_refusal(solo(), RULES, "walk", 8.0, grid.path_cost(diagonal)) is None
+    assert move_refusal(solo(), RULES, "walk", grid.path_cost(diagonal)) is None
     fifth = [*diagonal, (5, 5)]
-    assert "costs 10 m" in str(move_refusal(solo(), RULES, "walk", 10.0, grid.path_cost(fifth)))
+    assert "costs 10 m" in str(move_refusal(solo(), RULES, "walk", grid.path_cost(fifth)))
 
 
 def test_move_shoot_move_splits_the_move_action_around_the_action() -> None:
@@ -57,12 +61,12 @@ def test_move_shoot_move_splits_the_move_action_around_the_action() -> None:
     f = economy.spend_attack(f, "pistol")  # "shoot"
     assert movement_left(f, RULES) == 4.0  # "run the rest"
     f = economy.spend_movement(f, 4.0)
-    assert move_refusal(f, RULES, "walk", 2.0, 2.0) is not None
+    assert move_refusal(f, RULES, "walk", 2.0) is not None
 
 
 def test_any_order_shoot_first_then_move() -> None:
     f = economy.spend_attack(solo(), "pistol")
-    assert move_refusal(f, RULES, "walk", 8.0, 8.0) is None
+    assert move_refusal(f, RULES, "walk", 8.0) is None
 
 
 def test_run_is_a_second_move_action_if_you_already_moved() -> None:
@@ -148,20 +152,55 @@ def test_swimming_halves_the_distance_of_a_move_action() -> None:
     grid = SquareGrid(20, 20, 2.0)
     path = [(0, 0), (1, 0), (2, 0)]  # 4 m of water
     cost = sum(step_cost(grid.step_cost(a, b), 2.0, "swim") for a, b in pairwise(path))
-    assert cost == 8.0 and move_refusal(solo(), RULES, "swim", 4.0, cost) is None
+    assert cost == 8.0 and move_refusal(solo(), RULES, "swim", cost) is None
 
 
 def test_jump_distances_come_from_the_token() -> None:
     f = solo(jump=4.0)
-    assert move_refusal(f, RULES, "jump", 4.0, 8.0) is None
-    assert "reaches 4 m" in str(move_refusal(f, RULES, "jump", 6.0, 12.0))
+    assert move_refusal(f, RULES, "jump", 8.0, [4.0]) is None
+    assert "reaches 4 m" in str(move_refusal(f, RULES, "jump", 8.0, [6.0]))
     # a standing jump reaches half as far: 2 m
-    assert "reaches 2 m" in str(move_refusal(f, RULES, "standing_jump", 4.0, 16.0))
-    assert move_refusal(f, RULES, "standing_jump", 2.0, 8.0) is None
+    assert "reaches 2 m" in str(move_refusal(f, RULES, "standing_jump", 8.0, [4.0]))
+    assert move_refusal(f, RULES, "standing_jump", 8.0, [2.0]) is None
+
+
+# "Swimming, climbing, running jump: 2 meters per 1 meter"; "Standing jump: half as far
+# as a running jump".  The jump is the squares jumped over; 2 m squares.
+RUN_UP, GAP, LAND = Square(2.0), Square(2.0, 2.0, gap=True), Square(2.0)
+
+
+@pytest.mark.parametrize("mode", ["walk", "jump"])
+def test_a_running_jump_over_a_two_square_gap_costs_only_the_gap_double(mode: str) -> None:
+    squares = [RUN_UP, GAP, GAP, LAND]
+    assert move_cost(squares, mode) == 2.0 * (1 + 2 + 2 + 1)  # 6 squares, either way
+    assert jump_lengths(squares, mode) == [4.0]
+
+
+def test_a_standing_jump_over_a_one_square_gap_reaches_past_it() -> None:
+    squares = [GAP, LAND]
+    assert jump_lengths(squares, "standing_jump") == [2.0]  # the landing is no part of it
+    assert move_cost(squares, "standing_jump") == 2.0 * 4 + 2.0
+    f = solo(move=6, jump=6.0)  # 12 m a Move Action; a standing jump reaches 3 m
+    assert move_refusal(f, RULES, "standing_jump", 10.0, [2.0]) is None
+    assert "reaches 3 m, not 4 m" in str(move_refusal(f, RULES, "standing_jump", 10.0, [4.0]))
+
+
+def test_a_jump_with_no_gap_drawn_takes_off_at_the_start_and_lands_on_the_last_square() -> None:
+    flat = [RUN_UP, RUN_UP, LAND]
+    assert [list(r) for r in jumps(flat, "jump")] == [[0, 1]]
+    assert move_cost(flat, "jump") == 2.0 * (2 + 2 + 1)
+    assert jumps(flat, "walk") == [] and move_cost(flat, "walk") == 6.0
+    assert jumps([LAND], "jump") == [] and move_cost([LAND], "jump") == 2.0  # a step
+
+
+def test_two_gaps_are_two_jumps() -> None:
+    squares = [GAP, LAND, GAP, GAP, LAND]
+    assert jump_lengths(squares, "walk") == [2.0, 4.0]
+    assert move_cost(squares, "standing_jump") == 2.0 * (4 + 1 + 4 + 4 + 1)
 
 
 def test_you_cant_move_while_prone() -> None:
-    why = move_refusal(solo(prone=True), RULES, "walk", 2.0, 2.0)
+    why = move_refusal(solo(prone=True), RULES, "walk", 2.0)
     assert why is not None and "Get Up" in why
     assert economy.run_refusal(economy.spend_movement(solo(prone=True), 0.5)) is not None
 
@@ -210,3 +249,33 @@ def test_whatever_is_tried_the_turn_keeps_the_rof_rules(
         a, b = made
         assert not (WEAPONS[a] == 1 and WEAPONS[b] == 1)  # never two ROF 1 attacks
         assert a != b or WEAPONS[a] == 2  # the same weapon twice only at ROF 2
+
+
+# A gap square costs a running jump's 2 per 1 on the map, as the scene prices it.
+squares_st = st.lists(
+    st.one_of(
+        st.builds(Square, st.just(2.0), st.sampled_from([1.0, 2.0])),
+        st.just(Square(2.0, 2.0, gap=True)),
+    ),
+    min_size=1,
+    max_size=10,
+)
+
+
+@given(squares_st.filter(lambda squares: any(s.gap for s in squares)))
+def test_a_drawn_gap_costs_the_same_sent_as_a_jump_or_walked(squares: list[Square]) -> None:
+    assert move_cost(squares, "jump") == move_cost(squares, "walk")
+    assert jump_lengths(squares, "jump") == jump_lengths(squares, "walk")
+    jumped = {i for run in jumps(squares, "jump") for i in run}
+    assert jumped == {i for i, s in enumerate(squares) if s.gap}  # only the gap squares
+
+
+@given(squares_st, st.sampled_from(["jump", "standing_jump"]))
+def test_a_jump_never_costs_less_than_walking_the_same_squares(
+    squares: list[Square], mode: str
+) -> None:
+    walked = sum(s.metres * s.terrain for s in squares)
+    assert walked <= move_cost(squares, mode) <= move_cost(squares, "standing_jump")
+    if len(squares) > 1 and not any(s.gap for s in squares):
+        # No gap drawn: off at the start, down on the last square, nothing else.
+        assert [list(r) for r in jumps(squares, mode)] == [list(range(len(squares) - 1))]

@@ -30,17 +30,16 @@ from engine.rulesets.hero.state import (
 )
 from engine.turns import advance
 
-from .events import FrameworkSwitched, PowerOptionsSet, PowerToggled, PowerUpkeep, PowerUsed
-from .rules import (
-    PowerState,
-    TableOptions,
-    Use,
-    activate,
-    deactivate,
-    switch,
-    upkeep,
-    use_power,
+from .activation import activate, change_identity, deactivate, switch, upkeep
+from .events import (
+    FrameworkSwitched,
+    IdentityChanged,
+    PowerOptionsSet,
+    PowerToggled,
+    PowerUpkeep,
+    PowerUsed,
 )
+from .rules import PowerRefused, PowerState, TableOptions, Use, use_power
 from .sheet import Sheet, sheet_of
 
 PowerName = Annotated[str, Length(1, 48)]
@@ -54,7 +53,11 @@ class UsePowerParams:
     Casual Use, ``escape`` when it frees the character from a Grab or Entangle;
     ``str_added`` STR added to an HA or HKA; ``gm_allows`` (the GM only) lifts what the
     text lets the GM lift; ``rolls`` the table's dice for every roll, in order (Attack
-    Roll 3d6, then the effect's dice, then a STUN Multiplier)."""
+    Roll 3d6, then the effect's dice, then a STUN Multiplier).  ``advantages`` and
+    ``limitations`` name those used (None: all; a use leaving one out is refused: they
+    always apply); ``standard`` asks for the Standard Effect Rule (true) or the dice
+    (false; None: as the Power is bought, the only choice the text leaves);
+    ``ocv_modifier`` (the GM only) an OCV modifier to the Attack Roll for circumstances."""
 
     power: PowerName
     dice: Annotated[str, Length(1, 16)] | None = None
@@ -67,6 +70,17 @@ class UsePowerParams:
     str_added: Annotated[int, Range(0, 1000)] = 0
     gm_allows: bool = False
     rolls: Annotated[tuple[int, ...] | None, DICE] = None
+    advantages: tuple[PowerName, ...] | None = None
+    limitations: tuple[PowerName, ...] | None = None
+    standard: bool | None = None
+    ocv_modifier: Annotated[int, Range(-50, 50)] = 0
+
+
+@dataclass(frozen=True, slots=True)
+class IdentityParams:
+    """Change into the ``alternate`` identity or back to the ``true`` one."""
+
+    identity: Literal["true", "alternate"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,20 +110,36 @@ class SwitchParams:
 
 @dataclass(frozen=True, slots=True)
 class PowerOptionsParams:
-    """The table's Power options (seed 002 leaves each to the GM)."""
+    """The table's Power options (seed 002 leaves each to the GM): Casual Use; a +1 under
+    the Standard Effect Rule counting +1 (or +0); END on all the Adders (the text's) or
+    only those used; ``toggle_freely``, "as a campaign ground rule", lifts the one-way
+    rule of turning a Power on and off and the once-a-Phase Framework switch."""
 
     casual_use: bool = False
     ser_plus_one: bool = True
-    adder_end: Literal["used", "all"] = "used"
+    adder_end: Literal["used", "all"] = "all"
+    toggle_freely: bool = False
 
 
 def _now(ctx: Context) -> tuple[int, int]:
     return ctx.combat.turn, ctx.combat.phase
 
 
-def _mine(ctx: Context, cid: str | None = None) -> PowerState:
-    value = ctx.combat.state_of(cid or ctx.token.id)
-    return value if isinstance(value, PowerState) else PowerState()
+def _mine(ctx: Context) -> PowerState:
+    """The token's Power state; before its first use of Powers, its starting identity
+    (the statistic ``identity``: ``"alternate"``, or the true identity)."""
+    value = ctx.combat.state_of(ctx.token.id)
+    if isinstance(value, PowerState):
+        return value
+    return PowerState(alternate=ctx.token.stat("identity") == "alternate")
+
+
+def _options(ctx: Context) -> TableOptions:
+    return hero(ctx.combat).power_options
+
+
+def _conditions(ctx: Context) -> tuple[str, ...]:
+    return ctx.combat.conditions_of(ctx.token.id)
 
 
 def _end(ctx: Context) -> int:
@@ -153,7 +183,7 @@ def _dry(ctx: Context, request: Use) -> str | None:
     try:
         used = use_power(
             _sheet(ctx), _mine(ctx), request, now=_now(ctx), end=_end(ctx),
-            actor=ctx.token.id, options=hero(ctx.combat).power_options,
+            actor=ctx.token.id, options=_options(ctx), conditions=_conditions(ctx),
             roll=lambda purpose, count, sides: (sides,) * count,
         )  # fmt: skip
         if used.ends_phase:
@@ -190,14 +220,15 @@ def off_choices(ctx: Context) -> list[tuple[str, str | None]]:
 def _toggles(ctx: Context, *, on: bool) -> list[tuple[str, str | None]]:
     out: list[tuple[str, str | None]] = []
     mine, sheet, now = _mine(ctx), _sheet(ctx), _now(ctx)
+    free = _options(ctx).toggle_freely
     for power in sheet.powers:
         if power.duration != "constant" or (power.name in mine.on) != on:
             continue
         try:
             if on:
-                deactivate(sheet, mine, power.name, now=now)
+                deactivate(sheet, mine, power.name, now=now, ground_rule=free)
             else:
-                activate(sheet, mine, power.name, now=now, end=_end(ctx))
+                activate(sheet, mine, power.name, now=now, end=_end(ctx), ground_rule=free)
             out.append((power.name, None))
         except CommandRejected as refusal:
             out.append((power.name, refusal.message))
@@ -214,6 +245,8 @@ def use(ctx: Context, params: UsePowerParams) -> Result:
     """Use a Power (see :func:`.rules.use_power`).  Casual Use takes no time, so it may
     come at any moment (another's action too); any other use waits for one's own."""
     _gm(ctx, params.gm_allows)
+    if params.ocv_modifier and ctx.actor != "gm":
+        raise CommandRejected("gm_only", "only the GM gives a use an OCV modifier")
     if not params.casual and ctx.combat.actor != ctx.token.id:
         raise CommandRejected(
             "not_your_turn",
@@ -235,13 +268,14 @@ def use(ctx: Context, params: UsePowerParams) -> Result:
     request = Use(
         params.power, params.dice, params.points, params.adders, params.target,
         params.object, params.casual, params.escape, params.gm_allows, params.str_added,
+        params.advantages, params.limitations, params.standard, params.ocv_modifier,
     )  # fmt: skip
     used = use_power(
         sheet, _mine(ctx), request, now=_now(ctx), end=_end(ctx), actor=ctx.token.id,
-        options=hero(ctx.combat).power_options, roll=ctx.tray.roll, ocv=ocv, dcv=dcv,
-        target_sheet=target_sheet,
+        options=_options(ctx), roll=ctx.tray.roll, ocv=ocv, dcv=dcv,
+        target_sheet=target_sheet, conditions=_conditions(ctx),
     )  # fmt: skip
-    ctx.tray.require_supply_used()
+    _all_dice_used(ctx, sheet, params.power)
     if used.ends_phase:
         _slot(ctx, ATTACK)
     state, left = _store(ctx, used.state, used.end)
@@ -252,7 +286,7 @@ def use(ctx: Context, params: UsePowerParams) -> Result:
         effect.dice if effect else (), effect.standard if effect else 0,
         effect.stun if effect else None, effect.body if effect else None,
         effect.points if effect else None, effect.multiplier if effect else None,
-        used.absolute,
+        used.absolute, used.advantages, used.limitations,
     )  # fmt: skip
     events: list[Any] = [*ctx.tray.events, event]
     if not used.ends_phase:
@@ -273,13 +307,31 @@ def use(ctx: Context, params: UsePowerParams) -> Result:
     return state, events + more
 
 
+def _all_dice_used(ctx: Context, sheet: Sheet, name: str) -> None:
+    """The table's dice were all needed; for a Power under the Standard Effect Rule, dice
+    beyond those it rolls ask to roll its standard dice, which the rule refuses."""
+    try:
+        ctx.tray.require_supply_used()
+    except CommandRejected as refusal:
+        power = sheet.power(name)
+        if power is None or not power.uses_ser:
+            raise
+        raise PowerRefused(
+            refusal.code,
+            "standard_effect",
+            f"{refusal.message}: {name} applies the Standard Effect Rule to "
+            f"{power.standard_dice} of its dice, which are not rolled (a Power using the "
+            "rule cannot switch back to the rolled effect)",
+        ) from None
+
+
 def turn_on(ctx: Context, params: PowerParams) -> Result:
     """Turn a constant Power on (a Zero Phase Action; a Full Phase with Extra Time or Only
     In Alternate Identity)."""
     _gm(ctx, params.gm_allows)
     powers, paid, time = activate(
         _sheet(ctx), _mine(ctx), params.power, now=_now(ctx), end=_end(ctx),
-        gm_allows=params.gm_allows,
+        gm_allows=params.gm_allows, ground_rule=_options(ctx).toggle_freely,
     )  # fmt: skip
     if time == "full_phase":
         _slot(ctx, FULL)
@@ -298,8 +350,9 @@ def turn_off(ctx: Context, params: PowerParams) -> Result:
     """Turn a Power off (a Zero Phase Action)."""
     _gm(ctx, params.gm_allows)
     powers = deactivate(
-        _sheet(ctx), _mine(ctx), params.power, now=_now(ctx), gm_allows=params.gm_allows
-    )
+        _sheet(ctx), _mine(ctx), params.power, now=_now(ctx), gm_allows=params.gm_allows,
+        ground_rule=_options(ctx).toggle_freely,
+    )  # fmt: skip
     state, left = _store(ctx, powers, 0)
     return state, [PowerToggled(ctx.token.id, params.power, False, 0, left, "zero")]
 
@@ -310,7 +363,7 @@ def switch_slots(ctx: Context, params: SwitchParams) -> Result:
     before = _mine(ctx)
     powers = switch(
         _sheet(ctx), before, params.framework, [(s.power, s.points) for s in params.slots],
-        now=_now(ctx), gm_allows=params.gm_allows,
+        now=_now(ctx), gm_allows=params.gm_allows, ground_rule=_options(ctx).toggle_freely,
     )  # fmt: skip
     state, left = _store(ctx, powers, 0)
     events: list[Any] = [
@@ -323,12 +376,28 @@ def switch_slots(ctx: Context, params: SwitchParams) -> Result:
     return state, [*events, FrameworkSwitched(ctx.token.id, params.framework, allocation)]
 
 
+def identity(ctx: Context, params: IdentityParams) -> Result:
+    """Change identity (a Zero Phase Action, :mod:`.activation`); leaving the alternate
+    one turns off its Powers Only In Alternate Identity."""
+    sheet = _sheet(ctx)
+    powers, off = change_identity(sheet, _mine(ctx), params.identity == "alternate", now=_now(ctx))
+    state, left = _store(ctx, powers, 0)
+    events: list[Any] = [PowerToggled(ctx.token.id, n, False, 0, left, "identity") for n in off]
+    return state, [*events, IdentityChanged(ctx.token.id, params.identity)]
+
+
 def set_options(ctx: Context, params: PowerOptionsParams) -> Result:
     """The GM sets the table's Power options for this fight."""
-    options = TableOptions(params.casual_use, params.ser_plus_one, params.adder_end)
+    options = TableOptions(
+        params.casual_use, params.ser_plus_one, params.adder_end, params.toggle_freely
+    )
     fight = replace(hero(ctx.combat), power_options=options)
     state = replace(ctx.state, combat=put(ctx.combat, fight))
-    return state, [PowerOptionsSet(params.casual_use, params.ser_plus_one, params.adder_end)]
+    return state, [
+        PowerOptionsSet(
+            params.casual_use, params.ser_plus_one, params.adder_end, params.toggle_freely
+        )
+    ]
 
 
 POWER_ACTIONS: dict[str, ActionSpec[Any]] = {
@@ -338,6 +407,7 @@ POWER_ACTIONS: dict[str, ActionSpec[Any]] = {
     "power_on": ActionSpec("power_on", PowerParams, turn_on, has_powers, choices=on_choices),
     "power_off": ActionSpec("power_off", PowerParams, turn_off, has_powers, choices=off_choices),
     "switch_framework": ActionSpec("switch_framework", SwitchParams, switch_slots, has_powers),
+    "change_identity": ActionSpec("change_identity", IdentityParams, identity, has_powers),
     "power_options": ActionSpec("power_options", PowerOptionsParams, set_options, when="gm"),
 }
 

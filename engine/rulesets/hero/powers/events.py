@@ -14,7 +14,9 @@ class PowerUsed:
     Attack Action that ended the Phase).  ``hit`` is the Attack Roll's outcome (None: no
     roll); the effect as rolled or standard: ``rolled`` dice, ``standard`` dice, and the
     ``stun``, ``body`` or ``points`` counted (None: not counted, or no effect);
-    ``absolute`` an Absolute Effect that applied.  Applying it stays the table's."""
+    ``absolute`` an Absolute Effect that applied; ``advantages`` and ``limitations`` the
+    names of those that applied (all the Power's, every use).  Applying it stays the
+    table's."""
 
     kind: ClassVar[str] = "power_used"
     combatant: str
@@ -35,12 +37,15 @@ class PowerUsed:
     points: int | None
     stun_multiplier: int | None
     absolute: str
+    advantages: tuple[str, ...]
+    limitations: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)
 class PowerToggled:
     """``combatant`` turned ``power`` on (``on``) or off, paying ``end`` END, taking
-    ``time`` (``zero``, ``full_phase``; ``switch``: a Framework switch took it off)."""
+    ``time`` (``zero``, ``full_phase``; ``switch``: a Framework switch took it off;
+    ``identity``: leaving the alternate identity took it off)."""
 
     kind: ClassVar[str] = "power_toggled"
     combatant: str
@@ -81,6 +86,23 @@ class PowerOptionsSet:
     casual_use: bool
     ser_plus_one: bool
     adder_end: str
+    toggle_freely: bool
 
 
-POWER_EVENTS = (PowerUsed, PowerToggled, FrameworkSwitched, PowerUpkeep, PowerOptionsSet)
+@dataclass(frozen=True, slots=True)
+class IdentityChanged:
+    """``combatant`` changed into its ``identity`` (``true`` or ``alternate``)."""
+
+    kind: ClassVar[str] = "identity_changed"
+    combatant: str
+    identity: str
+
+
+POWER_EVENTS = (
+    PowerUsed,
+    PowerToggled,
+    FrameworkSwitched,
+    PowerUpkeep,
+    PowerOptionsSet,
+    IdentityChanged,
+)

@@ -20,20 +20,26 @@ The rules
   Framework points (the slots in use share the reserve).
 * No offensive Power on oneself unless the GM allows it.
 * Any amount from zero to full: a dice code up to the Power's dice, or points for a Power
-  without dice; Advantages and Limitations always apply; Adders are optional and END is
-  paid on the Active Points used including the Adders used (table option ``adder_end``
-  ``all``: on all of them, the other reading of the text's Flight example).
-* Turning a Power on or off and switching Framework slots are Zero Phase Actions; Extra
-  Time and Only In Alternate Identity make activation a Full Phase (Extra Time longer
-  than a Phase is the GM's to apply); not both on and off in one Phase, a Framework's
-  slots switched once a Phase; Movement Powers exempt; ``gm_allows`` overrides.
+  without dice.  Advantages and Limitations always apply (:func:`always_apply`: a use
+  that leaves one out is refused, and ``power_used`` names them all); the END ones are
+  :mod:`.endurance`'s.  Adders are optional, but "he must still pay END based on the
+  Active Points of the Power used (with Adders)": END is figured with every Adder
+  (Flight 40 m, x8 Noncombat, 50 Active Points, flown 40 m: 5 END).  The table option
+  ``adder_end: "used"`` relaxes it to the Adders used (the text's "unless the GM rules
+  otherwise").
+* Turning Powers on and off, Framework slots and identity: :mod:`.activation`.
+* Only In Alternate Identity: such a Power is refused outside the identity
+  (:func:`identity_refusal`).
 * Attack-Action Powers (Aid, Healing): an Attack Roll (3d6 + OCV against 10 + DCV, the
-  supplement's), no effect on a miss, and the Phase ends; END is paid either way (the
-  Power was used).  With ``gm_allows`` (on oneself, a willing target) neither.
-* Casual Use, a table option: attack Powers and STR only; half effect or less for the END
-  of what is used; no time; once a Segment and one Power a Segment; against an object or
-  to escape a Grab or Entangle, never a character; not with Concentration, Gestures or
-  Extra Time; ``gm_allows`` lifts what the text lets the GM lift.
+  supplement's, with the GM's ``ocv_modifier`` for circumstances), no effect on a miss,
+  and the Phase ends; END is paid either way (the Power was used).  With ``gm_allows``
+  (on oneself, a willing target) neither.  An ``ocv_modifier`` on a use with no Attack
+  Roll is refused (it would be ignored).
+* Casual Use: :mod:`.casual` (its checks, most fundamental first); half effect or less
+  for the END of what is used; no time.
+* The Standard Effect Rule is bought on the Power (``standard_dice``); a use asking for
+  the other effect (``standard``) is refused: "he cannot switch back and forth"
+  (:func:`standard_refusal`).
 * Constant Powers pay END when turned on and at the start of each later Phase of their
   owner while on; one that cannot be paid goes off.
 * Absolute Effect Rule: ``always_hits`` needs no roll; ``immune:<tag>`` on a target's
@@ -42,18 +48,20 @@ The rules
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from engine.errors import CommandRejected
 
+from .casual import casual_refusal
 from .effect import Effect, Roller, active_points, end_cost, resolve
-from .sheet import DiceCode, Power, Sheet
+from .endurance import end_of, end_points
+from .sheet import DiceCode, Power, Sheet, modifier_key
 
 #: A Phase of the fight: (Turn, Phase); Phase 0 is the Surprise Phase.  One Segment.
 Now = tuple[int, int]
 
-CASUAL_BARS = ("concentration", "gestures", "extratime")
+#: The Limitation that keeps a Power to the character's alternate identity.
+OIAI = "onlyinalternateidentity"
 
 
 class PowerRefused(CommandRejected):
@@ -65,18 +73,22 @@ class PowerRefused(CommandRejected):
         self.rule = rule
 
 
-def _no(rule: str, message: str, code: str = "illegal_action") -> PowerRefused:
+def refuse(rule: str, message: str, code: str = "illegal_action") -> PowerRefused:
     return PowerRefused(code, rule, message)
 
 
 @dataclass(frozen=True, slots=True)
 class TableOptions:
     """The table's choices: Casual Use allowed, whether a +1 counts under the Standard
-    Effect Rule, and whether unused Adders are paid for (``used`` or ``all``)."""
+    Effect Rule, whether END is paid on all the Adders (``all``, the text's "Active Points
+    of the Power used (with Adders)") or only on those used (``used``, a table's
+    relaxation), and ``toggle_freely``: "as a campaign ground rule" a Power may be turned
+    on and off in one Phase and a Framework's slots switched more than once."""
 
     casual_use: bool = False
     ser_plus_one: bool = True
-    adder_end: str = "used"
+    adder_end: str = "all"
+    toggle_freely: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +104,7 @@ class PowerState:
     switched: tuple[str, ...] = ()
     casual: str = ""
     attacked: bool = False
+    alternate: bool = False
 
     def at(self, now: Now) -> PowerState:
         """This state with the per-Phase records of ``now`` (emptied in a new Phase)."""
@@ -110,7 +123,10 @@ class PowerState:
 class Use:
     """What the character asks: a Power, how much (``dice`` or ``points``; None: full,
     or half when Casual), which Adders (None: all), at what (``target`` token, or an
-    ``object`` such as ``"door"``), Casually or not, with the GM's leave or not."""
+    ``object`` such as ``"door"``), Casually or not, with the GM's leave or not.
+    ``advantages`` and ``limitations`` name those used (None: all; they always all
+    apply), ``standard`` asks for the Standard Effect Rule or the dice (None: as the
+    Power is bought), ``ocv_modifier`` is the GM's modifier to the Attack Roll."""
 
     power: str
     dice: str | None = None
@@ -122,6 +138,10 @@ class Use:
     escape: bool = False
     gm_allows: bool = False
     str_added: int = 0
+    advantages: tuple[str, ...] | None = None
+    limitations: tuple[str, ...] | None = None
+    standard: bool | None = None
+    ocv_modifier: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,48 +160,47 @@ class Used:
     hit: bool | None
     effect: Effect | None
     absolute: str = ""
+    advantages: tuple[str, ...] = ()
+    limitations: tuple[str, ...] = ()
 
 
-def _power(sheet: Sheet, name: str) -> Power:
+def power_of(sheet: Sheet, name: str) -> Power:
     power = sheet.power(name)
     if power is None:
         known = ", ".join(p.name for p in sheet.powers) or "none"
-        raise _no("unknown_power", f"no Power {name!r} (has: {known})")
+        raise refuse("unknown_power", f"no Power {name!r} (has: {known})")
     return power
 
 
 def amount(power: Power, use: Use, options: TableOptions) -> tuple[DiceCode, int, int]:
-    """The dice, Active Points used, and END-paying Active Points of ``use``."""
+    """The dice, Active Points used, and the points its END is figured on
+    (:func:`.endurance.end_points`: with every Adder unless the table pays on those used)."""
     full = power.full_dice
     if power.dice:
         if use.points is not None:
-            raise _no("amount", f"{power.name} is used by its dice, not points")
+            raise refuse("amount", f"{power.name} is used by its dice, not points")
         code = full if use.dice is None else _parse(use.dice)
         if use.casual and use.dice is None:
             code = DiceCode.of_thirds(full.thirds // 2)
         if code.thirds > full.thirds:
-            raise _no("amount", f"{power.name} has {full}; {code} is more than all of it")
+            raise refuse("amount", f"{power.name} has {full}; {code} is more than all of it")
         base = code
     else:
         if use.dice is not None:
-            raise _no("amount", f"{power.name} has no dice; say how many points to use")
+            raise refuse("amount", f"{power.name} has no dice; say how many points to use")
         points = power.base_points if use.points is None else use.points
         if not 0 <= points <= power.base_points:
-            raise _no("amount", f"{power.name} has {power.base_points} points, not {points}")
+            raise refuse("amount", f"{power.name} has {power.base_points} points, not {points}")
         base = code = full
     chosen = {a.name for a in power.adders} if use.adders is None else set(use.adders)
     unknown = chosen - {a.name for a in power.adders}
     if unknown:
-        raise _no("amount", f"{power.name} has no Adder {sorted(unknown)[0]!r}")
+        raise refuse("amount", f"{power.name} has no Adder {sorted(unknown)[0]!r}")
     adders = sum(a.points for a in power.adders if a.name in chosen)
     all_adders = sum(a.points for a in power.adders)
-    if power.dice:
-        ap = active_points(power, base, adders)
-        paid = ap if options.adder_end == "used" else active_points(power, base, all_adders)
-    else:
-        scaled = replace(power, base_points=points)
-        ap = active_points(scaled, base, adders)
-        paid = ap if options.adder_end == "used" else active_points(scaled, base, all_adders)
+    scaled = power if power.dice else replace(power, base_points=points)
+    ap = active_points(scaled, base, adders)
+    paid = end_points(scaled, base, adders if options.adder_end == "used" else all_adders)
     return code, ap, paid
 
 
@@ -189,32 +208,7 @@ def _parse(text: str) -> DiceCode:
     try:
         return DiceCode.parse(text)
     except ValueError as exc:
-        raise _no("amount", str(exc)) from None
-
-
-def casual_refusal(
-    power: Power, state: PowerState, use: Use, options: TableOptions, *, is_token: bool
-) -> str | None:
-    """Why ``power`` cannot be used Casually now (None: it can)."""
-    if not options.casual_use:
-        return "Casual Use is not one of this table's options"
-    if power.kind != "attack":
-        return f"{power.name} is a {power.kind} Power: only attacks and STR are used Casually"
-    if not power.casual:
-        return f"{power.name} cannot be used Casually"
-    bar = next((m.name for m in power.limitations if _bar(m.name)), None)
-    if bar is not None and not use.gm_allows:
-        return f"{power.name} has {bar}: it is not used Casually unless the GM allows"
-    if state.casual and not use.gm_allows:
-        return f"already used {state.casual} Casually this Segment (a Phase at this table)"
-    if is_token and not use.escape and not use.gm_allows:
-        return "Casual Use never attacks a character: name an object, or escape a Grab"
-    return None
-
-
-def _bar(name: str) -> bool:
-    key = name.replace(" ", "").replace("_", "").lower()
-    return key in CASUAL_BARS
+        raise refuse("amount", str(exc)) from None
 
 
 def use_power(
@@ -230,55 +224,71 @@ def use_power(
     ocv: int = 0,
     dcv: int = 0,
     target_sheet: Sheet | None = None,
+    conditions: tuple[str, ...] = (),
 ) -> Used:
-    """Use a Power (``end`` is the END the character has); raise :class:`PowerRefused`."""
+    """Use a Power (``end`` is the END the character has, ``conditions`` the ones the GM
+    set on it); raise :class:`PowerRefused` naming the rule, the most fundamental first:
+    the Power itself (unknown, or outside its identity), Casual Use's own rules, its
+    duration, its Advantages and Limitations, the Standard Effect Rule, the target, the
+    Phase's time, the amount, the Framework, the END."""
     state = state.at(now)
-    power = _power(sheet, use.power)
-    if power.duration == "constant":
-        raise _no("constant", f"{power.name} is turned on and off, not used (activate it)")
+    power = power_of(sheet, use.power)
+    identity_refusal(power, state)
     is_token = use.target is not None
     if use.casual:
-        why = casual_refusal(power, state, use, options, is_token=is_token)
+        why = casual_refusal(
+            power, casual_used=state.casual, target_is_token=is_token, escape=use.escape,
+            gm_allows=use.gm_allows, allowed=options.casual_use, conditions=conditions,
+        )  # fmt: skip
         if why:
-            raise _no("casual", why)
+            raise refuse("casual", why)
+    elif use.escape:
+        raise refuse("casual", "escape is a Casual Use's (with casual); a full use just attacks")
+    if power.duration == "constant":
+        raise refuse("constant", f"{power.name} is turned on and off, not used (activate it)")
+    advantages, limitations = always_apply(power, use)
+    standard_refusal(power, use)
     if use.target == actor and power.is_offensive and not use.gm_allows:
-        raise _no("self", f"{power.name} is offensive: not on oneself unless the GM allows")
+        raise refuse("self", f"{power.name} is offensive: not on oneself unless the GM allows")
     if not use.casual and state.attacked and power.kind == "attack":
-        raise _no("time", "the Phase's Attack Action is already spent", "over_budget")
+        raise refuse("time", "the Phase's Attack Action is already spent", "over_budget")
     code, ap, paid = amount(power, use, options)
     if use.casual and code.thirds > power.full_dice.thirds // 2:
         half = DiceCode.of_thirds(power.full_dice.thirds // 2)
-        raise _no("casual", f"Casual Use is half effect or less: {power.name} at most {half}")
+        raise refuse("casual", f"Casual Use is half effect or less: {power.name} at most {half}")
     if use.str_added:
         if not power.adds_str:
-            raise _no("amount", f"STR does not add to {power.name}")
+            raise refuse("amount", f"STR does not add to {power.name}")
         strength = sheet.power("STR")
         has = 0 if strength is None else active_points(strength, strength.full_dice, 0)
         if use.str_added > has:
-            raise _no("amount", f"STR {use.str_added} added, but the character has STR {has}")
+            raise refuse("amount", f"STR {use.str_added} added, but the character has STR {has}")
         code = DiceCode.of_thirds(code.thirds + _str_thirds(power, use.str_added))
     if power.framework:
         held = state.allocation(power.name)
         if ap > held:
-            raise _no(
+            raise refuse(
                 "framework",
                 f"{power.framework} has {held} points in {power.name}; using {ap} needs more",
                 "over_budget",
             )
-    cost = end_cost(paid) + end_cost(use.str_added)  # STR added pays its own END
+    cost = end_of(power, paid) + end_cost(use.str_added)  # STR added pays its own END
     if cost > end:
-        raise _no(
+        raise refuse(
             "no_endurance", f"{power.name} at {code} costs {cost} END; has {end}", "over_budget"
         )
     attack_action = not use.casual and (power.attack_action or power.kind == "attack")
     waived = use.gm_allows and power.attack_action
+    rolls_to_hit = attack_action and not waived and (is_token or power.attack_action)
+    if use.ocv_modifier and not (rolls_to_hit and "always_hits" not in power.absolute):
+        raise refuse("ocv_modifier", f"this use of {power.name} has no Attack Roll to modify")
     absolute = ""
     hit: bool | None = None
-    if attack_action and not waived and (is_token or power.attack_action):
+    if rolls_to_hit:
         if "always_hits" in power.absolute:
             hit, absolute = True, "always hits"
         else:
-            total = sum(roll(f"{power.name} Attack Roll", 3, 6)) + ocv
+            total = sum(roll(f"{power.name} Attack Roll", 3, 6)) + ocv + use.ocv_modifier
             hit = total >= 10 + dcv
     effect = None
     if hit is not False:
@@ -296,7 +306,71 @@ def use_power(
         attacked=state.attacked or ends,
     )
     time = "none" if use.casual else "attack" if ends else "zero"
-    return Used(state, power.name, str(code), ap, cost, time, ends, hit, effect, absolute)
+    return Used(
+        state, power.name, str(code), ap, cost, time, ends, hit, effect, absolute,
+        advantages, limitations,
+    )  # fmt: skip
+
+
+def always_apply(power: Power, use: Use) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The Advantages and Limitations a use applies: all of them, every time (seed 002,
+    *Full Power*: "A character must use all of a Power's Advantages and Limitations each
+    time he uses the Power"; its Blast 10d6 "is always Armor Piercing, even if reduced to
+    8d6").  A use naming some (``advantages``, ``limitations``) must name them all."""
+    out: list[tuple[str, ...]] = []
+    for word, asked, mods in (
+        ("Advantage", use.advantages, power.advantages),
+        ("Limitation", use.limitations, power.limitations),
+    ):
+        names = tuple(m.name for m in mods)
+        if asked is not None:
+            keys = {modifier_key(n): n for n in names}
+            unknown = [a for a in asked if modifier_key(a) not in keys]
+            if unknown:
+                raise refuse("amount", f"{power.name} has no {word} {unknown[0]!r}")
+            left = [n for k, n in keys.items() if k not in {modifier_key(a) for a in asked}]
+            if left:
+                raise refuse(
+                    "always_apply",
+                    f"a character must use all of a Power's Advantages and Limitations each "
+                    f"time he uses the Power: {power.name} is always {left[0]}",
+                )
+        out.append(names)
+    return out[0], out[1]
+
+
+def standard_refusal(power: Power, use: Use) -> None:
+    """Seed 002, *The Standard Effect Rule*: "If a character applies the Standard Effect
+    Rule to a power, he cannot switch back and forth between the 'standard' effect and
+    the rolled effect"; and the rule is applied to the Power as bought (a +0 Advantage),
+    not asked for one use."""
+    if use.standard is None:
+        return
+    if power.uses_ser and not use.standard:
+        raise refuse(
+            "standard_effect",
+            f"{power.name} applies the Standard Effect Rule: a Power using the rule cannot "
+            "switch back to the rolled effect",
+        )
+    if use.standard and not power.uses_ser:
+        raise refuse(
+            "standard_effect",
+            f"{power.name} is not bought with the Standard Effect Rule (+0 Advantage): it "
+            "is rolled, and cannot switch to the standard effect for one use",
+        )
+
+
+def identity_refusal(power: Power, state: PowerState) -> None:
+    """A Power with Only In Alternate Identity is not used, nor turned on, outside it
+    (the character's identity is :attr:`PowerState.alternate`, changed by
+    :func:`change_identity`)."""
+    oiai = next((m for m in power.limitations if modifier_key(m.name) == OIAI), None)
+    if oiai is not None and not state.alternate:
+        raise refuse(
+            "identity",
+            f"{power.name} has {oiai.name}: the character is in his true identity "
+            "(change_identity first)",
+        )
 
 
 def _str_thirds(power: Power, strength: int) -> int:
@@ -312,122 +386,3 @@ def _immunity(power: Power, target: Sheet | None) -> str:
             if word.startswith("immune:") and word[7:] in power.tags:
                 return f"{guard.name}: immune to {word[7:]}"
     return ""
-
-
-# -- turning Powers on and off, switching Framework slots --------------------------------------
-
-
-def activation_time(power: Power) -> str:
-    """``zero`` (a Zero Phase Action) or ``full_phase`` (Extra Time, Only In Alternate
-    Identity); Extra Time longer than a Phase gives its own ``detail``."""
-    extra = power.limitation("Extra Time")
-    if extra is not None:
-        return extra.detail or "full_phase"
-    if power.limitation("Only In Alternate Identity") is not None:
-        return "full_phase"
-    return "zero"
-
-
-def activate(
-    sheet: Sheet, state: PowerState, name: str, *, now: Now, end: int, gm_allows: bool = False
-) -> tuple[PowerState, int, str]:
-    """Turn a constant Power on: the new state, the END paid, the time taken."""
-    state = state.at(now)
-    power = _power(sheet, name)
-    if power.duration != "constant":
-        raise _no("instant", f"{name} is used, not turned on")
-    if name in state.on:
-        raise _no("already", f"{name} is already on")
-    if name in state.deactivated and power.kind != "movement" and not gm_allows:
-        raise _no("on_off", f"{name} was turned off this Phase: not on again unless the GM allows")
-    time = activation_time(power)
-    if time not in ("zero", "full_phase") and not gm_allows:
-        raise _no("time", f"{name} takes {time} to turn on: the GM applies that")
-    if power.framework and state.allocation(name) < _full_ap(power):
-        raise _no("framework", f"{power.framework} has not allocated {name}", "over_budget")
-    cost = end_cost(_full_ap(power))
-    if cost > end:
-        raise _no("no_endurance", f"{name} costs {cost} END; has {end}", "over_budget")
-    state = replace(state, on=tuple(sorted({*state.on, name})), activated=(*state.activated, name))
-    return state, cost, time
-
-
-def deactivate(
-    sheet: Sheet, state: PowerState, name: str, *, now: Now, gm_allows: bool = False
-) -> PowerState:
-    """Turn a Power off (a Zero Phase Action)."""
-    state = state.at(now)
-    power = _power(sheet, name)
-    if name not in state.on:
-        raise _no("already", f"{name} is not on")
-    if name in state.activated and power.kind != "movement" and not gm_allows:
-        raise _no("on_off", f"{name} was turned on this Phase: not off again unless the GM allows")
-    return replace(
-        state, on=tuple(n for n in state.on if n != name), deactivated=(*state.deactivated, name)
-    )
-
-
-def switch(
-    sheet: Sheet,
-    state: PowerState,
-    framework: str,
-    allocation: Sequence[tuple[str, int | None]],
-    *,
-    now: Now,
-    gm_allows: bool = False,
-) -> PowerState:
-    """Allocate a Framework's reserve among its slots (None: a slot's full points);
-    slots left out lose their points, and a constant one of them goes off."""
-    state = state.at(now)
-    frame = sheet.framework(framework)
-    if frame is None:
-        raise _no("unknown_power", f"no Power Framework {framework!r}")
-    if framework in state.switched and not gm_allows:
-        raise _no("switch_twice", f"{framework}'s slots were switched this Phase already")
-    slots = {p.name: p for p in sheet.slots(framework)}
-    wanted: dict[str, int] = {}
-    for name, points in allocation:
-        if name not in slots:
-            raise _no("unknown_power", f"{name!r} is not a slot of {framework}")
-        full = _full_ap(slots[name])
-        wanted[name] = full if points is None else points
-        if not 0 <= wanted[name] <= full:
-            raise _no("framework", f"{name} takes 0..{full} points, not {points}", "over_budget")
-    if sum(wanted.values()) > frame.pool:
-        raise _no(
-            "framework",
-            f"{framework} has {frame.pool} points; {sum(wanted.values())} asked",
-            "over_budget",
-        )
-    off = [n for n in state.on if n in slots and wanted.get(n, 0) < _full_ap(slots[n])]
-    for name in off:
-        state = deactivate(sheet, state, name, now=now, gm_allows=gm_allows)
-    kept = tuple((n, p) for n, p in state.allocated if n not in slots)
-    return replace(
-        state,
-        allocated=tuple(sorted(kept + tuple((n, p) for n, p in wanted.items() if p))),
-        switched=(*state.switched, framework),
-    )
-
-
-def upkeep(
-    sheet: Sheet, state: PowerState, *, now: Now, end: int
-) -> tuple[PowerState, int, tuple[str, ...]]:
-    """The owner's Phase begins: pay the END of each constant Power on (in the order the
-    character lists them); those it cannot pay go off.  Returns the END paid and those."""
-    state = state.at(now)
-    paid, dropped = 0, []
-    for power in sheet.powers:
-        if power.name not in state.on:
-            continue
-        cost = end_cost(_full_ap(power))
-        if paid + cost <= end:
-            paid += cost
-        else:
-            dropped.append(power.name)
-    state = replace(state, on=tuple(n for n in state.on if n not in dropped))
-    return state, paid, tuple(dropped)
-
-
-def _full_ap(power: Power) -> int:
-    return active_points(power, power.full_dice, sum(a.points for a in power.adders))

@@ -114,16 +114,19 @@ class Power:
 
     ``dice`` and ``points_per_die`` (base points per d6: Blast 5, RKA 15) price a dice
     Power; ``base_points`` prices one without dice (Flight 40m: 40).  ``adders`` are
-    optional when used (END is paid on those used), ``advantages`` and ``limitations``
-    always apply.  ``attack_action``: the Power takes an Attack Action and an Attack Roll
-    (Aid, Healing).  ``duration``: ``instant`` Powers are used; ``constant`` ones are
-    turned on and off and cost END every Phase they are on.  ``framework`` names the Power
-    Framework it is a slot of.  ``standard_dice``: how many of its whole dice use the
-    Standard Effect Rule (all of them: the dice count; None: it rolls).  ``absolute``:
-    GM-declared absolute properties (``always_hits``, ``always_kills``,
-    ``immune:<tag>``); ``tags`` say what the Power is (``sword``, ``fire``) for
-    immunities.  ``casual``: False when it cannot be used Casually (a -0 Limitation).
-    ``adds_str``: STR adds to it (HA, HKA).  ``offensive``: defaults to attack Powers.
+    optional when used (END is still paid with all of them unless the table relaxes it),
+    ``advantages`` and ``limitations`` always apply (Reduced Endurance and Increased
+    Endurance Cost change the END: :mod:`.endurance`; Only In Alternate Identity keeps the
+    Power to that identity: :mod:`.activation`).  ``attack_action``: the Power takes an
+    Attack Action and an Attack Roll (Aid, Healing).  ``duration``: ``instant`` Powers are
+    used; ``constant`` ones are turned on and off and cost END every Phase they are on.
+    ``framework`` names the Power Framework it is a slot of.  ``standard_dice``: how many of
+    its whole dice use the Standard Effect Rule (all of them: the dice count; None: it
+    rolls).  ``absolute``: GM-declared absolute properties (``always_hits``,
+    ``always_kills``, ``immune:<tag>``); ``tags`` say what the Power is (``sword``,
+    ``fire``) for immunities.  ``casual``: False when it cannot be used Casually (a -0
+    Limitation).  ``adds_str``: STR adds to it (HA, HKA).  ``offensive``: defaults to attack
+    Powers.
     """
 
     name: Name
@@ -165,6 +168,9 @@ class Power:
                 raise ParamError(
                     "bad_value", f"{word!r}: always_hits, always_kills or immune:<tag>", "absolute"
                 )
+        from .endurance import check  # the END modifiers' own module, which reads Power
+
+        check(self)
 
     # -- derived ---------------------------------------------------------------------------
 
@@ -190,8 +196,8 @@ class Power:
 
     def limitation(self, name: str) -> Modifier | None:
         """Its Limitation called ``name`` (case and spaces ignored), if it has one."""
-        key = _key(name)
-        return next((m for m in self.limitations if _key(m.name) == key), None)
+        key = modifier_key(name)
+        return next((m for m in self.limitations if modifier_key(m.name) == key), None)
 
     def base_points_of(self, code: DiceCode) -> Fraction:
         """Base points (before Adders and Advantages) of ``code`` dice of this Power."""
@@ -228,7 +234,8 @@ class Sheet:
         return tuple(p for p in self.powers if p.framework == framework)
 
 
-def _key(name: str) -> str:
+def modifier_key(name: str) -> str:
+    """A modifier's name as the rules compare it: case, spaces, ``_`` and ``-`` ignored."""
     return re.sub(r"[\s_-]", "", name).lower()
 
 

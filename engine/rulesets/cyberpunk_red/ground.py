@@ -1,0 +1,48 @@
+"""The squares of a move as :mod:`.movement` prices them, read from the scene.
+
+A move's cells come from the core (``Context.path``, start first); for each square
+stepped onto this gives its metres (the grid's cell size: on a 2 m grid with diagonals
+counting one, every square is 2 m), what its ground costs under the mover's footprint
+(the scene's terrain multipliers, as the core prices the path) and whether it is a gap
+(a ``gap`` terrain polygon over its centre), which is what makes it part of a jump.
+"""
+
+from __future__ import annotations
+
+from shapely.geometry import Polygon
+
+from engine.rulesets.base import Context
+from engine.rulesets.cyberpunk_red import movement
+from geometry.terrain import CostRule, TerrainKind, TerrainMap, TerrainRegion
+
+
+def squares(ctx: Context, mode: str, cost: float, steps: int) -> list[movement.Square]:
+    """The squares of the move being planned (``ctx.path``): each step's metres, its
+    ground's price under the mover's footprint, and whether it is a gap.  Without a path
+    (the trial move ``ask_options`` makes) ``steps`` squares at ``cost``, and for a jump
+    the smallest there is: one square jumped over and the landing."""
+    cell_size = ctx.scene.grid.cell_size
+    if len(ctx.path) < 2:
+        if mode in movement.JUMPS:
+            return [movement.Square(cell_size, gap=True), movement.Square(cell_size)]
+        terrain = cost / (steps * cell_size) if steps else 1.0
+        return [movement.Square(cell_size, terrain) for _ in range(steps)]
+    index = ctx.spatial.index(ctx.scene)
+    grid, size = index.grid, ctx.token.size
+    gaps = [t for t in ctx.scene.terrain if t.kind == TerrainKind.GAP.value]
+    gap_map = (
+        TerrainMap(
+            [TerrainRegion(Polygon(t.polygon), TerrainKind.GAP) for t in gaps],
+            CostRule({TerrainKind.GAP: 2.0}),
+            grid,
+        )
+        if gaps
+        else None
+    )
+    squares = []
+    for cell in ctx.path[1:]:
+        feet = grid.footprint(cell, size)
+        terrain = index.terrain.footprint_multiplier(feet) if index.terrain is not None else 1.0
+        gap = gap_map is not None and gap_map.footprint_multiplier(feet) > 1.0
+        squares.append(movement.Square(cell_size, terrain, gap))
+    return squares
