@@ -3,7 +3,7 @@
 DNS rebinding: a page on ``evil.example`` whose name is made to resolve to this server's
 address can send requests here that its browser treats as same-origin, naming
 ``Host: evil.example``.  So every request (``/ws``, ``/``, ``/healthz``, ``/metrics``)
-must name an allowed host, and the port it arrived on:
+must name an allowed host:
 
 * an IP literal (``127.0.0.1``, ``[::1]``, ``192.0.2.7``): a rebinding page never names
   one (its point is a name the attacker's DNS answers for), so the server is reachable
@@ -11,6 +11,10 @@ must name an allowed host, and the port it arrived on:
 * ``localhost`` and the ``--host`` the server was told to listen on;
 * a name in ``--allowed-hosts`` (``host`` matches any port, ``host:port`` that port;
   ``*`` allows any host, for a proxy that checks it itself).
+
+The port is not compared for the first two: what a rebinding page controls is the
+name, and a port forward or a proxy (``docker -p 80:8080``, a TCP relay) passes on a
+``Host`` naming its own port.
 
 Refused with 421 (Misdirected Request): the request named a server this is not.
 
@@ -75,8 +79,8 @@ def _has_port(entry: str) -> bool:
         return False
 
 
-def host_allowed(config: Config, host: str | None, local_port: int | None, scheme: str) -> bool:
-    """Whether a request naming ``Host: host`` that arrived on ``local_port`` is for us."""
+def host_allowed(config: Config, host: str | None, scheme: str = "http") -> bool:
+    """Whether a request naming ``Host: host`` is for us."""
     if "*" in config.allowed_hosts:
         return True
     if host is None:
@@ -89,8 +93,6 @@ def host_allowed(config: Config, host: str | None, local_port: int | None, schem
         listed = split_host(entry, scheme)
         if listed is not None and listed[0] == name and (not _has_port(entry) or listed[1] == port):
             return True
-    if local_port is not None and port != local_port:
-        return False
     return _is_ip(name) or name in ("localhost", config.host.lower())
 
 
@@ -113,20 +115,13 @@ def origin_allowed(
     return any(origin_tuple(allowed) == given for allowed in config.allowed_origins)
 
 
-def _local_port(request: web.Request) -> int | None:
-    sockname = request.transport.get_extra_info("sockname") if request.transport else None
-    return sockname[1] if isinstance(sockname, tuple) and len(sockname) >= 2 else None
-
-
 def hosts_guard(config: Config, on_refused: Callable[[web.Request], None]) -> Middleware:
     """The middleware refusing a request that names another host (421), telling
     ``on_refused`` (the server counts them)."""
 
     @web.middleware
     async def guard(request: web.Request, handler: Handler) -> web.StreamResponse:
-        if not host_allowed(
-            config, request.headers.get("Host"), _local_port(request), request.scheme
-        ):
+        if not host_allowed(config, request.headers.get("Host"), request.scheme):
             on_refused(request)
             raise web.HTTPMisdirectedRequest(text="this server does not answer for that host")
         return await handler(request)

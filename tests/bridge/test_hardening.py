@@ -198,8 +198,10 @@ async def test_a_forged_host_is_refused_on_every_path(tmp_path: Path, path: str)
         ok = 101 if path == "/ws" else 200
         assert await raw_get(port, path, f"evil.example:{port}", extra) == 421
         assert await raw_get(port, path, "evil.example", extra) == 421
-        assert await raw_get(port, path, f"127.0.0.1:{port + 1}", extra) == 421  # port
+        assert await raw_get(port, path, "evil.example:8443", extra) == 421
         assert await raw_get(port, path, f"127.0.0.1:{port}", extra) == ok
+        assert await raw_get(port, path, "127.0.0.1:80", extra) == ok  # a port forward's
+        assert await raw_get(port, path, f"[::1]:{port}", extra) == ok
         assert await raw_get(port, path, f"localhost:{port}", extra) == ok
         assert await raw_get(port, path, "vtt.example", extra) == ok  # listed: any port
         assert bridge.hub.metrics.snapshot()["host_refused"] == 3
