@@ -53,6 +53,7 @@ from vtt_bridge.hosts import hosts_guard, origin_allowed
 from vtt_bridge.hub import Hub
 from vtt_bridge.limits import (
     ADMISSION_FLUSH_S,
+    ADMISSION_TURN_S,
     PRE_JOIN_BURST,
     Bucket,
     Buckets,
@@ -693,6 +694,20 @@ async def websocket(request: web.Request) -> web.StreamResponse:
             hub.metrics.count("join_timeouts")
             outbound.drop(CLOSE_POLICY, "join timeout", "no join in time")
 
+    async def admit(frame: str | bytes) -> None:
+        # The join holds its turn at most ADMISSION_TURN_S (a catch-up to a client that
+        # does not read waits for room in its queue), then finishes outside the gate.
+        async with limits.gate:
+            work = asyncio.ensure_future(hub.receive(session, frame, config.clock()))
+            try:
+                await asyncio.wait({work}, timeout=ADMISSION_TURN_S)
+            except BaseException:
+                work.cancel()
+                raise
+            if work.done():
+                await outbound.flushed(ADMISSION_FLUSH_S)
+        await work
+
     join_timer = loop.call_later(config.join_timeout, join_deadline)
     try:
         async for message in ws:
@@ -706,12 +721,10 @@ async def websocket(request: web.Request) -> web.StreamResponse:
                 # A join, and its catch-up: a few at a time, each until what it was
                 # sent is on the socket, so a storm of them takes turns with the rest.
                 admitting = True
-                async with limits.gate:
-                    await hub.receive(session, message.data, config.clock())
-                    # Joined: charge its participant's bucket from now on (with the
-                    # join's own cost, so a reconnect is not free).
-                    outbound.bucket(loop.time())
-                    await outbound.flushed(ADMISSION_FLUSH_S)
+                await admit(message.data)
+                # Joined: charge its participant's bucket from now on (with the
+                # join's own cost, so a reconnect is not free).
+                outbound.bucket(loop.time())
                 admitting = False
                 if late:
                     late = False

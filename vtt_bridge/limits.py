@@ -55,6 +55,9 @@ ADMISSIONS: Final = 2
 #: Longest an admission waits for what its join sent to reach the socket: a client
 #: that does not read must not hold a turn every other join waits for.
 ADMISSION_FLUSH_S: Final = 0.25
+#: Longest a join (its catch-up included) holds its turn; a longer one goes on outside
+#: the gate (a catch-up to a client that does not read waits for room in its queue).
+ADMISSION_TURN_S: Final = 0.5
 
 
 class LoopLag:
