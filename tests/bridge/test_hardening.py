@@ -262,4 +262,3 @@ async def test_a_join_waiting_for_admission_is_not_timed_out(tmp_path: Path) -> 
             await asyncio.sleep(0.6)  # past the join deadline, in the queue
         assert isinstance(await client.wait_for(protocol.Welcome), protocol.Welcome)
         await client.close()
-
