@@ -25,6 +25,10 @@ message's cost, without waiting for answers.  It keeps that bucket itself becaus
 load's clients share the server's settings and would be closed at 50 messages/s; the
 tests check that the server enforces the same costs (``tests/bridge/test_fair_turns.py``).
 
+``--hostile`` runs :mod:`bench.hostile_clients` instead: issue 22's hostile cases
+(one participant's reconnect loops, a storm of 500 joins, paced clients through a
+stall) beside ten tables at human pace, on a server with its default limits.
+
 Beside those wall-clock figures, which depend on what else the machine runs, it
 measures in its own process what each kind of the neighbour's messages costs the event
 loop in CPU time, which does not (:func:`loop_cpu`): the same messages through a
@@ -533,8 +537,19 @@ def main() -> int:
         help="measure only each message's event-loop CPU, in-process (no load, no server)",
     )
     parser.add_argument("--cpu-rounds", type=int, default=7, help="rounds per message kind")
+    parser.add_argument(
+        "--hostile",
+        action="store_true",
+        help="instead: the hostile clients' cases at human pace (bench.hostile_clients)",
+    )
     options = parser.parse_args()
     os.environ.setdefault("PYTHONHASHSEED", "0")
+    if options.hostile:
+        from bench import hostile_clients
+
+        hostile = asyncio.run(hostile_clients.measure(options))
+        print(json.dumps(hostile)) if options.json else hostile_clients.print_hostile(hostile)
+        return 0
     result = asyncio.run(measure(options))
     if options.json:
         print(json.dumps(result))

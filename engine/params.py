@@ -18,8 +18,15 @@ What a field may be:
 * a nested frozen dataclass (a map with the same rules);
 * ``X | None`` for an optional value, with a default;
 * ``Annotated[X, Range(lo, hi)]`` bounds a number, ``Annotated[str, Length(lo, hi)]``
-  bounds a string, and ``Annotated[tuple[int, ...] | None, DICE]`` marks dice the table
-  may roll itself (the bridge applies the table's dice policy to them).
+  bounds a string (a plain ``str`` is 0..1024 characters, and a *required* one may not
+  be empty: a parameter a player must give is never meaningfully blank), and
+  ``Annotated[tuple[int, ...] | None, DICE]`` marks dice the table may roll itself
+  (the bridge applies the table's dice policy to them).
+
+Every string parameter is free text some member's screen may show: it may not hold
+control characters (C0, C1), U+2028/2029 or bidirectional formatting (U+202A..202E,
+U+2066..2069, U+200E/200F/061C), as :mod:`protocol.text` refuses on the wire.  The
+engine cannot import :mod:`protocol`, so the class is restated here (a test compares).
 
 A dataclass's own ``__post_init__`` may check more (one field against another); it
 raises :class:`ParamError` too.
@@ -29,6 +36,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import re
 import types
 import typing
 from dataclasses import dataclass
@@ -42,6 +50,11 @@ MAX_ITEMS = 1024
 MAX_DEPTH = 8
 #: Largest magnitude of an integer parameter without its own ``Range``.
 MAX_INT = 1_000_000_000
+
+#: What a string parameter may not hold (the same class as ``protocol.text``'s).
+FORBIDDEN_TEXT = re.compile(
+    "[\x00-\x1f\x7f-\x9f\u2028\u2029\u200e\u200f\u061c\u202a-\u202e\u2066-\u2069]"
+)
 
 TokenRef = NewType("TokenRef", str)
 """A token id parameter."""
@@ -221,6 +234,8 @@ def _dataclass(cls: type, data: object, path: str, depth: int) -> Any:
         where = _join(path, f.name)
         if f.name in data:
             kwargs[f.name] = _decode(hints[f.name], data[f.name], where, depth + 1)
+            if kwargs[f.name] == "" and _required_text(f, hints[f.name]):
+                raise ParamError("bad_value", f"{f.name!r} may not be empty", where)
         elif f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
             raise ParamError("missing_field", f"{f.name!r} is required", where)
     try:
@@ -234,7 +249,23 @@ def _string(data: object, path: str, length: Length) -> str:
         raise ParamError("bad_type", f"expected a string, got {_show(data)}", path)
     if not length.lo <= len(data) <= length.hi:
         raise ParamError("bad_value", f"length must be {length.lo}..{length.hi}", path)
+    bad = FORBIDDEN_TEXT.search(data)
+    if bad is not None:
+        raise ParamError(
+            "bad_value",
+            f"character U+{ord(bad.group()):04X} at {bad.start()} is not allowed in text "
+            "(control, line separator or bidirectional formatting)",
+            path,
+        )
     return data
+
+
+def _required_text(f: dataclasses.Field[Any], hint: Any) -> bool:
+    """A required plain ``str`` field (no default, no ``Length`` of its own)."""
+    required = f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
+    return (
+        required and _strip(hint) is str and not any(isinstance(e, Length) for e in _extras(hint))
+    )
 
 
 def _bounded(value: float, path: str, extras: tuple[Any, ...], default: Range) -> None:

@@ -10,6 +10,7 @@ from msgspec.structs import force_setattr
 
 from protocol.errors import ProtocolError, join_path
 from protocol.features import MAX_TERRAIN, MAX_WALLS, TerrainSpec, VttSpec, WallSpec
+from protocol.text import CLEAN_PATTERN, check_text
 from protocol.validate import INT_MAX, INT_MIN, key_segment, show
 from protocol.wire import MAX_MAGNITUDE, Int, Label, Length, Name, Positive, TokenId, Wire
 
@@ -55,7 +56,7 @@ class GridSpec(Wire, frozen=True, kw_only=True):
     LATER = ("diagonal", "offset", "vtt")
     kind: GridKind
     cell_size: Positive
-    unit: Annotated[str, Meta(min_length=1, max_length=16)]
+    unit: Annotated[str, Meta(min_length=1, max_length=16, pattern=CLEAN_PATTERN)]
     width: GridCells
     height: GridCells
     diagonal: Diagonal = "one"
@@ -80,7 +81,7 @@ def _stat(value: object, path: str) -> StatValue:
     if isinstance(value, float) and abs(value) <= MAX_MAGNITUDE:
         return value
     if isinstance(value, str) and len(value) <= 256:
-        return value
+        return check_text(value, path)
     kind = "bad_value" if isinstance(value, int | float | str) else "bad_type"
     raise ProtocolError(kind, f"expected a boolean, number or string, got {show(value)}", path=path)
 
@@ -126,6 +127,7 @@ class TokenSpec(Wire, frozen=True, kw_only=True):
         for name, value in self.stats.items():
             if not 1 <= len(name) <= 64:
                 raise ProtocolError("bad_value", f"stat name {show(name)}: 1..64 characters")
+            check_text(name, join_path("stats", key_segment(name)))
             _stat(value, join_path("stats", key_segment(name)))
         force_setattr(self, "stats", dict(sorted(self.stats.items())))
 

@@ -40,6 +40,7 @@ import msgspec
 from msgspec import Meta
 
 from protocol.errors import ProtocolError, join_path
+from protocol.text import CLEAN_PATTERN, why_forbidden
 from protocol.validate import (
     INT_MAX,
     INT_MIN,
@@ -70,9 +71,11 @@ Rolls = Annotated[tuple[Roll, ...], Meta(min_length=1, max_length=100)]
 
 
 #: Strings by length: a name (1..64), a long name (1..128), a label (0..128), prose.
-Name = Annotated[str, Meta(min_length=1, max_length=64)]
-LongName = Annotated[str, Meta(min_length=1, max_length=128)]
-Label = Annotated[str, Meta(max_length=128)]
+#: Names and labels are free text other members are shown: no control or bidirectional
+#: formatting characters (:mod:`protocol.text`).  Prose is the server's own.
+Name = Annotated[str, Meta(min_length=1, max_length=64, pattern=CLEAN_PATTERN)]
+LongName = Annotated[str, Meta(min_length=1, max_length=128, pattern=CLEAN_PATTERN)]
+Label = Annotated[str, Meta(max_length=128, pattern=CLEAN_PATTERN)]
 Prose = Annotated[str, Meta(max_length=1024)]
 #: An event index, or -1 for "before any event".
 EventIndex = Annotated[int, Meta(ge=-1, le=SEQ_MAX)]
@@ -308,6 +311,10 @@ def _refusal(exc: msgspec.ValidationError, data: Any) -> ProtocolError:
         name = found.group(2)
         where = join_path(path, key_segment(name))
         return ProtocolError(code, f"{code.split('_')[0]} field {name!r}", path=where)
+    if "matching regex '^[^" in text_ and isinstance(value, str):
+        why = why_forbidden(value)
+        if why is not None:
+            return ProtocolError("bad_value", why, path=path)
     if found := re.match(r"Expected `([^`]+)` (.*?)(, got \d+)?$", text_):
         kind = _KINDS.get(found.group(1), (None, found.group(1)))[1]
         detail = f"expected {kind} {found.group(2)}, got {show(value)}"

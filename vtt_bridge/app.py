@@ -12,9 +12,14 @@ What a connection may cost the server is bounded here, before the hub sees a fra
   (403 otherwise); no permessage-deflate; heartbeats; frames over
   ``max_message_bytes`` close it (1009);
 * it must join within ``join_timeout`` seconds (else close 1008);
-* a token bucket limits its inbound messages, counting what each costs
-  (:mod:`vtt_bridge.costs`); when empty the message is refused with ``rate_limited``,
-  then the connection is closed (1008);
+* every request must name this server's ``Host`` (:mod:`vtt_bridge.hosts`, 421), and
+  handshakes from one address are limited (``--join-rate``, HTTP 429);
+* a token bucket limits inbound messages, counting what each costs
+  (:mod:`vtt_bridge.costs`), one bucket per participant over all its connections
+  (:mod:`vtt_bridge.limits`, which also keeps a server stall off the bill); when empty
+  the message is refused with ``rate_limited``, then the connection is closed (1008);
+* joins are admitted a few at a time (:class:`vtt_bridge.limits.Gate`), so a reconnect
+  storm's catch-ups take turns with every other table's frames;
 * frames of different connections take turns: the receive loop yields to the event
   loop after each frame, so a connection with a backlog of buffered frames cannot
   keep the others waiting until its backlog is done;
@@ -37,7 +42,6 @@ import signal
 import threading
 from collections.abc import AsyncIterator, Callable
 from typing import cast
-from urllib.parse import urlsplit
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
@@ -45,12 +49,35 @@ import protocol
 from vtt_bridge import costs, prometheus
 from vtt_bridge.config import Config
 from vtt_bridge.fanout import Shared
+from vtt_bridge.hosts import hosts_guard, origin_allowed
 from vtt_bridge.hub import Hub
+from vtt_bridge.limits import (
+    ADMISSION_FLUSH_S,
+    ADMISSION_TURN_S,
+    PRE_JOIN_BURST,
+    Bucket,
+    Buckets,
+    Gate,
+    JoinRate,
+    LoopLag,
+)
 from vtt_bridge.operations import operations_guard, warn_if_files_run_short
 from vtt_bridge.page import add_routes as add_page_routes
 from vtt_bridge.recording import REPLAYED_LIMITS, FileRecorder
 from vtt_bridge.store import Store
 from vtt_bridge.tables import Session
+from vtt_bridge.wsresponse import DrainingResponse
+
+__all__ = [
+    "CONFIG",
+    "CONNECTIONS",
+    "HUB",
+    "LIMITS",
+    "Limits",
+    "Outbound",
+    "create_app",
+    "origin_allowed",
+]
 
 log = logging.getLogger("vtt_bridge")
 
@@ -60,6 +87,21 @@ CONNECTIONS: web.AppKey[set[Outbound]] = web.AppKey("connections")
 TIMERS = web.AppKey("timers", set[asyncio.TimerHandle])
 TASKS = web.AppKey("tasks", set[asyncio.Task[None]])
 RECORDERS = web.AppKey("recorders", list[FileRecorder])
+
+
+class Limits:
+    """The server-wide side of the limits: the loop's lag, the participants' buckets,
+    the handshakes per address and the join gate (:mod:`vtt_bridge.limits`)."""
+
+    def __init__(self, config: Config) -> None:
+        loop = asyncio.get_running_loop()
+        self.lag = LoopLag(loop.time)
+        self.buckets = Buckets(config.rate_limit, float(config.rate_burst), self.lag)
+        self.join_rate = JoinRate(config.join_rate, config.join_burst)
+        self.gate = Gate()
+
+
+LIMITS = web.AppKey("limits", Limits)
 
 DEMO_TABLE = "demo"
 DEMO_PLAYERS = ["alice", "bob"]
@@ -77,6 +119,8 @@ class Outbound:
         conn: str,
         config: Config,
         on_drop: Callable[[Session], None],
+        limits: Limits | None = None,
+        table_of: Callable[[str], str | None] = lambda token: None,
     ) -> None:
         self._ws = ws
         self._transport = transport
@@ -96,8 +140,18 @@ class Outbound:
         self.busy_since: float | None = None
         self._rate = config.rate_limit
         self._burst = float(config.rate_burst)
-        self._tokens = self._burst
-        self._last = asyncio.get_running_loop().time()
+        self._max_bytes = config.max_message_bytes
+        now = asyncio.get_running_loop().time()
+        self._limits = limits
+        #: The id of the table a join token opens, if memory knows it.
+        self._hub_tables = table_of
+        lag = limits.lag if limits is not None else None
+        #: Until it has joined: a small bucket of its own (all it may usefully send is a
+        #: join); then its participant's, shared with all its connections.
+        self._bucket = Bucket(self._rate, min(self._burst, float(PRE_JOIN_BURST)), now, lag)
+        self._joined = False
+        #: What the connection's own bucket was charged before it joined.
+        self._paid_before_join = 0.0
         #: What the last frame took from the bucket (its decoded message's extra cost
         #: tops that up to at most a full bucket; see :meth:`charge`).
         self._frame_paid = 0.0
@@ -139,6 +193,16 @@ class Outbound:
             await self._wakeup
         return self._queue.popleft()
 
+    async def flushed(self, limit: float) -> None:
+        """Wait until everything queued has been handed to the socket (or the client is
+        gone, or ``limit`` seconds passed): a join holds its admission until then."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + limit
+        while (self._queue or self.busy_since is not None) and not self.dropped:
+            if loop.time() >= deadline:
+                return
+            await asyncio.sleep(0.002)
+
     async def room(self) -> None:
         """Wait until the queue is at most half full (or the client is gone)."""
         while len(self._queue) > self._half and not self.dropped:
@@ -158,49 +222,93 @@ class Outbound:
         """Close the connection with ``code`` (the hub revoked its join token)."""
         self.drop(code, reason, reason)
 
+    def bucket(self, now: float) -> Bucket:
+        """The bucket this connection charges: its own until it has joined, then its
+        participant's (one per join token and table, :class:`Buckets`)."""
+        session = self.session
+        if not self._joined and session.table is not None and session.token:
+            if self._limits is not None:
+                self._bucket = self._limits.buckets.get(session.table.id, session.token, now)
+                self._bucket.debit(self._paid_before_join, now)
+            self._joined = True
+        return self._bucket
+
     def admit(self, now: float, cost: int = 1) -> bool:
         """Take ``cost`` tokens from the bucket; False (taking none) when it has fewer.
 
         A cost above the bucket's size takes the whole (full) bucket: a frame as large
         as ``--max-message-bytes`` allows must stay sendable whatever the burst."""
-        self._tokens = min(self._burst, self._tokens + (now - self._last) * self._rate)
-        self._last = now
-        needed = min(float(cost), self._burst)
-        if self._tokens < needed:
+        bucket = self.bucket(now)
+        if not bucket.take(float(cost), now):
             return False
-        self._tokens -= needed
+        if not self._joined:
+            self._paid_before_join += min(float(cost), bucket.burst)
         return True
 
     def admit_frame(self, frame: str | bytes) -> bool:
         """Charge an inbound frame before it is decoded (:func:`costs.frame_cost`);
         when the bucket is empty, refuse it (:meth:`refuse_rate`) and return False."""
         cost = costs.frame_cost(_wire_size(frame))
-        if self.admit(asyncio.get_running_loop().time(), cost):
-            self._frame_paid = min(float(cost), self._burst)
+        now = asyncio.get_running_loop().time()
+        if self.admit(now, cost):
+            self._frame_paid = min(float(cost), self.bucket(now).burst)
             return True
+        if self.session.table is None:  # not joined: answered in this frame's kind
+            self.session.binary = isinstance(frame, bytes)
         # Decoded only to name the refused message (its seq, its type): once, as the
-        # connection is closing anyway, and bounded by the frame size limit.
+        # connection is closing anyway, and bounded by the frame size limit (the
+        # server's, which may be above the protocol's default).
+        ref = None
         try:
-            message: protocol.ClientMessage | None = protocol.decode_client(frame)
-        except protocol.ProtocolError:
-            message = None
-        self.refuse_rate(cost, message)
+            message: protocol.ClientMessage | None = protocol.decode_client(
+                frame, max_bytes=self._max_bytes
+            )
+        except protocol.ProtocolError as exc:
+            message, ref = None, exc.seq
+        self.refuse_rate(cost, message, ref)
         return False
+
+    def spent_join(self, frame: str | bytes) -> bool:
+        """Refuse a join whose participant's bucket is empty (``rate_limited``, 1008)
+        before it costs a token read and a state: reconnecting is no way around the
+        limit, and a reconnect loop is turned away at its cheapest."""
+        if self._limits is None:
+            return False
+        try:
+            message = protocol.decode_client(frame, max_bytes=self._max_bytes)
+        except protocol.ProtocolError:
+            return False  # the hub refuses it, with its reasons
+        if not isinstance(message, protocol.Join):
+            return False
+        table = self._hub_tables(message.token)
+        if table is None:
+            return False
+        now = asyncio.get_running_loop().time()
+        bucket = self._limits.buckets.peek(table, message.token, now)
+        if bucket is None or bucket.tokens >= 1:
+            return False
+        self.session.binary = isinstance(frame, bytes)  # answered in the join's kind
+        self.refuse_rate(1, message)
+        return True
 
     def charge(self, cost: int, message: protocol.ClientMessage) -> bool:
         """The session's hook: take ``cost`` more tokens for a decoded ``message``.
 
         With its frame's, at most a full bucket: the largest scene the frame size limit
         allows (priced by its tokens too, :func:`costs.scene_cost`) stays sendable."""
-        cost = min(cost, max(0, math.ceil(self._burst - self._frame_paid)))
-        if self.admit(asyncio.get_running_loop().time(), cost):
+        now = asyncio.get_running_loop().time()
+        cost = min(cost, max(0, math.ceil(self.bucket(now).burst - self._frame_paid)))
+        if self.admit(now, cost):
             return True
         self.refuse_rate(cost, message)
         return False
 
-    def refuse_rate(self, cost: int, message: protocol.ClientMessage | None) -> None:
+    def refuse_rate(
+        self, cost: int, message: protocol.ClientMessage | None, ref: int | None = None
+    ) -> None:
         """Over the rate limit: tell the client why (``rate_limited``, naming the
-        message's seq when it could be read), then close with 1008 once that is sent.
+        message's seq when it could be read: ``ref`` when it did not decode), then
+        close with 1008 once that is sent.
 
         Not recorded: the refused frame is not in the recording either, and a replay
         ends the connection where the recording does."""
@@ -210,12 +318,12 @@ class Outbound:
         what = f"{message.TYPE!r}" if message is not None else "this frame"
         text = (
             f"rate limit exceeded: {what} costs {cost} of {self._burst:g} tokens, which "
-            f"refill at {self._rate:g}/s; send drags as one move (see the README); "
-            "closing (1008)"
+            f"refill at {self._rate:g}/s for each participant over all its connections; "
+            "send drags as one move (see docs/operations.md); closing (1008)"
         )
         error = protocol.ErrorMessage(
             seq=self.session.next_seq(),
-            ref=None if message is None else message.seq,
+            ref=ref if message is None else message.seq,
             code="rate_limited",
             message=text,
         )
@@ -332,12 +440,17 @@ def crash_hook(spec: str | None) -> Callable[[str], bool]:
 
 def create_app(config: Config) -> web.Application:
     """The bridge as an aiohttp application."""
+
     # aiohttp's keep-alive timer is the only deadline on a connection that has not sent
     # its whole request yet (75 s by default under ``web.run_app``): it is the handshake
     # deadline.  Once upgraded, a WebSocket is governed by its heartbeat instead.
+    def host_refused(request: web.Request) -> None:
+        if HUB in request.app:
+            request.app[HUB].metrics.count("host_refused")
+
     app = web.Application(
         handler_args={"keepalive_timeout": config.handshake_timeout},
-        middlewares=[operations_guard(config)],
+        middlewares=[hosts_guard(config, host_refused), operations_guard(config)],
     )
     app[CONFIG] = config
     app[CONNECTIONS] = set()
@@ -400,6 +513,10 @@ async def _hub_context(app: web.Application) -> AsyncIterator[None]:
             table.recorder = FileRecorder(path, table, hub.store.log(table.id), now, limits)
             app[RECORDERS].append(table.recorder)
     warn_if_files_run_short(config.max_connections)
+    app[LIMITS] = Limits(config)
+    # The rate limits' own ticker (every 10 ms, read between ticks too), beside the
+    # metrics' lag histogram below.
+    ticker = loop.create_task(app[LIMITS].lag.run())
     watchdog = loop.create_task(_watchdog(app))
     prometheus.register(hub)
     lag = loop.create_task(prometheus.watch_loop_lag(hub))
@@ -409,6 +526,7 @@ async def _hub_context(app: web.Application) -> AsyncIterator[None]:
         yield
     finally:
         watchdog.cancel()
+        ticker.cancel()
         lag.cancel()
         if poller is not None:
             poller.cancel()
@@ -435,9 +553,15 @@ async def _watchdog(app: web.Application) -> None:
     config = app[CONFIG]
     loop = asyncio.get_running_loop()
     period = max(0.05, min(1.0, config.stall_timeout / 4))
+    limits = app[LIMITS]
+    swept = loop.time()
     while True:
         await asyncio.sleep(period)
         now = loop.time()
+        if now - swept >= 1.0:  # forget buckets that are full again
+            swept = now
+            limits.buckets.sweep(now)
+            limits.join_rate.sweep(now)
         live: set[Outbound] = app[CONNECTIONS]
         for outbound in list(live):
             if not outbound.dropped and outbound.stalled(now, config.stall_timeout):
@@ -500,24 +624,25 @@ async def metrics_json(request: web.Request) -> web.Response:
 _connection_ids = itertools.count(1)
 
 
-def origin_allowed(config: Config, origin: str | None, host: str | None = None) -> bool:
-    """A browser's ``Origin`` must be this server itself (the table view it serves at
-    ``/``: same host and port as the request's ``Host``) or on the allowlist;
-    non-browser clients send none."""
-    if origin is None:
-        return True
-    if host is not None and urlsplit(origin).netloc == host:
-        return True
-    return "*" in config.allowed_origins or origin in config.allowed_origins
-
-
 async def websocket(request: web.Request) -> web.StreamResponse:
     """One client connection: join, then commands; everything else is the hub's."""
     config = request.app[CONFIG]
     hub = request.app[HUB]
-    if not origin_allowed(config, request.headers.get("Origin"), request.host):
+    limits = request.app[LIMITS]
+    loop = asyncio.get_running_loop()
+    if not origin_allowed(config, request.headers.get("Origin"), request.host, request.scheme):
         hub.metrics.count("origin_refused")
         raise web.HTTPForbidden(text="origin not allowed")
+    wait = limits.join_rate.admit(request.remote or "", loop.time())
+    if wait:
+        hub.metrics.count("handshakes_refused")
+        busy = web.Response(
+            status=429,
+            text=f"too many connections from this address; retry after {wait:.1f} s",
+            headers={"Retry-After": str(math.ceil(wait))},
+        )
+        busy.force_close()
+        return busy
     if hub.metrics.connections_open >= config.max_connections:
         hub.metrics.count("connections_refused")
         log.warning(
@@ -529,23 +654,28 @@ async def websocket(request: web.Request) -> web.StreamResponse:
         full.force_close()  # and free its socket now, not at the keep-alive deadline
         return full
     # aiohttp refuses a frame of exactly ``max_msg_size``; the limit itself is allowed.
-    ws = web.WebSocketResponse(
+    ws = DrainingResponse(
         heartbeat=config.heartbeat, max_msg_size=config.max_message_bytes + 1, compress=False
     )
     # Counted before the upgrade: handshakes in flight at once cannot overshoot the cap.
     hub.metrics.connections_open += 1
     try:
-        await ws.prepare(request)
+        # Upgrades take the join gate too: a storm's handshakes queue behind each
+        # other, not in front of every other table's frames.  (Only the upgrade: what
+        # the client must send next is not waited for here.)
+        async with limits.gate:
+            await ws.prepare(request)
     except BaseException:
         hub.metrics.connections_open -= 1
         raise
-    loop = asyncio.get_running_loop()
     outbound = Outbound(
         ws,
         request.transport,
         f"c{next(_connection_ids)}",
         config,
         lambda s: hub.leave(s, config.clock()),
+        limits,
+        lambda token: t.id if (t := hub.by_token.get(token)) is not None else None,
     )
     session = outbound.session
     outbound.on_rate_limited = lambda: hub.metrics.count("rate_limited")
@@ -553,10 +683,30 @@ async def websocket(request: web.Request) -> web.StreamResponse:
     hub.metrics.count("connections")
     writer = asyncio.create_task(outbound.run())
 
+    admitting = False
+    late = False
+
     def join_deadline() -> None:
-        if session.table is None and not outbound.dropped:
+        nonlocal late
+        if admitting:
+            late = True  # its join waits for admission: judged once admitted
+        elif session.table is None and not outbound.dropped:
             hub.metrics.count("join_timeouts")
             outbound.drop(CLOSE_POLICY, "join timeout", "no join in time")
+
+    async def admit(frame: str | bytes) -> None:
+        # The join holds its turn at most ADMISSION_TURN_S (a catch-up to a client that
+        # does not read waits for room in its queue), then finishes outside the gate.
+        async with limits.gate:
+            work = asyncio.ensure_future(hub.receive(session, frame, config.clock()))
+            try:
+                await asyncio.wait({work}, timeout=ADMISSION_TURN_S)
+            except BaseException:
+                work.cancel()
+                raise
+            if work.done():
+                await outbound.flushed(ADMISSION_FLUSH_S)
+        await work
 
     join_timer = loop.call_later(config.join_timeout, join_deadline)
     try:
@@ -565,12 +715,28 @@ async def websocket(request: web.Request) -> web.StreamResponse:
                 continue
             if outbound.dropped or not outbound.admit_frame(message.data):
                 break
-            await hub.receive(session, message.data, config.clock())
+            if session.table is None and outbound.spent_join(message.data):
+                break
+            if session.table is None:
+                # A join, and its catch-up: a few at a time, each until what it was
+                # sent is on the socket, so a storm of them takes turns with the rest.
+                admitting = True
+                await admit(message.data)
+                # Joined: charge its participant's bucket from now on (with the
+                # join's own cost, so a reconnect is not free).
+                outbound.bucket(loop.time())
+                admitting = False
+                if late:
+                    late = False
+                    join_deadline()
+            else:
+                await hub.receive(session, message.data, config.clock())
             # Take turns: frames already buffered are read without ever yielding, so
             # without this one connection's backlog would run before anyone else's.
             await asyncio.sleep(0)
-        if ws.close_code == WSCloseCode.MESSAGE_TOO_BIG:
+        if ws.too_big:
             hub.metrics.count("too_big")
+            await ws.drain()
     finally:
         join_timer.cancel()
         hub.leave(session, config.clock())

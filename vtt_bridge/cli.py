@@ -27,7 +27,7 @@ from aiohttp import web
 import protocol
 from vtt_bridge.app import DEMO_TABLE, HUB, create_app
 from vtt_bridge.backup import BackupError, ServerLock, backup, restore
-from vtt_bridge.config import Config
+from vtt_bridge.config import ENV_PREFIX, Config, ConfigError
 from vtt_bridge.demo import DEMO_RULESET, load_demo_scene
 from vtt_bridge.filelimit import raise_file_limit
 from vtt_bridge.hub import RESERVED_PARTICIPANTS, Hub
@@ -36,13 +36,22 @@ from vtt_bridge.recording import RecordingError, replay
 from vtt_bridge.store import JoinToken, Store
 from vtt_bridge.tables import new_join_token
 
-ENV_PREFIX = "VTT_BRIDGE_"
+__all__ = ["ENV_PREFIX", "SERVE_OPTIONS", "build_parser", "config_from_args", "main"]
 
 
 def _env(name: str, default: Any, kind: Callable[[str], Any] = str) -> Any:
-    """The default for flag ``--name``: ``$VTT_BRIDGE_NAME`` if set, else ``default``."""
-    raw = os.environ.get(ENV_PREFIX + name.upper().replace("-", "_"))
-    return default if raw is None else kind(raw)
+    """The default for flag ``--name``: ``$VTT_BRIDGE_NAME`` if set, else ``default``.
+
+    A value that does not parse is refused naming the variable (argparse names a
+    flag's own bad value); its range is checked with the flags' (``config.check``)."""
+    env = ENV_PREFIX + name.upper().replace("-", "_")
+    raw = os.environ.get(env)
+    if raw is None:
+        return default
+    try:
+        return kind(raw)
+    except ValueError:
+        raise ConfigError(f"${env} (--{name}): {raw!r} is not a valid value") from None
 
 
 def _flag(raw: str) -> bool:
@@ -62,12 +71,20 @@ SERVE_OPTIONS: list[tuple[str, str, Callable[[str], Any], str]] = [
     ("record", "record_dir", Path, "record every table's traffic into this directory"),
     ("prompt-timeout", "prompt_timeout", float, "seconds a new table's prompts wait"),
     ("allowed-origins", "allowed_origins", _origins, "comma-separated Origin allowlist"),
+    (
+        "allowed-hosts",
+        "allowed_hosts",
+        _origins,
+        "comma-separated Host names allowed (default: the listen address and localhost)",
+    ),
     ("max-message-bytes", "max_message_bytes", int, "largest inbound frame (close 1009)"),
     ("outbound-queue", "outbound_queue", int, "messages queued per client (close 1013)"),
     ("heartbeat", "heartbeat", float, "seconds between WebSocket pings"),
     ("join-timeout", "join_timeout", float, "seconds to send a join (close 1008)"),
-    ("rate-limit", "rate_limit", float, "inbound messages per second per connection"),
+    ("rate-limit", "rate_limit", float, "message tokens per second per participant"),
     ("rate-burst", "rate_burst", int, "burst allowed above the rate (close 1008)"),
+    ("join-rate", "join_rate", float, "WebSocket handshakes per second per address (then 429)"),
+    ("join-burst", "join_burst", int, "handshakes at once per address above the rate"),
     ("stall-timeout", "stall_timeout", float, "seconds a send may stall (then abort)"),
     ("snapshot-every", "snapshot_every", int, "snapshot each table every N commands"),
     ("revocation-poll", "revocation_poll", float, "seconds between revoke-token checks (0: never)"),
@@ -191,13 +208,18 @@ def setup_logging(log_format: str, repeat_interval: float = Config.log_repeat_in
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point; returns the process exit code."""
-    args = build_parser().parse_args(argv)
+    try:
+        args = build_parser().parse_args(argv)
+        config = config_from_args(args) if args.command == "serve" else None
+    except ConfigError as exc:
+        print(f"ERROR {exc}", file=sys.stderr)
+        return 2
     setup_logging(
         getattr(args, "log_format", None) or "text",
         getattr(args, "log_repeat_interval", Config.log_repeat_interval),
     )
-    if args.command == "serve":
-        return _serve(args)
+    if config is not None:
+        return _serve(config)
     if args.command == "create-table":
         return _create_table(args)
     if args.command == "issue-token":
@@ -210,7 +232,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def config_from_args(args: argparse.Namespace) -> Config:
-    """The server's configuration from parsed ``serve`` arguments."""
+    """The server's configuration from parsed ``serve`` arguments; every setting is
+    checked against its range (:data:`vtt_bridge.config.BOUNDS`, :class:`ConfigError`)."""
     values = {name: getattr(args, flag.replace("-", "_")) for flag, name, _, _ in SERVE_OPTIONS}
     return Config(demo=args.demo, verify_log=args.verify_log, **values)
 
@@ -253,8 +276,7 @@ def event_loop(kind: str) -> asyncio.AbstractEventLoop:
     return asyncio.new_event_loop()
 
 
-def _serve(args: argparse.Namespace) -> int:
-    config = config_from_args(args)
+def _serve(config: Config) -> int:
     try:
         loop = event_loop(config.event_loop)
     except (ValueError, ImportError) as exc:
@@ -262,9 +284,6 @@ def _serve(args: argparse.Namespace) -> int:
         return 2
     ops_sockets = []
     if config.ops_port is not None:
-        if config.ops_port == config.port:
-            print("ERROR --ops-port must differ from --port", file=sys.stderr)
-            return 2
         # Its own listening socket: the app tells the two apart by the local port.
         ops_sockets.append(socket.create_server((config.ops_host, config.ops_port)))
     # Held for the server's life: a restore, or a second server, on this database refuses.

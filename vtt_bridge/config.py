@@ -2,10 +2,130 @@
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Final
+from urllib.parse import urlsplit
+
+#: The prefix of every setting's environment variable (``VTT_BRIDGE_RATE_LIMIT``).
+ENV_PREFIX: Final = "VTT_BRIDGE_"
+
+
+class ConfigError(ValueError):
+    """A setting outside what the server can run with; the message names the flag,
+    its environment variable and what is allowed."""
+
+
+@dataclass(frozen=True, slots=True)
+class Bound:
+    """The allowed range of a numeric setting (``lo <= value <= hi``, finite), and why
+    its ends are where they are (shown in the error and the configuration docs)."""
+
+    flag: str
+    lo: float
+    hi: float
+    why: str = ""
+
+    @property
+    def env(self) -> str:
+        """The setting's environment variable."""
+        return ENV_PREFIX + self.flag.upper().replace("-", "_")
+
+    def describe(self) -> str:
+        """``lo..hi`` as the docs and the errors write it."""
+        return f"{_number(self.lo)}..{_number(self.hi)}"
+
+
+def _number(x: float) -> str:
+    return str(int(x)) if x == int(x) else f"{x:g}"
+
+
+#: Every numeric setting's allowed range: one table, read by ``Config`` itself (so the
+#: command line, the environment and a program building a ``Config`` are all checked
+#: alike) and by the configuration docs.
+BOUNDS: Final[dict[str, Bound]] = {
+    "port": Bound("port", 0, 65535, "0: any free port"),
+    "prompt_timeout": Bound("prompt-timeout", 0.1, 1e9),
+    "max_message_bytes": Bound(
+        "max-message-bytes", 4096, 64 * 1024 * 1024, "a join or a move must fit"
+    ),
+    "outbound_queue": Bound(
+        "outbound-queue", 16, 1_000_000, "a welcome, a state and its prompts must fit"
+    ),
+    "heartbeat": Bound("heartbeat", 1, 3600),
+    "join_timeout": Bound("join-timeout", 0.1, 3600),
+    "rate_limit": Bound("rate-limit", 0.001, 1e9, "0 would close everyone once the burst is spent"),
+    "rate_burst": Bound("rate-burst", 1, 1e9, "0 would refuse every message"),
+    "join_rate": Bound("join-rate", 0.1, 1e9),
+    "join_burst": Bound("join-burst", 1, 1e9),
+    "stall_timeout": Bound("stall-timeout", 0.1, 3600),
+    "snapshot_every": Bound("snapshot-every", 0, 1e9, "0: never"),
+    "revocation_poll": Bound("revocation-poll", 0, 3600, "0: never"),
+    "handshake_timeout": Bound("handshake-timeout", 0.1, 3600),
+    "max_connections": Bound("max-connections", 1, 1_000_000),
+    "max_connections_per_token": Bound("max-connections-per-token", 0, 1_000_000, "0: no cap"),
+    "events_kept_bytes": Bound("events-kept-bytes", 0, 2**40),
+    "ops_port": Bound("ops-port", 1, 65535),
+    "log_repeat_interval": Bound("log-repeat-interval", 0, 86400),
+}
+#: The settings that take one of a few words.
+CHOICES: Final[dict[str, tuple[str, tuple[str, ...]]]] = {
+    "synchronous": ("synchronous", ("FULL", "EXTRA", "NORMAL", "OFF")),
+    "log_format": ("log-format", ("text", "json")),
+    "event_loop": ("event-loop", ("asyncio", "uvloop", "auto")),
+}
+
+
+def _named(flag: str) -> str:
+    return f"--{flag} (${ENV_PREFIX}{flag.upper().replace('-', '_')})"
+
+
+def check(config: Config) -> None:
+    """Raise :class:`ConfigError` for the first setting outside its range."""
+    for name, bound in BOUNDS.items():
+        value = getattr(config, name)
+        if value is None:
+            continue
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, int | float)
+            or not math.isfinite(value)
+            or not bound.lo <= value <= bound.hi
+        ):
+            why = f" ({bound.why})" if bound.why else ""
+            raise ConfigError(
+                f"{_named(bound.flag)} must be a finite number in {bound.describe()}{why}, "
+                f"got {value!r}"
+            )
+    for name, (flag, words) in CHOICES.items():
+        if getattr(config, name) not in words:
+            raise ConfigError(
+                f"{_named(flag)} must be one of {', '.join(words)}, got {getattr(config, name)!r}"
+            )
+    if config.ops_token is not None and (
+        not config.ops_token.strip() or config.ops_token != config.ops_token.strip()
+    ):
+        raise ConfigError(
+            f"{_named('ops-token')} must be a non-empty token without surrounding spaces "
+            "(an empty one would let anyone read /metrics); unset it to require none"
+        )
+    if config.ops_port is not None and config.ops_port == config.port and config.port != 0:
+        raise ConfigError(f"{_named('ops-port')} must differ from --port ({config.port})")
+    for origin in config.allowed_origins:
+        parts = urlsplit(origin)
+        if origin != "*" and (parts.scheme not in ("http", "https") or not parts.hostname):
+            raise ConfigError(
+                f"{_named('allowed-origins')}: {origin!r} is not an origin "
+                "(scheme://host[:port], http or https) or *"
+            )
+    for host in config.allowed_hosts:
+        if not host or any(c in host for c in "/ @,"):
+            raise ConfigError(
+                f"{_named('allowed-hosts')}: {host!r} is not a host name (host or host:port) or *"
+            )
 
 
 def wall_clock_ms() -> int:
@@ -36,9 +156,18 @@ class Config:
     #: view it serves); ``"*"`` allows any.  A request without an ``Origin`` header (not
     #: a browser) is allowed.
     allowed_origins: tuple[str, ...] = ()
-    #: Inbound messages per second per connection (sustained), and the burst allowed.
+    #: ``Host`` names (``host`` or ``host:port``) a request may name; empty: the address
+    #: the server listens on, ``localhost``, ``127.0.0.1`` and ``[::1]`` at its port.
+    #: ``"*"`` allows any (behind a proxy that checks it).
+    allowed_hosts: tuple[str, ...] = ()
+    #: Inbound message tokens per second per participant (join token at a table, over
+    #: all its connections), sustained, and the burst allowed (:mod:`vtt_bridge.limits`).
     rate_limit: float = 50.0
     rate_burst: int = 200
+    #: WebSocket handshakes per second per remote address, and the burst allowed (then
+    #: HTTP 429 with ``Retry-After``).
+    join_rate: float = 20.0
+    join_burst: int = 100
     #: Seconds one outbound send may stall before the client is disconnected.
     stall_timeout: float = 10.0
     #: A snapshot of each table every this many commands (0: never).
@@ -82,3 +211,6 @@ class Config:
     #: where asyncio's logs each failed ``accept()`` (``tests/bridge/test_connection_flood.py``).
     event_loop: str = "asyncio"
     clock: Callable[[], int] = field(default=wall_clock_ms)
+
+    def __post_init__(self) -> None:
+        check(self)

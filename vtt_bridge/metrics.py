@@ -30,7 +30,8 @@ COUNTERS = (
     "prompts_opened", "prompts_expired", "retransmits", "rate_limited", "join_timeouts",
     "origin_refused", "tokens_issued", "tokens_revoked", "snapshots", "commit_batches",
     "commit_rows", "replay_divergences", "tables_carried_forward", "connections_refused",
-    "token_connections_refused", "commit_failures", "too_big",
+    "token_connections_refused", "commit_failures", "too_big", "handshakes_refused",
+    "host_refused",
 )  # fmt: skip
 
 

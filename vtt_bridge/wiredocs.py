@@ -23,6 +23,7 @@ import msgspec
 
 import engine
 import protocol
+from protocol.text import CLEAN_PATTERN
 from protocol.wire import Wire
 from vtt_bridge.event_types import event_sources, register_event_bodies, shipped
 
@@ -55,7 +56,9 @@ def wire_type(kind: msgspec.inspect.Type) -> str:
     if isinstance(kind, m.FloatType):
         return "number" + _bounds(kind.ge, kind.le, kind.gt)
     if isinstance(kind, m.StrType):
-        if kind.pattern:
+        # Free text's pattern (no control or bidi characters, :mod:`protocol.text`) is
+        # said once in the README's "Free text", not in every row.
+        if kind.pattern and kind.pattern != CLEAN_PATTERN:
             return "id"
         return f"str{_bounds(kind.min_length, kind.max_length)} chars".replace("str chars", "str")
     if isinstance(kind, m.BoolType):

@@ -19,8 +19,9 @@ from bench.crash import free_port
 resource = pytest.importorskip("resource")
 
 FILES = 64
+# Host: an IP literal, as every request must name an allowed host (``--allowed-hosts``).
 HANDSHAKE = (
-    b"GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+    b"GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
     b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
 )
 RECORD = re.compile(r"^\d{4}-\d\d-\d\d [\d:,]+ (WARNING|ERROR) (\S+) (.{0,60})")
@@ -39,13 +40,14 @@ async def flood(port: int, attempts: int) -> tuple[list[bytes], bytes]:
             reader, writer = await asyncio.open_connection("127.0.0.1", port)
         except OSError:
             continue
-        writer.write(HANDSHAKE)
+        writer.write(HANDSHAKE.replace(b"127.0.0.1", f"127.0.0.1:{port}".encode()))
         opened.append((reader, writer))
     await asyncio.sleep(1.5)
     health = b""
     try:
         reader, writer = await asyncio.wait_for(asyncio.open_connection("127.0.0.1", port), 3)
-        writer.write(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        host = f"127.0.0.1:{port}".encode()
+        writer.write(b"GET /healthz HTTP/1.1\r\nHost: " + host + b"\r\nConnection: close\r\n\r\n")
         health = await asyncio.wait_for(reader.read(), 5)
         writer.close()
     except (OSError, TimeoutError):

@@ -11,9 +11,16 @@ from hypothesis import assume
 from hypothesis import strategies as st
 
 from protocol import ProtocolError, Wire
+from protocol.text import CLEAN_PATTERN
 
 #: Lists are kept short: the bounds matter, not the bulk.
 MAX_ITEMS = 3
+#: Characters free text may hold (:mod:`protocol.text`).
+CLEAN_CHARACTERS = st.characters(
+    exclude_categories=("Cc", "Cs"),
+    exclude_characters="\u2028\u2029\u200e\u200f\u061c\u202a\u202b\u202c\u202d\u202e"
+    "\u2066\u2067\u2068\u2069",
+)
 JSON_LEAF = st.none() | st.booleans() | st.integers(-(2**63 - 1), 2**63 - 1) | st.text(max_size=8)
 JSON_MAP = st.dictionaries(st.text(max_size=8), JSON_LEAF, max_size=3)
 
@@ -34,6 +41,12 @@ def for_type(kind: msgspec.inspect.Type) -> st.SearchStrategy[Any]:
             allow_infinity=False,
         )
     if isinstance(kind, m.StrType):
+        if kind.pattern == CLEAN_PATTERN:
+            return st.text(
+                CLEAN_CHARACTERS,
+                min_size=kind.min_length or 0,
+                max_size=min(kind.max_length or 20, 20),
+            )
         if kind.pattern:
             return st.from_regex(kind.pattern, fullmatch=True)
         return st.text(min_size=kind.min_length or 0, max_size=min(kind.max_length or 20, 20))

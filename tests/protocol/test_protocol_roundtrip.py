@@ -59,6 +59,7 @@ from protocol.fight import Act, EndEffect, JoinCombat, LeaveCombat, SetEffect
 from protocol.queries import AskOptions, AskPath, Options, PathPlan
 from protocol.scene import DIAGONAL_RULES, GRID_KINDS, HEX_OFFSETS
 from protocol.threat import AskExits, AskThreat, Exits, PathExit, Threat
+from tests.protocol.strategies import CLEAN_CHARACTERS
 
 SEQ = st.integers(0, 2**53 - 1)
 INT64 = st.integers(-(2**63 - 1), 2**63 - 1)
@@ -68,8 +69,9 @@ EVENT_INDEX = st.integers(0, 2**53 - 1)
 
 
 def text(min_size: int = 0, max_size: int = 20) -> st.SearchStrategy[str]:
-    """Unicode text without surrogates (hypothesis leaves them out by default)."""
-    return st.text(min_size=min_size, max_size=max_size)
+    """Text a client may send in a free-text field (:mod:`protocol.text`): no control or
+    bidirectional formatting characters (``tests/protocol/test_text.py`` sends those)."""
+    return st.text(CLEAN_CHARACTERS, min_size=min_size, max_size=max_size)
 
 
 def nullable(strategy: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
