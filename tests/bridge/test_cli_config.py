@@ -81,5 +81,5 @@ def test_serve_runs_on_uvloop_when_asked_and_installed(monkeypatch: pytest.Monke
 
 def test_serve_refuses_an_unknown_event_loop(tmp_path: Path) -> None:
     done = vtt_bridge("serve", "--db", str(tmp_path / "db.sqlite3"), "--event-loop", "trio")
-    assert done.returncode == 2 and "unknown event loop 'trio'" in done.stderr
+    assert done.returncode == 2 and "--event-loop" in done.stderr and "'trio'" in done.stderr
     assert not (tmp_path / "db.sqlite3").exists()  # refused before anything started
