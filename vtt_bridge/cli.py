@@ -27,7 +27,7 @@ from aiohttp import web
 import protocol
 from vtt_bridge.app import DEMO_TABLE, HUB, create_app
 from vtt_bridge.backup import BackupError, ServerLock, backup, restore
-from vtt_bridge.config import ENV_PREFIX, Config, ConfigError
+from vtt_bridge.config import ENV_PREFIX, Config, ConfigError, tls_context
 from vtt_bridge.demo import DEMO_RULESET, load_demo_scene
 from vtt_bridge.filelimit import raise_file_limit
 from vtt_bridge.hub import RESERVED_PARTICIPANTS, Hub
@@ -105,6 +105,8 @@ SERVE_OPTIONS: list[tuple[str, str, Callable[[str], Any], str]] = [
     ("ops-port", "ops_port", int, "serve /healthz and /metrics only on this port"),
     ("log-repeat-interval", "log_repeat_interval", float, "seconds between repeated log lines"),
     ("event-loop", "event_loop", str, "asyncio (default), uvloop, or auto: uvloop if installed"),
+    ("tls-cert", "tls_cert", Path, "PEM certificate chain: serve https:// and wss://"),
+    ("tls-key", "tls_key", Path, "PEM private key of --tls-cert"),
 ]
 
 
@@ -282,6 +284,13 @@ def _serve(config: Config) -> int:
     except (ValueError, ImportError) as exc:
         print(f"ERROR --event-loop: {exc}", file=sys.stderr)
         return 2
+    try:
+        tls = tls_context(config)
+    except ConfigError as exc:
+        print(f"ERROR {exc}", file=sys.stderr)
+        return 2
+    # One scheme for every listener: with TLS the ops port speaks https too.
+    ws, web_scheme = ("wss", "https") if tls is not None else ("ws", "http")
     ops_sockets = []
     if config.ops_port is not None:
         # Its own listening socket: the app tells the two apart by the local port.
@@ -299,10 +308,12 @@ def _serve(config: Config) -> int:
     async def announce(app: web.Application) -> None:
         hub = app[HUB]
         print(
-            f"vtt-bridge listening on ws://{config.host}:{config.port}/ws (log: {config.database})"
+            f"vtt-bridge listening on {ws}://{config.host}:{config.port}/ws "
+            f"(log: {config.database})"
         )
         if config.ops_port is not None:
-            print(f"operations on http://{config.ops_host}:{config.ops_port}/healthz, /metrics")
+            ops = f"{web_scheme}://{config.ops_host}:{config.ops_port}"
+            print(f"operations on {ops}/healthz, /metrics")
         table = hub.table_by_name(DEMO_TABLE) if config.demo else None
         if table is not None:
             if await load_demo_scene(hub, table, config.clock()):
@@ -315,7 +326,8 @@ def _serve(config: Config) -> int:
             print("open the table view in a browser:")
             for grant in grants:
                 print(
-                    f"  {grant.participant:12} http://{config.host}:{config.port}/#token={grant.token}"
+                    f"  {grant.participant:12} {web_scheme}://{config.host}:{config.port}"
+                    f"/#token={grant.token}"
                 )
         sys.stdout.flush()
 
@@ -328,6 +340,7 @@ def _serve(config: Config) -> int:
         sock=ops_sockets or None,
         print=None,
         shutdown_timeout=15,
+        ssl_context=tls,
         loop=loop,
     )
     return 0

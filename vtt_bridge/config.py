@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import ssl
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -121,6 +122,10 @@ def check(config: Config) -> None:
                 f"{_named('allowed-origins')}: {origin!r} is not an origin "
                 "(scheme://host[:port], http or https) or *"
             )
+    if (config.tls_cert is None) != (config.tls_key is None):
+        raise ConfigError(
+            f"{_named('tls-cert')} and {_named('tls-key')} go together: give both or neither"
+        )
     for host in config.allowed_hosts:
         if not host or any(c in host for c in "/ @,"):
             raise ConfigError(
@@ -210,7 +215,34 @@ class Config:
     #: descriptors drops connections without a word (libuv handles ``EMFILE`` itself),
     #: where asyncio's logs each failed ``accept()`` (``tests/bridge/test_connection_flood.py``).
     event_loop: str = "asyncio"
+    #: A PEM certificate chain and its private key: with both, ``serve`` speaks
+    #: ``https://`` and ``wss://`` on every listener (:func:`tls_context`).
+    tls_cert: Path | None = None
+    tls_key: Path | None = None
     clock: Callable[[], int] = field(default=wall_clock_ms)
 
     def __post_init__(self) -> None:
         check(self)
+
+
+def tls_context(config: Config) -> ssl.SSLContext | None:
+    """The server's TLS context from ``--tls-cert`` and ``--tls-key`` (None without
+    them): TLS 1.2 or newer, Python's default ciphers. Raises :class:`ConfigError`
+    naming the flag when a file is missing, unreadable, or the key does not match the
+    certificate."""
+    if config.tls_cert is None or config.tls_key is None:
+        return None
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.minimum_version = ssl.TLSVersion.TLSv1_2
+    try:
+        context.load_cert_chain(config.tls_cert, config.tls_key)
+    except FileNotFoundError as exc:
+        raise ConfigError(
+            f"{_named('tls-cert')}/{_named('tls-key')}: no such file {exc.filename}"
+        ) from None
+    except (ssl.SSLError, OSError) as exc:
+        raise ConfigError(
+            f"{_named('tls-cert')} {config.tls_cert} and {_named('tls-key')} {config.tls_key} "
+            f"cannot be used together: {exc}"
+        ) from None
+    return context

@@ -62,7 +62,13 @@ def test_every_numeric_setting_is_refused_outside_its_range(name: str) -> None:
 def test_every_serve_option_is_bounded_or_a_word_or_text() -> None:
     # A new numeric flag cannot be added without a range.
     texts = {"host", "database", "record_dir", "allowed_origins", "allowed_hosts"}
-    texts |= {"crash_at", "ops_token", "ops_host"}
+    texts |= {
+        "crash_at",
+        "ops_token",
+        "ops_host",
+        "tls_cert",
+        "tls_key",
+    }  # tls: files, read at start
     for _, name, kind, _ in SERVE_OPTIONS:
         assert name in BOUNDS or name in CHOICES or name in texts, name
         if kind in (int, float):
