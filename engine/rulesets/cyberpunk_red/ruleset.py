@@ -38,7 +38,7 @@ from engine.rulesets.cyberpunk_red.state import (
 )
 from engine.rulesets.cyberpunk_red.stats import fighter_from_token, is_vehicle
 from engine.rulesets.cyberpunk_red.world import SceneWorld
-from engine.spatial import build_index
+from engine.spatial import SpatialCache, build_index
 from engine.tray import DiceTray
 
 NAME = "cyberpunk-red"
@@ -87,8 +87,20 @@ def arena_of(state: EncounterState) -> Arena:
     combat, scene = state.combat, state.scene
     assert combat is not None and scene is not None
     fight = _fight(combat)
+    # fighter_in for every combatant, each state and conditions looked up in a dict made
+    # once: fighter_in itself scans the fight's lists, n x n for the whole arena (300
+    # combatants: some 5 ms an arena, 2,000: 60 ms).
+    conditions: dict[str, tuple[str, ...]] = {}
+    for cid, held in combat.conditions:
+        conditions.setdefault(cid, held)  # the first, as Combat.conditions_of reads it
     fighters = tuple(
-        f for cid, _ in combat.per_combatant if (f := fighter_in(combat, cid)) is not None
+        replace(
+            state,
+            prone="prone" in conditions.get(cid, ()),
+            mortally_wounded="mortally_wounded" in conditions.get(cid, ()),
+        )
+        for cid, state in combat.per_combatant
+        if isinstance(state, Fighter) and not state.is_vehicle
     )
     known = {v.id for v in fight.vehicles}
     vehicles = (
@@ -135,12 +147,31 @@ def _refusal(name: str) -> Callable[[Context], str | None]:
     """The seam's ``refusal`` for action ``name``: the same check its run makes first."""
 
     def refusal(ctx: Context) -> str | None:
-        arena = arena_of(ctx.state)
+        arena, scene_world = _arena_for_options(ctx)
         if not arena.has(ctx.token.id):
             return f"{ctx.token.id} is a vehicle, not a combatant"
-        return rules.refusal(arena, world(ctx), arena.fighter(ctx.token.id), name, None)
+        return rules.refusal(arena, scene_world, arena.fighter(ctx.token.id), name, None)
 
     return refusal
+
+
+#: The last state an action's refusal read, and its arena: ``ask_options`` asks every
+#: action's refusal of one state in turn, and building the arena once, not once an
+#: action, is most of its cost on a crowded scene (22 arenas of 300 fighters: 100 ms).
+#: States are immutable, so the same object always has the same arena; one slot, held
+#: for the next refusal only, so it keeps at most one old state alive.
+#: The scene's world (its token ids) is kept beside it the same way.
+_last_arena: list[tuple[EncounterState, SpatialCache, Arena, SceneWorld]] = []
+
+
+def _arena_for_options(ctx: Context) -> tuple[Arena, SceneWorld]:
+    """:func:`arena_of` and :func:`world` of ``ctx``, reusing the last ones built if
+    they were of the same state and spatial cache."""
+    if _last_arena and _last_arena[0][0] is ctx.state and _last_arena[0][1] is ctx.spatial:
+        return _last_arena[0][2], _last_arena[0][3]
+    arena, scene_world = arena_of(ctx.state), world(ctx)
+    _last_arena[:] = [(ctx.state, ctx.spatial, arena, scene_world)]
+    return arena, scene_world
 
 
 def _runner(name: str) -> Callable[[Context, Any], Result]:
