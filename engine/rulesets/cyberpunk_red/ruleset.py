@@ -38,7 +38,7 @@ from engine.rulesets.cyberpunk_red.state import (
 )
 from engine.rulesets.cyberpunk_red.stats import fighter_from_token, is_vehicle
 from engine.rulesets.cyberpunk_red.world import SceneWorld
-from engine.spatial import SpatialCache, build_index
+from engine.spatial import build_index
 from engine.tray import DiceTray
 
 NAME = "cyberpunk-red"
@@ -155,23 +155,25 @@ def _refusal(name: str) -> Callable[[Context], str | None]:
     return refusal
 
 
-#: The last state an action's refusal read, and its arena: ``ask_options`` asks every
-#: action's refusal of one state in turn, and building the arena once, not once an
-#: action, is most of its cost on a crowded scene (22 arenas of 300 fighters: 100 ms).
-#: States are immutable, so the same object always has the same arena; one slot, held
-#: for the next refusal only, so it keeps at most one old state alive.
-#: The scene's world (its token ids) is kept beside it the same way.
-_last_arena: list[tuple[EncounterState, SpatialCache, Arena, SceneWorld]] = []
+#: The last state an action's refusal read, its arena and its scene's token ids:
+#: ``ask_options`` asks every action's refusal of one state in turn, and building the
+#: arena once, not once an action, is most of its cost on a crowded scene (22 arenas of
+#: 300 fighters: 100 ms).  States are immutable, so the same object always has the same
+#: arena and ids; one slot, so it keeps at most one old state alive.  The world itself
+#: is not kept: its spatial index follows whichever state was asked about last (the
+#: bridge asks about its committed state between others), so it is asked for each time.
+_last_arena: list[tuple[EncounterState, Arena, tuple[str, ...]]] = []
 
 
 def _arena_for_options(ctx: Context) -> tuple[Arena, SceneWorld]:
-    """:func:`arena_of` and :func:`world` of ``ctx``, reusing the last ones built if
-    they were of the same state and spatial cache."""
-    if _last_arena and _last_arena[0][0] is ctx.state and _last_arena[0][1] is ctx.spatial:
-        return _last_arena[0][2], _last_arena[0][3]
-    arena, scene_world = arena_of(ctx.state), world(ctx)
-    _last_arena[:] = [(ctx.state, ctx.spatial, arena, scene_world)]
-    return arena, scene_world
+    """:func:`arena_of` and :func:`world` of ``ctx``, the arena and the token ids reused
+    if the last refusal was of the same state."""
+    if _last_arena and _last_arena[0][0] is ctx.state:
+        _, arena, ids = _last_arena[0]
+    else:
+        arena, ids = arena_of(ctx.state), token_ids(ctx.scene)
+        _last_arena[:] = [(ctx.state, arena, ids)]
+    return arena, SceneWorld(ctx.spatial.index(ctx.scene), ids)
 
 
 def _runner(name: str) -> Callable[[Context, Any], Result]:

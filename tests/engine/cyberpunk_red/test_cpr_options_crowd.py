@@ -7,7 +7,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import Encounter, GridSpec, LoadScene, Scene, StartCombat
+from engine import Encounter, GridSpec, LoadScene, Move, Scene, StartCombat
 from engine.commands import Act
 from engine.errors import CommandRejected
 from engine.model import WallSpec
@@ -90,3 +90,24 @@ def test_the_arena_holds_each_combatants_fighter_as_fighter_in_reads_it() -> Non
     assert combat is not None
     expected = [f for cid, _ in combat.per_combatant if (f := fighter_in(combat, cid))]
     assert list(arena_of(encounter.state).fighters) == expected
+
+
+def test_options_of_an_older_state_answer_for_that_state_not_the_index_moved_on() -> None:
+    # The bridge asks about its committed state between commands it has applied ahead:
+    # the same state asked about twice, the spatial index moved to another in between.
+    from engine.options import options
+
+    tokens = (
+        cpr("rex", 0, 0, ref=20, weapon__knife=2, melee__knife=True, hand__right="knife"),
+        cpr("goon", 1, 0, ref=1),
+    )
+    encounter = Encounter()
+    encounter.apply(LoadScene("gm", Scene(GridSpec(12, 8, cell_size=2.0), tokens)))
+    encounter.apply(StartCombat("gm", "cyberpunk-red", SEED))
+    spatial = encounter._spatial
+    beside = encounter.state
+    assert "attack" in options(beside, "rex", "gm", spatial).available  # the goon in reach
+    encounter.apply(Move("gm", "rex", ((0, 1), (0, 2), (0, 3))))  # out of reach
+    assert "attack" in options(beside, "rex", "gm", spatial).available
+    assert "attack" not in encounter.options("rex").available
+    assert "attack" in options(beside, "rex", "gm", spatial).available
