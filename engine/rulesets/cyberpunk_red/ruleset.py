@@ -68,10 +68,13 @@ def fighter_in(combat: Combat, cid: str) -> Fighter | None:
     fighter = combat.state_of(cid)
     if not isinstance(fighter, Fighter) or fighter.is_vehicle:
         return None
+    return _with_conditions(fighter, combat.conditions_of(cid))
+
+
+def _with_conditions(fighter: Fighter, conditions: tuple[str, ...]) -> Fighter:
+    """``fighter`` with its conditions as the fight records them."""
     return replace(
-        fighter,
-        prone=combat.has(cid, "prone"),
-        mortally_wounded=combat.has(cid, "mortally_wounded"),
+        fighter, prone="prone" in conditions, mortally_wounded="mortally_wounded" in conditions
     )
 
 
@@ -94,11 +97,7 @@ def arena_of(state: EncounterState) -> Arena:
     for cid, held in combat.conditions:
         conditions.setdefault(cid, held)  # the first, as Combat.conditions_of reads it
     fighters = tuple(
-        replace(
-            state,
-            prone="prone" in conditions.get(cid, ()),
-            mortally_wounded="mortally_wounded" in conditions.get(cid, ()),
-        )
+        _with_conditions(state, conditions.get(cid, ()))
         for cid, state in combat.per_combatant
         if isinstance(state, Fighter) and not state.is_vehicle
     )
