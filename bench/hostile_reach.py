@@ -16,6 +16,11 @@ one-square move followed by its threat (each the median of a few rounds, CPU tim
 beside the price :func:`geometry.cost.threat_cost_ms` puts on it and whether the scene
 is accepted.  These are the figures the limits were set from.
 
+``python -m bench.hostile_reach --crowd`` measures the commands that work out many
+tokens at once (:func:`crowd`): the first question in a packed crowd after a load, a door
+closing in the middle of it, and Cyberpunk RED's ``ask_options`` for a rifleman beside
+300 and 2,000 tokens, boxed in (nobody in sight) or in the open.
+
 Under ``python -m bench.neighbour`` (:func:`run_cases`) the bridge also serves
 :data:`HUMAN_TABLES` tables at human pace (every player moves 2 to 4 s after its last
 acknowledgement, as ``bench.bridge --human``), measured quiet, then beside each hostile
