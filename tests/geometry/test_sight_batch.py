@@ -64,3 +64,25 @@ def test_a_walled_in_token_sees_only_who_shares_its_room() -> None:
     )
     seen = creatures_seen(grid, room, (3, 3), [((4, 4), 1), ((7, 7), 1), ((3, 3), 1), ((0, 0), 2)])
     assert seen == [True, False, True, False]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    me=spot,
+    others=st.lists(spot, max_size=12),
+    specs=st.lists(wall, max_size=8),
+    cell_size=st.sampled_from([1.0, 1.5, 2.0]),
+)
+def test_one_square_tokens_on_squares_answer_as_one_pair_at_a_time(
+    me: tuple[int, int],
+    others: list[tuple[int, int]],
+    specs: list[tuple[tuple[int, int], int, int, str]],
+    cell_size: float,
+) -> None:
+    # The numpy path for the commonest scene: every token one square, the mover's own
+    # square among the others too.
+    grid = SquareGrid(12, 12, cell_size)
+    walls = _walls(specs)
+    crowd = [(b, 1) for b in [*others, me]]
+    expected = [creatures_see(grid, walls, me, b) for b, _ in crowd]
+    assert creatures_seen(grid, walls, me, crowd) == expected
