@@ -248,7 +248,7 @@ def _unblocked_lines(grid: Grid, walls: WallSet, pairs: dict[Cell, list[Cell]]) 
     # Skip the wall test entirely when no reach-blocking wall is anywhere near.
     cells = list(pairs)
     # The feet are in the box too, so that a subset of a threat's cells (a door's
-    # refresh, :func:`rethreatened_cells`) is tested as the whole threat would be.
+    # refresh, :mod:`geometry.door_refresh`) is tested as the whole threat would be.
     xs = [grid.center(c) for c in {*cells, *(f for c in cells for f in pairs[c])}]
     s = grid.cell_size
     minx = min(p[0] for p in xs) - s
