@@ -16,6 +16,11 @@ one-square move followed by its threat (each the median of a few rounds, CPU tim
 beside the price :func:`geometry.cost.threat_cost_ms` puts on it and whether the scene
 is accepted.  These are the figures the limits were set from.
 
+``python -m bench.hostile_reach --crowd`` measures the commands that work out many
+tokens at once (:func:`crowd`): the first question in a packed crowd after a load, a door
+closing in the middle of it, and Cyberpunk RED's ``ask_options`` for a rifleman beside
+300 and 2,000 tokens, boxed in (nobody in sight) or in the open.
+
 Under ``python -m bench.neighbour`` (:func:`run_cases`) the bridge also serves
 :data:`HUMAN_TABLES` tables at human pace (every player moves 2 to 4 s after its last
 acknowledgement, as ``bench.bridge --human``), measured quiet, then beside each hostile
@@ -224,6 +229,93 @@ def print_model(rows: list[dict[str, Any]]) -> None:
               f"{r['walls_near']:>5} "
               f"{r['build_ms']:>7} {r['first_threat_ms']:>8} {r['move_threat_ms']:>8} "
               f"{r['priced_ms']:>8}  {'yes' if r['accepted'] else 'refused'}")  # fmt: skip
+
+
+# -- a crowd's first question, a door, Cyberpunk RED's ask_options (--crowd) -------------
+
+
+def crowd(rounds: int) -> list[dict[str, Any]]:
+    """The commands that work out many tokens at once, in-process (thread CPU ms,
+    medians of ``rounds``): the first ``areas_at`` in a packed crowd after a load, a door
+    closing in the middle of it, and Cyberpunk RED's ``ask_options`` for a rifleman
+    boxed in (nobody in sight) or in the open beside 299 and 1,999 others."""
+    from engine.model import Combatant, GridSpec, Scene, WallSpec
+    from engine.spatial import build_index
+
+    def median_ms(work: Any, setup: Any) -> float:
+        times = []
+        for _ in range(rounds):
+            subject = setup()
+            began = time.thread_time()
+            work(subject)
+            times.append(time.thread_time() - began)
+        return round(statistics.median(times) * 1000, 2)
+
+    def packed(n: int, reach: float, side: int, door: float) -> Scene:
+        tokens = tuple(
+            Combatant(
+                f"t{i:04d}",
+                "T",
+                "gm",
+                "a",
+                50 + i % side,
+                50 + i // side,
+                reach=reach,
+                movement=6.0,
+            )
+            for i in range(n)
+        )
+        y = 57.0 - door / 2
+        walls = (WallSpec("door", (57.0, y), (57.0, y + door), door="open"),) if door else ()
+        return Scene(GridSpec(120, 120), tokens, walls)
+
+    def worked_out(scene: Scene) -> Any:
+        index = build_index(scene)
+        index.work_out_everything()
+        return index
+
+    rows: list[dict[str, Any]] = []
+    for n, reach, side in ((200, 7.0, 15), (2000, 2.0, 45)):
+        scene = packed(n, reach, side, 0.0)
+        ms = median_ms(lambda index: index.areas_at((57, 57)), lambda s=scene: build_index(s))
+        rows.append({"case": f"first question, {n} packed, {reach:g} m reach", "ms": ms})
+        for door in (2.0, 40.0):
+            scene = packed(n, reach, side, door)
+            ms = median_ms(
+                lambda index: index.set_door("door", False), lambda s=scene: worked_out(s)
+            )
+            rows.append({"case": f"a {door:g} m door closes, {n} packed, {reach:g} m", "ms": ms})
+    for n in (300, 2000):
+        for boxed in (True, False):
+            encounter = _cpr_crowd(n, boxed)
+            encounter.options("rifleman")  # the index's first question, paid once
+            ms = median_ms(lambda e: e.options("rifleman"), lambda e=encounter: e)
+            where = "boxed in" if boxed else "in the open"
+            rows.append({"case": f"Cyberpunk RED ask_options, {n} tokens, {where}", "ms": ms})
+    return rows
+
+
+def _cpr_crowd(n: int, boxed: bool) -> Any:
+    """A Cyberpunk RED fight on 2 m squares: a rifleman first (REF 20) at (1, 1), walled
+    into a 4 x 3 m room or not, and ``n - 1`` others from row 4 on."""
+    from engine import Encounter, LoadScene, StartCombat
+    from engine.model import Combatant, GridSpec, Scene, WallSpec
+
+    def cpr(tid: str, x: int, y: int, **stats: Any) -> Combatant:
+        return Combatant(
+            tid, tid, "gm", "a", x, y, reach=2.0, movement=0.0, stats=tuple(sorted(stats.items()))
+        )
+
+    tokens = [cpr("rifleman", 1, 1, ref=20, move=4, **{"weapon.rifle": 1, "hand.right": "rifle"})]
+    tokens += [cpr(f"t{k:04d}", 2 * (k % 30), 4 + k // 30, ref=1, move=4) for k in range(n - 1)]
+    room = (((0.0, 0.0), (8.0, 0.0)), ((0.0, 6.0), (8.0, 6.0)), ((0.0, 0.0), (0.0, 6.0)),
+            ((8.0, 0.0), (8.0, 6.0)))  # fmt: skip
+    walls = tuple(WallSpec(f"w{i}", a, b) for i, (a, b) in enumerate(room)) if boxed else ()
+    encounter = Encounter()
+    rows = 4 + n // 30 + 1
+    encounter.apply(LoadScene("gm", Scene(GridSpec(60, rows, cell_size=2.0), tuple(tokens), walls)))
+    encounter.apply(StartCombat("gm", "cyberpunk-red", 1))
+    return encounter
 
 
 # -- the hostile tables under bench.neighbour --------------------------------------------
@@ -492,11 +584,25 @@ def print_cases(result: dict[str, Any]) -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.hostile_reach", description=__doc__)
     parser.add_argument("--model", action="store_true", help="measure the cost model's table")
+    parser.add_argument(
+        "--crowd", action="store_true", help="measure a crowd's first question, a door, ask_options"
+    )
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--json", action="store_true")
     options = parser.parse_args()
+    if options.crowd:
+        rows = crowd(max(options.rounds, 5))
+        if options.json:
+            print(json.dumps(rows))
+        else:
+            print("commands that work out many tokens at once (thread CPU ms, medians):")
+            for row in rows:
+                print(f"  {row['ms']:>8} {row['case']}")
+        return 0
     if not options.model:
-        parser.error("run the hostile tables with python -m bench.neighbour; here only --model")
+        parser.error(
+            "run the hostile tables with python -m bench.neighbour; here only --model, --crowd"
+        )
     rows = model(options.rounds)
     if options.json:
         print(json.dumps(rows))

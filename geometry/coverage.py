@@ -55,7 +55,10 @@ class Coverage:
             self.add(*areas[0])
             return
         added: dict[Cell, list[str]] = {}
-        for area_id, cells in areas:
+        # In id order, so each cell's list of new ids comes out sorted: a cell no area
+        # covered yet (every cell of a fresh crowd) needs no sort at all (200 tokens
+        # packed together: some 10 to 20 % of the question).
+        for area_id, cells in sorted(areas, key=lambda area: area[0]):
             for c in cells:
                 here = added.get(c)
                 if here is None:
@@ -64,8 +67,32 @@ class Coverage:
                     here.append(area_id)
         covers = self.cells
         for c, new in added.items():
-            ids = covers.get(c, NO_COVER)[1].union(new)
-            covers[c] = (tuple(sorted(ids)), ids)
+            old = covers.get(c)
+            if old is None:
+                covers[c] = (tuple(new), frozenset(new))
+            else:
+                ids = old[1].union(new)
+                covers[c] = (tuple(sorted(ids)), ids)
+
+    def update_many(self, changes: Sequence[tuple[str, frozenset[Cell], frozenset[Cell]]]) -> None:
+        """For each ``(area_id, left, entered)`` of ``changes``, the indexed area
+        ``area_id`` no longer covers ``left`` and now covers ``entered``: the result of
+        :meth:`remove` and :meth:`add` of each, each cell's ids sorted once (a door
+        beside a crowd changes a few cells of each of its threats, under hundreds)."""
+        gone: dict[Cell, set[str]] = {}
+        came: dict[Cell, set[str]] = {}
+        for area_id, left, entered in changes:
+            for c in left:
+                gone.setdefault(c, set()).add(area_id)
+            for c in entered:
+                came.setdefault(c, set()).add(area_id)
+        covers = self.cells
+        for c in gone.keys() | came.keys():
+            ids = (covers.get(c, NO_COVER)[1] - gone.get(c, set())) | came.get(c, set())
+            if ids:
+                covers[c] = (tuple(sorted(ids)), frozenset(ids))
+            else:
+                covers.pop(c, None)
 
     def remove(self, area_id: str, cells: frozenset[Cell]) -> None:
         """Forget area ``area_id``, which was added covering ``cells``."""

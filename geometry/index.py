@@ -41,6 +41,7 @@ from itertools import pairwise
 from typing import NamedTuple
 
 from geometry.coverage import NO_COVER, Coverage
+from geometry.door_refresh import rethreatened_many
 from geometry.errors import GeometryError
 from geometry.grid import Grid
 from geometry.occupancy import Occupancy
@@ -264,17 +265,35 @@ class ThreatIndex:
         """Open or close a door; refresh the blocked steps and threats around it."""
         self.walls.set_door(wall_id, is_open)
         self.blocker.refresh([wall_id])
-        minx, miny, maxx, maxy = self.walls.bounds(wall_id)
+        door = minx, miny, maxx, maxy = self.walls.bounds(wall_id)
         s = self.grid.cell_size
-        for tok in list(self._tokens.values()):
+        near: list[Token] = []
+        for tok in self._tokens.values():
             if tok.token_id in self._deferred:
                 continue  # worked out later, against the walls as they are then
             # Only tokens whose reach box overlaps the door can change what they threaten.
             cx, cy = self.grid.footprint_center(tok.origin, tok.size)
             r = tok.reach + (tok.size + 1) * s
             if cx + r >= minx and cx - r <= maxx and cy + r >= miny and cy - r <= maxy:
-                self._unindex_area(tok.token_id)
-                self._index_area(tok.token_id, self._threat_of(tok))
+                near.append(tok)
+        if not near:
+            return
+        # Of theirs only the cells whose reach lines may meet the door are tested again,
+        # all the tokens' together (geometry.door_refresh), and only what changed is
+        # re-indexed, each cell's ids sorted once: a crowd around a door, not n threats.
+        afters = rethreatened_many(
+            self.grid,
+            self.walls,
+            door,
+            [(t.origin, t.size, t.reach, self._areas[t.token_id]) for t in near],
+        )
+        changes = []
+        for tok, after in zip(near, afters, strict=True):
+            before = self._areas[tok.token_id]
+            if after != before:
+                changes.append((tok.token_id, before - after, after - before))
+                self._areas[tok.token_id] = after
+        self._cover.update_many(changes)
 
     def _threat_of(self, tok: Token) -> frozenset[Cell]:
         return threatened_cells(self.grid, tok.origin, tok.size, tok.reach, walls=self.walls)

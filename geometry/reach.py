@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Sequence
 
 import numpy as np
 from shapely import box as shapely_box
@@ -246,7 +247,9 @@ def _unblocked_lines(grid: Grid, walls: WallSet, pairs: dict[Cell, list[Cell]]) 
     (rule 3), line by line through the grid's own methods: every grid kind."""
     # Skip the wall test entirely when no reach-blocking wall is anywhere near.
     cells = list(pairs)
-    xs = [grid.center(c) for c in cells]
+    # The feet are in the box too, so that a subset of a threat's cells (a door's
+    # refresh, :mod:`geometry.door_refresh`) is tested as the whole threat would be.
+    xs = [grid.center(c) for c in {*cells, *(f for c in cells for f in pairs[c])}]
     s = grid.cell_size
     minx = min(p[0] for p in xs) - s
     miny = min(p[1] for p in xs) - s
@@ -292,17 +295,32 @@ def _unblocked_square(grid: SquareGrid, walls: WallSet, pairs: dict[Cell, list[C
     property test compares the two), at a fraction of the cost a cell."""
     cells = list(pairs)
     s = grid.cell_size
-    xs = [c[0] for c in cells]
-    ys = [c[1] for c in cells]
-    # The box of the cells' centres, padded by a cell, as the general loop computes it.
+    feet_of = {f for c in cells for f in pairs[c]}
+    xs = [c[0] for c in cells] + [f[0] for f in feet_of]
+    ys = [c[1] for c in cells] + [f[1] for f in feet_of]
+    # The box of the cells' and feet's centres, padded by a cell, as the general loop
+    # computes it.
     minx, maxx = (min(xs) + 0.5) * s - s, (max(xs) + 0.5) * s + s
     miny, maxy = (min(ys) + 0.5) * s - s, (max(ys) + 0.5) * s + s
     near = walls.tree.query(shapely_box(minx, miny, maxx, maxy), predicate="intersects")
     if not len(near) or not bool(np.any(walls.mask(BlockMode.REACH)[near])):
         return set(cells)
-    counts = [len(pairs[c]) for c in cells]
+    ok = unblocked_square_rows(grid, walls, [(c, pairs[c]) for c in cells])
+    return {c for c, yes in zip(cells, ok, strict=True) if yes}
+
+
+def unblocked_square_rows(
+    grid: SquareGrid, walls: WallSet, rows: Sequence[tuple[Cell, Sequence[Cell]]]
+) -> list[bool]:
+    """Rule 3 for each ``(cell, footprint cells within reach of it)`` of ``rows`` on a
+    square grid: whether some reach line (or, to a diagonal neighbour, detour) of it is
+    clear.  Every row's segments are tested in one call, each on its own, so rows of
+    several tokens may be tested together with the answers each would get alone."""
+    s = grid.cell_size
+    cells = [c for c, _ in rows]
+    counts = [len(near) for _, near in rows]
     row_cell = np.repeat(np.arange(len(cells)), counts)  # the target cell of each row
-    feet = np.array([f for c in cells for f in pairs[c]], dtype=np.int64).reshape(-1, 2)
+    feet = np.array([f for _, near in rows for f in near], dtype=np.int64).reshape(-1, 2)
     targets = np.array(cells, dtype=np.int64)[row_cell]
     gap = np.abs(feet - targets)
     if grid.diagonal is DiagonalRule.NONE:
@@ -321,4 +339,7 @@ def _unblocked_square(grid: SquareGrid, walls: WallSet, pairs: dict[Cell, list[C
     one = hit[n : n + m] | hit[n + m : n + 2 * m]
     other = hit[n + 2 * m : n + 3 * m] | hit[n + 3 * m :]
     ok[squeeze] &= ~(one & other)  # squeezing between two blocking corners
-    return {cells[i] for i in np.unique(row_cell[ok]).tolist()}
+    out = [False] * len(cells)
+    for i in np.unique(row_cell[ok]).tolist():
+        out[i] = True
+    return out

@@ -50,6 +50,14 @@ class World(Protocol):
         """Every token on the scene (what an attack may target)."""
         ...
 
+    def within_reach(self, a: str) -> frozenset[str]:
+        """Every token ``b`` with :meth:`in_reach` ``(a, b)``."""
+        ...
+
+    def seen_by(self, a: str) -> frozenset[str]:
+        """Every token ``b`` other than ``a`` with :meth:`sees` ``(a, b)``."""
+        ...
+
 
 # -- parameters, one typed class per shape ---------------------------------------------
 

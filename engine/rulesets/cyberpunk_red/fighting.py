@@ -80,8 +80,18 @@ def _any_attack_refusal(arena: Arena, world: World, f: Fighter) -> str | None:
         why = economy.attack_refusal(f, weapons[0])
         assert why is not None
         return why
+    # Only tokens within reach (a melee weapon) or in sight (a ranged one) can pass the
+    # check, so it is run only on those, found together from the index (300 tokens:
+    # one batch of sight lines, not 300 questions): the answer is the check's own.
+    near: dict[bool, frozenset[str]] = {}
     for weapon in usable:
+        spec = f.weapon(weapon)
+        assert spec is not None  # attack_refusal passed: it is in hand, or fists
+        if spec.melee not in near:
+            near[spec.melee] = world.within_reach(f.id) if spec.melee else world.seen_by(f.id)
         for target in world.tokens():
+            if target not in near[spec.melee]:
+                continue
             if needs_attack(arena, world, f, AttackParams(TokenRef(target), weapon)) is None:
                 return None
     return f"nothing to attack: no token within reach or line of sight of {', '.join(usable)}"

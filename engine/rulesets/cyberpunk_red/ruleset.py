@@ -68,10 +68,13 @@ def fighter_in(combat: Combat, cid: str) -> Fighter | None:
     fighter = combat.state_of(cid)
     if not isinstance(fighter, Fighter) or fighter.is_vehicle:
         return None
+    return _with_conditions(fighter, combat.conditions_of(cid))
+
+
+def _with_conditions(fighter: Fighter, conditions: tuple[str, ...]) -> Fighter:
+    """``fighter`` with its conditions as the fight records them."""
     return replace(
-        fighter,
-        prone=combat.has(cid, "prone"),
-        mortally_wounded=combat.has(cid, "mortally_wounded"),
+        fighter, prone="prone" in conditions, mortally_wounded="mortally_wounded" in conditions
     )
 
 
@@ -87,8 +90,16 @@ def arena_of(state: EncounterState) -> Arena:
     combat, scene = state.combat, state.scene
     assert combat is not None and scene is not None
     fight = _fight(combat)
+    # fighter_in for every combatant, each state and conditions looked up in a dict made
+    # once: fighter_in itself scans the fight's lists, n x n for the whole arena (300
+    # combatants: some 5 ms an arena, 2,000: 60 ms).
+    conditions: dict[str, tuple[str, ...]] = {}
+    for cid, held in combat.conditions:
+        conditions.setdefault(cid, held)  # the first, as Combat.conditions_of reads it
     fighters = tuple(
-        f for cid, _ in combat.per_combatant if (f := fighter_in(combat, cid)) is not None
+        _with_conditions(state, conditions.get(cid, ()))
+        for cid, state in combat.per_combatant
+        if isinstance(state, Fighter) and not state.is_vehicle
     )
     known = {v.id for v in fight.vehicles}
     vehicles = (
@@ -135,12 +146,33 @@ def _refusal(name: str) -> Callable[[Context], str | None]:
     """The seam's ``refusal`` for action ``name``: the same check its run makes first."""
 
     def refusal(ctx: Context) -> str | None:
-        arena = arena_of(ctx.state)
+        arena, scene_world = _arena_for_options(ctx)
         if not arena.has(ctx.token.id):
             return f"{ctx.token.id} is a vehicle, not a combatant"
-        return rules.refusal(arena, world(ctx), arena.fighter(ctx.token.id), name, None)
+        return rules.refusal(arena, scene_world, arena.fighter(ctx.token.id), name, None)
 
     return refusal
+
+
+#: The last state an action's refusal read, its arena and its scene's token ids:
+#: ``ask_options`` asks every action's refusal of one state in turn, and building the
+#: arena once, not once an action, is most of its cost on a crowded scene (22 arenas of
+#: 300 fighters: 100 ms).  States are immutable, so the same object always has the same
+#: arena and ids; one slot, so it keeps at most one old state alive.  The world itself
+#: is not kept: its spatial index follows whichever state was asked about last (the
+#: bridge asks about its committed state between others), so it is asked for each time.
+_last_arena: list[tuple[EncounterState, Arena, tuple[str, ...]]] = []
+
+
+def _arena_for_options(ctx: Context) -> tuple[Arena, SceneWorld]:
+    """:func:`arena_of` and :func:`world` of ``ctx``, the arena and the token ids reused
+    if the last refusal was of the same state."""
+    if _last_arena and _last_arena[0][0] is ctx.state:
+        _, arena, ids = _last_arena[0]
+    else:
+        arena, ids = arena_of(ctx.state), token_ids(ctx.scene)
+        _last_arena[:] = [(ctx.state, arena, ids)]
+    return arena, SceneWorld(ctx.spatial.index(ctx.scene), ids)
 
 
 def _runner(name: str) -> Callable[[Context, Any], Result]:

@@ -10,7 +10,7 @@ clears every sight-blocking wall (:mod:`geometry.sight`).
 from __future__ import annotations
 
 from geometry import ThreatIndex
-from geometry.sight import creatures_see
+from geometry.sight import creatures_see, creatures_seen
 
 Cell = tuple[int, int]
 
@@ -58,3 +58,21 @@ class SceneWorld:
         return creatures_see(
             self.index.grid, self.index.walls, ta.origin, tb.origin, size_a=ta.size, size_b=tb.size
         )
+
+    def within_reach(self, a: str) -> frozenset[str]:
+        """Every token :meth:`in_reach` of token ``a``: those standing on a cell it
+        threatens, found from its cells, not by asking about every token."""
+        index = self.index
+        return frozenset(b for c in index.threatened(a) for b in index.occupants(c))
+
+    def seen_by(self, a: str) -> frozenset[str]:
+        """Every token but ``a`` that ``a`` :meth:`sees`, all lines tested at once
+        (:func:`geometry.sight.creatures_seen`, the same answers)."""
+        index = self.index
+        ta = index.token(a)
+        others = [t for t in self._tokens if t != a]
+        toks = [index.token(t) for t in others]
+        seen = creatures_seen(
+            index.grid, index.walls, ta.origin, [(t.origin, t.size) for t in toks], size_a=ta.size
+        )
+        return frozenset(t for t, yes in zip(others, seen, strict=True) if yes)
