@@ -41,20 +41,52 @@ pass, everyone in the order has its count.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, TypeAlias
 
+from engine.clock import (
+    ActNow,
+    Advance,
+    ClockRequest,
+    ClosePass,
+    Reorder,
+    Requeue,
+    ResumeAt,
+    TimeHooks,
+    next_phase,
+)
 from engine.combat_state import Combat
 from engine.copies import replace
 from engine.effects import expire
 from engine.errors import CommandRejected
-from engine.events import CombatantActs, CombatantDone, CombatantSkipped, PhaseStarted
+from engine.events import (
+    CombatantActs,
+    CombatantDone,
+    CombatantSkipped,
+    InitiativeOrder,
+    PhaseStarted,
+)
 from engine.model import EncounterState, Scene
 from engine.prompts import open_prompt
+from engine.rulesets.base import Ruleset
 
-Result = tuple[EncounterState, list[Any]]
-#: The fight's ruleset (:class:`~engine.rulesets.base.Ruleset`; typed loosely here so
-#: this module, which the seam's hooks call back into, does not import the seam).
-Ruleset = Any
+__all__ = [
+    "STEPS",
+    "Ruleset",
+    "advance",
+    "begin",
+    "close_pass",
+    "eligible",
+    "has_surprise_phase",
+    "limited",
+    "next_phase",
+    "reorder",
+    "resume_at",
+    "settle",
+    "start_acting",
+]
+
+Result: TypeAlias = tuple[EncounterState, list[Any]]
 
 
 def _combat(state: EncounterState) -> Combat:
@@ -96,14 +128,14 @@ def reorder(combat: Combat, who: str, target: str) -> Combat:
     )
 
 
-def begin(state: EncounterState, ruleset: Ruleset) -> Result:
+def begin(state: EncounterState, ruleset: TimeHooks) -> Result:
     """Open the first pass of a new combat (the surprise pass when the ruleset has one)."""
     combat = _combat(state)
     first_phase = 0 if ruleset.surprise(combat.aware, combat.order) else 1
     return _open_phase(state, ruleset, turn=1, phase=first_phase)
 
 
-def advance(state: EncounterState, ruleset: Ruleset) -> Result:
+def advance(state: EncounterState, ruleset: TimeHooks) -> Result:
     """The acting combatant is done: hand the action to whoever is next."""
     combat = _combat(state)
     events: list[Any] = [CombatantDone(combat.actor, combat.turn, combat.phase)]
@@ -111,22 +143,12 @@ def advance(state: EncounterState, ruleset: Ruleset) -> Result:
     return state, events + more
 
 
-def resume_at(state: EncounterState, ruleset: Ruleset, index: int) -> Result:
+def resume_at(state: EncounterState, ruleset: TimeHooks, index: int) -> Result:
     """Walk on from ``index`` in the order (after the one acting there left the fight)."""
     return _next_from(state, ruleset, index, opened=0)
 
 
-def next_phase(turn: int, phase: int, per_turn: int) -> tuple[int, int]:
-    """The (turn, phase) after ``phase``: the surprise pass leads to Turn 1 pass 1, the
-    last pass of a Turn to the next Turn's first."""
-    if phase == 0:
-        return 1, 1
-    if phase < per_turn:
-        return turn, phase + 1
-    return turn + 1, 1
-
-
-def _next_from(state: EncounterState, ruleset: Ruleset, index: int, *, opened: int) -> Result:
+def _next_from(state: EncounterState, ruleset: TimeHooks, index: int, *, opened: int) -> Result:
     combat = _combat(state)
     events: list[Any] = []
     while index < len(combat.order):
@@ -142,8 +164,11 @@ def _next_from(state: EncounterState, ruleset: Ruleset, index: int, *, opened: i
         events += cut
         combat = _combat(state)
         if who is not None:
-            state, more = start_acting(state, ruleset, combat.order.index(who))
-            return state, events + more
+            # The one cutting in moves to just before ``cid``, from where it stands now.
+            combat = replace(combat, acting=index)
+            state, moved = _reorder(replace(state, combat=combat), ruleset, Reorder(who, cid))
+            state, more = start_acting(state, ruleset, _combat(state).order.index(who))
+            return state, events + moved + more
         skip = ruleset.skip_reason(combat, cid)
         if skip is not None:
             events.append(CombatantSkipped(cid, combat.turn, combat.phase, skip))
@@ -170,7 +195,7 @@ def _next_from(state: EncounterState, ruleset: Ruleset, index: int, *, opened: i
     return state, events + more
 
 
-def close_pass(state: EncounterState, ruleset: Ruleset, *, opened: int = 0) -> Result:
+def close_pass(state: EncounterState, ruleset: TimeHooks, *, opened: int = 0) -> Result:
     """The pass is over: after the last of a Turn the ruleset's ``turn_ended`` (a
     Post-Turn, held actions lost ...), then the next pass opens."""
     combat = _combat(state)
@@ -189,7 +214,7 @@ def close_pass(state: EncounterState, ruleset: Ruleset, *, opened: int = 0) -> R
 
 
 def _open_phase(
-    state: EncounterState, ruleset: Ruleset, *, turn: int, phase: int, opened: int = 0
+    state: EncounterState, ruleset: TimeHooks, *, turn: int, phase: int, opened: int = 0
 ) -> Result:
     fresh = replace(_combat(state), turn=turn, phase=phase, opportunity_attacks=())
     events: list[Any] = [PhaseStarted(turn, phase, surprise=phase == 0)]
@@ -199,7 +224,7 @@ def _open_phase(
     return state, events + more
 
 
-def start_acting(state: EncounterState, ruleset: Ruleset, index: int) -> Result:
+def start_acting(state: EncounterState, ruleset: TimeHooks, index: int) -> Result:
     """The combatant at ``index`` acts now: its count has come (or it cut in).  Triggers
     set off by its action prompt their owners just before it."""
     scene = state.scene
@@ -224,3 +249,72 @@ def start_acting(state: EncounterState, ruleset: Ruleset, index: int) -> Result:
                 )
                 events.append(opened)
     return state, events
+
+
+# -- clock requests ---------------------------------------------------------------------
+# A ruleset asks for time with values (engine.clock); these steps are the only code that
+# applies them, one per request type, read from STEPS by settle().
+
+
+def _advance(state: EncounterState, ruleset: TimeHooks, request: Any) -> Result:
+    return advance(state, ruleset)
+
+
+def _act_now(state: EncounterState, ruleset: TimeHooks, request: ActNow) -> Result:
+    return start_acting(state, ruleset, _combat(state).order.index(request.who))
+
+
+def _reorder(state: EncounterState, ruleset: TimeHooks, request: Reorder) -> Result:
+    combat = reorder(_combat(state), request.who, request.before)
+    return replace(state, combat=combat), [InitiativeOrder(combat.order, combat.scores)]
+
+
+def _requeue(state: EncounterState, ruleset: TimeHooks, request: Requeue) -> Result:
+    combat = _combat(state)
+    if sorted(request.order) != sorted(combat.order):
+        raise CommandRejected("illegal_action", "a new order must hold the same combatants")
+    current = combat.regular_actor
+    combat = replace(
+        combat, order=request.order, scores=request.scores, acting=request.order.index(current)
+    )
+    return replace(state, combat=combat), [InitiativeOrder(combat.order, combat.scores)]
+
+
+def _close_pass(state: EncounterState, ruleset: TimeHooks, request: Any) -> Result:
+    return close_pass(state, ruleset)
+
+
+def _resume_at(state: EncounterState, ruleset: TimeHooks, request: ResumeAt) -> Result:
+    return resume_at(state, ruleset, request.index)
+
+
+Step: TypeAlias = Callable[[EncounterState, TimeHooks, Any], Result]
+
+#: Request type -> the step that applies it: the walk's whole answer to a ruleset.
+STEPS: dict[type[ClockRequest], Step] = {
+    Advance: _advance,
+    ActNow: _act_now,
+    Reorder: _reorder,
+    Requeue: _requeue,
+    ClosePass: _close_pass,
+    ResumeAt: _resume_at,
+}
+
+
+def settle(state: EncounterState, ruleset: TimeHooks, events: Sequence[Any]) -> Result:
+    """Apply the clock requests (:data:`engine.clock.ClockRequest`) among ``events`` in
+    order, each replaced by the events of its step; other events pass through."""
+    out: list[Any] = []
+    for item in events:
+        step = STEPS.get(type(item))
+        if step is None:
+            out.append(item)
+            continue
+        state, more = step(state, ruleset, item)
+        out += more
+    return state, out
+
+
+def is_request(item: object) -> bool:
+    """Whether ``item`` is a clock request (for a caller that must not pass one on)."""
+    return type(item) in STEPS

@@ -88,7 +88,7 @@ def count_reached(state: EncounterState, cid: str) -> Result:
 
 def cut_in(state: EncounterState, cid: str) -> tuple[EncounterState, list[Any], str | None]:
     """A delay "just before" ``cid`` fires when its place in the order comes, whether or
-    not ``cid`` can act itself: the delayer moves there and acts."""
+    not ``cid`` can act itself: the delayer (returned; the walk moves it there) acts."""
     combat = state.combat
     assert combat is not None
     delayer = next(
@@ -102,14 +102,9 @@ def cut_in(state: EncounterState, cid: str) -> tuple[EncounterState, list[Any], 
     )  # fmt: skip
     if delayer is None:
         return state, [], None
-    index = combat.order.index(cid)
-    combat = put(replace(combat, acting=index), hero(combat).without_hold(delayer.combatant))
-    combat = reorder(combat, delayer.combatant, cid)
-    events: list[Any] = [
-        DelayTaken(delayer.combatant, cid),
-        InitiativeOrder(combat.order, combat.scores),
-    ]
-    return replace(state, combat=combat), events, delayer.combatant
+    # The walk moves the delayer to just before ``cid`` (and announces the new order).
+    combat = put(combat, hero(combat).without_hold(delayer.combatant))
+    return replace(state, combat=combat), [DelayTaken(delayer.combatant, cid)], delayer.combatant
 
 
 def fresh_budget(state: EncounterState, cid: str) -> Result:
