@@ -36,9 +36,10 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from engine.clock import ActNow, ClosePass, Reorder, Requeue
 from engine.combat_state import Combat, Prompt, Trigger
 from engine.errors import CommandRejected
-from engine.events import CombatantActs, InitiativeOrder
+from engine.events import CombatantActs
 from engine.model import EncounterState, Scene
 from engine.prompts import open_prompt
 from engine.rulesets.base import Context, Result
@@ -50,7 +51,7 @@ from engine.rulesets.hero.events import (
     Recovered,
 )
 from engine.rulesets.hero.state import PhaseUsage, forfeited, hero, in_state, put
-from engine.turns import close_pass, eligible, reorder, start_acting
+from engine.turns import eligible
 
 DELAYED_ACTION = "delayed_action"
 
@@ -156,7 +157,7 @@ def pass_ended(state: EncounterState, after: int = -1) -> Result:
     return state, [asked]
 
 
-def answer_delay(state: EncounterState, ruleset: Any, prompt: Prompt, take: bool) -> Result:
+def answer_delay(state: EncounterState, prompt: Prompt, take: bool) -> Result:
     """The answer to a ``delayed_action`` prompt at the end of the Phase: ``take`` it now,
     after everyone else (the delayer's INIT becomes the last character's), or keep waiting
     (the next waiting delayer is asked, else the next Phase opens)."""
@@ -167,27 +168,23 @@ def answer_delay(state: EncounterState, ruleset: Any, prompt: Prompt, take: bool
         state, asked = pass_ended(state, after=combat.order.index(delayer))
         if asked:
             return state, asked
-        return close_pass(state, ruleset)
+        return state, [ClosePass()]
     if not able(combat, delayer):  # the GM ruled it out meanwhile
         raise CommandRejected("illegal_action", f"{delayer!r} cannot act now: decline instead")
-    combat = _to_end(put(combat, hero(combat).without_hold(delayer)), delayer)
-    events: list[Any] = [DelayTaken(delayer, None), InitiativeOrder(combat.order, combat.scores)]
-    state, more = start_acting(replace(state, combat=combat), ruleset, len(combat.order) - 1)
-    return state, events + more
+    combat = put(combat, hero(combat).without_hold(delayer))
+    return replace(state, combat=combat), [
+        DelayTaken(delayer, None),
+        _to_end(combat, delayer),
+        ActNow(delayer),
+    ]
 
 
-def _to_end(combat: Combat, who: str) -> Combat:
-    """``who`` now acts last, with the last combatant's INIT score."""
-    current = combat.order[combat.acting]
+def _to_end(combat: Combat, who: str) -> Requeue:
+    """The order with ``who`` acting last, with the last combatant's INIT score."""
     order = (*(c for c in combat.order if c != who), who)
     scores = dict(combat.scores)
     scores[who] = scores[order[-2]] if len(order) > 1 else scores[who]
-    return replace(
-        combat,
-        order=order,
-        acting=order.index(current),
-        scores=tuple((cid, scores[cid]) for cid in order),
-    )
+    return Requeue(order, tuple((cid, scores[cid]) for cid in order))
 
 
 def post_turn(state: EncounterState, ruleset: Any) -> Result:
@@ -227,11 +224,11 @@ def fire_ready(ctx: Context, trigger: Trigger, by: str) -> Result:
         fight.without_hold(holder.id),
         interjection_usage=PhaseUsage(movement="combat" if hold.moved else None),
     )
-    combat = reorder(put(combat, fight), holder.id, by)
+    combat = put(combat, fight)
     movement = budget.movement_left(holder, PhaseUsage(), True) if hold.action == "move" else 0.0
     events: list[Any] = [
         ReadiedActionTaken(holder.id, by, hold.action or "attack"),
-        InitiativeOrder(combat.order, combat.scores),
+        Reorder(holder.id, by),
         CombatantActs(holder.id, combat.turn, combat.phase, True, movement),
     ]
     return replace(ctx.state, combat=combat), events
