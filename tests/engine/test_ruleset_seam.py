@@ -369,3 +369,29 @@ def test_a_ruleset_says_before_or_inside_for_where_a_held_action_pauses_a_move()
         register(Sideways)
     with pytest.raises(UnsupportedRuleset):
         find_ruleset("toy-sideways")
+
+
+# -- time asked for with values (engine.clock) ------------------------------------------------
+
+
+def test_an_action_returning_advance_ends_the_turn_through_the_walk() -> None:
+    encounter = duel(fighter("a", 0, 0, 9), fighter("b", 8, 8, 5, side="b"), fighter("c", 8, 0, 0))
+    events = act(encounter, "a", "nap")
+    # The request itself never reaches the log: the walk's events stand in its place.
+    assert kinds(events)[:2] == ["combatant_done", "combatant_acts"]
+    assert acting(encounter) == "b"
+
+
+def test_an_action_returning_reorder_and_act_now_moves_and_starts_the_combatant() -> None:
+    encounter = duel(fighter("a", 0, 0, 9), fighter("b", 8, 8, 5, side="b"), fighter("c", 8, 0, 0))
+    combat = encounter.state.combat
+    assert combat is not None
+    up = combat.actor
+    last = combat.order[-1]
+    events = act(encounter, up, "barge", target=last)
+    combat = encounter.state.combat
+    assert combat is not None
+    assert kinds(events) == ["initiative_order", "combatant_acts"]
+    assert combat.order.index(last) == combat.order.index(up) - 1
+    assert combat.score_of(last) == combat.score_of(up)
+    assert acting(encounter) == last
