@@ -4,11 +4,13 @@ Theory of operation
 -------------------
 Everything that moves time forward lives in this module, as h11 keeps its state
 machine in one file; what a game adds at each step it says through the ruleset's hooks
-(:class:`~engine.rulesets.base.Ruleset`), never here.  Time is ``(turn, phase,
-acting)``: the Turn (Round) number, the pass within it (``phase``; 0 is a surprise
-pass) and the index of the acting combatant in the initiative order.  A ruleset's
-``phases_per_turn`` says how many passes make a Turn: 4 for the Hero supplement (a 12 s
-Turn of 3 s Phases), 1 for games whose Round is one pass.
+(:class:`~engine.clock.TimeHooks`, which :class:`~engine.rulesets.base.Ruleset`
+implements), never here, and what it wants of the clock it asks with values (below).
+Time is ``(turn, phase, acting)``: the Turn (Round) number, the pass within it
+(``phase``; 0 is a surprise pass) and the index of the acting combatant in the
+initiative order.  A ruleset's ``phases_per_turn`` says how many passes make a Turn: 4
+for the Hero supplement (a 12 s Turn of 3 s Phases), 1 for games whose Round is one
+pass.
 
 The walk, one row per step (each function below is one row or two):
 
@@ -37,6 +39,32 @@ the pass closes             the last of a Turn:              the next pass (:fun
 
 A combatant in the surprise pass acts only if aware (:func:`eligible`); every other
 pass, everyone in the order has its count.
+
+What a ruleset asks of the clock
+--------------------------------
+A ruleset never calls the steps above.  Its action returns clock requests
+(:mod:`engine.clock`) among its events and :func:`engine.fight.act` settles them
+(``prompt_answered`` and ``trigger_fired`` results are not settled by their caller yet:
+such a hook calls :func:`settle` itself).  :func:`settle` replaces each with the events
+of the step :data:`STEPS` names for its type, in place, so the log reads in the order
+things happened.  ``cut_in`` returns who cuts in, and the walk applies a ``Reorder``
+for it.  The table, read by :func:`settle`:
+
+=======================  =============================================================
+request                  step
+=======================  =============================================================
+``Advance()``            :func:`advance`: ``combatant_done``, then the next count
+``ActNow(who)``          :func:`start_acting` at ``who``'s place
+``Reorder(who, before)`` :func:`reorder` (whoever acts stays acting),
+                           ``initiative_order``
+``Requeue(order, ...)``  the order resorted (same combatants; whoever acts stays),
+                           ``initiative_order``
+``ClosePass()``          :func:`close_pass`
+``ResumeAt(index)``      :func:`resume_at`
+=======================  =============================================================
+
+``tests/test_architecture.py`` fails on a ruleset module that imports a step from here
+or sets ``acting``.
 """
 
 from __future__ import annotations
