@@ -288,19 +288,34 @@ def _advance(state: EncounterState, ruleset: TimeHooks, request: Any) -> Result:
     return advance(state, ruleset)
 
 
+def _in_order(combat: Combat, *who: str) -> None:
+    # A request naming someone outside the order is refused before anything moves.
+    for cid in who:
+        if cid not in combat.order:
+            raise CommandRejected("not_in_combat", f"{cid!r} is not in the initiative order")
+
+
 def _act_now(state: EncounterState, ruleset: TimeHooks, request: ActNow) -> Result:
+    _in_order(_combat(state), request.who)
     return start_acting(state, ruleset, _combat(state).order.index(request.who))
 
 
 def _reorder(state: EncounterState, ruleset: TimeHooks, request: Reorder) -> Result:
+    _in_order(_combat(state), request.who, request.before)
+    if request.who == request.before:
+        raise CommandRejected("illegal_action", f"{request.who!r} cannot move before itself")
     combat = reorder(_combat(state), request.who, request.before)
     return replace(state, combat=combat), [InitiativeOrder(combat.order, combat.scores)]
 
 
 def _requeue(state: EncounterState, ruleset: TimeHooks, request: Requeue) -> Result:
     combat = _combat(state)
-    if sorted(request.order) != sorted(combat.order):
-        raise CommandRejected("illegal_action", "a new order must hold the same combatants")
+    if sorted(request.order) != sorted(combat.order) or [c for c, _ in request.scores] != list(
+        request.order
+    ):
+        raise CommandRejected(
+            "illegal_action", "a new order must hold the same combatants, each with its score"
+        )
     current = combat.regular_actor
     combat = replace(
         combat, order=request.order, scores=request.scores, acting=request.order.index(current)
@@ -313,6 +328,8 @@ def _close_pass(state: EncounterState, ruleset: TimeHooks, request: Any) -> Resu
 
 
 def _resume_at(state: EncounterState, ruleset: TimeHooks, request: ResumeAt) -> Result:
+    if not 0 <= request.index <= len(_combat(state).order):
+        raise CommandRejected("illegal_action", f"no place {request.index} in the order")
     return resume_at(state, ruleset, request.index)
 
 
