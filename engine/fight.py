@@ -23,9 +23,10 @@ from engine.copies import replace
 from engine.effects import end_effect, notify_ended, start_effect
 from engine.errors import CommandRejected
 from engine.events import CombatantJoined, CombatantLeft, InitiativeOrder, TokenPlaced
+from engine.hooks import RulesetHooks as Ruleset
 from engine.model import Combatant, EncounterState
 from engine.params import ParamError, decode_params
-from engine.rulesets.base import ActionSpec, Context, Ruleset
+from engine.rulesets.base import ActionSpec, Context
 from engine.scene_checks import check_scene
 from engine.spatial import SpatialCache
 from engine.tray import DiceTray

@@ -4,8 +4,9 @@ Theory of operation
 -------------------
 Everything that moves time forward lives in this module, as h11 keeps its state
 machine in one file; what a game adds at each step it says through the ruleset's hooks
-(:class:`~engine.clock.TimeHooks`, which :class:`~engine.rulesets.base.Ruleset`
-implements), never here, and what it wants of the clock it asks with values (below).
+(:class:`~engine.clock.TimeHooks`, part of :class:`~engine.hooks.RulesetHooks`, which
+:class:`~engine.rulesets.base.Ruleset` implements), never here, and what it wants of
+the clock it asks with values (below).
 Time is ``(turn, phase, acting)``: the Turn (Round) number, the pass within it
 (``phase``; 0 is a surprise pass) and the index of the acting combatant in the
 initiative order.  A ruleset's ``phases_per_turn`` says how many passes make a Turn: 4
@@ -94,9 +95,9 @@ from engine.events import (
     InitiativeOrder,
     PhaseStarted,
 )
+from engine.hooks import RulesetHooks
 from engine.model import EncounterState, Scene
 from engine.prompts import open_prompt
-from engine.rulesets.base import Ruleset
 
 __all__ = [
     "STEPS",
@@ -115,6 +116,8 @@ __all__ = [
 ]
 
 Result: TypeAlias = tuple[EncounterState, list[Any]]
+#: The fight's ruleset as the core sees it (the seam's class implements it).
+Ruleset: TypeAlias = RulesetHooks
 
 
 def _combat(state: EncounterState) -> Combat:

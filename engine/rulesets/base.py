@@ -62,6 +62,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from engine.combat_state import Combat, Effect, Prompt, Trigger
 from engine.errors import UnsupportedRuleset
+from engine.hooks import RulesetHooks
 from engine.model import Combatant, EncounterState, Scene
 from engine.serial import from_plain, register_finisher
 from engine.tray import DiceTray
@@ -109,7 +110,7 @@ class Context:
     """
 
     state: EncounterState
-    ruleset: Ruleset
+    ruleset: RulesetHooks
     spatial: SpatialCache
     tray: DiceTray
     actor: str
@@ -531,3 +532,9 @@ def _decode_rules(combat: Combat) -> Combat:
 
 
 register_finisher(Combat, _decode_rules)
+
+
+if TYPE_CHECKING:
+    # mypy proves here that the seam's class is the core's view of a ruleset: a hook
+    # whose signature drifts from engine.hooks fails the type check at this line.
+    _SEAM_IS_THE_CORE_VIEW: type[RulesetHooks] = Ruleset
