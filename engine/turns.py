@@ -287,7 +287,7 @@ def start_acting(state: EncounterState, ruleset: TimeHooks, index: int) -> Resul
 # applies them, one per request type, read from STEPS by settle().
 
 
-def _advance(state: EncounterState, ruleset: TimeHooks, request: Any) -> Result:
+def _advance(state: EncounterState, ruleset: TimeHooks, request: Advance) -> Result:
     return advance(state, ruleset)
 
 
@@ -326,7 +326,7 @@ def _requeue(state: EncounterState, ruleset: TimeHooks, request: Requeue) -> Res
     return replace(state, combat=combat), [InitiativeOrder(combat.order, combat.scores)]
 
 
-def _close_pass(state: EncounterState, ruleset: TimeHooks, request: Any) -> Result:
+def _close_pass(state: EncounterState, ruleset: TimeHooks, request: ClosePass) -> Result:
     return close_pass(state, ruleset)
 
 

@@ -34,7 +34,7 @@ a readied trigger comes     the holder acts just ahead of    (:func:`trigger_fir
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.clock import ActNow, ClosePass, Reorder, Requeue
 from engine.combat_state import Combat, Prompt, Trigger
@@ -52,6 +52,9 @@ from engine.rulesets.hero.events import (
 )
 from engine.rulesets.hero.state import PhaseUsage, forfeited, hero, in_state, put
 from engine.turns import eligible
+
+if TYPE_CHECKING:
+    from engine.rulesets.hero import HeroSupplement
 
 DELAYED_ACTION = "delayed_action"
 
@@ -187,7 +190,7 @@ def _to_end(combat: Combat, who: str) -> Requeue:
     return Requeue(order, tuple((cid, scores[cid]) for cid in order))
 
 
-def post_turn(state: EncounterState, ruleset: Any) -> Result:
+def post_turn(state: EncounterState, ruleset: HeroSupplement) -> Result:
     """Post-Turn Recovery: every eligible character Takes a Recovery."""
     combat, scene = state.combat, state.scene
     assert combat is not None and isinstance(scene, Scene)
