@@ -13,12 +13,15 @@ sets and ends effects with ``set_effect`` / ``end_effect``; a ruleset starts the
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.combat_state import Combat, Effect
 from engine.copies import replace
 from engine.events import EffectEnded, EffectStarted
 from engine.model import EncounterState
+
+if TYPE_CHECKING:
+    from engine.clock import TimeHooks
 
 Result = tuple[EncounterState, list[Any]]
 
@@ -81,7 +84,7 @@ def due(combat: Combat, score: int | None) -> tuple[Effect, ...]:
     )
 
 
-def expire(state: EncounterState, ruleset: Any, score: int | None) -> Result:
+def expire(state: EncounterState, ruleset: TimeHooks, score: int | None) -> Result:
     """End every effect due before ``score`` comes up (or at the pass's end), telling
     the ruleset of each."""
     combat = state.combat
@@ -98,7 +101,7 @@ def expire(state: EncounterState, ruleset: Any, score: int | None) -> Result:
     return state, events
 
 
-def notify_ended(state: EncounterState, ruleset: Any, effect: Effect) -> Result:
+def notify_ended(state: EncounterState, ruleset: TimeHooks, effect: Effect) -> Result:
     """Tell the ruleset that ``effect`` ended."""
     result: Result = ruleset.effect_ended(state, effect)
     return result

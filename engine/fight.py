@@ -23,13 +23,14 @@ from engine.copies import replace
 from engine.effects import end_effect, notify_ended, start_effect
 from engine.errors import CommandRejected
 from engine.events import CombatantJoined, CombatantLeft, InitiativeOrder, TokenPlaced
+from engine.hooks import RulesetHooks as Ruleset
 from engine.model import Combatant, EncounterState
 from engine.params import ParamError, decode_params
-from engine.rulesets.base import ActionSpec, Context, Ruleset
+from engine.rulesets.base import ActionSpec, Context
 from engine.scene_checks import check_scene
 from engine.spatial import SpatialCache
 from engine.tray import DiceTray
-from engine.turns import resume_at
+from engine.turns import resume_at, settle
 
 
 def action_spec(ruleset: Ruleset, name: str) -> ActionSpec[Any]:
@@ -72,6 +73,8 @@ def act(state: EncounterState, command: Act, spatial: SpatialCache) -> Result:
     if reason is not None:
         raise CommandRejected(spec.code, reason)
     state, events = spec.run(ctx, params)
+    # The action's clock requests (engine.clock) are applied here, by the walk.
+    state, events = settle(state, ruleset, events)
     return replace(state, draws=max(state.draws, tray.draws)), events
 
 

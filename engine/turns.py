@@ -4,11 +4,14 @@ Theory of operation
 -------------------
 Everything that moves time forward lives in this module, as h11 keeps its state
 machine in one file; what a game adds at each step it says through the ruleset's hooks
-(:class:`~engine.rulesets.base.Ruleset`), never here.  Time is ``(turn, phase,
-acting)``: the Turn (Round) number, the pass within it (``phase``; 0 is a surprise
-pass) and the index of the acting combatant in the initiative order.  A ruleset's
-``phases_per_turn`` says how many passes make a Turn: 4 for the Hero supplement (a 12 s
-Turn of 3 s Phases), 1 for games whose Round is one pass.
+(:class:`~engine.clock.TimeHooks`, part of :class:`~engine.hooks.RulesetHooks`, which
+:class:`~engine.rulesets.base.Ruleset` implements), never here, and what it wants of
+the clock it asks with values (below).
+Time is ``(turn, phase, acting)``: the Turn (Round) number, the pass within it
+(``phase``; 0 is a surprise pass) and the index of the acting combatant in the
+initiative order.  A ruleset's ``phases_per_turn`` says how many passes make a Turn: 4
+for the Hero supplement (a 12 s Turn of 3 s Phases), 1 for games whose Round is one
+pass.
 
 The walk, one row per step (each function below is one row or two):
 
@@ -37,24 +40,84 @@ the pass closes             the last of a Turn:              the next pass (:fun
 
 A combatant in the surprise pass acts only if aware (:func:`eligible`); every other
 pass, everyone in the order has its count.
+
+What a ruleset asks of the clock
+--------------------------------
+A ruleset never calls the steps above.  Its action returns clock requests
+(:mod:`engine.clock`) among its events and :func:`engine.fight.act` settles them
+(``prompt_answered`` and ``trigger_fired`` results are not settled by their caller yet:
+such a hook calls :func:`settle` itself).  :func:`settle` replaces each with the events
+of the step :data:`STEPS` names for its type, in place, so the log reads in the order
+things happened.  ``cut_in`` returns who cuts in, and the walk applies a ``Reorder``
+for it.  The table, read by :func:`settle`:
+
+=======================  =============================================================
+request                  step
+=======================  =============================================================
+``Advance()``            :func:`advance`: ``combatant_done``, then the next count
+``ActNow(who)``          :func:`start_acting` at ``who``'s place
+``Reorder(who, before)`` :func:`reorder` (whoever acts stays acting),
+                           ``initiative_order``
+``Requeue(order, ...)``  the order resorted (same combatants; whoever acts stays),
+                           ``initiative_order``
+``ClosePass()``          :func:`close_pass`
+``ResumeAt(index)``      :func:`resume_at`
+=======================  =============================================================
+
+``tests/test_architecture.py`` fails on a ruleset module that imports a step from here
+or sets ``acting``.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, TypeAlias
 
+from engine.clock import (
+    ActNow,
+    Advance,
+    ClockRequest,
+    ClosePass,
+    Reorder,
+    Requeue,
+    ResumeAt,
+    TimeHooks,
+    next_phase,
+)
 from engine.combat_state import Combat
 from engine.copies import replace
 from engine.effects import expire
 from engine.errors import CommandRejected
-from engine.events import CombatantActs, CombatantDone, CombatantSkipped, PhaseStarted
+from engine.events import (
+    CombatantActs,
+    CombatantDone,
+    CombatantSkipped,
+    InitiativeOrder,
+    PhaseStarted,
+)
+from engine.hooks import RulesetHooks
 from engine.model import EncounterState, Scene
 from engine.prompts import open_prompt
 
-Result = tuple[EncounterState, list[Any]]
-#: The fight's ruleset (:class:`~engine.rulesets.base.Ruleset`; typed loosely here so
-#: this module, which the seam's hooks call back into, does not import the seam).
-Ruleset = Any
+__all__ = [
+    "STEPS",
+    "Ruleset",
+    "advance",
+    "begin",
+    "close_pass",
+    "eligible",
+    "has_surprise_phase",
+    "limited",
+    "next_phase",
+    "reorder",
+    "resume_at",
+    "settle",
+    "start_acting",
+]
+
+Result: TypeAlias = tuple[EncounterState, list[Any]]
+#: The fight's ruleset as the core sees it (the seam's class implements it).
+Ruleset: TypeAlias = RulesetHooks
 
 
 def _combat(state: EncounterState) -> Combat:
@@ -96,14 +159,14 @@ def reorder(combat: Combat, who: str, target: str) -> Combat:
     )
 
 
-def begin(state: EncounterState, ruleset: Ruleset) -> Result:
+def begin(state: EncounterState, ruleset: TimeHooks) -> Result:
     """Open the first pass of a new combat (the surprise pass when the ruleset has one)."""
     combat = _combat(state)
     first_phase = 0 if ruleset.surprise(combat.aware, combat.order) else 1
     return _open_phase(state, ruleset, turn=1, phase=first_phase)
 
 
-def advance(state: EncounterState, ruleset: Ruleset) -> Result:
+def advance(state: EncounterState, ruleset: TimeHooks) -> Result:
     """The acting combatant is done: hand the action to whoever is next."""
     combat = _combat(state)
     events: list[Any] = [CombatantDone(combat.actor, combat.turn, combat.phase)]
@@ -111,22 +174,12 @@ def advance(state: EncounterState, ruleset: Ruleset) -> Result:
     return state, events + more
 
 
-def resume_at(state: EncounterState, ruleset: Ruleset, index: int) -> Result:
+def resume_at(state: EncounterState, ruleset: TimeHooks, index: int) -> Result:
     """Walk on from ``index`` in the order (after the one acting there left the fight)."""
     return _next_from(state, ruleset, index, opened=0)
 
 
-def next_phase(turn: int, phase: int, per_turn: int) -> tuple[int, int]:
-    """The (turn, phase) after ``phase``: the surprise pass leads to Turn 1 pass 1, the
-    last pass of a Turn to the next Turn's first."""
-    if phase == 0:
-        return 1, 1
-    if phase < per_turn:
-        return turn, phase + 1
-    return turn + 1, 1
-
-
-def _next_from(state: EncounterState, ruleset: Ruleset, index: int, *, opened: int) -> Result:
+def _next_from(state: EncounterState, ruleset: TimeHooks, index: int, *, opened: int) -> Result:
     combat = _combat(state)
     events: list[Any] = []
     while index < len(combat.order):
@@ -142,8 +195,11 @@ def _next_from(state: EncounterState, ruleset: Ruleset, index: int, *, opened: i
         events += cut
         combat = _combat(state)
         if who is not None:
-            state, more = start_acting(state, ruleset, combat.order.index(who))
-            return state, events + more
+            # The one cutting in moves to just before ``cid``, from where it stands now.
+            combat = replace(combat, acting=index)
+            state, moved = _reorder(replace(state, combat=combat), ruleset, Reorder(who, cid))
+            state, more = start_acting(state, ruleset, _combat(state).order.index(who))
+            return state, events + moved + more
         skip = ruleset.skip_reason(combat, cid)
         if skip is not None:
             events.append(CombatantSkipped(cid, combat.turn, combat.phase, skip))
@@ -170,7 +226,7 @@ def _next_from(state: EncounterState, ruleset: Ruleset, index: int, *, opened: i
     return state, events + more
 
 
-def close_pass(state: EncounterState, ruleset: Ruleset, *, opened: int = 0) -> Result:
+def close_pass(state: EncounterState, ruleset: TimeHooks, *, opened: int = 0) -> Result:
     """The pass is over: after the last of a Turn the ruleset's ``turn_ended`` (a
     Post-Turn, held actions lost ...), then the next pass opens."""
     combat = _combat(state)
@@ -189,7 +245,7 @@ def close_pass(state: EncounterState, ruleset: Ruleset, *, opened: int = 0) -> R
 
 
 def _open_phase(
-    state: EncounterState, ruleset: Ruleset, *, turn: int, phase: int, opened: int = 0
+    state: EncounterState, ruleset: TimeHooks, *, turn: int, phase: int, opened: int = 0
 ) -> Result:
     fresh = replace(_combat(state), turn=turn, phase=phase, opportunity_attacks=())
     events: list[Any] = [PhaseStarted(turn, phase, surprise=phase == 0)]
@@ -199,7 +255,7 @@ def _open_phase(
     return state, events + more
 
 
-def start_acting(state: EncounterState, ruleset: Ruleset, index: int) -> Result:
+def start_acting(state: EncounterState, ruleset: TimeHooks, index: int) -> Result:
     """The combatant at ``index`` acts now: its count has come (or it cut in).  Triggers
     set off by its action prompt their owners just before it."""
     scene = state.scene
@@ -224,3 +280,89 @@ def start_acting(state: EncounterState, ruleset: Ruleset, index: int) -> Result:
                 )
                 events.append(opened)
     return state, events
+
+
+# -- clock requests ---------------------------------------------------------------------
+# A ruleset asks for time with values (engine.clock); these steps are the only code that
+# applies them, one per request type, read from STEPS by settle().
+
+
+def _advance(state: EncounterState, ruleset: TimeHooks, request: Advance) -> Result:
+    return advance(state, ruleset)
+
+
+def _in_order(combat: Combat, *who: str) -> None:
+    # A request naming someone outside the order is refused before anything moves.
+    for cid in who:
+        if cid not in combat.order:
+            raise CommandRejected("not_in_combat", f"{cid!r} is not in the initiative order")
+
+
+def _act_now(state: EncounterState, ruleset: TimeHooks, request: ActNow) -> Result:
+    _in_order(_combat(state), request.who)
+    return start_acting(state, ruleset, _combat(state).order.index(request.who))
+
+
+def _reorder(state: EncounterState, ruleset: TimeHooks, request: Reorder) -> Result:
+    _in_order(_combat(state), request.who, request.before)
+    if request.who == request.before:
+        raise CommandRejected("illegal_action", f"{request.who!r} cannot move before itself")
+    combat = reorder(_combat(state), request.who, request.before)
+    return replace(state, combat=combat), [InitiativeOrder(combat.order, combat.scores)]
+
+
+def _requeue(state: EncounterState, ruleset: TimeHooks, request: Requeue) -> Result:
+    combat = _combat(state)
+    if sorted(request.order) != sorted(combat.order) or [c for c, _ in request.scores] != list(
+        request.order
+    ):
+        raise CommandRejected(
+            "illegal_action", "a new order must hold the same combatants, each with its score"
+        )
+    current = combat.regular_actor
+    combat = replace(
+        combat, order=request.order, scores=request.scores, acting=request.order.index(current)
+    )
+    return replace(state, combat=combat), [InitiativeOrder(combat.order, combat.scores)]
+
+
+def _close_pass(state: EncounterState, ruleset: TimeHooks, request: ClosePass) -> Result:
+    return close_pass(state, ruleset)
+
+
+def _resume_at(state: EncounterState, ruleset: TimeHooks, request: ResumeAt) -> Result:
+    if not 0 <= request.index <= len(_combat(state).order):
+        raise CommandRejected("illegal_action", f"no place {request.index} in the order")
+    return resume_at(state, ruleset, request.index)
+
+
+Step: TypeAlias = Callable[[EncounterState, TimeHooks, Any], Result]
+
+#: Request type -> the step that applies it: the walk's whole answer to a ruleset.
+STEPS: dict[type[ClockRequest], Step] = {
+    Advance: _advance,
+    ActNow: _act_now,
+    Reorder: _reorder,
+    Requeue: _requeue,
+    ClosePass: _close_pass,
+    ResumeAt: _resume_at,
+}
+
+
+def settle(state: EncounterState, ruleset: TimeHooks, events: Sequence[Any]) -> Result:
+    """Apply the clock requests (:data:`engine.clock.ClockRequest`) among ``events`` in
+    order, each replaced by the events of its step; other events pass through."""
+    out: list[Any] = []
+    for item in events:
+        step = STEPS.get(type(item))
+        if step is None:
+            out.append(item)
+            continue
+        state, more = step(state, ruleset, item)
+        out += more
+    return state, out
+
+
+def is_request(item: object) -> bool:
+    """Whether ``item`` is a clock request (for a caller that must not pass one on)."""
+    return type(item) in STEPS

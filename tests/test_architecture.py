@@ -144,3 +144,62 @@ def test_the_vocabulary_check_bites() -> None:
     assert "zap" not in named_words(source)
     words = {w for r in game_rulesets() for w in type(r).words()}  # type: ignore[attr-defined]
     assert {"zap", "sneak", "dazed", "toy_zapped"} <= words
+
+
+# -- time moves through the walk only ------------------------------------------------------
+
+RULESET_SOURCES = sorted(
+    [*(ROOT / "engine" / "rulesets").rglob("*.py"), ROOT / "tests" / "toy_ruleset.py"]
+)
+# What a ruleset may take from engine.turns: questions about where the walk is, never a
+# step.  Time is asked for with engine.clock's requests, which the walk applies.
+WALK_QUESTIONS = frozenset({"eligible", "limited", "has_surprise_phase", "next_phase", "Ruleset"})
+# Hooks whose core caller (engine/handlers.py: prompt_answered, trigger_fired) does not
+# yet apply clock requests itself, so the hook hands them to the walk's one entry,
+# settle().  Remove an entry when handlers.py settles that hook's result.
+SETTLES_ITSELF = {"engine/rulesets/hero/__init__.py": {"settle"}}
+
+
+def clock_misuse(source: str, allowed: frozenset[str] = frozenset()) -> list[str]:
+    """Where ``source`` steps time itself: imports a step from ``engine.turns`` (or the
+    module whole), or sets ``acting`` (a keyword ``acting=`` or an assignment)."""
+    bad = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom) and node.module == "engine.turns":
+            steps = {a.name for a in node.names} - WALK_QUESTIONS - allowed
+            bad += [f"{node.lineno}: imports engine.turns.{name}" for name in sorted(steps)]
+        elif isinstance(node, ast.ImportFrom) and node.module == "engine":
+            if any(a.name == "turns" for a in node.names):
+                bad.append(f"{node.lineno}: imports engine.turns whole")
+        elif isinstance(node, ast.Import) and any(a.name == "engine.turns" for a in node.names):
+            bad.append(f"{node.lineno}: imports engine.turns whole")
+        elif isinstance(node, ast.keyword) and node.arg == "acting":
+            bad.append(f"{node.value.lineno}: sets acting=")
+        elif isinstance(node, ast.Assign | ast.AugAssign | ast.AnnAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if any(isinstance(t, ast.Attribute) and t.attr == "acting" for t in targets):
+                bad.append(f"{node.lineno}: assigns .acting")
+    return bad
+
+
+@pytest.mark.parametrize("path", RULESET_SOURCES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_rulesets_ask_for_time_and_never_step_it(path: Path) -> None:
+    where = path.relative_to(ROOT).as_posix()
+    allowed = frozenset(SETTLES_ITSELF.get(where, set()))
+    bad = clock_misuse(path.read_text(encoding="utf-8"), allowed)
+    assert not bad, f"{where} steps time itself (return engine.clock requests): {bad}"
+
+
+def test_the_clock_check_bites() -> None:
+    source = (
+        "from engine.turns import advance, eligible\n"
+        "import engine.turns\n"
+        "def f(c):\n    c.acting = 2\n    return replace(c, acting=1)\n"
+    )
+    assert clock_misuse(source) == [
+        "1: imports engine.turns.advance",
+        "2: imports engine.turns whole",
+        "4: assigns .acting",
+        "5: sets acting=",
+    ]
+    assert clock_misuse("from engine.turns import settle\n", frozenset({"settle"})) == []

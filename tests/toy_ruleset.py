@@ -5,8 +5,11 @@ each turn one move (``stride`` up to ``movement``, ``sneak`` up to half of it, w
 provokes no attack of opportunity) and one action: ``zap`` a target (1d6, hits on 4+),
 ``guard`` (no attack of opportunity against the guard, and it makes none), ``ambush``:
 zap for a trigger (a token's action, entering an area, coming into sight) that lapses
-at the end of the Round, ``bless`` a token for some Rounds (an effect), and the GM's
-``daze`` (a dazed combatant is skipped).  Enemies within reach threaten a striding
+at the end of the Round, ``bless`` a token for some Rounds (an effect), ``nap`` (the
+action is to end the turn at once), the GM's ``daze`` (a dazed combatant is skipped)
+and ``barge`` (someone moves to just before whoever is up, and acts now).  ``nap`` and
+``barge`` ask for time the only way a ruleset may: by returning clock requests
+(:mod:`engine.clock`) that the walk applies.  Enemies within reach threaten a striding
 mover: one attack of opportunity a Round each.
 
 Importing this module registers it; it is used by tests only.
@@ -17,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Annotated, Any, ClassVar, Literal
 
+from engine.clock import ActNow, Advance, Reorder
 from engine.combat_state import Trigger
 from engine.effects import start_effect
 from engine.errors import CommandRejected
@@ -109,6 +113,13 @@ class DazeParams:
     on: bool = True
 
 
+@dataclass(frozen=True, slots=True)
+class BargeParams:
+    """Who the GM barges in to act now."""
+
+    target: TokenRef
+
+
 def _me(ctx: Context) -> ToyFighter:
     state = ctx.mine
     assert isinstance(state, ToyFighter)
@@ -173,6 +184,17 @@ def _bless(ctx: Context, params: BlessParams) -> Result:
     return replace(state, combat=combat), [started]
 
 
+def _nap(ctx: Context, params: NoParams) -> Result:
+    # Time is asked for, never stepped: the walk ends the turn where this value stands.
+    return _spend(ctx), [Advance()]
+
+
+def _barge(ctx: Context, params: BargeParams) -> Result:
+    target = _target(ctx, params.target)
+    # The walk moves the target just before whoever is up, announces it, and lets it act.
+    return ctx.state, [Reorder(target.id, ctx.combat.regular_actor), ActNow(target.id)]
+
+
 def _daze(ctx: Context, params: DazeParams) -> Result:
     combat = ctx.combat
     fighter = combat.state_of(params.target)
@@ -197,7 +219,9 @@ class ToyDuel(Ruleset):
         "guard": ActionSpec("guard", NoParams, _guard, _action_used),
         "ambush": ActionSpec("ambush", HoldParams, _hold, _action_used),
         "bless": ActionSpec("bless", BlessParams, _bless, _action_used),
+        "nap": ActionSpec("nap", NoParams, _nap, _action_used),
         "daze": ActionSpec("daze", DazeParams, _daze, when="gm"),
+        "barge": ActionSpec("barge", BargeParams, _barge, when="gm"),
     }
     vocabulary: ClassVar[Vocabulary] = Vocabulary(
         conditions=("dazed",), resources=("speed",), events=(Zapped, Held), other=("zaps",)

@@ -34,7 +34,12 @@ A ruleset owns its game:
    wire every action is ``act {token, action, params}``.
 4. **Time.**  Hooks the core calls as the order is walked: :meth:`Ruleset.skip_reason`,
    :meth:`Ruleset.count_reached`, :meth:`Ruleset.cut_in`, :meth:`Ruleset.start_acting`,
-   :meth:`Ruleset.pass_ended` and :meth:`Ruleset.turn_ended`.
+   :meth:`Ruleset.pass_ended` and :meth:`Ruleset.turn_ended` (typed by
+   :class:`engine.clock.TimeHooks`).  A ruleset asks for time, never steps it: an
+   action returns clock requests (:mod:`engine.clock`: ``Advance()``, ``ActNow(who)``,
+   ``Reorder(who, before)``, ``Requeue(order, scores)``, ``ClosePass()``,
+   ``ResumeAt(index)``) among its events, and the walk applies each in place
+   (:func:`engine.turns.settle`).
 5. **Movement.**  ``move_modes`` and :meth:`Ruleset.plan_move` (check a move and charge
    it, its cells in ``Context.path``), :meth:`Ruleset.movement_left`, ``trigger_pause``
    (a held action's move pauses before or inside the area), and for games with
@@ -57,6 +62,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from engine.combat_state import Combat, Effect, Prompt, Trigger
 from engine.errors import UnsupportedRuleset
+from engine.hooks import RulesetHooks
 from engine.model import Combatant, EncounterState, Scene
 from engine.serial import from_plain, register_finisher
 from engine.tray import DiceTray
@@ -104,7 +110,7 @@ class Context:
     """
 
     state: EncounterState
-    ruleset: Ruleset
+    ruleset: RulesetHooks
     spatial: SpatialCache
     tray: DiceTray
     actor: str
@@ -310,7 +316,8 @@ class Ruleset:
         self, state: EncounterState, cid: str
     ) -> tuple[EncounterState, list[Any], str | None]:
         """Before ``cid`` acts: someone who acts now instead (a delay "just before" it),
-        with the state reordered as the game says; or None."""
+        or None.  The walk moves that one to just before ``cid`` (``initiative_order``)
+        and starts its action."""
         return state, [], None
 
     def start_acting(self, state: EncounterState, cid: str) -> Result:
@@ -324,8 +331,9 @@ class Ruleset:
     def pass_ended(self, state: EncounterState) -> tuple[EncounterState, list[Any], str | None]:
         """The pass over the order is done: someone who still acts now, or None.  A
         prompt opened here (see :func:`engine.prompts.open_prompt`) holds the walk until
-        it is answered (:meth:`prompt_answered`, which goes on with
-        :func:`engine.turns.close_pass` or :func:`engine.turns.start_acting`)."""
+        it is answered (:meth:`prompt_answered`, which goes on with the clock requests
+        ``ClosePass()`` or ``ActNow(who)`` from :mod:`engine.clock`, handed to
+        :func:`engine.turns.settle`: its caller does not settle them yet)."""
         return state, [], None
 
     def turn_ended(self, state: EncounterState) -> Result:
@@ -524,3 +532,9 @@ def _decode_rules(combat: Combat) -> Combat:
 
 
 register_finisher(Combat, _decode_rules)
+
+
+if TYPE_CHECKING:
+    # mypy proves here that the seam's class is the core's view of a ruleset: a hook
+    # whose signature drifts from engine.hooks fails the type check at this line.
+    _SEAM_IS_THE_CORE_VIEW: type[RulesetHooks] = Ruleset

@@ -25,14 +25,16 @@ from engine import (
     state_hash,
     to_plain,
 )
+from engine.clock import ActNow, Reorder, Requeue, ResumeAt
 from engine.commands import Act, AnswerPrompt, EndEffect, JoinCombat, LeaveCombat, SetEffect
 from engine.errors import UnsupportedRuleset
 from engine.params import ParamError, decode_params, describe_params, dice_fields
 from engine.rulesets import find_ruleset
 from engine.rulesets.base import Initiative, register
 from engine.tray import DiceTray
+from engine.turns import settle
 from tests.engine.helpers import kinds, refused
-from tests.toy_ruleset import ToyDuel, ToyFighter, ZapParams
+from tests.toy_ruleset import ToyDuel, ToyFighter, ZapParams, Zapped
 
 TOY = "toy-duel"
 
@@ -369,3 +371,48 @@ def test_a_ruleset_says_before_or_inside_for_where_a_held_action_pauses_a_move()
         register(Sideways)
     with pytest.raises(UnsupportedRuleset):
         find_ruleset("toy-sideways")
+
+
+# -- time asked for with values (engine.clock) ------------------------------------------------
+
+
+def test_an_action_returning_advance_ends_the_turn_through_the_walk() -> None:
+    encounter = duel(fighter("a", 0, 0, 9), fighter("b", 8, 8, 5, side="b"), fighter("c", 8, 0, 0))
+    events = act(encounter, "a", "nap")
+    # The request itself never reaches the log: the walk's events stand in its place.
+    assert kinds(events)[:2] == ["combatant_done", "combatant_acts"]
+    assert acting(encounter) == "b"
+
+
+def test_an_action_returning_reorder_and_act_now_moves_and_starts_the_combatant() -> None:
+    encounter = duel(fighter("a", 0, 0, 9), fighter("b", 8, 8, 5, side="b"), fighter("c", 8, 0, 0))
+    combat = encounter.state.combat
+    assert combat is not None
+    up = combat.actor
+    last = combat.order[-1]
+    events = act(encounter, up, "barge", target=last)
+    combat = encounter.state.combat
+    assert combat is not None
+    assert kinds(events) == ["initiative_order", "combatant_acts"]
+    assert combat.order.index(last) == combat.order.index(up) - 1
+    assert combat.score_of(last) == combat.score_of(up)
+    assert acting(encounter) == last
+
+
+@pytest.mark.parametrize(
+    ("request_", "code"),
+    [
+        (ActNow("ghost"), "not_in_combat"),
+        (Reorder("ghost", "a"), "not_in_combat"),
+        (Reorder("a", "a"), "illegal_action"),
+        (Requeue(("a", "b"), (("a", 9), ("b", 5))), "illegal_action"),
+        (Requeue(("c", "b", "a"), (("a", 9), ("b", 5), ("c", 1))), "illegal_action"),
+        (ResumeAt(7), "illegal_action"),
+    ],
+    ids=repr,
+)
+def test_a_clock_request_naming_what_is_not_there_is_refused(request_: object, code: str) -> None:
+    encounter = duel(fighter("a", 0, 0, 9), fighter("b", 8, 8, 5, side="b"), fighter("c", 8, 0, 0))
+    with pytest.raises(CommandRejected) as refusal:
+        settle(encounter.state, find_ruleset(TOY), [Zapped("a", "b", 6, True), request_])
+    assert refusal.value.code == code

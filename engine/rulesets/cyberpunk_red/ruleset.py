@@ -12,10 +12,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
+from engine.clock import Requeue
 from engine.combat_state import Combat
 from engine.combat_state import Trigger as CoreTrigger
 from engine.errors import CommandRejected
-from engine.events import ConditionChanged, InitiativeOrder
+from engine.events import ConditionChanged
 from engine.model import Combatant, EncounterState, Scene
 from engine.rulesets.base import (
     ActionSpec,
@@ -204,9 +205,8 @@ def _driver_to_front(state: EncounterState, driver: str) -> Result:
     # The queue stays sorted by score for whoever joins later: the driver takes the top score.
     score_of[driver] = max(score_of.values())
     scores = tuple((cid, score_of[cid]) for cid in order)
-    combat = replace(combat, order=order, scores=scores, acting=order.index(combat.regular_actor))
-    events = [QueueChanged("driver", driver, order), InitiativeOrder(order, scores)]
-    return replace(state, combat=combat), events
+    # The walk reorders (whoever is up stays up) and announces the new order.
+    return state, [QueueChanged("driver", driver, order), Requeue(order, scores)]
 
 
 def _watch(state: EncounterState, holder: str, params: holding.HoldParams) -> EncounterState:

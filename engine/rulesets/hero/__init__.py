@@ -120,7 +120,7 @@ from engine.rulesets.hero.state import (
     with_usage,
 )
 from engine.tray import DiceTray
-from engine.turns import has_surprise_phase
+from engine.turns import has_surprise_phase, settle
 
 SURPRISED_DCV = -3
 UNDERWATER_DCV = -2
@@ -347,7 +347,10 @@ class HeroSupplement(Ruleset):
         """The answer to a ``delayed_action`` prompt."""
         if prompt.kind != time.DELAYED_ACTION:
             raise CommandRejected("unknown_prompt", f"no {prompt.kind!r} prompt in {self.title}")
-        return time.answer_delay(state, self, prompt, accept)
+        # SETTLE-IN-HOOK: the core's caller (engine/handlers.py) does not settle a
+        # hook's clock requests yet, so this hook hands them to the walk's one entry.
+        state, events = time.answer_delay(state, prompt, accept)
+        return settle(state, self, events)
 
     def turn_ended(self, state: EncounterState) -> Result:
         """The Post-Turn Recovery."""
@@ -355,7 +358,8 @@ class HeroSupplement(Ruleset):
 
     def trigger_fired(self, ctx: Context, trigger: Trigger, by: str) -> Result:
         """A readied action fires."""
-        return time.fire_ready(ctx, trigger, by)
+        state, events = time.fire_ready(ctx, trigger, by)
+        return settle(state, self, events)  # SETTLE-IN-HOOK: see prompt_answered
 
     # -- movement (engine/rulesets/hero/moves.py, budget.py) ------------------------------
 

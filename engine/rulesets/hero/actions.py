@@ -13,9 +13,10 @@ from dataclasses import replace
 from typing import Any
 
 from engine.checks import require_no_prompts
+from engine.clock import ActNow, Advance, Reorder, next_phase
 from engine.combat_state import Interjection, Trigger
 from engine.errors import CommandRejected
-from engine.events import CombatantActs, InitiativeOrder
+from engine.events import CombatantActs
 from engine.model import Combatant
 from engine.movement import in_reach
 from engine.rulesets.base import ActionSpec, Context, NoParams, Result
@@ -52,7 +53,7 @@ from engine.rulesets.hero.state import (
     usage,
     with_usage,
 )
-from engine.turns import advance, eligible, next_phase, reorder, start_acting
+from engine.turns import eligible
 from geometry import BlockMode
 
 # "You can't use this action to start or complete a non-combat move, to withdraw from
@@ -258,8 +259,7 @@ def delay(ctx: Context, params: DelayParams) -> Result:
     hold = Hold(token.id, "delay", (combat.turn, combat.phase), before=params.before)
     state = in_state(ctx.state, hero(combat).with_hold(hold))
     declared = HoldDeclared(token.id, "delay", params.before, None, None, ())
-    state, events = advance(state, ctx.ruleset)
-    return state, [declared, *events]
+    return state, [declared, Advance()]
 
 
 def take_delayed_refusal(ctx: Context) -> str | None:
@@ -285,12 +285,12 @@ def take_delayed(ctx: Context, params: Any) -> Result:
     combat = ctx.combat
     cid = ctx.token.id
     current = combat.regular_actor
-    combat = reorder(put(combat, hero(combat).without_hold(cid)), cid, current)
-    events: list[Any] = [DelayTaken(cid, current), InitiativeOrder(combat.order, combat.scores)]
-    state, started = start_acting(
-        replace(ctx.state, combat=combat), ctx.ruleset, combat.order.index(cid)
-    )
-    return state, events + started
+    combat = put(combat, hero(combat).without_hold(cid))
+    return replace(ctx.state, combat=combat), [
+        DelayTaken(cid, current),
+        Reorder(cid, current),
+        ActNow(cid),
+    ]
 
 
 # -- Ready ----------------------------------------------------------------------------------

@@ -34,11 +34,12 @@ a readied trigger comes     the holder acts just ahead of    (:func:`trigger_fir
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from engine.clock import ActNow, ClosePass, Reorder, Requeue
 from engine.combat_state import Combat, Prompt, Trigger
 from engine.errors import CommandRejected
-from engine.events import CombatantActs, InitiativeOrder
+from engine.events import CombatantActs
 from engine.model import EncounterState, Scene
 from engine.prompts import open_prompt
 from engine.rulesets.base import Context, Result
@@ -50,7 +51,10 @@ from engine.rulesets.hero.events import (
     Recovered,
 )
 from engine.rulesets.hero.state import PhaseUsage, forfeited, hero, in_state, put
-from engine.turns import close_pass, eligible, reorder, start_acting
+from engine.turns import eligible
+
+if TYPE_CHECKING:
+    from engine.rulesets.hero import HeroSupplement
 
 DELAYED_ACTION = "delayed_action"
 
@@ -88,7 +92,7 @@ def count_reached(state: EncounterState, cid: str) -> Result:
 
 def cut_in(state: EncounterState, cid: str) -> tuple[EncounterState, list[Any], str | None]:
     """A delay "just before" ``cid`` fires when its place in the order comes, whether or
-    not ``cid`` can act itself: the delayer moves there and acts."""
+    not ``cid`` can act itself: the delayer (returned; the walk moves it there) acts."""
     combat = state.combat
     assert combat is not None
     delayer = next(
@@ -102,14 +106,9 @@ def cut_in(state: EncounterState, cid: str) -> tuple[EncounterState, list[Any], 
     )  # fmt: skip
     if delayer is None:
         return state, [], None
-    index = combat.order.index(cid)
-    combat = put(replace(combat, acting=index), hero(combat).without_hold(delayer.combatant))
-    combat = reorder(combat, delayer.combatant, cid)
-    events: list[Any] = [
-        DelayTaken(delayer.combatant, cid),
-        InitiativeOrder(combat.order, combat.scores),
-    ]
-    return replace(state, combat=combat), events, delayer.combatant
+    # The walk moves the delayer to just before ``cid`` (and announces the new order).
+    combat = put(combat, hero(combat).without_hold(delayer.combatant))
+    return replace(state, combat=combat), [DelayTaken(delayer.combatant, cid)], delayer.combatant
 
 
 def fresh_budget(state: EncounterState, cid: str) -> Result:
@@ -161,7 +160,7 @@ def pass_ended(state: EncounterState, after: int = -1) -> Result:
     return state, [asked]
 
 
-def answer_delay(state: EncounterState, ruleset: Any, prompt: Prompt, take: bool) -> Result:
+def answer_delay(state: EncounterState, prompt: Prompt, take: bool) -> Result:
     """The answer to a ``delayed_action`` prompt at the end of the Phase: ``take`` it now,
     after everyone else (the delayer's INIT becomes the last character's), or keep waiting
     (the next waiting delayer is asked, else the next Phase opens)."""
@@ -172,30 +171,26 @@ def answer_delay(state: EncounterState, ruleset: Any, prompt: Prompt, take: bool
         state, asked = pass_ended(state, after=combat.order.index(delayer))
         if asked:
             return state, asked
-        return close_pass(state, ruleset)
+        return state, [ClosePass()]
     if not able(combat, delayer):  # the GM ruled it out meanwhile
         raise CommandRejected("illegal_action", f"{delayer!r} cannot act now: decline instead")
-    combat = _to_end(put(combat, hero(combat).without_hold(delayer)), delayer)
-    events: list[Any] = [DelayTaken(delayer, None), InitiativeOrder(combat.order, combat.scores)]
-    state, more = start_acting(replace(state, combat=combat), ruleset, len(combat.order) - 1)
-    return state, events + more
+    combat = put(combat, hero(combat).without_hold(delayer))
+    return replace(state, combat=combat), [
+        DelayTaken(delayer, None),
+        _to_end(combat, delayer),
+        ActNow(delayer),
+    ]
 
 
-def _to_end(combat: Combat, who: str) -> Combat:
-    """``who`` now acts last, with the last combatant's INIT score."""
-    current = combat.order[combat.acting]
+def _to_end(combat: Combat, who: str) -> Requeue:
+    """The order with ``who`` acting last, with the last combatant's INIT score."""
     order = (*(c for c in combat.order if c != who), who)
     scores = dict(combat.scores)
     scores[who] = scores[order[-2]] if len(order) > 1 else scores[who]
-    return replace(
-        combat,
-        order=order,
-        acting=order.index(current),
-        scores=tuple((cid, scores[cid]) for cid in order),
-    )
+    return Requeue(order, tuple((cid, scores[cid]) for cid in order))
 
 
-def post_turn(state: EncounterState, ruleset: Any) -> Result:
+def post_turn(state: EncounterState, ruleset: HeroSupplement) -> Result:
     """Post-Turn Recovery: every eligible character Takes a Recovery."""
     combat, scene = state.combat, state.scene
     assert combat is not None and isinstance(scene, Scene)
@@ -232,11 +227,11 @@ def fire_ready(ctx: Context, trigger: Trigger, by: str) -> Result:
         fight.without_hold(holder.id),
         interjection_usage=PhaseUsage(movement="combat" if hold.moved else None),
     )
-    combat = reorder(put(combat, fight), holder.id, by)
+    combat = put(combat, fight)
     movement = budget.movement_left(holder, PhaseUsage(), True) if hold.action == "move" else 0.0
     events: list[Any] = [
         ReadiedActionTaken(holder.id, by, hold.action or "attack"),
-        InitiativeOrder(combat.order, combat.scores),
+        Reorder(holder.id, by),
         CombatantActs(holder.id, combat.turn, combat.phase, True, movement),
     ]
     return replace(ctx.state, combat=combat), events

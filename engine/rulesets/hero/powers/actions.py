@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Annotated, Any, Literal
 
+from engine.clock import Advance
 from engine.errors import CommandRejected
 from engine.params import DICE, Length, Range, TokenRef
 from engine.rulesets.base import ActionSpec, Context, Result
@@ -28,7 +29,6 @@ from engine.rulesets.hero.state import (
     usage,
     with_usage,
 )
-from engine.turns import advance
 
 from .activation import activate, change_identity, deactivate, switch, upkeep
 from .events import (
@@ -303,8 +303,7 @@ def use(ctx: Context, params: UsePowerParams) -> Result:
     )
     if combat.interjection is not None:
         return state, events  # a readied action: its own flow ends it
-    state, more = advance(state, ctx.ruleset)
-    return state, events + more
+    return state, [*events, Advance()]
 
 
 def _all_dice_used(ctx: Context, sheet: Sheet, name: str) -> None:
