@@ -152,7 +152,7 @@ def serve_fanout(
     port: int, tables_file: Path, log_path: Path | None = None, synchronous: str = "FULL"
 ) -> None:
     """The fan-out echo (see the module docstring); ``tables_file`` is a JSON list of
-    tables, each a map from participant to join token (``bench.bridge.make_tables``).
+    tables, each a map from participant to join token (``bench.serving.make_tables``).
     With ``log_path``, the durable fan-out echo: every move is committed to a SQLite
     log there (:class:`GroupLog`) before its ack and events are sent."""
     tables: list[dict[str, str]] = json.loads(tables_file.read_text())

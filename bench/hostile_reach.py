@@ -55,7 +55,7 @@ import aiohttp
 import msgpack
 
 from bench._stats import percentile
-from bench.bridge import drive, frame, make_tables, until
+from bench.serving import drive, frame, make_tables, until
 
 #: Tables at human pace beside the hostile one (250 players).
 HUMAN_TABLES = 50

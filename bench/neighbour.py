@@ -65,8 +65,8 @@ import msgpack
 
 from bench import hostile_reach
 from bench._stats import percentile
-from bench.bridge import drive as drive_load
-from bench.bridge import (
+from bench.serving import drive as drive_load
+from bench.serving import (
     frame,
     free_port,
     make_tables,
