@@ -73,6 +73,101 @@ def test_every_package_is_typed(package: str) -> None:
     assert (ROOT / package / "py.typed").exists()
 
 
+# -- no import circles ----------------------------------------------------------------------
+
+# Packages whose modules may not import each other in a circle (``tools`` too: a dev
+# tool is code we keep).
+CIRCLE_FREE = (*PACKAGES, "tools")
+
+
+def module_imports(package: str) -> dict[str, set[str]]:
+    """Each module of ``package`` and the modules of ``package`` it imports, type-only
+    imports (``if TYPE_CHECKING:``) and imports inside functions included: a circle of
+    those is one a reader must follow too.
+
+    An import of one of the module's own packages (``from vtt_bridge import Config`` in
+    ``vtt_bridge.hub``) is not counted: a package's ``__init__`` is its facade, loaded
+    before any module in it; ``from vtt_bridge import costs`` counts as ``vtt_bridge.costs``.
+    """
+    modules: dict[str, Path] = {}
+    for path in sorted((ROOT / package).rglob("*.py")):
+        parts = path.relative_to(ROOT).with_suffix("").parts
+        modules[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        found: set[str] = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                found |= {alias.name for alias in node.names} & modules.keys()
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                subs = {f"{node.module}.{alias.name}" for alias in node.names} & modules.keys()
+                found |= subs
+                if len(subs) < len(node.names) and node.module in modules:
+                    found.add(node.module)
+        graph[name] = {m for m in found if m != name and not name.startswith(m + ".")}
+    return graph
+
+
+def import_circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The circles of ``graph``: each strongly connected set of two or more modules
+    (Tarjan's algorithm, iterative: no recursion limit to meet)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    circles: list[list[str]] = []
+    for root in sorted(graph):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, edges = work[-1]
+            step = next(edges, None)
+            if step is not None:
+                if step not in index:
+                    index[step] = low[step] = len(index)
+                    stack.append(step)
+                    on_stack.add(step)
+                    work.append((step, iter(sorted(graph[step]))))
+                elif step in on_stack:
+                    low[node] = min(low[node], index[step])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                members = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    members.append(member)
+                    if member == node:
+                        break
+                if len(members) > 1:
+                    circles.append(sorted(members))
+    return circles
+
+
+@pytest.mark.parametrize("package", CIRCLE_FREE)
+def test_no_import_circles(package: str) -> None:
+    graph = module_imports(package)
+    assert graph, f"no modules found in {package}"
+    circles = import_circles(graph)
+    assert not circles, "\n".join(" <-> ".join(circle) for circle in circles)
+
+
+def test_the_circle_check_bites() -> None:
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}, "e": set()}
+    assert import_circles(graph) == [["a", "b", "c"]]
+    assert import_circles({"a": {"b"}, "b": set()}) == []
+    # The bridge's own graph is read: the hub imports the rows that register its messages.
+    assert "vtt_bridge.rows" in module_imports("vtt_bridge")["vtt_bridge.hub"]
+
+
 # -- each game's words stay in its folder --------------------------------------------------
 
 CORE_SOURCES = sorted(
