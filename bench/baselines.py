@@ -7,7 +7,7 @@
   the mover an ack and a move event and every other member of its table the event,
   each member under its own ``seq``, the event's body encoded once for all of them and
   each connection's queue drained into one batch frame when the client joined with
-  ``batch``, as the bridge's writer does (``vtt_bridge.app.Outbound``).
+  ``batch``, as the bridge's writer does (``vtt_bridge.outbound.Outbound``).
 * The *durable fan-out echo* (:func:`serve_fanout` with a database): the fan-out echo
   that also keeps a log as the bridge keeps its own, still with no rules.  Each move's
   frame body and event go into a queue as JSON; one writer takes everything queued when
@@ -152,7 +152,7 @@ def serve_fanout(
     port: int, tables_file: Path, log_path: Path | None = None, synchronous: str = "FULL"
 ) -> None:
     """The fan-out echo (see the module docstring); ``tables_file`` is a JSON list of
-    tables, each a map from participant to join token (``bench.bridge.make_tables``).
+    tables, each a map from participant to join token (``bench.serving.make_tables``).
     With ``log_path``, the durable fan-out echo: every move is committed to a SQLite
     log there (:class:`GroupLog`) before its ack and events are sent."""
     tables: list[dict[str, str]] = json.loads(tables_file.read_text())

@@ -42,8 +42,8 @@ import aiohttp
 import msgpack
 
 from bench._stats import percentile
-from bench.bridge import Run, drive, frame, free_port, make_tables, running, wait_healthy
-from bench.bridge import scene as table_scene
+from bench.serving import Run, drive, frame, free_port, make_tables, running, wait_healthy
+from bench.serving import scene as table_scene
 from vtt_bridge.config import Config
 
 #: Players of the human-pace load wait this long after each acknowledgement.

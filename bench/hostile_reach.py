@@ -60,7 +60,8 @@ import aiohttp
 import msgpack
 
 from bench._stats import percentile
-from bench.bridge import drive, frame, make_tables, until
+from bench.probing import Bucket, LoopMonitor, largest_scene, poll_health
+from bench.serving import drive, frame, make_tables, until
 
 #: Tables at human pace beside the hostile one (250 players).
 HUMAN_TABLES = 50
@@ -324,7 +325,6 @@ def _cpr_crowd(n: int, boxed: bool) -> Any:
 def prepare(db: Path) -> dict[str, Any]:
     """Before the bridge starts: the human-pace tables and the hostile table in ``db``,
     and what the hostile GM will send (built here, not while the load is measured)."""
-    from bench.neighbour import largest_scene
     from vtt_bridge.hub import Hub
     from vtt_bridge.store import Store
 
@@ -359,7 +359,6 @@ async def hostile(url: str, plan: dict[str, Any], case: str, stop_at: float) -> 
     """The hostile table's GM (and, for the tower, its player) sending ``case`` as fast
     as the default rate limit allows until ``stop_at``; what they were answered."""
     import protocol
-    from bench.neighbour import Bucket
     from vtt_bridge.config import Config
     from vtt_bridge.costs import extra_cost, frame_cost
 
@@ -429,8 +428,6 @@ async def hostile(url: str, plan: dict[str, Any], case: str, stop_at: float) -> 
 
 
 async def _health(port: int, stop_at: float) -> list[float]:
-    from bench.neighbour import poll_health
-
     return await poll_health(port, stop_at)
 
 
@@ -480,7 +477,6 @@ async def loop_blocks(plan: dict[str, Any], rounds: int = 15) -> dict[str, dict[
     import tempfile
 
     import protocol
-    from bench.neighbour import LoopMonitor
     from vtt_bridge.hub import Hub
     from vtt_bridge.store import Store
     from vtt_bridge.tables import Session

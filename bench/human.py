@@ -22,6 +22,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from bench import serving
 from bench._stats import percentile
 
 #: The acknowledgement p99 a table at human speed must keep, in ms.
@@ -35,25 +36,23 @@ PAUSE = (2.0, 4.0)
 
 async def human(options: argparse.Namespace) -> dict[str, Any]:
     """Climb the ladder of table counts; the JSON figures."""
-    from bench import bridge
-
     ladder = [int(n) for n in options.human_tables.split(",")]
     steps: list[dict[str, Any]] = []
     served, missed = 0, False
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "human.sqlite3"
-        probe = bridge.fsync_ms(Path(tmp))
-        tables = bridge.make_tables(db, 0, max(ladder))
-        port = bridge.free_port()
+        probe = serving.fsync_ms(Path(tmp))
+        tables = serving.make_tables(db, 0, max(ladder))
+        port = serving.free_port()
         connections = str(5 * max(ladder) + 100)
-        serve = bridge.bridge_command(
+        serve = serving.bridge_command(
             db, port, options.synchronous, "--max-connections", connections
         )
-        with bridge.running(serve, Path(tmp) / "bridge.log") as server:
-            await bridge.wait_healthy(port, server)
+        with serving.running(serve, Path(tmp) / "bridge.log") as server:
+            await serving.wait_healthy(port, server)
             url = f"ws://127.0.0.1:{port}/ws"
             for count in ladder:
-                run = await bridge.drive(
+                run = await serving.drive(
                     url,
                     tables[:count],
                     PAUSE[1],
@@ -63,7 +62,7 @@ async def human(options: argparse.Namespace) -> dict[str, Any]:
                     pause=PAUSE,
                 )
                 p99 = percentile(run.latencies_ms, 99)
-                commits = (await bridge.bridge_metrics(port))["commit_ms"]
+                commits = (await serving.bridge_metrics(port))["commit_ms"]
                 steps.append(
                     {
                         "tables": count,

@@ -32,7 +32,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from bench.bridge import scene as bridge_scene
+from bench.serving import scene as bridge_scene
 from engine import event_data, from_plain, to_plain
 from engine.commands import LoadScene, Move, StartCombat
 from engine.events import TokenPlaced

@@ -65,8 +65,9 @@ import msgpack
 
 from bench import hostile_reach
 from bench._stats import percentile
-from bench.bridge import drive as drive_load
-from bench.bridge import (
+from bench.probing import Bucket, LoopMonitor, largest_scene, poll_health
+from bench.serving import drive as drive_load
+from bench.serving import (
     frame,
     free_port,
     make_tables,
@@ -83,8 +84,6 @@ from vtt_bridge.store import Store
 from vtt_bridge.tables import Session
 
 FAR = 1e9
-#: Largest frame the neighbour builds (the server closes frames of 64 KiB and over).
-FRAME_LIMIT = 64 * 1024 - 1024
 
 
 def peak_rss_mb(pid: int) -> float:
@@ -100,44 +99,6 @@ def neighbour_table(db: Path) -> str:
         return next(t.token for t in table.tokens.values() if t.participant == "gm")
     finally:
         hub.close()
-
-
-def largest_scene(long_walls: bool = False, variant: int = 0) -> dict[str, Any]:
-    """A 1000 x 1000 grid with the GM's ``hero`` at (5, 5), a walled-in room at
-    (20..24, 20..24), 100 more walls (5 m each; with ``long_walls`` 960 m each, across
-    the map), and tokens until the frame is nearly full.  ``variant`` moves the 100
-    walls that many cells: a different scene of the same size, so reloading it cannot
-    reuse the table's spatial index."""
-    length = 960.0 if long_walls else 5.0
-    corners = [(20.0, 20.0), (24.0, 20.0), (24.0, 24.0), (20.0, 24.0)]
-    walls = [
-        {"id": f"room{i}", "a": list(corners[i]), "b": list(corners[(i + 1) % 4]),
-         "blocks_move": True, "blocks_sight": True, "door": "none"}
-        for i in range(4)
-    ]  # fmt: skip
-    walls += [
-        {"id": f"w{i}", "a": [40.0 + 9 * i + variant, 30.0],
-         "b": [40.0 + 9 * i + variant, 30.0 + length],
-         "blocks_move": True, "blocks_sight": True, "door": "none"}
-        for i in range(100)
-    ]  # fmt: skip
-    grid = {"kind": "square", "cell_size": 1.0, "unit": "m", "width": 1000, "height": 1000,
-            "vtt": {"kind": "foundry", "grid_size": 100}}  # fmt: skip
-
-    def token(i: int) -> dict[str, Any]:
-        x, y = (5, 5) if i == 0 else (30 + (i * 7) % 960, 30 + (i * 13) % 960)
-        return {"id": "hero" if i == 0 else f"t{i}", "name": "n", "owner": "gm",
-                "side": "heroes" if i % 2 == 0 else "monsters", "x": x, "y": y, "size": 1,
-                "reach": 1.0, "movement": 6.0,
-                "stats": {"ocv": 3, "dcv": 3, "init": 8}}  # fmt: skip
-
-    tokens = [token(0)]
-    scene = {"grid": grid, "tokens": tokens, "walls": walls}
-    while True:
-        tokens.append(token(len(tokens)))
-        if len(frame("load_scene", 1, {"scene": scene})) > FRAME_LIMIT:
-            tokens.pop()
-            return scene
 
 
 def probes(scene: dict[str, Any], reload: bool = True) -> list[tuple[str, dict[str, Any]]]:
@@ -165,25 +126,6 @@ def probe_label(kind: str, body: dict[str, Any]) -> str:
     if kind == "move_points":
         return f"move_points ({len(body['points'])} points)"
     return kind
-
-
-class Bucket:
-    """The server's default token bucket, kept by the client (module docstring)."""
-
-    def __init__(self, rate: float, burst: float) -> None:
-        self.rate, self.burst, self.tokens = rate, burst, burst
-        self.last = time.perf_counter()
-
-    async def take(self, cost: int) -> None:
-        """Wait until ``cost`` tokens are there and take them."""
-        while True:
-            now = time.perf_counter()
-            self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
-            self.last = now
-            if self.tokens >= cost:
-                self.tokens -= cost
-                return
-            await asyncio.sleep((cost - self.tokens) / self.rate)
 
 
 Probe = tuple[str, dict[str, Any], int]  # kind, body, tokens beyond the frame's
@@ -286,28 +228,6 @@ async def loop_cpu_during(pid: int, warmup: float, seconds: float) -> float:
     return loop_thread_cpu_s(pid) - began
 
 
-class LoopMonitor:
-    """Wakes every millisecond and reads the loop thread's CPU clock: between two
-    wake-ups, whatever else ran on the loop ran without a break (module docstring)."""
-
-    def __init__(self) -> None:
-        self.longest = 0.0
-        self._stop = False
-
-    async def run(self) -> None:
-        """Watch until :meth:`stop`."""
-        last = time.thread_time()
-        while not self._stop:
-            await asyncio.sleep(0.001)
-            now = time.thread_time()
-            self.longest = max(self.longest, now - last)
-            last = now
-
-    def stop(self) -> None:
-        """Stop at the next wake-up."""
-        self._stop = True
-
-
 async def loop_cpu(rounds: int) -> dict[str, dict[str, float]]:
     """Per kind of the neighbour's messages (``load_scene`` with the ``ask_path`` after
     it): the loop thread's CPU per message and the longest single stretch without a
@@ -384,19 +304,6 @@ async def loop_cpu(rounds: int) -> dict[str, dict[str, float]]:
             return result
         finally:
             hub.close()
-
-
-async def poll_health(port: int, stop_at: float) -> list[float]:
-    """``/healthz`` response times (ms), one request every 50 ms until ``stop_at``."""
-    times = []
-    async with aiohttp.ClientSession() as http:
-        while time.perf_counter() < stop_at:
-            began = time.perf_counter()
-            async with http.get(f"http://127.0.0.1:{port}/healthz") as response:
-                await response.read()
-            times.append((time.perf_counter() - began) * 1000)
-            await asyncio.sleep(0.05)
-    return times
 
 
 async def measure(options: argparse.Namespace) -> dict[str, Any]:

@@ -5,7 +5,7 @@ Theory of operation. Every message and every nested spec is a frozen
 shape. Types carry the bounds (:data:`Seq`, :data:`TokenId`, :func:`text`, ``Literal``
 choices), and msgspec's compiled validator checks them, so nothing else restates them:
 reading a body (:func:`read`), writing one (:meth:`Wire.to_body`), the message tables in
-``protocol/README.md`` (``python -m vtt_bridge.wiredocs``) and the tests' strategies all
+``protocol/README.md`` (``python -m tools.wiredocs``) and the tests' strategies all
 come from these declarations.
 
 - A field with a default may be left out on the wire only when its class lists it in
@@ -22,7 +22,7 @@ come from these declarations.
 How to add a message (``protocol/README.md`` shows one): declare it as a ``ClientWire``
 or ``ServerWire`` struct with a docstring, add it to the ``ClientMessage`` or
 ``ServerMessage`` union (the registries are read off them), run ``python -m
-vtt_bridge.wiredocs --write``, and give the README an example frame.  The server gives
+tools.wiredocs --write``, and give the README an example frame.  The server gives
 each client message one row of its message table (``vtt_bridge/rows.py``); a command
 the server declares itself is instead derived from its engine declaration there and
 added with :func:`protocol.messages.register_client_message`.

@@ -13,6 +13,8 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("protocol", "geometry", "engine", "vtt_bridge")
 DATA_SUFFIXES = (".json", ".md", ".toml", ".csv")
+#: What a checkout has but a server never runs: the wheel must not hold them.
+DEV_FOLDERS = ("tools", "bench", "tests")
 
 
 @pytest.fixture(scope="module")
@@ -57,3 +59,10 @@ def test_every_ruleset_folder_is_a_package_in_the_wheel(wheel_names: set[str]) -
             continue
         assert f"engine/rulesets/{folder.name}/__init__.py" in wheel_names, folder.name
     assert "protocol/README.md" in wheel_names and "engine/py.typed" in wheel_names
+
+
+def test_no_dev_tool_is_in_the_wheel(wheel_names: set[str]) -> None:
+    dev = sorted(name for name in wheel_names if name.split("/", 1)[0] in DEV_FOLDERS)
+    assert not dev, f"the wheel holds developer files: {dev}"
+    assert (ROOT / "tools" / "wiredocs.py").is_file()
+    assert not any(name.endswith("/wiredocs.py") for name in wheel_names)

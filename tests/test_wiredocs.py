@@ -1,5 +1,5 @@
 """protocol/README.md's message tables and event list are what the declarations say:
-regenerating them changes nothing (``python -m vtt_bridge.wiredocs --write`` if not)."""
+regenerating them changes nothing (``python -m tools.wiredocs --write`` if not)."""
 
 from __future__ import annotations
 
@@ -7,11 +7,11 @@ from typing import get_args
 
 import engine
 import protocol
-from vtt_bridge import wiredocs
+from tools import wiredocs
 
 
 def test_readme_matches_the_declarations() -> None:
-    assert wiredocs.main([]) == 0, "run: python -m vtt_bridge.wiredocs --write"
+    assert wiredocs.main([]) == 0, "run: python -m tools.wiredocs --write"
 
 
 def test_every_message_and_event_kind_is_listed() -> None:

@@ -20,7 +20,7 @@ from vtt_bridge.store import AdminReply, JoinToken
 from vtt_bridge.tables import Reply, Session, Table
 
 if TYPE_CHECKING:
-    from vtt_bridge.hub import Hub
+    from vtt_bridge.parts import HubParts
 
 #: Participant ids a GM may not hand to a player: they carry the GM's and the server's
 #: own authority in the engine.
@@ -29,7 +29,7 @@ log = logging.getLogger("vtt_bridge")
 
 
 async def handle(
-    hub: Hub,
+    hub: HubParts,
     session: Session,
     message: protocol.ClientMessage,
     digest: str | None,
@@ -54,7 +54,7 @@ async def handle(
 
 
 async def _carry_out(
-    hub: Hub,
+    hub: HubParts,
     session: Session,
     table: Table,
     message: protocol.ClientMessage,
@@ -190,7 +190,7 @@ def remember_stored(table: Table, replies: Iterable[AdminReply]) -> None:
         )
 
 
-async def _stored(hub: Hub, fn: Callable[..., None], *args: Any) -> bool:
+async def _stored(hub: HubParts, fn: Callable[..., None], *args: Any) -> bool:
     """Run a store call on the database thread; False (logged) if it failed."""
     try:
         await hub.committer.in_db(fn, *args)
@@ -200,7 +200,7 @@ async def _stored(hub: Hub, fn: Callable[..., None], *args: Any) -> bool:
     return True
 
 
-async def revoke(hub: Hub, table: Table, token: str, now_ms: int) -> bool:
+async def revoke(hub: HubParts, table: Table, token: str, now_ms: int) -> bool:
     """Revoke a join token and close every connection that joined with it (catching-up
     ones included).  False, changing nothing, if it could not be stored."""
     if not await _stored(hub, hub.store.revoke_token, token):
@@ -209,7 +209,7 @@ async def revoke(hub: Hub, table: Table, token: str, now_ms: int) -> bool:
     return True
 
 
-def close_revoked(hub: Hub, table: Table, token: str, now_ms: int) -> None:
+def close_revoked(hub: HubParts, table: Table, token: str, now_ms: int) -> None:
     """The in-memory half of a revocation the database already holds: the token no
     longer admits to ``table``, and its connections are closed (1008).
 
@@ -225,7 +225,7 @@ def close_revoked(hub: Hub, table: Table, token: str, now_ms: int) -> None:
         member.kick(1008, "join token revoked")
 
 
-def sync_revocations(hub: Hub, revoked: Iterable[str], now_ms: int) -> int:
+def sync_revocations(hub: HubParts, revoked: Iterable[str], now_ms: int) -> int:
     """Make memory agree with the database's ``revoked`` tokens (revoked by another
     process, ``vtt-bridge revoke-token``): each one a table still admits or still has
     connections joined with is closed as :func:`revoke` closes it.  Returns how many.

@@ -21,7 +21,7 @@ from vtt_bridge.translate import public_state
 
 if TYPE_CHECKING:
     from vtt_bridge.committer import Pending
-    from vtt_bridge.hub import Hub
+    from vtt_bridge.parts import HubParts
 
 log = logging.getLogger("vtt_bridge")
 #: The server name a ``welcome`` carries.
@@ -36,7 +36,7 @@ CATCH_UP_SLICE_S = 0.005
 
 
 async def join(
-    hub: Hub, session: Session, message: protocol.Join, frame: str | bytes, now_ms: int
+    hub: HubParts, session: Session, message: protocol.Join, frame: str | bytes, now_ms: int
 ) -> None:
     """Admit ``session`` to the table its join token opens, or refuse it (``bad_token``).
 
@@ -63,7 +63,7 @@ async def join(
 
 
 async def _join(
-    hub: Hub,
+    hub: HubParts,
     session: Session,
     message: protocol.Join,
     frame: str | bytes,
@@ -173,7 +173,7 @@ async def _join(
         await hub.committer.in_order(table, answer, now_ms)
 
 
-def forget_token(hub: Hub, token: str, now_ms: int) -> None:
+def forget_token(hub: HubParts, token: str, now_ms: int) -> None:
     """A join token the database does not admit (revoked by another process): drop it
     from memory too, and close the connections already joined with it."""
     table = hub.by_token.get(token)
@@ -196,7 +196,7 @@ def leave(session: Session, now_ms: int) -> None:
         table.recorder.left(session.conn, now_ms)
 
 
-async def resync(hub: Hub, session: Session, after: int, now_ms: int) -> None:
+async def resync(hub: HubParts, session: Session, after: int, now_ms: int) -> None:
     """Send every event after index ``after`` and the prompts waiting for this member,
     as they stand once every command submitted before the request is answered."""
     table = session.table
@@ -247,7 +247,7 @@ def _hold(session: Session) -> tuple[int, list[tuple[Prompt, int | None]]]:
 
 
 async def _catch_up(
-    hub: Hub,
+    hub: HubParts,
     session: Session,
     after: int,
     end: int,

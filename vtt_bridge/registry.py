@@ -34,11 +34,11 @@ from protocol.wire import ClientWire
 from vtt_bridge.derive import engine_fields, struct_reader, wire_command
 
 if TYPE_CHECKING:
-    from vtt_bridge.hub import Hub
+    from vtt_bridge.parts import Dispatcher
     from vtt_bridge.tables import Session, Table
 
 #: ``(hub, session, message, frame, now_ms)``: what the bridge does with a message.
-Handle = Callable[["Hub", "Session", Any, "str | bytes", int], Awaitable[None]]
+Handle = Callable[["Dispatcher", "Session", Any, "str | bytes", int], Awaitable[None]]
 #: ``session``: the bridge answers it; ``command``: the engine applies it, logged;
 #: ``admin``: the table's settings and join tokens, logged.
 Kind = Literal["session", "command", "admin"]

@@ -25,7 +25,9 @@ from vtt_bridge.permissions import ACTORS, GM_ONLY, JOINED, NOBODY
 from vtt_bridge.registry import MessageRow, register
 
 if TYPE_CHECKING:
-    from vtt_bridge.hub import Hub
+    # A row's handler sees only the parts of the hub a row may use (importing the hub
+    # itself would make a circle: the hub imports the rows).
+    from vtt_bridge.parts import Dispatcher as Hub
     from vtt_bridge.tables import Session, Table
 
 Frame = str | bytes

@@ -2,8 +2,9 @@
 protocol's declarations, and every event kind's body, read off the engine's and each
 ruleset's event dataclasses, with a real example from the golden recordings.
 
-It lives here, not in :mod:`protocol`, because the event half names the engine and its
-rulesets, which the protocol may not import.  ``python -m vtt_bridge.wiredocs --write``
+A developer tool, outside the wheel: not in :mod:`protocol`, because the event half names
+the engine and its rulesets, which the protocol may not import, and not in
+:mod:`vtt_bridge`, because a server never runs it.  ``python -m tools.wiredocs --write``
 rewrites the README between its ``<!-- generated: ... -->`` markers; without
 ``--write`` it prints them, and exits 1 if the README differs (what the test checks).
 """
@@ -210,7 +211,7 @@ SECTIONS = {"messages": messages_section, "events": events_section}
 def render(text: str) -> str:
     """``text`` (the README) with every generated section rewritten."""
     for name, build in SECTIONS.items():
-        begin = f"<!-- generated: {name} (python -m vtt_bridge.wiredocs --write) -->"
+        begin = f"<!-- generated: {name} (python -m tools.wiredocs --write) -->"
         end = f"<!-- end generated: {name} -->"
         pattern = re.compile(re.escape(begin) + ".*?" + re.escape(end), re.S)
         if not pattern.search(text):
@@ -228,7 +229,7 @@ def main(argv: list[str] | None = None) -> int:
         README.write_text(wanted, encoding="utf-8")
         return 0
     if wanted != current:
-        print(f"{README} is out of date: run python -m vtt_bridge.wiredocs --write")
+        print(f"{README} is out of date: run python -m tools.wiredocs --write")
         return 1
     return 0
 
