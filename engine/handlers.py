@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, cast
 
-from engine import fight
+from engine import ending, fight
 from engine.checks import (
     Result,
     acting_token,
@@ -29,6 +29,7 @@ from engine.commands import (
     SYSTEM,
     Act,
     AnswerPrompt,
+    EndCombat,
     EndEffect,
     EndPhase,
     ExpirePrompt,
@@ -436,6 +437,7 @@ HANDLERS: dict[type, Handler] = {
     LeaveCombat: fight.leave_combat,
     SetEffect: fight.set_effect,
     EndEffect: fight.end_effect_now,
+    EndCombat: ending.end_combat,
     LoadScene: load_scene,
     StartCombat: start_combat,
     Move: move,

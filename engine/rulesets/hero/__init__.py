@@ -332,6 +332,10 @@ class HeroSupplement(Ruleset):
         state, upkept = phase_upkeep(state, cid, token)
         return state, [*events, *upkept]
 
+    def combat_ending(self, state: EncounterState) -> list[Any]:
+        """Every delayed or readied action still held lapses (``hold_lapsed``)."""
+        return time.holds_lapsing(state)
+
     def pass_started(self, state: EncounterState) -> Result:
         """No manoeuvres used yet this Phase."""
         return time.pass_started(state)
