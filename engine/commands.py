@@ -8,9 +8,10 @@ is the table's GM; ``"system"`` is the bridge itself (a prompt's deadline passin
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Annotated, Any, ClassVar
 
 from engine.model import Combatant, Scene
+from engine.params import Length
 from geometry import Cell, Point
 from geometry.vtt_coords import OwlbearImageGrid
 
@@ -199,6 +200,20 @@ class EndEffect:
     effect: str
 
 
+@dataclass(frozen=True, slots=True)
+class EndCombat:
+    """The GM ends the fight (``reason``: the table's words, or None).
+
+    Every open prompt closes, the ruleset's held, readied and delayed actions and every
+    timed effect end, each with its event, then ``combat_ended``; the table moves freely
+    again, the scene may be loaded anew and a new fight started.
+    """
+
+    kind: ClassVar[str] = "end_combat"
+    actor: str
+    reason: Annotated[str, Length(1, 200)] | None = None
+
+
 Command = (
     LoadScene
     | StartCombat
@@ -214,6 +229,7 @@ Command = (
     | LeaveCombat
     | SetEffect
     | EndEffect
+    | EndCombat
 )
 
 COMMAND_TYPES: dict[str, type[Command]] = {
@@ -233,5 +249,6 @@ COMMAND_TYPES: dict[str, type[Command]] = {
         LeaveCombat,
         SetEffect,
         EndEffect,
+        EndCombat,
     )
 }

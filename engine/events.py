@@ -255,6 +255,15 @@ class CombatantLeft:
     removed: bool
 
 
+@dataclass(frozen=True, slots=True)
+class CombatEnded:
+    """The GM ended the fight (``reason``: the table's words, or None); the table moves
+    freely again."""
+
+    kind: ClassVar[str] = "combat_ended"
+    reason: str | None
+
+
 Event = (
     SceneLoaded
     | DoorChanged
@@ -278,6 +287,7 @@ Event = (
     | EffectEnded
     | CombatantJoined
     | CombatantLeft
+    | CombatEnded
 )
 
 

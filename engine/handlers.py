@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, cast
 
-from engine import fight
+from engine import ending, fight
 from engine.checks import (
     Result,
     acting_token,
@@ -29,6 +29,7 @@ from engine.commands import (
     SYSTEM,
     Act,
     AnswerPrompt,
+    EndCombat,
     EndEffect,
     EndPhase,
     ExpirePrompt,
@@ -63,7 +64,7 @@ from engine.rulesets import Context, find_ruleset
 from engine.scene_checks import check_scene
 from engine.spatial import SpatialCache
 from engine.tray import DiceTray
-from engine.turns import Ruleset, advance, begin
+from engine.turns import Ruleset, advance, begin, settle
 from geometry import Cell, threatened_cells, trace_waypoints, traced_steps
 from geometry.vtt_coords import (
     FoundryHexScene,
@@ -352,6 +353,7 @@ def answer_prompt(state: EncounterState, command: AnswerPrompt, spatial: Spatial
     state = _drop_prompt(state, prompt.id)
     if prompt.kind not in CORE_PROMPTS:
         state, more = ruleset.prompt_answered(state, prompt, command.accept, command.actor)
+        state, more = settle(state, ruleset, more)  # the hook's clock requests
         return state, events + more
     if prompt.kind == "attack_of_opportunity" and command.accept:
         return _opportunity_attack(state, ruleset, spatial, prompt, command, tray, events)
@@ -375,6 +377,7 @@ def expire_prompt(state: EncounterState, command: ExpirePrompt, spatial: Spatial
     state = _drop_prompt(state, command.prompt)
     if prompt.kind not in CORE_PROMPTS:  # the ruleset's own: unanswered counts as declined
         state, more = ruleset.prompt_answered(state, prompt, False, command.actor)
+        state, more = settle(state, ruleset, more)
         return state, events + more
     return _resume(state, ruleset, spatial, DiceTray(state.seed, state.draws, SYSTEM), events)
 
@@ -436,6 +439,7 @@ HANDLERS: dict[type, Handler] = {
     LeaveCombat: fight.leave_combat,
     SetEffect: fight.set_effect,
     EndEffect: fight.end_effect_now,
+    EndCombat: ending.end_combat,
     LoadScene: load_scene,
     StartCombat: start_combat,
     Move: move,
@@ -542,6 +546,7 @@ def _trigger_fired(
     combat = replace(combat, interjection=interjection, pending_move=None)
     ctx = Context(replace(state, combat=combat), ruleset, spatial, tray, command.actor, owner)
     state, fired = ruleset.trigger_fired(ctx, trigger, prompt.target)
+    state, fired = settle(state, ruleset, fired)  # the hook's clock requests
     return replace(state, draws=max(state.draws, tray.draws)), [*events, *fired]
 
 

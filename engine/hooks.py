@@ -159,3 +159,7 @@ class RulesetHooks(TimeHooks, Protocol):
     def trigger_fired(self, ctx: Context, trigger: Trigger, by: str) -> Result:
         """A held action's trigger came and its controller took it."""
         ...
+
+    def combat_ending(self, state: EncounterState) -> list[Any]:
+        """The GM ends the fight: the events of what the ruleset still holds open."""
+        ...

@@ -31,7 +31,9 @@ from typing import Any
 #: Version 5 (issue 26): the Hero ruleset's ``power_used`` names the ``advantages`` and
 #: ``limitations`` that applied, ``power_options_set`` carries ``toggle_freely``, and
 #: ``identity_changed`` is new.
-WIRE_VERSION = 5
+#: Version 6 (issue 24): ``end_combat`` and its ``combat_ended`` event are new; events
+#: logged before keep their shape (no step needed).
+WIRE_VERSION = 6
 
 EventUpgrade = Callable[[dict[str, Any], dict[str, Any]], dict[str, Any]]
 #: ``EVENT_UPGRADES[v]`` turns a logged event (``{"kind", "data"}``) of wire version

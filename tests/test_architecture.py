@@ -272,10 +272,6 @@ RULESET_SOURCES = sorted(
 # What a ruleset may take from engine.turns: questions about where the walk is, never a
 # step.  Time is asked for with engine.clock's requests, which the walk applies.
 WALK_QUESTIONS = frozenset({"eligible", "limited", "has_surprise_phase", "next_phase", "Ruleset"})
-# Hooks whose core caller (engine/handlers.py: prompt_answered, trigger_fired) does not
-# yet apply clock requests itself, so the hook hands them to the walk's one entry,
-# settle().  Remove an entry when handlers.py settles that hook's result.
-SETTLES_ITSELF = {"engine/rulesets/hero/__init__.py": {"settle"}}
 
 
 def clock_misuse(source: str, allowed: frozenset[str] = frozenset()) -> list[str]:
@@ -303,8 +299,7 @@ def clock_misuse(source: str, allowed: frozenset[str] = frozenset()) -> list[str
 @pytest.mark.parametrize("path", RULESET_SOURCES, ids=lambda p: str(p.relative_to(ROOT)))
 def test_rulesets_ask_for_time_and_never_step_it(path: Path) -> None:
     where = path.relative_to(ROOT).as_posix()
-    allowed = frozenset(SETTLES_ITSELF.get(where, set()))
-    bad = clock_misuse(path.read_text(encoding="utf-8"), allowed)
+    bad = clock_misuse(path.read_text(encoding="utf-8"))
     assert not bad, f"{where} steps time itself (return engine.clock requests): {bad}"
 
 

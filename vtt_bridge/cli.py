@@ -159,6 +159,12 @@ def build_parser() -> argparse.ArgumentParser:
     revoke.add_argument("token")
     revoke.add_argument("--db", type=Path, default=db_default)
 
+    archive = sub.add_parser(
+        "archive-table", help="archive a table: its join tokens stop working, its log stays"
+    )
+    archive.add_argument("table", help="table id or name")
+    archive.add_argument("--db", type=Path, default=db_default)
+
     rep = sub.add_parser("replay", help="replay recordings and compare what the bridge sends")
     rep.add_argument("files", nargs="+", type=Path)
 
@@ -228,6 +234,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _issue_token(args)
     if args.command == "revoke-token":
         return _revoke_token(args)
+    if args.command == "archive-table":
+        return _archive_table(args)
     if args.command in ("backup", "restore"):
         return _backup_or_restore(args)
     return _replay(args.files)
@@ -391,6 +399,20 @@ def _revoke_token(args: argparse.Namespace) -> int:
             return 1
         store.revoke_token(grant.token)
         print(f"revoked {grant.role} {grant.participant} of table {grant.table_id}")
+    finally:
+        store.close()
+    return 0
+
+
+def _archive_table(args: argparse.Namespace) -> int:
+    store = Store(args.db)
+    try:
+        found = [t for t in store.tables() if args.table in (t.id, t.name)]
+        if len(found) != 1:
+            print(f"ERROR no single table is called {args.table!r}", file=sys.stderr)
+            return 1
+        store.archive_table(found[0].id)
+        print(f"archived table {found[0].id} ({found[0].name}): its join tokens are revoked")
     finally:
         store.close()
     return 0

@@ -174,16 +174,52 @@ class Hub:
         return next((t for t in self.tables.values() if t.row.name == name), None)
 
     def _install(self, row: TableRow, tokens: list[JoinToken]) -> Table:
-        table = Table(
+        return self._admit(self._new_table(row, tokens))
+
+    def _new_table(self, row: TableRow, tokens: list[JoinToken]) -> Table:
+        return Table(
             row=row,
             tokens={t.token: t for t in tokens},
             events=EventLog(keep_bytes=self.events_kept_bytes),
         )
-        self.tables[row.id] = table
-        for token in tokens:
+
+    def _admit(self, table: Table) -> Table:
+        self.tables[table.id] = table
+        for token in table.tokens.values():
             if not token.revoked:
                 self.by_token[token.token] = table
         return table
+
+    async def table_created_elsewhere(self, table_id: str) -> Table | None:
+        """A table another process created since start-up (``vtt-bridge create-table``):
+        read and loaded from the database now, on the database thread, and installed;
+        None when the database has no such table or it is archived.  Joins for it that
+        arrive together each read it; the first installs it, the others join that one."""
+        read = await self.committer.in_db(self._read_table, table_id)
+        if table_id in self.tables:
+            return self.tables[table_id]
+        if read is None:
+            return None
+        table, report, deadlines = read
+        self.load_reports[table_id] = report
+        self._admit(table)
+        for deadline in deadlines:
+            self._on_deadline(*deadline)
+        log.info("table %s (%s) created by another process: loaded", table_id, table.row.name)
+        return table
+
+    def _read_table(
+        self, table_id: str
+    ) -> tuple[Table, loading.LoadReport, list[tuple[str, str, int]]] | None:
+        # On the database thread: nothing here touches the hub's own state.
+        row = self.store.table(table_id)
+        if row is None:
+            return None
+        table = self._new_table(row, self.store.join_tokens(table_id))
+        deadlines: list[tuple[str, str, int]] = []
+        report = loading.load(table, self.store, lambda *d: deadlines.append(d))
+        admin.remember_stored(table, self.store.admin_replies(table_id))
+        return table, report, deadlines
 
     def _load(self, verify_log: bool) -> None:
         for row in self.store.tables():
@@ -332,8 +368,15 @@ class Hub:
         if version == self._revocations_read_at:
             return 0
         revoked = await self.committer.in_db(self.store.revoked_tokens)
+        live = {row.id for row in await self.committer.in_db(self.store.tables)}
         # Recorded only once read: a failed read is tried again at the next poll.
         self._revocations_read_at = version
+        for table in [t for t in self.tables.values() if t.id not in live]:
+            # Archived (``vtt-bridge archive-table``): its tokens are revoked too, but
+            # its members are told why first.
+            for member in list(table.sessions):
+                self.leave(member, now_ms)
+                member.kick(1008, "table archived")
         return admin.sync_revocations(self, revoked, now_ms)
 
     # -- commands --------------------------------------------------------------------------

@@ -98,6 +98,13 @@ async def _join(
         refuse("internal", "try again", None)
         return
     table = None if grant is None or grant.revoked else hub.tables.get(grant.table_id)
+    if table is None and grant is not None and not grant.revoked:
+        try:  # a table another process created while the server runs
+            table = await hub.table_created_elsewhere(grant.table_id)
+        except Exception:
+            log.exception("join: table %s could not be loaded", grant.table_id)
+            refuse("internal", "try again", None)
+            return
     if table is None or grant is None:
         refuse("bad_token", "no table has that join token", "body.token")
         return

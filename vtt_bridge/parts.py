@@ -55,6 +55,9 @@ class HubParts(Protocol):
     def leave(self, session: Session, now_ms: int) -> None:
         """The connection closed: stop sending it anything."""
 
+    async def table_created_elsewhere(self, table_id: str) -> Table | None:
+        """A table another process created since start-up, loaded now (None: none)."""
+
 
 class Dispatcher(HubParts, Protocol):
     """What a message row's handler (:mod:`vtt_bridge.rows`) uses of the hub: the parts

@@ -22,7 +22,7 @@ import protocol
 from protocol.threat import AskExits, AskThreat
 from vtt_bridge import admin, costs, membership, queries
 from vtt_bridge.permissions import ACTORS, GM_ONLY, JOINED, NOBODY
-from vtt_bridge.registry import MessageRow, register
+from vtt_bridge.registry import MessageRow, command_row, register
 
 if TYPE_CHECKING:
     # A row's handler sees only the parts of the hub a row may use (importing the hub
@@ -220,6 +220,10 @@ SHIPPED: tuple[MessageRow, ...] = (
     MessageRow(
         AskExits, "session", ask_geometry, JOINED, cost=2,
         example={"token": "hero", "path": [[3, 5], [2, 5], [1, 5]]},
+    ),
+    command_row(
+        engine.EndCombat, command, roles=GM_ONLY, example={"reason": "the ogres fled"},
+        engine="gm_only, no_combat",
     ),
 )  # fmt: skip
 

@@ -221,6 +221,7 @@ class Store:
         # column with a constant default rewrites nothing).
         for table, column, ddl in (
             ("tables", "dice", "dice TEXT NOT NULL DEFAULT 'gm'"),
+            ("tables", "archived", "archived INTEGER NOT NULL DEFAULT 0"),
             ("join_tokens", "revoked", "revoked INTEGER NOT NULL DEFAULT 0"),
             ("log", "rules_version", "rules_version INTEGER NOT NULL DEFAULT 1"),
             ("log", "wire_version", "wire_version INTEGER NOT NULL DEFAULT 1"),
@@ -294,12 +295,29 @@ class Store:
         )
 
     def tables(self) -> list[TableRow]:
-        """Every table, oldest first."""
+        """Every table not archived, oldest first."""
         rows = self._db.execute(
             "SELECT id, name, seed, prompt_timeout, created_ms, dice FROM tables "
-            "ORDER BY created_ms, id"
+            "WHERE archived = 0 ORDER BY created_ms, id"
         ).fetchall()
         return [TableRow(*r) for r in rows]
+
+    def table(self, table_id: str) -> TableRow | None:
+        """The table ``table_id``, unless there is none or it is archived."""
+        r = self._db.execute(
+            "SELECT id, name, seed, prompt_timeout, created_ms, dice FROM tables "
+            "WHERE id = ? AND archived = 0",
+            (table_id,),
+        ).fetchone()
+        return None if r is None else TableRow(*r)
+
+    def archive_table(self, table_id: str) -> None:
+        """Archive a table: it no longer loads, and every join token of it is revoked
+        (a running server refuses them at once and closes their connections as it does
+        a revocation's).  Its log and snapshots stay in the database."""
+        with self._transaction():
+            self._db.execute("UPDATE tables SET archived = 1 WHERE id = ?", (table_id,))
+            self._db.execute("UPDATE join_tokens SET revoked = 1 WHERE table_id = ?", (table_id,))
 
     def join_tokens(self, table_id: str) -> list[JoinToken]:
         """The join tokens of one table, revoked ones included."""

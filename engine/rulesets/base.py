@@ -434,6 +434,15 @@ class Ruleset:
         """``effect`` just ended (the core already emitted ``effect_ended``)."""
         return state, []
 
+    # -- the end of a fight -------------------------------------------------------------------
+
+    def combat_ending(self, state: EncounterState) -> list[Any]:
+        """The GM is ending the fight (``end_combat``): the events of whatever this
+        ruleset still holds open (held, readied and delayed actions, its own lasting
+        things), each ending.  ``state`` is the fight with its prompts, paused move,
+        interjection and timed effects already closed; the fight is dropped after."""
+        return []
+
     # -- vocabulary -------------------------------------------------------------------------
 
     @classmethod

@@ -193,6 +193,8 @@ def cases(issued_token: str, prompt: str) -> list[Case]:
         Case(protocol.EndEffect, {"effect": "e1"}, GM_ONLY, ("gm",)),
         Case(protocol.JoinCombat, {"token": NEWCOMER}, GM_ONLY, ("gm",)),
         Case(protocol.LeaveCombat, {"token": "imp", "remove": True}, GM_ONLY, ("gm",)),
+        # Last: the fight ends.
+        Case(protocol.CLIENT_MESSAGE_TYPES["end_combat"], {"reason": "done"}, GM_ONLY, ("gm",)),
     ]
 
 

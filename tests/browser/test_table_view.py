@@ -292,3 +292,26 @@ def scene_stat(scene: dict[str, Any], token: str, stat: str) -> Any:
     """``token``'s ``stat`` in a scene as sent on the wire."""
     stats = next(t["stats"] for t in scene["tokens"] if t["id"] == token)
     return dict(stats)[stat] if isinstance(stats, list) else stats[stat]
+
+
+async def test_the_gm_ends_the_fight_from_the_page(pages: dict[str, Any]) -> None:
+    """An "End combat" button on the GM's page during a fight (never on a player's):
+    clicked, both pages drop the fight and the GM may start another."""
+    gm: Page = pages["gm"]
+    alice: Page = pages["alice"]
+    await gm.get_by_role("button", name="Load the demo scene").click()
+    await expect(alice.locator('[data-token="hero"]')).to_be_visible()
+    end = gm.get_by_role("button", name="End combat")
+    await expect(end).to_have_count(0)  # no fight yet
+    await gm.get_by_role("button", name=re.compile("Start combat")).click()
+    await expect(alice.locator("#time")).to_have_text("Turn 1, Phase 1")
+    await expect(alice.get_by_role("button", name="End combat")).to_have_count(0)
+    await end.click()
+    for page in (gm, alice):
+        await expect(page.locator("#log")).to_contain_text("Combat ends: ended from the table view")
+        assert await _view(page, ".combat") is None
+    await expect(end).to_have_count(0)
+    await expect(gm.get_by_role("button", name=re.compile("Start combat"))).to_be_visible()
+    await gm.get_by_role("button", name=re.compile("Start combat")).click()
+    await expect(alice.locator("#order li.actor")).to_contain_text("Hero")
+    assert pages["errors"] == []

@@ -456,7 +456,10 @@ def test_every_message_type_has_a_strategy() -> None:
     server_names |= {
         c.__name__ for c in (TokenIssued, TokenRevoked, TokenList, Options, PathPlan, Threat, Exits)
     }
-    assert {c.__name__ for c in CLIENT_MESSAGE_TYPES.values()} == client_names
+    # The protocol's own structs; a bridge row's derived struct (``end_combat``, once
+    # ``vtt_bridge`` is imported) is checked by its row (tests/bridge/test_message_rows.py).
+    declared = [c for c in CLIENT_MESSAGE_TYPES.values() if c.__module__.startswith("protocol")]
+    assert {c.__name__ for c in declared} == client_names
     assert {c.__name__ for c in SERVER_MESSAGE_TYPES.values()} == server_names
 
 

@@ -591,6 +591,15 @@ export class BridgeClient {
     return this.send("end_effect", { effect });
   }
 
+  /**
+   * `end_combat` (GM): end the fight.  Its open prompts, held actions and timed effects
+   * end with their events, then `combat_ended`; `view.combat` becomes null.
+   * @param {string | null} [reason] the table's words (1 to 200 characters), or none
+   */
+  endCombat(reason = null) {
+    return this.send("end_combat", reason === null ? {} : { reason });
+  }
+
   /** @param {string} token @returns {Promise<Record<string, any>>} the `options` body */
   askOptions(token) {
     return this.send("ask_options", { token });

@@ -455,6 +455,12 @@ const FOLD = {
   recovered(view, d) {
     combatOf(view, "recovered").vitals[d.combatant] = { end: d.end[1], stun: d.stun[1] };
   },
+  combat_ended(view) {
+    // Its prompts, holds and effects ended in their own events just before; the fight
+    // itself goes, and the table moves freely again.
+    view.combat = null;
+    view.prompts = {};
+  },
 };
 
 // Each ruleset's hold events (its row of HOLDS): declared adds the hold, fired makes its

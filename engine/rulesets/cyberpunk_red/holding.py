@@ -158,6 +158,11 @@ def after_turn(arena: Arena, ended: str, order: Sequence[str]) -> list[HeldActio
     )
 
 
+def fight_over(arena: Arena) -> list[HeldActionLost]:
+    """The GM ended the fight: every hold still waiting is lost."""
+    return [HeldActionLost(h.holder, h.action, "the fight ended") for h in arena.holds]
+
+
 def end_of_round(arena: Arena) -> Result:
     """Every hold still waiting is lost ("if the condition hasn't happened by the end of
     the Round, the action is lost"); the next Round begins."""

@@ -359,6 +359,10 @@ class CyberpunkRed(Ruleset):
         state, events = _turn_over(state)
         return state, events, None
 
+    def combat_ending(self, state: EncounterState) -> list[Any]:
+        """Every held action not fired is lost (``cpr_held_lost``, "the fight ended")."""
+        return holding.fight_over(arena_of(state))
+
     def turn_ended(self, state: EncounterState) -> Result:
         """The Round is over: every hold not fired is lost; the next Round starts from the top."""
         combat = state.combat

@@ -120,7 +120,7 @@ from engine.rulesets.hero.state import (
     with_usage,
 )
 from engine.tray import DiceTray
-from engine.turns import has_surprise_phase, settle
+from engine.turns import has_surprise_phase
 
 SURPRISED_DCV = -3
 UNDERWATER_DCV = -2
@@ -332,6 +332,10 @@ class HeroSupplement(Ruleset):
         state, upkept = phase_upkeep(state, cid, token)
         return state, [*events, *upkept]
 
+    def combat_ending(self, state: EncounterState) -> list[Any]:
+        """Every delayed or readied action still held lapses (``hold_lapsed``)."""
+        return time.holds_lapsing(state)
+
     def pass_started(self, state: EncounterState) -> Result:
         """No manoeuvres used yet this Phase."""
         return time.pass_started(state)
@@ -347,10 +351,7 @@ class HeroSupplement(Ruleset):
         """The answer to a ``delayed_action`` prompt."""
         if prompt.kind != time.DELAYED_ACTION:
             raise CommandRejected("unknown_prompt", f"no {prompt.kind!r} prompt in {self.title}")
-        # SETTLE-IN-HOOK: the core's caller (engine/handlers.py) does not settle a
-        # hook's clock requests yet, so this hook hands them to the walk's one entry.
-        state, events = time.answer_delay(state, prompt, accept)
-        return settle(state, self, events)
+        return time.answer_delay(state, prompt, accept)  # the walk settles its requests
 
     def turn_ended(self, state: EncounterState) -> Result:
         """The Post-Turn Recovery."""
@@ -358,8 +359,7 @@ class HeroSupplement(Ruleset):
 
     def trigger_fired(self, ctx: Context, trigger: Trigger, by: str) -> Result:
         """A readied action fires."""
-        state, events = time.fire_ready(ctx, trigger, by)
-        return settle(state, self, events)  # SETTLE-IN-HOOK: see prompt_answered
+        return time.fire_ready(ctx, trigger, by)  # the walk settles its requests
 
     # -- movement (engine/rulesets/hero/moves.py, budget.py) ------------------------------
 

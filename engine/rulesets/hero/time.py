@@ -90,6 +90,14 @@ def count_reached(state: EncounterState, cid: str) -> Result:
     return replace(state, combat=put(combat, fight)), []
 
 
+def holds_lapsing(state: EncounterState) -> list[Any]:
+    """The fight ends: every delayed or readied action still held lapses, in the order
+    they were declared."""
+    combat = state.combat
+    assert combat is not None
+    return [HoldLapsed(hold.combatant, hold.kind) for hold in hero(combat).holds]
+
+
 def cut_in(state: EncounterState, cid: str) -> tuple[EncounterState, list[Any], str | None]:
     """A delay "just before" ``cid`` fires when its place in the order comes, whether or
     not ``cid`` can act itself: the delayer (returned; the walk moves it there) acts."""

@@ -157,6 +157,13 @@ class MutantsMasterminds(Ruleset):
 
     # -- movement ---------------------------------------------------------------------------
 
+    def combat_ending(self, state: EncounterState) -> list[Any]:
+        """Nothing of this game's own outlasts a turn: no held, readied or delayed
+        actions (the text has none), a character's state is its turn's spending and
+        whether it is flat-footed, and its lasting things are the core's timed effects,
+        which the core ends first."""
+        return []
+
     def movement_left(self, combat: Combat, combatant: Combatant) -> float:
         """What is left of this turn's move action(s)."""
         who = combat.state_of(combatant.id)

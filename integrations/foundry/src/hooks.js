@@ -162,6 +162,23 @@ export function install(env) {
     return false;
   });
 
+  // Foundry's "End Combat" (the tracker's end deletes the scene's Combat) ends the
+  // bridge's fight; a fight the bridge ended elsewhere (the table view, another tool)
+  // takes the scene's Combat with it, marked as the module's own so it is not sent back.
+  Hooks.on("preDeleteCombat", (combat, options) => {
+    if (options?.[MODULE_ID] || !isActiveGM() || !client.view.combat) return undefined;
+    const scene = activeScene();
+    if (!scene || env.findCombat(idOf(scene))?.id !== combat.id) return undefined;
+    track(client.endCombat("ended in Foundry").catch((err) => env.notify("warn", `The bridge did not end the fight: ${err.message}`)));
+    return undefined;
+  });
+  client.on("event", ({ kind }) => {
+    if (kind !== "combat_ended" || !isActiveGM()) return;
+    const scene = activeScene();
+    const combat = scene ? env.findCombat(idOf(scene)) : null;
+    if (combat) track(Promise.resolve(combat.delete({ [MODULE_ID]: true })).catch((e) => env.notify("warn", e.message)));
+  });
+
   // -- the scene: the GM sends it, and again after edits while no fight runs -----------
 
   let timer = null;

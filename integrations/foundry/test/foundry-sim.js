@@ -147,6 +147,16 @@ export class FoundryWorld {
     return client.combat(data._id);
   }
 
+  /** Combat#delete (the tracker's "End Combat"): `preDeleteCombat` on the deleting
+   * client, then the document goes and `deleteCombat` runs everywhere. */
+  deleteCombat(client, id, options = {}) {
+    const doc = client.combat(id);
+    if (client.Hooks.call("preDeleteCombat", doc, options, client.user._id) === false) return undefined;
+    this.combats = this.combats.filter((c) => c._id !== id);
+    this._post("deleteCombat", () => [doc, options, client.user._id]);
+    return doc;
+  }
+
   updateCombat(client, id, changes, options = {}) {
     const doc = client.combat(id);
     if (client.Hooks.call("preUpdateCombat", doc, changes, options, client.user._id) === false) return undefined;
@@ -239,6 +249,7 @@ export class FoundryClient {
         });
       },
       update: async (changes, options) => world.updateCombat(client, id, changes, options),
+      delete: async (options) => world.deleteCombat(client, id, options),
       async createEmbeddedDocuments(_name, list) {
         for (const c of list) data.combatants.push({ _id: randomID("cbt"), defeated: false, hidden: false, ...c });
       },

@@ -27,7 +27,7 @@ const script = {
 let bridge;
 const adapters = [];
 before(async () => {
-  bridge = await startBridge({ tables: ["v13", "v12", "threat", "skew"] });
+  bridge = await startBridge({ tables: ["v13", "v12", "threat", "skew", "ending"] });
 });
 after(async () => {
   for (const a of adapters) await a.close();
@@ -191,4 +191,30 @@ test("a player's computer clock minutes fast: the dialog counts down the time th
   } finally {
     Date.now = realNow;
   }
+});
+
+test("End Combat in Foundry ends the bridge's fight; a fight the bridge ended takes Foundry's Combat", async () => {
+  const a = await table(13, script, "ending");
+  const gm = a.seats.get("gm");
+  const sceneId = gm.foundry.scene()._id;
+  await a.step({ do: "start", user: "gm" });
+  await a.settle();
+  const combat = gm.foundry.findCombat(sceneId);
+  assert.ok(combat && gm.bridge.view.combat);
+  // The tracker's "End Combat": Foundry deletes the Combat; the bridge's fight ends.
+  a.world.deleteCombat(gm.foundry, combat.id);
+  await a.settle();
+  for (const { bridge: b } of a.seats.values()) assert.equal(b.view.combat, null);
+  assert.deepEqual(a.events().filter((e) => e.kind === "combat_ended").map((e) => e.data), [{ reason: "ended in Foundry" }]);
+
+  // A second fight starts from Foundry's "Begin Combat"; ended on the bridge (the table
+  // view's button), the module deletes Foundry's Combat and sends nothing back.
+  await a.step({ do: "start", user: "gm" });
+  await a.settle();
+  assert.ok(gm.foundry.findCombat(sceneId) && gm.bridge.view.combat);
+  await gm.bridge.endCombat("from the table view");
+  await a.settle();
+  assert.equal(gm.foundry.findCombat(sceneId), null);
+  assert.equal(a.events().filter((e) => e.kind === "combat_ended").length, 2);
+  assert.deepEqual(gm.notes.filter((n) => n.level !== "info"), []);
 });

@@ -281,6 +281,9 @@ export class OwlbearAdapter {
           // `seed`: a table that wants a fight it can replay (the demo's scripted fight).
           await client.startCombat(String(data.ruleset), data.seed === undefined ? undefined : { seed: Number(data.seed) });
           break;
+        case "end_combat":
+          await client.endCombat("ended in Owlbear");
+          break;
         case "place_all":
           await this.placeAll();
           break;

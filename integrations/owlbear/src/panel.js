@@ -57,7 +57,7 @@ ${left === null ? "" : `<p class="deadline">${left} s left; no answer counts as 
 <button data-op="send_scene">Send scene</button>
 <button data-op="place_all">Put tokens where the bridge has them</button>
 <label>Ruleset <select id="ruleset">${options}</select></label>
-<button data-op="start_combat">Start combat</button>
+${s.combat ? `<button data-op="end_combat">End combat</button>` : `<button data-op="start_combat">Start combat</button>`}
 <label><input type="checkbox" data-op="bypass" ${s.bypass ? "checked" : ""}> Bypass: my drags are not sent (clean-up)</label>
 </section>`);
   }

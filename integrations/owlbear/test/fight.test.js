@@ -130,6 +130,17 @@ test("a fight played by dragging Owlbear items", async () => {
   await waitUntil(() => table.room.item("ogre").position.x === 6.5 * 150);
   assert.deepEqual(await table.cell("ogre"), [6, 7]);
 
+  // The GM's "End combat" in the popover ends the bridge's fight; a second can start.
+  await gmPlayer.obr.broadcast.sendMessage(COMMAND_CHANNEL, { op: "end_combat" }, { destination: "LOCAL" });
+  await waitUntil(() => gm.view.combat === null);
+  await table.settle();
+  assert.equal(table.events.at(-1).kind, "combat_ended");
+  assert.deepEqual(table.events.at(-1).data, { reason: "ended in Owlbear" });
+  assert.equal(table.client("alice").view.combat, null);
+  assert.equal(gmPlayer.adapter.error, null);
+  await table.startCombat("hero-supplement", { seed: 8 });
+  assert.ok(gm.view.combat);
+
   // No join token, nor anything else, was written to room, scene or player metadata.
   assert.deepEqual(table.room.metadataWrites, []);
 });

@@ -23,7 +23,12 @@ test("the panel: prompt with countdown, order with the actor, End Phase for my a
   assert.match(html, /Turn 1, Phase 3 \(paused\)/);
   assert.match(html, /<li class="acting">&#60;Ogre&#62; \(acting\) <button data-op="end_phase" data-token="ogre">/);
   assert.match(html, /data-op="send_scene"/);
+  assert.match(html, /<button data-op="end_combat">End combat<\/button>/);
+  assert.ok(!html.includes('data-op="start_combat"'), "a fight is on: it can end, not start");
   assert.ok(!html.includes("<Ogre>"));
+  const between = panelHtml({ ...summary, combat: null, prompts: [] }, 0);
+  assert.match(between, /data-op="start_combat"/);
+  assert.ok(!between.includes("end_combat"));
 });
 
 test("a player's panel has no GM controls; the prompt view shows only prompts", () => {
@@ -32,6 +37,7 @@ test("a player's panel has no GM controls; the prompt view shows only prompts", 
   const html = panelHtml(player, 0);
   assert.ok(!html.includes("send_scene"));
   assert.ok(!html.includes("end_phase"), "the acting token is not alice's");
+  assert.ok(!html.includes("end_combat"), "only the GM ends a fight");
   assert.equal(panelHtml(player, 0, { view: "prompt" }), "<p>No prompt is waiting for you.</p>");
   assert.match(panelHtml(summary, 0, { view: "prompt" }), /^<section class="prompt"/);
 });

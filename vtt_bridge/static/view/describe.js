@@ -35,6 +35,7 @@ const LINES = {
   effect_ended: (d) => `${d.name}${d.token ? ` on ${d.token}` : ""} ends (${d.reason})`,
   combatant_joined: (d) => `${d.combatant} joins the fight at ${d.score}`,
   combatant_left: (d) => `${d.combatant} leaves the fight${d.removed ? " and the scene" : ""}`,
+  combat_ended: (d) => `Combat ends${d.reason ? `: ${d.reason}` : ""}`,
   recovered: (d) => `${d.combatant} recovers: END ${d.end[0]}→${d.end[1]}, STUN ${d.stun[0]}→${d.stun[1]}`,
 };
 

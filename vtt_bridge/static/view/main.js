@@ -339,6 +339,7 @@ function renderControls(client) {
       button(`${open ? "Open" : "Close"} door ${wall.id}`, "set_door", () => client.setDoor(wall.id, open));
     }
   }
+  if (gm && view.combat) button("End combat", "end_combat", () => client.endCombat("ended from the table view"));
   const actor = view.combat?.actor;
   if (actor && controls(client, view.tokens[actor])) {
     button(`End ${view.tokens[actor]?.name || actor}'s Phase`, "end_phase", async () => {
