@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import protocol
 from protocol import (
     Ack,
     AnswerPrompt,
@@ -306,7 +307,15 @@ SERVER_MESSAGES: st.SearchStrategy[ServerMessage] = st.one_of(
         message=text(0, 200),
         path=nullable(text()),
     ),
-    st.builds(Event, seq=SEQ, index=EVENT_INDEX, kind=text(1, 64), data=JSON_MAP),
+    # A kind no body is registered for (a newer server's): its data stays a plain map.
+    # A registered kind's typed body is round-tripped by the recordings' tests.
+    st.builds(
+        Event,
+        seq=SEQ,
+        index=EVENT_INDEX,
+        kind=text(1, 64).filter(lambda kind: kind not in protocol.EVENT_BODIES),
+        data=JSON_MAP,
+    ),
     st.builds(
         Prompt,
         seq=SEQ,
