@@ -19,7 +19,7 @@ import pytest
 
 import protocol
 from bench.crash import free_port
-from tests.bridge.test_backup import GOBLIN_CELLS, connect, logged_events
+from tests.bridge.test_backup import GOBLIN_CELLS, connect, logged_events, serve_demo
 from tests.wsclient import TableClient
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -90,15 +90,7 @@ async def close_code(ws: aiohttp.ClientWebSocketResponse) -> int | None:
 async def test_sigterm_commits_what_is_in_flight_and_goes_away(tmp_path: Path) -> None:
     db = tmp_path / "db.sqlite3"
     port = free_port()
-    command = [sys.executable, "-m", "vtt_bridge", "serve", "--demo"]
-    server = subprocess.Popen(
-        [*command, "--db", str(db), "--port", str(port)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-    )
-    assert server.stdout is not None
-    gm_token = next(line.split()[-1] for line in server.stdout if line.split()[:2] == ["gm", "gm"])
+    server, gm_token = serve_demo(db, port)
     acked: list[int] = []
     async with aiohttp.ClientSession() as http:
         gm: TableClient = await connect(http, port)
