@@ -33,7 +33,7 @@ from vtt_bridge.filelimit import raise_file_limit
 from vtt_bridge.hub import RESERVED_PARTICIPANTS, Hub
 from vtt_bridge.logthrottle import RepeatFilter
 from vtt_bridge.recording import RecordingError, replay
-from vtt_bridge.store import JoinToken, Store
+from vtt_bridge.store import JoinToken, Store, TableRow
 from vtt_bridge.tables import new_join_token
 
 __all__ = ["ENV_PREFIX", "SERVE_OPTIONS", "build_parser", "config_from_args", "main"]
@@ -372,17 +372,25 @@ def _create_table(args: argparse.Namespace) -> int:
     return 0
 
 
+def _one_table(store: Store, name: str) -> TableRow | None:
+    """The one live table whose id or name is ``name``; None (said on stderr) otherwise."""
+    found = [t for t in store.tables() if name in (t.id, t.name)]
+    if len(found) != 1:
+        print(f"ERROR no single table is called {name!r}", file=sys.stderr)
+        return None
+    return found[0]
+
+
 def _issue_token(args: argparse.Namespace) -> int:
     store = Store(args.db)
     try:
-        found = [t for t in store.tables() if args.table in (t.id, t.name)]
-        if len(found) != 1:
-            print(f"ERROR no single table is called {args.table!r}", file=sys.stderr)
+        table = _one_table(store, args.table)
+        if table is None:
             return 1
         if args.participant in RESERVED_PARTICIPANTS:
             print(f"ERROR participant id {args.participant!r} is reserved", file=sys.stderr)
             return 1
-        grant = JoinToken(new_join_token(), found[0].id, args.participant, args.role)
+        grant = JoinToken(new_join_token(), table.id, args.participant, args.role)
         store.add_token(grant)
         print(f"  {grant.role:9} {grant.participant:12} join token {grant.token}")
     finally:
@@ -407,12 +415,11 @@ def _revoke_token(args: argparse.Namespace) -> int:
 def _archive_table(args: argparse.Namespace) -> int:
     store = Store(args.db)
     try:
-        found = [t for t in store.tables() if args.table in (t.id, t.name)]
-        if len(found) != 1:
-            print(f"ERROR no single table is called {args.table!r}", file=sys.stderr)
+        table = _one_table(store, args.table)
+        if table is None:
             return 1
-        store.archive_table(found[0].id)
-        print(f"archived table {found[0].id} ({found[0].name}): its join tokens are revoked")
+        store.archive_table(table.id)
+        print(f"archived table {table.id} ({table.name}): its join tokens are revoked")
     finally:
         store.close()
     return 0
