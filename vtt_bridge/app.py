@@ -52,14 +52,13 @@ from vtt_bridge.fanout import Shared
 from vtt_bridge.hosts import hosts_guard, origin_allowed
 from vtt_bridge.hub import Hub
 from vtt_bridge.limits import (
-    ADMISSION_FLUSH_S,
-    ADMISSION_TURN_S,
     PRE_JOIN_BURST,
     Bucket,
     Buckets,
     Gate,
     JoinRate,
     LoopLag,
+    take_turn,
 )
 from vtt_bridge.operations import operations_guard, warn_if_files_run_short
 from vtt_bridge.page import add_routes as add_page_routes
@@ -697,16 +696,10 @@ async def websocket(request: web.Request) -> web.StreamResponse:
     async def admit(frame: str | bytes) -> None:
         # The join holds its turn at most ADMISSION_TURN_S (a catch-up to a client that
         # does not read waits for room in its queue), then finishes outside the gate.
-        async with limits.gate:
-            work = asyncio.ensure_future(hub.receive(session, frame, config.clock()))
-            try:
-                await asyncio.wait({work}, timeout=ADMISSION_TURN_S)
-            except BaseException:
-                work.cancel()
-                raise
-            if work.done():
-                await outbound.flushed(ADMISSION_FLUSH_S)
-        await work
+        await take_turn(limits.gate, hub.receive(session, frame, config.clock()), outbound.flushed)
+
+    # A member's resync is a catch-up as large as a join's: it takes a turn too.
+    session.admission = lambda work: take_turn(limits.gate, work, outbound.flushed)
 
     join_timer = loop.call_later(config.join_timeout, join_deadline)
     try:
