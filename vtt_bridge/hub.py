@@ -279,10 +279,13 @@ class Hub:
 
         The largest scene a frame carries takes about 18 ms of the loop's thread from
         its bytes to its broadcast: parsing (a third), reading it into its message (a
-        third) and applying it.  Other tables' frames run between the stretches.  Only
-        this connection's own later frames wait (its frames are handled one at a time),
-        and nothing is recorded or applied before the last stretch, so the order of
-        answers and what a replay does are unchanged."""
+        third) and applying it.  Other connections' frames run between the stretches.
+        This connection's own later frames wait (its frames are handled one at a time),
+        and nothing is recorded or applied before the last stretch: the frame takes its
+        place in its table's order when decoded, as if it had arrived those few
+        milliseconds later (a smaller frame from another member sent just after it may
+        be answered first), and a replay, which follows the recorded order, does the
+        same."""
         tree = protocol.parse_frame(frame, max_bytes=self.max_message_bytes)
         await asyncio.sleep(0)
         message = protocol.client_from_wire(tree)
