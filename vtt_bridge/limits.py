@@ -30,7 +30,8 @@ HTTP parse, an upgrade and a join token read whatever bucket its join will charg
 
 **Admission** (:class:`Gate`): at most :data:`ADMISSIONS` joins (with their catch-up)
 are handled at once; the rest wait their turn, so a reconnect storm's catch-ups queue
-behind each other instead of in front of every other table's frames.
+behind each other instead of in front of every other table's frames.  A member's
+``resync`` sends its catch-up in a turn too; each turn is bounded (:func:`take_turn`).
 """
 
 from __future__ import annotations
