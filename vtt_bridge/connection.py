@@ -40,7 +40,7 @@ from aiohttp import WSMsgType, web
 
 from vtt_bridge.appkeys import CONFIG, CONNECTIONS, HUB, LIMITS
 from vtt_bridge.hosts import origin_allowed
-from vtt_bridge.limits import ADMISSION_FLUSH_S, ADMISSION_TURN_S
+from vtt_bridge.limits import take_turn
 from vtt_bridge.outbound import CLOSE_POLICY, Outbound
 from vtt_bridge.wsresponse import DrainingResponse
 
@@ -124,16 +124,10 @@ async def websocket(request: web.Request) -> web.StreamResponse:
     async def admit(frame: str | bytes) -> None:
         # The join holds its turn at most ADMISSION_TURN_S (a catch-up to a client that
         # does not read waits for room in its queue), then finishes outside the gate.
-        async with limits.gate:
-            work = asyncio.ensure_future(hub.receive(session, frame, config.clock()))
-            try:
-                await asyncio.wait({work}, timeout=ADMISSION_TURN_S)
-            except BaseException:
-                work.cancel()
-                raise
-            if work.done():
-                await outbound.flushed(ADMISSION_FLUSH_S)
-        await work
+        await take_turn(limits.gate, hub.receive(session, frame, config.clock()), outbound.flushed)
+
+    # A member's resync is a catch-up as large as a join's: it takes a turn too.
+    session.admission = lambda work: take_turn(limits.gate, work, outbound.flushed)
 
     join_timer = loop.call_later(config.join_timeout, join_deadline)
     try:

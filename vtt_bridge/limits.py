@@ -30,7 +30,8 @@ HTTP parse, an upgrade and a join token read whatever bucket its join will charg
 
 **Admission** (:class:`Gate`): at most :data:`ADMISSIONS` joins (with their catch-up)
 are handled at once; the rest wait their turn, so a reconnect storm's catch-ups queue
-behind each other instead of in front of every other table's frames.
+behind each other instead of in front of every other table's frames.  A member's
+``resync`` sends its catch-up in a turn too; each turn is bounded (:func:`take_turn`).
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import math
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Final
 
 #: The lag ticker's period; lateness beyond it plus :data:`LAG_SLACK_S` counts as lag.
@@ -236,3 +237,29 @@ class Gate:
                 turn.set_result(None)
                 return
         self._free += 1
+
+
+async def take_turn(
+    gate: Gate, work: Awaitable[None], flushed: Callable[[float], Awaitable[None]]
+) -> None:
+    """Run ``work`` (a join or a ``resync``, with its catch-up) in a turn of ``gate``.
+
+    The turn lasts until ``work`` is done and ``flushed`` says what it sent is on the
+    socket, but at most :data:`ADMISSION_TURN_S` for the work and
+    :data:`ADMISSION_FLUSH_S` for the flush: a client that does not read must not
+    hold a turn every other join waits for.  Past those, ``work`` finishes outside."""
+    running: asyncio.Future[None] | None = None
+    try:
+        async with gate:
+            running = asyncio.ensure_future(work)  # started only once admitted
+            await asyncio.wait({running}, timeout=ADMISSION_TURN_S)
+            if running.done():
+                await flushed(ADMISSION_FLUSH_S)
+    except BaseException:
+        if running is not None:
+            running.cancel()
+        elif asyncio.iscoroutine(work):
+            work.close()  # cancelled while waiting for its turn: never started
+        raise
+    assert running is not None
+    await running

@@ -205,7 +205,13 @@ def leave(session: Session, now_ms: int) -> None:
 
 async def resync(hub: HubParts, session: Session, after: int, now_ms: int) -> None:
     """Send every event after index ``after`` and the prompts waiting for this member,
-    as they stand once every command submitted before the request is answered."""
+    as they stand once every command submitted before the request is answered.
+
+    The catch-up is sent in a turn of the server's join gate (``session.admission``),
+    as a join's is: otherwise the members of one table resyncing at once would hold
+    every other table up, as a storm of joins did before the gate.  What it sends is
+    fixed before the wait (the events up to ``end``, broadcasts held from then on), so
+    only when it is sent depends on the gate, and a replay sends the same."""
     table = session.table
     assert table is not None
     held: list[tuple[int, list[tuple[Prompt, int | None]]]] = []
@@ -217,8 +223,10 @@ async def resync(hub: HubParts, session: Session, after: int, now_ms: int) -> No
             send_state(session, now_ms)
 
     await hub.committer.in_order(table, hold_or_send_state, now_ms)
-    if held:
-        await _catch_up(hub, session, after, *held[0], now_ms)
+    if not held:
+        return
+    catch_up = _catch_up(hub, session, after, *held[0], now_ms)
+    await (catch_up if session.admission is None else session.admission(catch_up))
 
 
 def in_window(session: Session, after: int) -> bool:

@@ -74,6 +74,8 @@ class Session:
         self.client = ""
         #: While catching up: broadcasts to send once caught up, in order (None: none held).
         self.held: list[Callable[[], None]] | None = None
+        #: Runs a catch-up in a turn of the server's join gate (``resync``); None: at once.
+        self.admission: Callable[[Awaitable[None]], Awaitable[None]] | None = None
         self._out_seq = 0
 
     async def room(self) -> None:
