@@ -92,6 +92,15 @@ async def websocket(request: web.Request) -> web.StreamResponse:
         # the client must send next is not waited for here.)
         async with limits.gate:
             await ws.prepare(request)
+    except ConnectionResetError:
+        # The client left during its handshake (a storm's clients give up, a full file
+        # table drops it): nothing to serve and nothing wrong here, so no traceback.
+        # aiohttp finishing this answer on the gone socket is quiet.
+        hub.metrics.connections_open -= 1
+        hub.metrics.count("handshakes_abandoned")
+        gone = web.Response(status=400, text="the connection closed during its handshake")
+        gone.force_close()
+        return gone
     except BaseException:
         hub.metrics.connections_open -= 1
         raise

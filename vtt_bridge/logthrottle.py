@@ -9,6 +9,7 @@ seconds, and says how many there were on the next line of that kind it lets thro
 
 from __future__ import annotations
 
+import errno
 import logging
 import re
 import time
@@ -43,6 +44,7 @@ class RepeatFilter(logging.Filter):
 
     def filter(self, record: logging.LogRecord) -> bool:
         """True to let ``record`` through."""
+        _without_traceback_if_out_of_files(record)
         if record.levelno < logging.WARNING or self.interval <= 0:
             return True
         exc = record.exc_info[0] if record.exc_info else None
@@ -64,3 +66,41 @@ class RepeatFilter(logging.Filter):
         while len(self._kinds) > KINDS_KEPT:
             self._kinds.popitem(last=False)
         return True
+
+
+#: The operating system's words for a full file table: the process's (``EMFILE``,
+#: ``ulimit -n``) or the system's (``ENFILE``).
+OUT_OF_FILES = frozenset({errno.EMFILE, errno.ENFILE})
+
+
+def _without_traceback_if_out_of_files(record: logging.LogRecord) -> None:
+    """A failure for lack of files (asyncio's "socket.accept() out of system resource")
+    is the machine's limit, not a bug: one line saying so, not a traceback.
+
+    So is its echo at shutdown: asyncio retries ``accept()`` a second after it ran out of
+    files, on a timer that closing the server does not cancel, and that retry then meets
+    the closed listener (``ValueError: Invalid file descriptor: -1``)."""
+    exc = record.exc_info[1] if record.exc_info else None
+    if (
+        record.name == "asyncio"
+        and isinstance(exc, ValueError)
+        and "_start_serving" in str(record.msg)
+        and "Invalid file descriptor" in str(exc)
+    ):
+        record.msg = (
+            "asyncio's accept() retry after running out of files met the listener "
+            "already closed at shutdown (harmless)"
+        )
+        record.args, record.exc_info, record.exc_text = None, None, None
+        # A warning, so the repeat filter lets one through: asyncio arms one retry for
+        # every accept() that failed, and they all fire at once.
+        record.levelno, record.levelname = logging.WARNING, "WARNING"
+        return
+    if isinstance(exc, OSError) and exc.errno in OUT_OF_FILES:
+        record.msg = (
+            f"{record.getMessage().splitlines()[0]}: {exc.strerror} (the open-file limit is "
+            "reached; new connections wait until files free up; see --max-connections)"
+        )
+        record.args = None
+        record.exc_info = None
+        record.exc_text = None

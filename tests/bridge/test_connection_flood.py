@@ -124,6 +124,8 @@ async def test_running_out_of_files_is_logged_once_per_interval(tmp_path: Path) 
         stderr = stop(server)
     seen = records(stderr)
     assert any("out of system resource" in text for _, _, text in seen), stderr[-2000:]
+    # The machine's limit is one line that says so, not a traceback.
+    assert "Traceback" not in stderr and "Too many open files (the open-file limit" in stderr
     assert any("close to the file limit" in text for _, _, text in seen)
     # Every kind of failure at most once (the interval is a minute), not once per attempt.
     assert max(seen.values()) == 1, seen.most_common(3)
