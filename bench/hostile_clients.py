@@ -42,6 +42,7 @@ import aiohttp
 import msgpack
 
 from bench._stats import percentile
+from bench.probing import poll_health
 from bench.serving import Run, drive, frame, free_port, make_tables, running, wait_healthy
 from bench.serving import scene as table_scene
 from vtt_bridge.config import Config
@@ -249,19 +250,6 @@ async def elsewhere(name: str, *args: Any) -> dict[str, Any]:
     finally:
         await loop.run_in_executor(None, process.join)
     return report
-
-
-async def poll_health(port: int, stop_at: float) -> list[float]:
-    """``/healthz`` response times (ms), one request every 50 ms until ``stop_at``."""
-    times = []
-    async with aiohttp.ClientSession() as http:
-        while time.perf_counter() < stop_at:
-            began = time.perf_counter()
-            async with http.get(f"http://127.0.0.1:{port}/healthz") as response:
-                await response.read()
-            times.append((time.perf_counter() - began) * 1000)
-            await asyncio.sleep(0.05)
-    return times
 
 
 #: The cases :func:`elsewhere` runs, by name.

@@ -57,10 +57,9 @@ from pathlib import Path
 from typing import Any
 
 import aiohttp
-import msgpack
 
 from bench._stats import percentile
-from bench.probing import Bucket, LoopMonitor, largest_scene, poll_health
+from bench.probing import Bucket, LoopMonitor, count_answers, largest_scene, poll_health
 from bench.serving import drive, frame, make_tables, until
 
 #: Tables at human pace beside the hostile one (250 players).
@@ -370,20 +369,6 @@ async def hostile(url: str, plan: dict[str, Any], case: str, stop_at: float) -> 
         data = frame(kind, seq, body)
         return data, frame_cost(len(data)) + extra_cost(protocol.decode_client(data))
 
-    async def read(ws: Any) -> None:
-        while True:
-            message = await ws.receive()
-            if message.type != aiohttp.WSMsgType.BINARY:
-                report["closed"] = f"{message.type.name} {message.data!r}"
-                return
-            decoded = msgpack.unpackb(message.data)
-            for envelope in decoded if isinstance(decoded, list) else [decoded]:
-                kind = envelope["type"]
-                if kind == "error":
-                    answers[f"error:{envelope['body']['code']}"] += 1
-                elif kind != "event":
-                    answers[kind] += 1
-
     async def send(ws: Any, bucket: Bucket, frames: Any) -> None:
         for data, cost in frames:
             if time.perf_counter() >= stop_at:
@@ -394,7 +379,7 @@ async def hostile(url: str, plan: dict[str, Any], case: str, stop_at: float) -> 
     async with aiohttp.ClientSession() as http:
         gm = await _joined(http, url, plan["gm"])
         player = await _joined(http, url, plan["player"])
-        readers = [asyncio.create_task(read(ws)) for ws in (gm, player)]
+        readers = [asyncio.create_task(count_answers(ws, answers, report)) for ws in (gm, player)]
         gm_bucket = Bucket(defaults.rate_limit, defaults.rate_burst)
         player_bucket = Bucket(defaults.rate_limit, defaults.rate_burst)
         seq = itertools.count(2)

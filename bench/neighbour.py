@@ -61,11 +61,10 @@ from pathlib import Path
 from typing import Any
 
 import aiohttp
-import msgpack
 
 from bench import hostile_reach
 from bench._stats import percentile
-from bench.probing import Bucket, LoopMonitor, largest_scene, poll_health
+from bench.probing import Bucket, LoopMonitor, count_answers, largest_scene, poll_health
 from bench.serving import drive as drive_load
 from bench.serving import (
     frame,
@@ -178,21 +177,7 @@ async def neighbour(
         await ws.send_bytes(frame("join", 1, {"token": token, "last_event": None}))
         await until(ws, "welcome")
 
-        async def read() -> None:
-            while True:
-                message = await ws.receive()
-                if message.type != aiohttp.WSMsgType.BINARY:
-                    report["closed"] = f"{message.type.name} {message.data!r} {message.extra!r}"
-                    return
-                decoded = msgpack.unpackb(message.data)
-                for envelope in decoded if isinstance(decoded, list) else [decoded]:
-                    kind = envelope["type"]
-                    if kind == "error":
-                        answers[f"error:{envelope['body']['code']}"] += 1
-                    elif kind != "event":
-                        answers[kind] += 1
-
-        reader = asyncio.create_task(read())
+        reader = asyncio.create_task(count_answers(ws, answers, report))
         seq = 1
         probe: Probe
         for probe in itertools.chain(plan["opening"], itertools.cycle(plan["cycle"])):

@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections import Counter
 from typing import Any
 
 import aiohttp
+import msgpack
 
 from bench.serving import frame
 
@@ -109,3 +111,20 @@ async def poll_health(port: int, stop_at: float) -> list[float]:
             times.append((time.perf_counter() - began) * 1000)
             await asyncio.sleep(0.05)
     return times
+
+
+async def count_answers(ws: Any, answers: Counter[str], report: dict[str, Any]) -> None:
+    """Read ``ws`` until it ends, counting every answer by type (an error by its code;
+    events not at all) into ``answers``; how it ended goes in ``report["closed"]``."""
+    while True:
+        message = await ws.receive()
+        if message.type != aiohttp.WSMsgType.BINARY:
+            report["closed"] = f"{message.type.name} {message.data!r} {message.extra!r}"
+            return
+        decoded = msgpack.unpackb(message.data)
+        for envelope in decoded if isinstance(decoded, list) else [decoded]:
+            kind = envelope["type"]
+            if kind == "error":
+                answers[f"error:{envelope['body']['code']}"] += 1
+            elif kind != "event":
+                answers[kind] += 1
