@@ -161,13 +161,12 @@ async def _hub_context(app: web.Application) -> AsyncIterator[None]:
             table.recorder = FileRecorder(path, table, hub.store.log(table.id), now, limits)
             app[RECORDERS].append(table.recorder)
     warn_if_files_run_short(config.max_connections)
-    app[LIMITS] = Limits(config)
-    # The rate limits' own ticker (every 10 ms, read between ticks too), beside the
-    # metrics' lag histogram below.
+    # One ticker (every 10 ms, read between ticks too) for the rate limits' stall credit
+    # and the metrics' lag histogram.
+    app[LIMITS] = Limits(config, hub.metrics.loop_lag_seconds.observe)
     ticker = loop.create_task(app[LIMITS].lag.run())
     watchdog = loop.create_task(_watchdog(app))
     prometheus.register(hub)
-    lag = loop.create_task(prometheus.watch_loop_lag(hub))
     poller = loop.create_task(_poll_revocations(app)) if config.revocation_poll > 0 else None
     log.info("hub ready", extra={"tables": len(hub.tables), "database": str(config.database)})
     try:
@@ -175,7 +174,6 @@ async def _hub_context(app: web.Application) -> AsyncIterator[None]:
     finally:
         watchdog.cancel()
         ticker.cancel()
-        lag.cancel()
         if poller is not None:
             poller.cancel()
         for timer in app[TIMERS]:

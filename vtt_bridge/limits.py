@@ -68,8 +68,12 @@ class LoopLag:
     frame read just after a stall, before the ticker runs, is credited too; the
     ticker's own reading when it wakes equals the reading at that moment."""
 
-    def __init__(self, clock: Callable[[], float]) -> None:
+    def __init__(
+        self, clock: Callable[[], float], observe: Callable[[float], None] | None = None
+    ) -> None:
+        """``observe`` is told each tick's lag (seconds): the metrics' histogram."""
         self._clock = clock
+        self._observe = observe
         self._lagged = 0.0
         self._expected = clock() + TICK_S
 
@@ -79,8 +83,11 @@ class LoopLag:
 
     def tick(self, now: float) -> None:
         """The ticker woke at ``now``: close its period."""
-        self._lagged += max(0.0, now - self._expected - LAG_SLACK_S)
+        late = max(0.0, now - self._expected)
+        self._lagged += max(0.0, late - LAG_SLACK_S)
         self._expected = now + TICK_S
+        if self._observe is not None:
+            self._observe(late)
 
     async def run(self) -> None:
         """Tick forever (the server runs this as a task)."""

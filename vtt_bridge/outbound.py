@@ -37,9 +37,10 @@ class Limits:
     """The server-wide side of the limits: the loop's lag, the participants' buckets,
     the handshakes per address and the join gate (:mod:`vtt_bridge.limits`)."""
 
-    def __init__(self, config: Config) -> None:
+    def __init__(self, config: Config, observe_lag: Callable[[float], None] | None = None) -> None:
+        """``observe_lag`` is told how late each 10 ms tick of the loop ran (metrics)."""
         loop = asyncio.get_running_loop()
-        self.lag = LoopLag(loop.time)
+        self.lag = LoopLag(loop.time, observe_lag)
         self.buckets = Buckets(config.rate_limit, float(config.rate_burst), self.lag)
         self.join_rate = JoinRate(config.join_rate, config.join_burst)
         self.gate = Gate()

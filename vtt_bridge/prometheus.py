@@ -15,8 +15,6 @@ query for its dashboard.
 
 from __future__ import annotations
 
-import asyncio
-import time
 from collections.abc import Iterator
 
 from aiohttp import web
@@ -31,8 +29,6 @@ from vtt_bridge.metrics import COUNTERS
 #: (``commands``, ``refusals``) or as a histogram's ``_sum`` (``commit_rows``) and
 #: ``_count`` (``commit_batches``).
 SAID_ELSEWHERE = frozenset({"commands", "refusals", "commit_rows", "commit_batches"})
-#: Seconds between two looks at the event loop's lag.
-LAG_INTERVAL_S = 0.25
 
 
 class HubCollector(Collector):
@@ -83,12 +79,3 @@ def exposition(hub: Hub) -> web.Response:
     """The registry in Prometheus's text format."""
     body = generate_latest(hub.metrics.registry)
     return web.Response(body=body, headers={"Content-Type": CONTENT_TYPE_LATEST})
-
-
-async def watch_loop_lag(hub: Hub, interval: float = LAG_INTERVAL_S) -> None:
-    """Sleep ``interval`` at a time and record how much later than asked the loop woke:
-    the time a blocking command held every other table up."""
-    while True:
-        asked = time.monotonic()
-        await asyncio.sleep(interval)
-        hub.metrics.loop_lag_seconds.observe(max(0.0, time.monotonic() - asked - interval))
