@@ -9,7 +9,6 @@ import { install } from "../foundry/src/hooks.js";
 import { idOf, MODULE_ID } from "../foundry/src/scene.js";
 import * as fx from "../foundry/test/fixtures.js";
 import { FoundryWorld } from "../foundry/test/foundry-sim.js";
-import { PROMPT_KINDS } from "../foundry/src/prompts.js";
 import { renamed, waitFor } from "./runner.js";
 
 const GRID_PX = 100;
@@ -122,7 +121,7 @@ export async function makeFoundryAdapter({ script, bridgeUrl, gmToken, generatio
         return true;
       }
       if (step.do === "answer") {
-        const dialog = s.dialogs.find((d) => d.open && d.model.title === PROMPT_KINDS[step.kind].title);
+        const dialog = s.dialogs.find((d) => d.open && d.model.kind === step.kind);
         if (!dialog) return false;
         dialog.open = false;
         await dialog.answer(step.accept);

@@ -13,11 +13,19 @@
 // top-left of the box around its hexes, and its anchor is its top-left hex.
 
 import { FOUNDRY_DEFAULT_SHAPE, FOUNDRY_TOKEN_SHAPES, FoundryHexScene, FoundryScene } from "../lib/client/src/pixels.js";
+import { t } from "./i18n.js";
 
 /** Foundry's CONST.GRID_TYPES. */
 export const GRID_TYPES = Object.freeze({ GRIDLESS: 0, SQUARE: 1, HEXODDR: 2, HEXEVENR: 3, HEXODDQ: 4, HEXEVENQ: 5 });
 
-/** Foundry's CONST.GRID_DIAGONALS (scene.grid.diagonals, v12+) -> the bridge's `diagonal`. */
+/**
+ * Foundry's CONST.GRID_DIAGONALS -> the bridge's `diagonal`. The rule is no field of a
+ * scene's stored grid: it is the world setting *Square Grid Diagonals*
+ * (`core.gridDiagonals`, v12+, foundryvtt/foundryvtt#9998), which Foundry puts on the
+ * live grid object (`SquareGrid#diagonals`, so `canvas.grid.diagonals`, and
+ * `scene.grid.diagonals` once Scene#prepareBaseData has replaced the stored grid by a
+ * BaseGrid). `sceneGrid` takes it from the setting (`options.diagonals`), else the live grid.
+ */
 export const DIAGONALS = Object.freeze({
   0: "one", // EQUIDISTANT
   1: "euclidean", // EXACT
@@ -28,10 +36,20 @@ export const DIAGONALS = Object.freeze({
   6: "none", // ILLEGAL
 });
 
-/** Foundry's CONST.TOKEN_SHAPES (v13 `shape`; v12 TOKEN_HEXAGONAL_SHAPES, `hexagonalShape`). */
+/** Foundry's CONST.TOKEN_SHAPES (v13 `shape`; v12 TOKEN_HEXAGONAL_SHAPES, `hexagonalShape`):
+ * the same numbers in both (ELLIPSE_1 0 ... RECTANGLE_2 5). */
 export const HEX_SHAPES = FOUNDRY_TOKEN_SHAPES;
-/** The shape a new Foundry token has (geometry/hexshapes.py FOUNDRY_DEFAULT_SHAPE). */
+/** The shape a new v13+ token has: BaseToken `shape` initial CONST.TOKEN_SHAPES.RECTANGLE_1
+ * (geometry/hexshapes.py FOUNDRY_DEFAULT_SHAPE). */
 export const DEFAULT_HEX_SHAPE = FOUNDRY_DEFAULT_SHAPE;
+/** The shape a new v12 token has: BaseToken `hexagonalShape` initial
+ * CONST.TOKEN_HEXAGONAL_SHAPES.ELLIPSE_1 (v12's field; v13 migrated it to `shape`). */
+export const V12_DEFAULT_HEX_SHAPE = HEX_SHAPES[0];
+
+/** The shape a token of Foundry `generation` has unless it says otherwise. */
+export function defaultHexShape(/** @type {number} */ generation) {
+  return generation >= 13 ? DEFAULT_HEX_SHAPE : V12_DEFAULT_HEX_SHAPE;
+}
 
 /** A grid Foundry has and the bridge cannot play on (gridless scenes). */
 export class UnsupportedGrid extends Error {
@@ -43,18 +61,27 @@ export class UnsupportedGrid extends Error {
 }
 
 /**
+ * @typedef {object} GridOptions
+ * @property {number} [generation] Foundry's major version (game.release.generation): which
+ *   shape a token without one has (v12 ELLIPSE_1, v13 RECTANGLE_1); default 13
+ * @property {number | null} [diagonals] the world's `core.gridDiagonals` (CONST.GRID_DIAGONALS);
+ *   absent: the live grid's `diagonals`, else EQUIDISTANT (Foundry's default)
+ */
+
+/**
  * The converter for a scene: its bridge grid and pixel <-> cell for token documents.
  * @param {{grid: {type: number, size: number, distance: number, units?: string, diagonals?: number}}} scene
- *   a SceneDocument (its `grid` field)
+ *   a SceneDocument (its `grid`: the stored fields, or the live BaseGrid)
  * @param {{sceneX: number, sceneY: number, sceneWidth: number, sceneHeight: number, width: number, height: number}} dimensions
  *   `scene.dimensions` (Scene#getDimensions)
+ * @param {GridOptions} [options]
  */
-export function sceneGrid(scene, dimensions) {
+export function sceneGrid(scene, dimensions, options = {}) {
   const { type, size, distance } = scene.grid;
-  if (!(size > 0) || !(distance > 0)) throw new UnsupportedGrid(`grid size ${size} px / ${distance} units is not usable`);
-  if (type === GRID_TYPES.SQUARE) return new SquareGrid(scene, dimensions);
-  if (type >= GRID_TYPES.HEXODDR && type <= GRID_TYPES.HEXEVENQ) return new HexGrid(scene, dimensions);
-  throw new UnsupportedGrid(`grid type ${type} (gridless) has no cells: the bridge needs a square or hex grid`);
+  if (!(size > 0) || !(distance > 0)) throw new UnsupportedGrid(t("VTTBRIDGE.Grid.unusable", { size, distance }));
+  if (type === GRID_TYPES.SQUARE) return new SquareGrid(scene, dimensions, options);
+  if (type >= GRID_TYPES.HEXODDR && type <= GRID_TYPES.HEXEVENQ) return new HexGrid(scene, dimensions, options);
+  throw new UnsupportedGrid(t("VTTBRIDGE.Grid.gridless", { type }));
 }
 
 /** What square and hex grids share: the document fields, the extent in cells, and the
@@ -63,14 +90,17 @@ class FoundryGrid {
   /**
    * @param {{grid: {size: number, distance: number, units?: string}}} scene
    * @param {FoundryScene | FoundryHexScene} pixels @param {number} columns @param {number} rows
+   * @param {GridOptions} options
    */
-  constructor(scene, pixels, columns, rows) {
+  constructor(scene, pixels, columns, rows, options) {
     this.size = scene.grid.size;
     this.distance = scene.grid.distance;
     this.units = scene.grid.units || "ft";
     this.pixels = pixels;
     this.columns = Math.max(1, columns);
     this.rows = Math.max(1, rows);
+    /** The shape of a token whose document names none (this Foundry generation's default). */
+    this.defaultShape = defaultHexShape(options.generation ?? 13);
   }
 
   /** The wire grid's fields every kind has. */
@@ -96,11 +126,11 @@ class FoundryGrid {
 
 /** Foundry square grids (FoundryScene). */
 export class SquareGrid extends FoundryGrid {
-  constructor(scene, dimensions) {
+  constructor(scene, dimensions, options = {}) {
     const { size, distance } = scene.grid;
     super(scene, new FoundryScene(size, distance, dimensions.sceneX, dimensions.sceneY),
-      Math.ceil(dimensions.sceneWidth / size), Math.ceil(dimensions.sceneHeight / size));
-    this.diagonals = scene.grid.diagonals ?? 0;
+      Math.ceil(dimensions.sceneWidth / size), Math.ceil(dimensions.sceneHeight / size), options);
+    this.diagonals = options.diagonals ?? scene.grid.diagonals ?? 0;
     this.sceneX = dimensions.sceneX;
     this.sceneY = dimensions.sceneY;
   }
@@ -129,14 +159,14 @@ export class SquareGrid extends FoundryGrid {
 
 /** Foundry hex grids, types 2-5 (FoundryHexScene). */
 export class HexGrid extends FoundryGrid {
-  constructor(scene, dimensions) {
+  constructor(scene, dimensions, options = {}) {
     const { type, size, distance } = scene.grid;
     const pointy = type === GRID_TYPES.HEXODDR || type === GRID_TYPES.HEXEVENR; // rows
     const long = (size * 2) / Math.sqrt(3); // the hex's other extent
     // Cells count from the canvas origin, so the grid covers the whole canvas.
     const across = pointy ? size : 0.75 * long;
     const down = pointy ? 0.75 * long : size;
-    super(scene, new FoundryHexScene(type, size, distance), Math.ceil(dimensions.width / across), Math.ceil(dimensions.height / down));
+    super(scene, new FoundryHexScene(type, size, distance), Math.ceil(dimensions.width / across), Math.ceil(dimensions.height / down), options);
     this.type = type;
     this.pointy = pointy;
     this.even = type === GRID_TYPES.HEXEVENR || type === GRID_TYPES.HEXEVENQ;
@@ -169,8 +199,13 @@ export class HexGrid extends FoundryGrid {
   }
 }
 
-/** The bridge's name of a token document's hex shape (v13 `shape`, v12 `hexagonalShape`). */
-export function tokenHexShape(doc) {
+/**
+ * The bridge's name of a token document's hex shape (v13 `shape`, v12 `hexagonalShape`).
+ * @param {any} doc a TokenDocument
+ * @param {string} [fallback] the shape of a document that names none: the grid's
+ *   `defaultShape` (v12 ELLIPSE_1, v13 RECTANGLE_1)
+ */
+export function tokenHexShape(doc, fallback = DEFAULT_HEX_SHAPE) {
   const n = doc.shape ?? doc.hexagonalShape;
-  return HEX_SHAPES[n] ?? DEFAULT_HEX_SHAPE;
+  return HEX_SHAPES[n] ?? fallback;
 }

@@ -6,7 +6,8 @@
 
 import { phaseLabel, planIsEmpty, trackerPlan } from "./combat.js";
 import { SquareGrid, UnsupportedGrid, sceneGrid, tokenHexShape } from "./grid.js";
-import { MoveTracker, cellsToWaypoints, judgeDrag, movementPoints, updatePoints } from "./movement.js";
+import { t } from "./i18n.js";
+import { MoveTracker, cellsToWaypoints, changesLevel, judgeDrag, movementPoints, updatePoints } from "./movement.js";
 import { PromptDesk } from "./prompts.js";
 import { MODULE_ID, doorChange, idOf, isCombatToken, listOf, nameFor, sceneMessage, tokenSpec } from "./scene.js";
 
@@ -22,6 +23,8 @@ import { MODULE_ID, doorChange, idOf, isCombatToken, listOf, nameFor, sceneMessa
  * @property {(sceneId: string) => any} findCombat the scene's Combat document, or null
  * @property {(sceneId: string) => Promise<any>} createCombat create one for the scene
  * @property {() => string} ruleset the world's ruleset setting
+ * @property {() => number | null} [gridDiagonals] the world's Square Grid Diagonals
+ *   (`game.settings.get("core", "gridDiagonals")`, CONST.GRID_DIAGONALS; grid.js DIAGONALS)
  * @property {() => number | null} [seed] the dice seed to start fights with (null: the bridge picks)
  * @property {number} [debounceMs] how long scene edits settle before the GM resends
  * @property {number} [reconcileMs] how long the GM waits for a mover to place its token
@@ -36,7 +39,7 @@ export function install(env) {
   const debounceMs = env.debounceMs ?? 500;
   const isActiveGM = () => Boolean(game.user.isGM && (game.users.activeGM?.id ?? game.user.id) === game.user.id);
   const activeScene = () => game.scenes.active ?? null;
-  const gridOf = (scene) => sceneGrid(scene, scene.dimensions);
+  const gridOf = (scene) => sceneGrid(scene, scene.dimensions, { generation: env.generation, diagonals: env.gridDiagonals?.() ?? null });
   const tokenDoc = (id) => activeScene()?.tokens?.get(id);
   const inCombat = () => Boolean(client.view.combat);
   /** Commands the wiring sent and the bridge has not answered yet (see `idle`). */
@@ -62,7 +65,7 @@ export function install(env) {
   // -- movement: only the client that asked for a move talks to the bridge -------------
 
   /** @returns {boolean | undefined} false rejects the move */
-  function onDrag(doc, points, own) {
+  function onDrag(doc, points, own, otherLevel = false) {
     if (!points || !points.length) return undefined;
     const id = idOf(doc);
     const verdict = judgeDrag({
@@ -71,23 +74,30 @@ export function install(env) {
       known: id in client.view.tokens,
       bypass: game.user.isGM && env.bypassHeld(),
       busy: tracker.busy(id),
+      otherLevel,
     });
     if (verdict === "allow") return undefined;
+    if (verdict === "level") {
+      env.notify("warn", t("VTTBRIDGE.Notify.otherLevel", { name: doc.name }));
+      return false;
+    }
     if (verdict === "bypass") {
-      env.notify("warn", `Moved outside the bridge: it still places ${doc.name} where it was, until the scene is sent again.`);
+      env.notify("warn", t("VTTBRIDGE.Notify.bypassed", { name: doc.name }));
       return undefined;
     }
     if (verdict === "wait") {
-      env.notify("info", `${doc.name} is still moving: wait for the bridge.`);
+      env.notify("info", t("VTTBRIDGE.Notify.stillMoving", { name: doc.name }));
       return false;
     }
     track(tracker.send(id, points));
     return false;
   }
 
+  // v13 and v14: `preMoveToken(document, movement, operation)`, only on the client that
+  // asked, rejecting the move whole on false; v14 adds levels to its waypoints.
   if (env.generation >= 13) {
     Hooks.on("preMoveToken", (doc, movement, operation) =>
-      onDrag(doc, movementPoints(movement), Boolean(operation?.[MODULE_ID])));
+      onDrag(doc, movementPoints(movement), Boolean(operation?.[MODULE_ID]), changesLevel(movement)));
   } else {
     Hooks.on("preUpdateToken", (doc, changes, options) =>
       onDrag(doc, updatePoints(doc, changes), Boolean(options?.[MODULE_ID])));
@@ -114,7 +124,7 @@ export function install(env) {
     if (!doc || !bridged || tracker.busy(id) || tracker.placing.has(id)) return;
     if (client.view.combat?.moving?.token === id) return; // under way again
     const grid = gridOf(activeScene());
-    const cell = grid.tokenCell(doc.x, doc.y, doc.width, tokenHexShape(doc));
+    const cell = grid.tokenCell(doc.x, doc.y, doc.width, tokenHexShape(doc, grid.defaultShape));
     if (cell[0] === bridged.x && cell[1] === bridged.y) return;
     tracker.placing.add(id);
     try {
@@ -135,7 +145,7 @@ export function install(env) {
       try {
         await writeTracker(env, activeScene(), client.view.combat);
       } catch (err) {
-        env.notify("error", `Could not update the combat tracker: ${err.message ?? err}`);
+        env.notify("error", t("VTTBRIDGE.Notify.trackerFailed", { error: err.message ?? err }));
       }
     });
     return trackerRun;
@@ -157,7 +167,7 @@ export function install(env) {
     // The GM, or the player whose token acts, ends the action; nobody else may.
     const mine = client.view.tokens[fight.actor]?.owner === client.welcome?.participant;
     if (fight.actor && (game.user.isGM || mine)) {
-      track(client.endPhase(fight.actor).catch((err) => env.notify("warn", `The bridge refused: ${err.message}`)));
+      track(client.endPhase(fight.actor).catch((err) => env.notify("warn", t("VTTBRIDGE.Notify.refused", { error: err.message }))));
     }
     return false;
   });
@@ -169,7 +179,7 @@ export function install(env) {
     if (options?.[MODULE_ID] || !isActiveGM() || !client.view.combat) return undefined;
     const scene = activeScene();
     if (!scene || env.findCombat(idOf(scene))?.id !== combat.id) return undefined;
-    track(client.endCombat("ended in Foundry").catch((err) => env.notify("warn", `The bridge did not end the fight: ${err.message}`)));
+    track(client.endCombat("ended in Foundry").catch((err) => env.notify("warn", t("VTTBRIDGE.Notify.endFailed", { error: err.message }))));
     return undefined;
   });
   client.on("event", ({ kind }) => {
@@ -188,16 +198,16 @@ export function install(env) {
     const scene = activeScene();
     if (!scene || !isActiveGM()) return null;
     if (inCombat()) {
-      if (!warned) env.notify("warn", "The fight is on: scene edits reach the bridge once it is over (doors go at once).");
+      if (!warned) env.notify("warn", t("VTTBRIDGE.Notify.editsWait"));
       warned = true;
       return null;
     }
     try {
       const { scene: message, skipped } = sceneMessage(scene, { users: game.users, grid: gridOf(scene) });
-      for (const s of skipped) env.notify("warn", `Not sent to the bridge: ${s.id}: ${s.reason}`);
+      for (const s of skipped) env.notify("warn", t("VTTBRIDGE.Notify.skipped", { id: s.id, reason: s.reason }));
       return await client.loadScene(message);
     } catch (err) {
-      env.notify("error", err instanceof UnsupportedGrid ? err.message : `The bridge refused the scene: ${err.message}`);
+      env.notify("error", err instanceof UnsupportedGrid ? err.message : t("VTTBRIDGE.Notify.sceneRefused", { error: err.message }));
       return null;
     }
   }
@@ -225,19 +235,23 @@ export function install(env) {
     if ("grid" in changes || "padding" in changes || changes.active) sceneEdited(changes.active ? undefined : scene);
   });
   Hooks.on("canvasReady", () => sceneEdited(undefined));
+  // Square Grid Diagonals is a world setting (a Setting document), not a scene field.
+  Hooks.on("updateSetting", (setting) => {
+    if (setting.key === "core.gridDiagonals") sceneEdited(undefined);
+  });
 
   /** A token dropped on the scene during a fight joins it (GM). */
   function joinFight(doc) {
     if (!isActiveGM() || !isCombatToken(doc, activeScene())) return;
     const spec = tokenSpec(doc, { users: game.users, grid: gridOf(activeScene()) });
-    if (typeof spec === "string") env.notify("warn", `${doc.name} cannot join the fight: ${spec}`);
-    else track(client.joinCombat(spec).catch((err) => env.notify("warn", `The bridge refused ${doc.name}: ${err.message}`)));
+    if (typeof spec === "string") env.notify("warn", t("VTTBRIDGE.Notify.cannotJoin", { name: doc.name, reason: spec }));
+    else track(client.joinCombat(spec).catch((err) => env.notify("warn", t("VTTBRIDGE.Notify.joinRefused", { name: doc.name, error: err.message }))));
   }
 
   /** The GM starts the bridge's fight with the world's ruleset. */
   function startFight() {
     return track(client.startCombat(env.ruleset(), { seed: env.seed?.() ?? null }).catch((err) => {
-      env.notify("warn", `The bridge did not start the fight: ${err.message}`);
+      env.notify("warn", t("VTTBRIDGE.Notify.startFailed", { error: err.message }));
     }));
   }
 
@@ -256,7 +270,7 @@ export function install(env) {
  */
 export async function placeToken(env, grid, doc, cells) {
   if (!doc || !cells.length) return;
-  const shape = tokenHexShape(doc);
+  const shape = tokenHexShape(doc, grid.defaultShape);
   const from = grid.tokenCell(doc.x, doc.y, doc.width, shape);
   const waypoints = cellsToWaypoints(cells, from, (c) => grid.tokenXY(c, doc.width, shape), { square: grid instanceof SquareGrid });
   const options = { [MODULE_ID]: true };

@@ -1,20 +1,42 @@
-// The module's entry point in Foundry (module.json `esmodules`): settings at `init`, the
-// bridge connection and the hooks at `ready`. Everything testable lives in the modules
-// it imports; this file only reads Foundry's globals (game, ui, Hooks, foundry).
+// The module's entry point in Foundry (module.json `esmodules`): the token controls'
+// tools as soon as the module loads, settings at `init`, the language at `i18nInit`,
+// the bridge connection and the hooks at `ready`. Everything testable lives in the
+// modules it imports; this file only reads Foundry's globals (game, ui, Hooks, foundry).
 
 import { BridgeClient } from "../lib/client/src/index.js";
+import { addTools } from "./controls.js";
 import { escapeHtml, showPrompt } from "./dialog.js";
 import { install } from "./hooks.js";
+import { t, useI18n } from "./i18n.js";
 import { registerQuenchBatch } from "./quench.js";
 import { MODULE_ID, listOf } from "./scene.js";
 import { readSettings, registerBypassKey, registerSettings } from "./settings.js";
 
-let bypassHeld = () => false;
+/** The module's parts once the bridge is joined (hooks.js `install`), else null. */
+let parts = null;
+/** The GM's "Move outside the bridge" toggle in the token controls (controls.js). */
+const bypass = { active: false };
+let bypassKeyHeld = () => false;
+
+const notify = (level, text) => ui.notifications[level](t("VTTBRIDGE.Prefixed", { text }));
+
+// Before `init`: Foundry builds the scene controls once the canvas is ready and calls
+// this hook on every rebuild, so the tools are there from the first build (controls.js).
+Hooks.on("getSceneControlButtons", (controls) =>
+  addTools(controls, {
+    isGM: () => Boolean(game.user?.isGM),
+    reopen: () => (parts ? parts.desk.reopen() : notify("info", t("VTTBRIDGE.Notify.notConnected"))),
+    bypass,
+    toggled: (active) => active && notify("warn", t("VTTBRIDGE.Notify.bypassOn")),
+  }));
 
 Hooks.once("init", () => {
   registerSettings(game.settings);
-  bypassHeld = registerBypassKey(game.keybindings);
+  bypassKeyHeld = registerBypassKey(game.keybindings);
 });
+
+// Foundry loads the language files after `init`; every string goes through game.i18n.
+Hooks.once("i18nInit", () => useI18n(game.i18n));
 
 Hooks.once("quenchReady", (quench) => registerQuenchBatch(quench));
 
@@ -22,7 +44,7 @@ Hooks.once("ready", async () => {
   const { url, token, ruleset } = readSettings(game.settings);
   const module = game.modules.get(MODULE_ID);
   if (!token) {
-    ui.notifications.info("vtt-bridge: enter your join token under Configure Settings to join the bridge.");
+    notify("info", t("VTTBRIDGE.Notify.noToken"));
     return;
   }
   // A stable client id and seq across reloads, so a command sent just before a reload
@@ -34,26 +56,27 @@ Hooks.once("ready", async () => {
   window.addEventListener("beforeunload", save);
   client.on("status", (status) => {
     save();
-    if (status === "disconnected") ui.notifications.warn("vtt-bridge: connection lost, reconnecting...");
+    if (status === "disconnected") notify("warn", t("VTTBRIDGE.Notify.connectionLost"));
   });
-  const notify = (level, text) => ui.notifications[level](`vtt-bridge: ${text}`);
   try {
     await client.connect();
   } catch (err) {
-    notify("error", `could not join the bridge at ${url}: ${err.message}`);
+    notify("error", t("VTTBRIDGE.Notify.joinFailed", { url, error: err.message }));
     return;
   }
-  const parts = install({
+  parts = install({
     Hooks,
     game,
     client,
     generation: game.release.generation,
     notify,
     showPrompt,
-    bypassHeld: () => bypassHeld(),
+    bypassHeld: () => bypass.active || bypassKeyHeld(),
     findCombat: (sceneId) => game.combats.find((c) => (c.scene?.id ?? c._source?.scene) === sceneId) ?? null,
     createCombat: (sceneId) => getDocumentClass("Combat").create({ scene: sceneId, active: true }),
     ruleset: () => game.settings.get(MODULE_ID, "ruleset") ?? ruleset,
+    // Square Grid Diagonals is a world setting, not a field of the scene (grid.js DIAGONALS).
+    gridDiagonals: () => game.settings.get("core", "gridDiagonals"),
   });
   module.api = { client, ...parts, issueJoinTokens: () => issueJoinTokens(client) };
 
@@ -65,28 +88,10 @@ Hooks.once("ready", async () => {
     root.querySelector(".vtt-bridge-phase")?.remove();
     const div = document.createElement("div");
     div.className = "vtt-bridge-phase";
-    div.textContent = `vtt-bridge: ${label}`;
+    div.textContent = t("VTTBRIDGE.Prefixed", { text: label });
     (root.querySelector(".combat-tracker-header, header") ?? root).prepend(div);
   });
   client.on("change", () => ui.combat?.render());
-
-  // A button on the token controls brings back prompts whose dialog was closed.
-  Hooks.on("getSceneControlButtons", (controls) => {
-    const tool = {
-      name: "vtt-bridge-prompts",
-      title: "VTTBRIDGE.Controls.prompts",
-      icon: "fa-solid fa-bell",
-      button: true,
-      visible: true,
-      onClick: () => parts.desk.reopen(), // v12
-      onChange: () => parts.desk.reopen(), // v13
-    };
-    const tokens = Array.isArray(controls) ? controls.find((c) => c.name === "token") : controls.tokens;
-    if (!tokens) return;
-    if (Array.isArray(tokens.tools)) tokens.tools.push(tool);
-    else tokens.tools[tool.name] = { ...tool, order: Object.keys(tokens.tools).length };
-  });
-  ui.controls?.render();
   if (game.user.isGM) parts.sendScene();
 });
 
@@ -99,9 +104,10 @@ async function issueJoinTokens(client) {
     rows.push(`<tr><td>${escapeHtml(user.name)}</td><td><code>${escapeHtml(issued.token)}</code></td></tr>`);
   }
   const { DialogV2 } = foundry.applications.api;
+  // rejectClose is an option of DialogV2.wait/prompt/confirm (WaitOptions): closing resolves null.
   await DialogV2.prompt({
-    window: { title: "vtt-bridge: join tokens" },
-    content: `<p>Give each player their own token (it goes in their Configure Settings, never in chat):</p><table>${rows.join("")}</table>`,
+    window: { title: t("VTTBRIDGE.JoinTokens.title") },
+    content: `<p>${escapeHtml(t("VTTBRIDGE.JoinTokens.intro"))}</p><table>${rows.join("")}</table>`,
     rejectClose: false,
   });
 }

@@ -17,6 +17,8 @@
 // lets it through instead of sending it to the bridge again. Every other client only
 // sees the resulting token updates. Everything that touches this state lives here.
 
+import { t } from "./i18n.js";
+
 /** @typedef {[number, number]} Cell */
 
 /**
@@ -30,18 +32,34 @@
 
 /**
  * What the hook should do with a drag, before any state changes.
- * @param {{own: boolean, inCombat: boolean, known: boolean, bypass: boolean, busy: boolean}} drag
+ * @param {{own: boolean, inCombat: boolean, known: boolean, bypass: boolean, busy: boolean, otherLevel?: boolean}} drag
  *   own: the module's own placement; inCombat: the bridge runs a fight; known: the token
  *   is on the bridge's scene; bypass: a GM clean-up move (README); busy: a move of this
- *   token is already under way
- * @returns {"allow" | "bypass" | "send" | "wait"}
+ *   token is already under way; otherLevel: the move ends on another of the scene's
+ *   levels (v14, `changesLevel`), which the bridge's one flat grid has not
+ * @returns {"allow" | "bypass" | "send" | "wait" | "level"}
  */
-export function judgeDrag({ own, inCombat, known, bypass, busy }) {
+export function judgeDrag({ own, inCombat, known, bypass, busy, otherLevel = false }) {
   if (own) return "allow";
   // Outside a fight Foundry moves tokens and the GM's client sends the scene again.
   if (!inCombat || !known) return "allow";
   if (bypass) return "bypass";
+  if (otherLevel) return "level";
   return busy ? "wait" : "send";
+}
+
+/**
+ * Does a v14 movement go to another level? v14 gave every waypoint and the origin a
+ * `level` (TokenProcessedMovementWaypoint.level, "The level ID"); v13's have none, so
+ * a v13 move never changes level.
+ * @param {{origin?: {level?: string}, passed?: {waypoints?: any[]}, pending?: {waypoints?: any[]}, destination?: {level?: string}}} movement
+ */
+export function changesLevel(movement) {
+  const from = movement.origin?.level;
+  if (from === undefined || from === null) return false;
+  const waypoints = [...(movement.passed?.waypoints ?? []), ...(movement.pending?.waypoints ?? [])];
+  if (movement.destination) waypoints.push(movement.destination);
+  return waypoints.some((w) => w.level !== undefined && w.level !== null && w.level !== from);
 }
 
 /** The moves this client asked the bridge for, and the placing of their tokens. */
@@ -79,7 +97,7 @@ export class MoveTracker {
       return await this.io.send(token, points);
     } catch (err) {
       this.moves.delete(token);
-      this.io.notify("warn", `The bridge refused the move: ${err.message ?? err}`);
+      this.io.notify("warn", t("VTTBRIDGE.Notify.moveRefused", { error: err.message ?? err }));
       return null;
     }
   }
@@ -96,11 +114,11 @@ export class MoveTracker {
     } else if (kind === "move_interrupted") {
       this._advance(data.token, move, data.at);
       move.phase = "paused";
-      this.io.notify("info", "The move pauses where it leaves reach: the threatener decides.");
+      this.io.notify("info", t("VTTBRIDGE.Notify.movePaused"));
     } else if (kind === "move_completed" || kind === "move_stopped") {
       this._advance(data.token, move, data.at);
       this.moves.delete(data.token);
-      if (kind === "move_stopped") this.io.notify("info", `The move stops: ${data.reason}`);
+      if (kind === "move_stopped") this.io.notify("info", t("VTTBRIDGE.Notify.moveStopped", { reason: data.reason }));
     }
   }
 
@@ -128,7 +146,7 @@ export class MoveTracker {
       try {
         await this.io.place(token, cells);
       } catch (err) {
-        this.io.notify("error", `Could not move the token: ${err.message ?? err}`);
+        this.io.notify("error", t("VTTBRIDGE.Notify.placeFailed", { error: err.message ?? err }));
       } finally {
         this.placing.delete(token);
       }

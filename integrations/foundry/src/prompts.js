@@ -13,35 +13,30 @@
 // client library hands over only the prompts this participant controls, so a player
 // never sees the GM's (a GM's `continue_after_hit`, say).
 
-/** What each prompt kind asks, and its two answers. */
-export const PROMPT_KINDS = Object.freeze({
-  attack_of_opportunity: { title: "Attack of opportunity", accept: "Attack", decline: "Let it go" },
-  readied_action: { title: "Readied action", accept: "Act now", decline: "Keep it for later" },
-  delayed_action: { title: "Delayed action", accept: "Act now", decline: "Keep waiting" },
-  continue_after_hit: { title: "After the hit", accept: "The move goes on", decline: "The move stops" },
-});
+import { t } from "./i18n.js";
 
 /**
- * The dialog's content for a prompt.
+ * The prompt kinds the module words, each with its lang/en.json keys
+ * (`VTTBRIDGE.Prompt.<kind>.title`, `.text`, `.accept`, `.decline`).
+ */
+export const PROMPT_KINDS = Object.freeze(["attack_of_opportunity", "readied_action", "delayed_action", "continue_after_hit"]);
+
+/**
+ * The dialog's content for a prompt, in the user's language.
  * @param {{prompt: string, kind: string, attacker: string, target: string, at: [number, number], localDeadlineMs: number | null}} prompt
  * @param {(tokenId: string) => string} nameOf a token's name as this user may see it
  */
 export function promptModel(prompt, nameOf) {
-  const words = PROMPT_KINDS[prompt.kind] ?? { title: prompt.kind, accept: "Yes", decline: "No" };
-  const attacker = nameOf(prompt.attacker);
-  const target = nameOf(prompt.target);
-  const texts = {
-    attack_of_opportunity: `${target} leaves ${attacker}'s reach. Does ${attacker} strike?`,
-    readied_action: `${target} sets off ${attacker}'s readied action. Take it now?`,
-    delayed_action: `Everyone else has acted. Does ${attacker} act now?`,
-    continue_after_hit: `${target} was hit while moving. Can ${target} go on?`,
-  };
+  const names = { attacker: nameOf(prompt.attacker), target: nameOf(prompt.target) };
+  const known = PROMPT_KINDS.includes(prompt.kind);
+  const key = (part) => `VTTBRIDGE.Prompt.${known ? prompt.kind : "other"}.${part}`;
   return {
     id: prompt.prompt,
-    title: words.title,
-    text: texts[prompt.kind] ?? `${attacker} / ${target}`,
-    accept: words.accept,
-    decline: words.decline,
+    kind: prompt.kind,
+    title: known ? t(key("title")) : prompt.kind,
+    text: t(key("text"), names),
+    accept: t(key("accept")),
+    decline: t(key("decline")),
     localDeadlineMs: prompt.localDeadlineMs ?? null,
   };
 }
@@ -54,7 +49,7 @@ export function promptModel(prompt, nameOf) {
  */
 export function countdown(localDeadlineMs, now = performance.now()) {
   if (localDeadlineMs === null || localDeadlineMs === undefined) return "";
-  return `${Math.max(0, Math.ceil((localDeadlineMs - now) / 1000))} s`;
+  return t("VTTBRIDGE.Prompt.seconds", { seconds: Math.max(0, Math.ceil((localDeadlineMs - now) / 1000)) });
 }
 
 /**
@@ -115,13 +110,13 @@ export class PromptDesk {
         await this.io.answer(id, accept);
       } catch (err) {
         entry.answered = false;
-        this.io.notify("warn", `The answer was refused: ${err.message ?? err}`);
+        this.io.notify("warn", t("VTTBRIDGE.Notify.answerRefused", { error: err.message ?? err }));
       }
     };
     const dismissed = () => {
       if (entry.answered || !this.open.has(id)) return;
       entry.dialog = null;
-      this.io.notify("warn", `${entry.model.title}: still waiting for your answer (open it again from the token controls).`);
+      this.io.notify("warn", t("VTTBRIDGE.Notify.stillWaiting", { title: entry.model.title }));
     };
     entry.dialog = this.io.show(entry.model, answer, dismissed);
   }

@@ -4,11 +4,19 @@
 // open scene, that the settings keep join tokens in the browser, that the hooks are in
 // place for this Foundry generation, and that a drag in a running fight is refused.
 
-import { sceneGrid, tokenHexShape } from "./grid.js";
+import { DIAGONALS, defaultHexShape, HEX_SHAPES, sceneGrid, tokenHexShape } from "./grid.js";
 import { MODULE_ID, listOf, sceneMessage } from "./scene.js";
 import { SETTINGS } from "./settings.js";
 
 /** Register the batch "vtt-bridge.module" with Quench. */
+/** The open scene's grid as the module reads it (main.js passes the same options). */
+function liveGrid(scene) {
+  return sceneGrid(scene, scene.dimensions, {
+    generation: game.release.generation,
+    diagonals: game.settings.get("core", "gridDiagonals"),
+  });
+}
+
 export function registerQuenchBatch(quench) {
   quench.registerBatch(
     `${MODULE_ID}.module`,
@@ -29,7 +37,7 @@ export function registerQuenchBatch(quench) {
       describe("the open scene's grid", () => {
         it("puts every hex or square centre where Foundry's grid does", () => {
           const scene = canvas.scene;
-          const grid = sceneGrid(scene, scene.dimensions);
+          const grid = liveGrid(scene);
           for (let i = 0; i < 6; i++) {
             for (let j = 0; j < 6; j++) {
               if (grid.centerPx) {
@@ -48,9 +56,9 @@ export function registerQuenchBatch(quench) {
 
         it("turns every token's position into a cell and back", () => {
           const scene = canvas.scene;
-          const grid = sceneGrid(scene, scene.dimensions);
+          const grid = liveGrid(scene);
           for (const doc of listOf(scene.tokens)) {
-            const shape = tokenHexShape(doc);
+            const shape = tokenHexShape(doc, grid.defaultShape);
             const cell = grid.tokenCell(doc.x, doc.y, doc.width, shape);
             const back = grid.tokenXY(cell, doc.width, shape);
             assert.closeTo(back.x, doc.x, 1, doc.name);
@@ -58,9 +66,21 @@ export function registerQuenchBatch(quench) {
           }
         });
 
+        it("sends the world's Square Grid Diagonals, as the live grid has them", () => {
+          const grid = liveGrid(canvas.scene);
+          if (!grid.spec().kind.startsWith("square")) return;
+          assert.equal(grid.spec().diagonal, DIAGONALS[canvas.grid.diagonals]);
+        });
+
+        it("gives a token without a shape this generation's default shape", () => {
+          const fields = getDocumentClass("Token").schema.fields;
+          const initial = (fields.shape ?? fields.hexagonalShape).initial;
+          assert.equal(defaultHexShape(game.release.generation), HEX_SHAPES[typeof initial === "function" ? initial() : initial]);
+        });
+
         it("makes a scene message the bridge's limits allow", () => {
           const scene = canvas.scene;
-          const { scene: message } = sceneMessage(scene, { users: game.users, grid: sceneGrid(scene, scene.dimensions) });
+          const { scene: message } = sceneMessage(scene, { users: game.users, grid: liveGrid(scene) });
           assert.ok(message.grid.width * message.grid.height <= 1_000_000);
           assert.ok(message.walls.length <= 4000 && message.terrain.length <= 512);
           for (const t of message.tokens) assert.ok(t.x >= 0 && t.y >= 0 && t.x < message.grid.width && t.y < message.grid.height);
@@ -68,6 +88,15 @@ export function registerQuenchBatch(quench) {
       });
 
       describe("the hooks", () => {
+        it("has the prompts bell (and the GM's bypass toggle) in the token controls", () => {
+          const controls = ui.controls.controls;
+          const tokens = Array.isArray(controls) ? controls.find((c) => c.name === "token") : controls.tokens;
+          const names = Array.isArray(tokens.tools) ? tokens.tools.map((t) => t.name) : Object.keys(tokens.tools);
+          assert.include(names, "vtt-bridge-prompts");
+          if (game.user.isGM) assert.include(names, "vtt-bridge-bypass");
+        });
+
+
         it("listens to this generation's move hook", () => {
           const name = game.release.generation >= 13 ? "preMoveToken" : "preUpdateToken";
           assert.ok((Hooks.events[name] ?? []).length > 0, name);

@@ -16,7 +16,8 @@
 // * terrain from Regions and Drawings flagged `flags["vtt-bridge"].terrain` = one of
 //   the bridge's kinds (difficult, water, climbable, gap, impassable).
 
-import { DEFAULT_HEX_SHAPE, HexGrid, tokenHexShape } from "./grid.js";
+import { HexGrid, tokenHexShape } from "./grid.js";
+import { t } from "./i18n.js";
 
 export const MODULE_ID = "vtt-bridge";
 /** The bridge's participant for the GM (engine/commands.py GM). */
@@ -95,14 +96,14 @@ export function sceneMessage(scene, { users, grid }) {
     if (typeof made === "string") skipped.push({ id: idOf(doc), reason: made });
     else {
       tokens.push(made);
-      if (made.size > 1) shapes.add(tokenHexShape(doc));
+      if (made.size > 1) shapes.add(tokenHexShape(doc, grid.defaultShape));
     }
   }
   // The wire has one hex shape per scene; tokens of other shapes keep the scene's.
   let hexShape = null;
   if (grid instanceof HexGrid) {
-    hexShape = shapes.size === 1 ? [...shapes][0] : DEFAULT_HEX_SHAPE;
-    if (shapes.size > 1) skipped.push({ id: "hex_shape", reason: `tokens of shapes ${[...shapes].join(", ")}: all sent as ${hexShape}` });
+    hexShape = shapes.size === 1 ? [...shapes][0] : grid.defaultShape;
+    if (shapes.size > 1) skipped.push({ id: "hex_shape", reason: t("VTTBRIDGE.Skip.hexShapes", { shapes: [...shapes].join(", "), shape: hexShape }) });
   }
   const walls = [];
   for (const wall of listOf(scene.walls)) {
@@ -126,11 +127,11 @@ export function tokenSpec(doc, { users, grid }) {
   const flags = { ...flagsOf(doc.actor), ...flagsOf(doc) };
   const { width, height } = doc;
   if (width !== height || width < 1 || !Number.isInteger(width)) {
-    return `only square tokens of whole grid units can fight, this one is ${width} x ${height}`;
+    return t("VTTBRIDGE.Skip.tokenSize", { width, height });
   }
-  const shape = tokenHexShape(doc);
+  const shape = tokenHexShape(doc, grid.defaultShape);
   const cell = grid.tokenCell(doc.x, doc.y, width, shape);
-  if (!grid.contains(cell)) return `at ${doc.x}, ${doc.y} it is off the grid`;
+  if (!grid.contains(cell)) return t("VTTBRIDGE.Skip.offGrid", { x: doc.x, y: doc.y });
   const distance = grid.distance;
   return {
     id: idOf(doc),
@@ -185,7 +186,7 @@ function terrainKind(doc, skipped) {
   const kind = flagsOf(doc).terrain;
   if (kind === undefined) return null;
   if (!TERRAIN_KINDS.includes(kind)) {
-    skipped.push({ id: idOf(doc), reason: `terrain ${JSON.stringify(kind)} is not one of ${TERRAIN_KINDS.join(", ")}` });
+    skipped.push({ id: idOf(doc), reason: t("VTTBRIDGE.Skip.terrainKind", { kind: JSON.stringify(kind), kinds: TERRAIN_KINDS.join(", ") }) });
     return null;
   }
   return kind;
@@ -201,12 +202,12 @@ export function regionTerrain(region, grid, skipped = []) {
   const out = [];
   for (const shape of region.shapes ?? []) {
     if (shape.hole) {
-      skipped.push({ id: idOf(region), reason: "a hole in a terrain region is not supported: left out" });
+      skipped.push({ id: idOf(region), reason: t("VTTBRIDGE.Skip.regionHole") });
       continue;
     }
     const pixels = shapePixels(shape);
     if (!pixels) {
-      skipped.push({ id: idOf(region), reason: `region shape ${shape.type} is not supported` });
+      skipped.push({ id: idOf(region), reason: t("VTTBRIDGE.Skip.regionShape", { type: shape.type }) });
       continue;
     }
     const polygon = toPolygon(pixels, grid);
@@ -226,7 +227,7 @@ export function drawingTerrain(drawing, grid, skipped = []) {
   else if (shape.type === "e") local = ellipse(width / 2, height / 2, width / 2, height / 2);
   else if (shape.type === "p") local = pairs(shape.points ?? []);
   else {
-    skipped.push({ id: idOf(drawing), reason: `drawing shape ${shape.type} is not supported` });
+    skipped.push({ id: idOf(drawing), reason: t("VTTBRIDGE.Skip.drawingShape", { type: shape.type }) });
     return null;
   }
   const turned = rotate(local, width / 2, height / 2, drawing.rotation ?? 0).map(([px, py]) => [px + x, py + y]);
@@ -301,13 +302,13 @@ function clip(a, b, { width, height }) {
     if (p === 0) {
       if (q < 0) return null;
     } else {
-      const t = q / p;
-      if (p < 0) t0 = Math.max(t0, t);
-      else t1 = Math.min(t1, t);
+      const r = q / p;
+      if (p < 0) t0 = Math.max(t0, r);
+      else t1 = Math.min(t1, r);
     }
   }
   if (t0 >= t1) return null;
-  const at = (t) => [Math.min(width, Math.max(0, x0 + t * dx)), Math.min(height, Math.max(0, y0 + t * dy))];
+  const at = (r) => [Math.min(width, Math.max(0, x0 + r * dx)), Math.min(height, Math.max(0, y0 + r * dy))];
   return [at(t0), at(t1)];
 }
 
@@ -318,7 +319,8 @@ function clip(a, b, { width, height }) {
  * @param {{isGM: boolean}} user
  */
 export function nameFor(doc, user) {
-  if (!doc) return "someone";
-  if (user.isGM || doc.isOwner) return String(doc.name ?? "someone");
-  return publicName(doc) || "someone";
+  const someone = t("VTTBRIDGE.Names.someone");
+  if (!doc) return someone;
+  if (user.isGM || doc.isOwner) return String(doc.name ?? someone);
+  return publicName(doc) || someone;
 }

@@ -50,19 +50,22 @@ export function registerSettings(settings) {
 }
 
 /**
- * Register the GM's bypass key (Alt by default; rebindable under Configure Controls).
- * Returns `held()`, true while it is down.
+ * Register the GM's bypass key: held while dropping, a move skips the bridge, as the token
+ * controls' toggle does (controls.js). Unbound by default: Alt, the obvious modifier, is
+ * Foundry's own "highlight objects" key (core keybinding `highlight`, AltLeft), held
+ * while dragging to see tokens, and so must not mean "skip the bridge". A GM who wants a
+ * key binds one under Configure Controls. Returns `held()`, true while it is down.
  */
 export function registerBypassKey(keybindings) {
   let down = false;
   keybindings.register(MODULE_ID, "bypass", {
     name: "VTTBRIDGE.Keys.bypass.name",
     hint: "VTTBRIDGE.Keys.bypass.hint",
-    editable: [{ key: "AltLeft" }, { key: "AltRight" }],
+    editable: [],
     restricted: true, // GM only
     onDown: () => {
       down = true;
-      return false; // let Foundry's own Alt handling go on
+      return false; // a held key: let Foundry's handling of the key go on
     },
     onUp: () => {
       down = false;

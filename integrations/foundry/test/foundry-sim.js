@@ -8,6 +8,7 @@
 // ...) run on every client. Documents read and write the source data of fixtures.js.
 
 import { randomID } from "./fixtures.js";
+import "./i18n.js";
 
 /** Foundry's Hooks, recording every call. */
 export class RecordingHooks {

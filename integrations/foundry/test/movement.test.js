@@ -6,6 +6,7 @@ import { test } from "node:test";
 
 import { sceneGrid } from "../src/grid.js";
 import { MoveTracker, cellsToWaypoints, judgeDrag, movementPoints, updatePoints } from "../src/movement.js";
+import "./i18n.js"; // the module in English (lang/en.json)
 
 /** The Foundry and bridge sides of a tracker, recorded. */
 function recorded({ refuse = null } = {}) {

@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { PromptDesk, countdown, promptModel } from "../src/prompts.js";
+import "./i18n.js"; // the module in English (lang/en.json)
 
 const names = { ogre: "Ogre", hero: "Hero" };
 const prompt = (id, kind = "attack_of_opportunity") => ({
@@ -31,7 +32,7 @@ function desk({ refuse = false } = {}) {
 
 test("the dialog says who may strike whom, its answers and the time left", () => {
   const m = promptModel(prompt("p1"), (id) => names[id]);
-  assert.deepEqual(m, { id: "p1", title: "Attack of opportunity", text: "Hero leaves Ogre's reach. Does Ogre strike?", accept: "Attack", decline: "Let it go", localDeadlineMs: 10_000 });
+  assert.deepEqual(m, { id: "p1", kind: "attack_of_opportunity", title: "Attack of opportunity", text: "Hero leaves Ogre's reach. Does Ogre strike?", accept: "Attack", decline: "Let it go", localDeadlineMs: 10_000 });
   assert.equal(promptModel(prompt("p2", "continue_after_hit"), (id) => names[id]).accept, "The move goes on");
   assert.equal(countdown(10_000, 7_500), "3 s");
   assert.equal(countdown(10_000, 12_000), "0 s");

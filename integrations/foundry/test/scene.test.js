@@ -6,6 +6,7 @@ import { test } from "node:test";
 import { sceneGrid } from "../src/grid.js";
 import { MODULE_ID, doorChange, drawingTerrain, nameFor, ownerOf, regionTerrain, sceneMessage, wallSpec } from "../src/scene.js";
 import * as fx from "./fixtures.js";
+import "./i18n.js"; // the module in English (lang/en.json)
 
 const gm = fx.user({ name: "Gamemaster", role: 4 });
 const alice = fx.user({ name: "Alice" });
