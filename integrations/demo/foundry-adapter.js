@@ -83,6 +83,7 @@ export async function makeFoundryAdapter({ script, bridgeUrl, gmToken, generatio
       findCombat: (sceneId) => foundry.findCombat(sceneId),
       createCombat: async (sceneId) => world.createCombat(foundry, sceneId),
       ruleset: () => script.ruleset,
+      gridDiagonals: () => foundry.game.settings.get("core", "gridDiagonals"),
       seed: () => script.seed,
       debounceMs: 5,
       reconcileMs: 300,

@@ -5,7 +5,11 @@
 // user}.d.mts) and Foundry's API docs (foundryvtt.com/api/v13: BaseToken, BaseWall,
 // BaseScene, BaseRegion, BaseDrawing, Scene#getDimensions, CONST). v12 differs in what
 // these tests touch only by the token's `hexagonalShape` (v13: `shape`), which
-// `token(..., {generation: 12})` gives instead.
+// `token(..., {generation: 12})` gives instead, with v12's initial value ELLIPSE_1 (0)
+// where v13's `shape` starts as RECTANGLE_1 (4) (v12 branch, client/data/documents/
+// token.d.mts; main, client/documents/token.d.mts). A scene's stored `grid` has no
+// `diagonals` in either: the rule is the world setting core.gridDiagonals, which only
+// the live grid object carries (`liveGrid`).
 
 /** CONST.TOKEN_DISPOSITIONS, CONST.TOKEN_DISPLAY_MODES, CONST.WALL_*, CONST.DOCUMENT_OWNERSHIP_LEVELS */
 export const CONST = Object.freeze({
@@ -38,7 +42,7 @@ export function scene({ width = 3000, height = 2000, padding = 0.25, grid = {}, 
     padding,
     initial: { x: null, y: null, scale: null },
     backgroundColor: "#999999",
-    grid: { type: 1, size: 100, style: "solidLines", thickness: 1, color: "#000000", alpha: 0.2, distance: 5, units: "ft", diagonals: 0, ...grid },
+    grid: { type: 1, size: 100, style: "solidLines", thickness: 1, color: "#000000", alpha: 0.2, distance: 5, units: "ft", ...grid },
     background: { src: null, offsetX: 0, offsetY: 0 },
     tokenVision: true,
     fog: { exploration: true, overlay: null, colors: { explored: null, unexplored: null } },
@@ -49,6 +53,17 @@ export function scene({ width = 3000, height = 2000, padding = 0.25, grid = {}, 
     flags: {},
     ...rest,
   };
+}
+
+/**
+ * A prepared Scene's `grid` (Scene#prepareBaseData replaces the stored fields by a
+ * BaseGrid): the stored fields plus what Foundry adds, here a square grid's `diagonals`
+ * from the world's core.gridDiagonals (SquareGrid#diagonals).
+ */
+export function liveGrid(stored, { diagonals = 0 } = {}) {
+  const grid = { ...stored, isSquare: stored.type === CONST.GRID_TYPES.SQUARE, isHexagonal: stored.type >= 2 };
+  if (grid.isSquare) grid.diagonals = diagonals;
+  return grid;
 }
 
 /**
@@ -79,7 +94,7 @@ export function squareDimensions(data) {
 }
 
 /** BaseToken source data. `generation` 12 stores the hex shape as `hexagonalShape`. */
-export function token({ generation = 13, shape = 4, ...fields } = {}) {
+export function token({ generation = 13, shape = generation >= 13 ? 4 : 0, ...fields } = {}) {
   const data = {
     _id: randomID("tok"),
     name: "Token",

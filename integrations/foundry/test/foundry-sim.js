@@ -7,7 +7,7 @@
 // (Hooks.call stops there); post-hooks (`updateToken`, `moveToken`, `updateCombat`,
 // ...) run on every client. Documents read and write the source data of fixtures.js.
 
-import { randomID } from "./fixtures.js";
+import { liveGrid, randomID } from "./fixtures.js";
 import "./i18n.js";
 
 /** Foundry's Hooks, recording every call. */
@@ -81,6 +81,15 @@ export class FoundryWorld {
     this.clients = [];
     /** @type {any[]} Combat source data */
     this.combats = [];
+    /** World settings by "namespace.key" (Foundry's defaults for the core ones read here). */
+    this.settings = new Map([["core.gridDiagonals", 0]]);
+  }
+
+  /** A GM changes a world setting: the Setting document's `updateSetting` on every client. */
+  updateSetting(key, value) {
+    this.settings.set(key, value);
+    const setting = { key, value, id: randomID("setting") };
+    this._post("updateSetting", () => [setting, { value }, {}, null]);
   }
 
   /** Connect the user `userId`'s client. */
@@ -187,6 +196,7 @@ export class FoundryClient {
       users,
       release: { generation: world.generation },
       scenes: { active: this.scene() },
+      settings: { get: (namespace, key) => world.settings.get(`${namespace}.${key}`) },
     };
   }
 
@@ -199,6 +209,10 @@ export class FoundryClient {
       ...data,
       id: data._id,
       dimensions: world.dimensions,
+      // Scene#prepareBaseData: the live grid object, with the world's diagonal rule.
+      get grid() {
+        return liveGrid(data.grid, { diagonals: world.settings.get("core.gridDiagonals") });
+      },
       get tokens() {
         return new Collection(data.tokens.map((t) => [t._id, client.token(t._id)]));
       },

@@ -8,7 +8,8 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
-import { GRID_TYPES, UnsupportedGrid, sceneGrid } from "../src/grid.js";
+import { DIAGONALS, GRID_TYPES, UnsupportedGrid, defaultHexShape, sceneGrid, tokenHexShape } from "../src/grid.js";
+import * as fx from "./fixtures.js";
 
 const FIXTURE = JSON.parse(readFileSync(new URL("../../../clients/js/test/fixtures/vtt-coords.json", import.meta.url), "utf8"));
 
@@ -17,7 +18,7 @@ const close = (a, b) => Math.abs(a - b) < 1e-6;
 /** A SceneDocument's grid and Scene#dimensions as the converter reads them. */
 function scene(grid, dims = {}) {
   const dimensions = { sceneX: 0, sceneY: 0, sceneWidth: 4000, sceneHeight: 3000, width: 6000, height: 4500, ...dims };
-  return [{ grid: { units: "ft", diagonals: 0, ...grid } }, dimensions];
+  return [{ grid: { units: "ft", ...grid } }, dimensions];
 }
 
 /** The fixture's calls of one Python scene class, with the module's grid for its scene. */
@@ -74,7 +75,7 @@ test("hex grids, every type, shape and size: token x/y, cells and centres", () =
 });
 
 test("the wire grid: kind, offset, diagonals and the vtt conventions", () => {
-  const square = sceneGrid(...scene({ type: 1, size: 100, distance: 5, diagonals: 4 }, { sceneX: 1000, sceneY: 800, sceneWidth: 3050 }));
+  const square = sceneGrid(...scene({ type: 1, size: 100, distance: 5 }, { sceneX: 1000, sceneY: 800, sceneWidth: 3050 }), { diagonals: 4 });
   assert.deepEqual(square.spec(), {
     kind: "square", cell_size: 5, unit: "ft", width: 31, height: 30, diagonal: "alternating",
     vtt: { kind: "foundry", grid_size: 100, scene_x: 1000, scene_y: 800 },
@@ -85,4 +86,36 @@ test("the wire grid: kind, offset, diagonals and the vtt conventions", () => {
   assert.equal(hex.spec("ellipse_1").vtt.hex_shape, "ellipse_1");
   assert.equal(sceneGrid(...scene({ type: GRID_TYPES.HEXODDR, size: 100, distance: 5 })).spec().kind, "hex_pointy");
   assert.throws(() => sceneGrid(...scene({ type: GRID_TYPES.GRIDLESS, size: 100, distance: 5 })), UnsupportedGrid);
+});
+
+test("the diagonal rule: the world's core.gridDiagonals, else the live grid's, else EQUIDISTANT", () => {
+  // CONST.GRID_DIAGONALS (v12, v13, v14 alike): EQUIDISTANT 0 ... ILLEGAL 6.
+  assert.deepEqual(Object.keys(DIAGONALS).map(Number), [0, 1, 2, 3, 4, 5, 6]);
+  const stored = fx.scene().grid; // BaseScene's stored grid: no diagonals field
+  assert.equal("diagonals" in stored, false);
+  const dims = fx.squareDimensions(fx.scene());
+  for (const [n, rule] of Object.entries(DIAGONALS)) {
+    assert.equal(sceneGrid({ grid: stored }, dims, { diagonals: Number(n) }).spec().diagonal, rule, n);
+  }
+  assert.equal(sceneGrid({ grid: stored }, dims).spec().diagonal, "one");
+  // A prepared Scene's grid is the live SquareGrid, which has the setting's rule.
+  const live = fx.liveGrid(stored, { diagonals: 2 });
+  assert.equal(sceneGrid({ grid: live }, dims).spec().diagonal, "approximate");
+  assert.equal(sceneGrid({ grid: live }, dims, { diagonals: 3 }).spec().diagonal, "rectilinear");
+});
+
+test("hex shapes: v12 tokens start as ELLIPSE_1, v13 tokens as RECTANGLE_1", () => {
+  assert.equal(defaultHexShape(12), "ellipse_1");
+  assert.equal(defaultHexShape(13), "rectangle_1");
+  assert.equal(defaultHexShape(14), "rectangle_1");
+  // Documents as each generation stores them: v12 `hexagonalShape`, v13 `shape`, same numbers.
+  assert.equal(tokenHexShape(fx.token({ generation: 12 })), "ellipse_1");
+  assert.equal(tokenHexShape(fx.token({ generation: 13 })), "rectangle_1");
+  assert.equal(tokenHexShape(fx.token({ generation: 12, shape: 4 })), "rectangle_1");
+  assert.equal(tokenHexShape(fx.token({ generation: 13, shape: 3 })), "trapezoid_2");
+  // A document naming no shape takes its grid's (this generation's) default.
+  const hex = (generation) => sceneGrid(...scene({ type: GRID_TYPES.HEXODDQ, size: 100, distance: 5 }), { generation });
+  assert.equal(hex(12).defaultShape, "ellipse_1");
+  assert.equal(hex(13).defaultShape, "rectangle_1");
+  assert.equal(tokenHexShape({ width: 2 }, hex(12).defaultShape), "ellipse_1");
 });

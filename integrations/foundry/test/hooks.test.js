@@ -8,6 +8,7 @@ import { after, before, test } from "node:test";
 import { startBridge } from "../../../clients/js/test/helpers.js";
 import { makeFoundryAdapter } from "../../demo/foundry-adapter.js";
 import { countdown } from "../src/prompts.js";
+import { waitFor } from "../../demo/runner.js";
 
 const script = {
   ruleset: "hero-supplement",
@@ -27,7 +28,7 @@ const script = {
 let bridge;
 const adapters = [];
 before(async () => {
-  bridge = await startBridge({ tables: ["v13", "v12", "threat", "skew", "ending"] });
+  bridge = await startBridge({ tables: ["v13", "v12", "threat", "skew", "ending", "settings"] });
 });
 after(async () => {
   for (const a of adapters) await a.close();
@@ -217,4 +218,41 @@ test("End Combat in Foundry ends the bridge's fight; a fight the bridge ended ta
   assert.equal(gm.foundry.findCombat(sceneId), null);
   assert.equal(a.events().filter((e) => e.kind === "combat_ended").length, 2);
   assert.deepEqual(gm.notes.filter((n) => n.level !== "info"), []);
+});
+
+test("Square Grid Diagonals: the world setting goes with the scene, and again when the GM changes it", async () => {
+  const a = await table(13, script, "settings");
+  const [gm, alice] = ["gm", "alice"].map((n) => a.seats.get(n));
+  // The stored grid has no diagonals (fixtures.js); the rule comes from core.gridDiagonals.
+  assert.equal("diagonals" in a.world.sceneData.grid, false);
+  assert.equal(gm.bridge.view.scene.grid.diagonal, "one"); // EQUIDISTANT, Foundry's default
+  const seq = alice.bridge.seq;
+  a.world.updateSetting("core.gridDiagonals", 4); // ALTERNATING_1 (1/2/1)
+  await waitFor(() => gm.bridge.view.scene.grid.diagonal === "alternating", 5000, "the scene sent again");
+  await waitFor(() => alice.bridge.view.scene.grid.diagonal === "alternating", 5000, "the players' view");
+  assert.equal(alice.bridge.seq, seq); // only the GM sends scenes
+});
+
+test("v14: a move to another level is refused in a fight, and never reaches the bridge", async () => {
+  const a = await table(13, script, "settings");
+  const alice = a.seats.get("alice");
+  await a.step({ do: "start", user: "gm" });
+  await a.settle();
+  const id = a.tokenIds.get("hero");
+  const doc = alice.foundry.token(id);
+  // TokenPreMovementOperation as v14 passes it: origin and waypoints carry a `level` id.
+  const wp = { x: doc.x + 100, y: doc.y, elevation: 0, width: 1, height: 1, depth: 1, shape: 4, level: "upstairs", action: "walk", snapped: true, explicit: true, checkpoint: true, intermediate: false };
+  const movement = {
+    id: "move1", chain: [], origin: { x: doc.x, y: doc.y, elevation: 0, width: 1, height: 1, depth: 1, shape: 4, level: "ground" },
+    destination: wp, passed: { waypoints: [] }, pending: { waypoints: [wp] }, method: "dragging", split: false, subpathId: "sp1",
+  };
+  const seq = alice.bridge.seq;
+  assert.equal(alice.foundry.Hooks.call("preMoveToken", doc, movement, {}), false);
+  assert.equal(alice.bridge.seq, seq);
+  assert.match(alice.notes.at(-1).text, /cannot change level/);
+  // The same move on its own level goes to the bridge as before.
+  const flat = { ...movement, destination: { ...wp, level: "ground" }, pending: { waypoints: [{ ...wp, level: "ground" }] } };
+  assert.equal(alice.foundry.Hooks.call("preMoveToken", doc, flat, {}), false);
+  await a.settle();
+  assert.equal(a.events().filter((e) => e.kind === "move_started").length, 1);
 });

@@ -140,3 +140,22 @@ test("hex scenes: the wire grid carries the tokens' shape", () => {
   assert.equal(scene.grid.vtt.hex_shape, "ellipse_1");
   assert.deepEqual([scene.tokens[0].x, scene.tokens[0].y, scene.tokens[0].size], [4, 4, 2]);
 });
+
+test("hex scenes without large tokens send this generation's default shape (v12 ELLIPSE_1)", () => {
+  const data = fx.scene({ grid: { type: fx.CONST.GRID_TYPES.HEXEVENR, size: 100, distance: 5 } });
+  const dims = fx.squareDimensions(data);
+  for (const [generation, shape] of [[12, "ellipse_1"], [13, "rectangle_1"]]) {
+    const grid = sceneGrid(data, dims, { generation });
+    const small = fx.token({ generation, flags: { [MODULE_ID]: { side: "monsters" } } });
+    Object.assign(small, grid.tokenXY([3, 2], 1));
+    // A 2-hex token that joins later is drawn with the shape it was stored with.
+    const big = fx.token({ generation, width: 2, height: 2, flags: { [MODULE_ID]: { side: "heroes" } } });
+    Object.assign(big, grid.tokenXY([6, 6], 2, shape));
+    data.tokens = [small];
+    assert.equal(sceneMessage(data, { users, grid }).scene.grid.vtt.hex_shape, shape, `v${generation}`);
+    data.tokens = [small, big];
+    const { scene } = sceneMessage(data, { users, grid });
+    assert.equal(scene.grid.vtt.hex_shape, shape, `v${generation} with a 2-hex token`);
+    assert.deepEqual([scene.tokens[1].x, scene.tokens[1].y], [6, 6], `v${generation}`);
+  }
+});
