@@ -32,16 +32,16 @@ export function listFiles(dir) {
   return out;
 }
 
-/** The differences between clients/js and the module's copy: [] when current. */
-export function staleFiles() {
+/** The differences between clients/js and a copy of it (the module's lib/client by default): [] when current. */
+export function staleFiles(target = TARGET) {
   const problems = [];
   for (const part of PARTS) {
     const want = listFiles(path.join(SOURCE, part));
-    const have = new Set(listFiles(path.join(TARGET, part)));
+    const have = new Set(listFiles(path.join(target, part)));
     for (const rel of want) {
       const a = readFileSync(path.join(SOURCE, part, rel));
       if (!have.has(rel)) problems.push(`missing ${part}/${rel}`);
-      else if (!a.equals(readFileSync(path.join(TARGET, part, rel)))) problems.push(`changed ${part}/${rel}`);
+      else if (!a.equals(readFileSync(path.join(target, part, rel)))) problems.push(`changed ${part}/${rel}`);
       have.delete(rel);
     }
     for (const rel of have) problems.push(`extra ${part}/${rel}`);
@@ -49,9 +49,10 @@ export function staleFiles() {
   return problems;
 }
 
-function copy() {
-  rmSync(TARGET, { recursive: true, force: true });
-  for (const part of PARTS) cpSync(path.join(SOURCE, part), path.join(TARGET, part), { recursive: true });
+/** Copy clients/js's src and vendor into `target` (the module's lib/client by default). */
+export function copyClient(target = TARGET) {
+  rmSync(target, { recursive: true, force: true });
+  for (const part of PARTS) cpSync(path.join(SOURCE, part), path.join(target, part), { recursive: true });
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
@@ -63,7 +64,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
       process.exit(1);
     }
   } else {
-    copy();
+    copyClient();
     console.log(`copied clients/js/{${PARTS.join(",")}} to ${path.relative(process.cwd(), TARGET)}`);
   }
 }

@@ -16,10 +16,11 @@ test("lib/client is clients/js's src and vendor, byte for byte", () => {
   assert.deepEqual(staleFiles(), [], "run node integrations/foundry/scripts/copy-client.mjs");
 });
 
-test("module.json: id, v12 minimum, v13 verified, its entry point and language exist", () => {
+test("module.json: id, v12 minimum, v13 verified and maximum, its entry point and language exist", () => {
   const manifest = JSON.parse(readFileSync(path.join(MODULE, "module.json"), "utf8"));
   assert.equal(manifest.id, "vtt-bridge");
-  assert.deepEqual(manifest.compatibility, { minimum: "12", verified: "13" });
+  // Maximum 13: v14's movement API grew (levels), so v14 must not enable an unchecked module.
+  assert.deepEqual(manifest.compatibility, { minimum: "12", verified: "13", maximum: "13" });
   for (const file of [...manifest.esmodules, ...manifest.languages.map((l) => l.path)]) {
     assert.ok(existsSync(path.join(MODULE, file)), file);
   }
@@ -37,5 +38,7 @@ test("the entry point loads (its imports resolve) and waits for init, ready and 
   } finally {
     delete globalThis.Hooks;
   }
-  assert.deepEqual(["init", "ready", "quenchReady"].map((n) => hooks.count(n)), [1, 1, 1]);
+  assert.deepEqual(["init", "i18nInit", "ready", "quenchReady"].map((n) => hooks.count(n)), [1, 1, 1, 1]);
+  // The token controls' tools are registered before init, so the first build has them.
+  assert.equal(hooks.count("getSceneControlButtons"), 1);
 });
