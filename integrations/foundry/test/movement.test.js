@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { sceneGrid } from "../src/grid.js";
-import { MoveTracker, cellsToWaypoints, judgeDrag, movementPoints, updatePoints } from "../src/movement.js";
+import { MoveTracker, cellsToWaypoints, changesLevel, judgeDrag, movementPoints, updatePoints } from "../src/movement.js";
 import "./i18n.js"; // the module in English (lang/en.json)
 
 /** The Foundry and bridge sides of a tracker, recorded. */
@@ -33,6 +33,9 @@ test("judging a drag: own moves pass, fights go to the bridge, GM bypass, one mo
     [{ known: false }, "allow"], // not on the bridge's scene
     [{ bypass: true }, "bypass"], // a GM clean-up move
     [{ busy: true }, "wait"], // its last move is not finished
+    [{ otherLevel: true }, "level"], // v14: up or down a level, which the bridge has not
+    [{ otherLevel: true, bypass: true }, "bypass"], // the GM may still move it by hand
+    [{ otherLevel: true, inCombat: false }, "allow"],
     [{}, "send"],
   ];
   for (const [change, want] of rows) assert.equal(judgeDrag({ ...base, ...change }), want, JSON.stringify(change));
@@ -101,4 +104,16 @@ test("cells back to waypoints, on every grid type: square corners only, every he
     // Each waypoint is read back as its cell (what move_points does with it).
     for (const [k, w] of got.entries()) assert.deepEqual(grid.tokenCell(w.x, w.y), kept[k]);
   }
+});
+
+test("v14 levels: a move changes level when a waypoint's level is not the origin's; v13 moves never do", () => {
+  // TokenPreMovementOperation: v14 gives origin, destination and every waypoint a `level` id.
+  const at = (level) => ({ x: 100, y: 100, elevation: 0, width: 1, height: 1, depth: 1, shape: 4, level, action: "walk" });
+  const move = (origin, ...waypoints) => ({ origin: at(origin), destination: waypoints.at(-1), passed: { waypoints: [] }, pending: { waypoints } });
+  assert.equal(changesLevel(move("ground", at("ground"), at("ground"))), false);
+  assert.equal(changesLevel(move("ground", at("ground"), at("cellar"))), true);
+  assert.equal(changesLevel({ ...move("ground", at("ground")), passed: { waypoints: [at("roof")] } }), true);
+  // v13: no level anywhere.
+  const v13 = { origin: { x: 0, y: 0, elevation: 0, width: 1, height: 1, shape: 4 }, passed: { waypoints: [] }, pending: { waypoints: [{ x: 100, y: 0 }] } };
+  assert.equal(changesLevel(v13), false);
 });
