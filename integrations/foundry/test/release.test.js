@@ -22,6 +22,9 @@ after(() => rmSync(tmp, { recursive: true, force: true }));
 
 test("module.json is in the release layout: manifest, download and url, version as package.json", () => {
   assert.deepEqual(manifestProblems(manifest, pkg), []);
+  // One version for the whole project's release (README "Releases").
+  const pyproject = readFileSync(path.join(MODULE, "../../pyproject.toml"), "utf8");
+  assert.equal(pyproject.match(/^version = "([^"]+)"/m)[1], manifest.version);
   assert.equal(manifest.manifest, `${REPOSITORY}/releases/latest/download/module.json`);
   assert.equal(manifest.download, `${REPOSITORY}/releases/download/v${pkg.version}/${ZIP_NAME}`);
   // What a release with a forgotten bump or an open-ended compatibility would say.
