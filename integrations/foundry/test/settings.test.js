@@ -22,6 +22,8 @@ test("the bypass key is the GM's, and held only while down", () => {
   let binding;
   const held = registerBypassKey({ register: (ns, name, config) => (binding = { ns, name, ...config }) });
   assert.equal(binding.restricted, true);
+  // Unbound: Alt is Foundry's own "highlight" (core keybinding, AltLeft/AltRight).
+  assert.deepEqual(binding.editable, []);
   assert.equal(held(), false);
   binding.onDown();
   assert.equal(held(), true);
