@@ -114,6 +114,8 @@ async def _join(
     if table is None or grant is None:
         refuse("bad_token", "no table has that join token", "body.token")
         return
+    if grant.token not in table.tokens and table.recorder is not None:
+        table.recorder.token_added(grant, now_ms)  # issued elsewhere: replay needs it
     table.tokens[grant.token] = grant
     hub.by_token[grant.token] = table
     session.table, session.participant, session.role = table, grant.participant, grant.role
