@@ -119,6 +119,8 @@ async def test_archiving_closes_the_members_refuses_joins_and_keeps_the_log(
                                             "name": "Sunday", "closed": 2})  # fmt: skip
         assert list(await asyncio.wait_for(closes, 10)) == [1008, 1008]
         assert made["table"] not in bridge.hub.tables
+        counts = bridge.hub.metrics.snapshot()
+        assert (counts["tables_created"], counts["tables_archived"]) == (1, 1)
         late = await bridge.connect()
         await late.send(protocol.Join, token=tokens_of(made)["alice"], last_event=None)
         refused = await late.wait_for(protocol.ErrorMessage)
