@@ -8,13 +8,16 @@ credential (a table's GM included) may send them."""
 from __future__ import annotations
 
 import asyncio
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
+import aiohttp
 import pytest
 
 import protocol
+from bench.crash import free_port
 from tests.bridge.conftest import Bridge, closed_with, running
 from tests.scenario import scene_spec
 from tests.wsclient import TableClient
@@ -176,3 +179,40 @@ async def vtt_bridge(*args: str) -> tuple[int, str, str]:
     out, err = await asyncio.wait_for(process.communicate(), 60)
     assert process.returncode is not None
     return process.returncode, out.decode(), err.decode()
+
+
+async def test_with_an_ops_port_only_that_listener_makes_tables(tmp_path: Path) -> None:
+    # A real ``vtt-bridge serve`` with its operations on their own port: the main
+    # address does not answer the operator's requests (404), the ops listener does.
+    port, ops_port = free_port(), free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "vtt_bridge", "serve", "--host", "127.0.0.1", "--port",
+         str(port), "--ops-host", "127.0.0.1", "--ops-port", str(ops_port), "--ops-token", OPS],
+        cwd=tmp_path, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        async with aiohttp.ClientSession() as http:
+            auth = {"Authorization": f"Bearer {OPS}"}
+            body = {"name": "Wednesday"}
+            for _ in range(600):  # until it listens
+                try:
+                    async with http.get(f"http://127.0.0.1:{ops_port}/healthz", headers=auth):
+                        break
+                except aiohttp.ClientConnectionError:
+                    await asyncio.sleep(0.05)
+            main = f"http://127.0.0.1:{port}/admin/create_table"
+            async with http.post(main, json=body, headers=auth) as response:
+                assert response.status == 404
+            code, out, err = await vtt_bridge(
+                "create-table", "Wednesday", "--server", f"http://127.0.0.1:{ops_port}",
+                "--ops-token", OPS,
+            )  # fmt: skip
+            assert code == 0, err
+            gm_token = out.split()[-1]
+            client = TableClient(await http.ws_connect(f"http://127.0.0.1:{port}/ws"))
+            assert (await client.join(gm_token)).role == "gm"
+            await client.close()
+    finally:
+        server.terminate()
+        server.wait(30)
