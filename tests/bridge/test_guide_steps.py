@@ -6,7 +6,8 @@ ones.
 
 Run as written, but for what a guide leaves to the reader: its placeholders
 (:data:`PLACEHOLDERS`) and the port (a free one instead of 8080, on loopback; the machine
-may be running another server)."""
+may be running another server).  A step that names ``vtt-bridge serve`` in its prose
+and then gives the full command in a block is one step, the full command."""
 
 from __future__ import annotations
 
