@@ -23,6 +23,7 @@ import contextlib
 import logging
 import secrets
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
 import engine
@@ -162,7 +163,9 @@ class Hub:
         it leaves the hub, its tokens no longer admit, and every member is closed
         (1008, "table archived").  Returns how many connections were closed."""
         self.tables.pop(table.id, None)
-        for token in table.tokens:
+        for token, grant in list(table.tokens.items()):
+            # Revoked in memory too: a join already waiting its turn is refused then.
+            table.tokens[token] = replace(grant, revoked=True)
             if self.by_token.get(token) is table:
                 del self.by_token[token]
         members = list(table.sessions)
