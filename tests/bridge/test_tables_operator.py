@@ -79,6 +79,17 @@ async def test_a_table_made_by_the_operator_joins_at_once_and_a_retry_makes_no_s
         assert await post(bridge, "create_table", body) == (200, made)
 
 
+async def test_the_same_request_sent_twice_at_once_makes_one_table(tmp_path: Path) -> None:
+    async with running(tmp_path, ops_token=OPS) as bridge:
+        body = {"name": "Saturday", "players": ["alice"], "request": "saturday"}
+        first, second = await asyncio.gather(
+            post(bridge, "create_table", body), post(bridge, "create_table", body)
+        )
+        assert first == second and first[0] == 200, (first, second)
+        assert len(await bridge.hub.committer.in_db(bridge.hub.store.tables)) == 1
+        assert list(bridge.hub.tables) == [first[1]["table"]]
+
+
 async def test_who_may_not_make_tables_and_bad_requests_change_nothing(tmp_path: Path) -> None:
     body = {"name": "Friday", "players": ["alice"]}
     async with running(tmp_path) as bridge:  # no --ops-token: nobody may
