@@ -66,7 +66,9 @@ class TableClient:
         return decoded
 
     async def wait_for(
-        self, message_type: type[Any], where: Callable[[Any], bool] = lambda m: True
+        self,
+        message_type: type[Any] | tuple[type[Any], ...],
+        where: Callable[[Any], bool] = lambda m: True,
     ) -> Any:
         """Read until a message of ``message_type`` matching ``where`` arrives."""
         while True:

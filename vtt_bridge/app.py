@@ -31,7 +31,9 @@ from vtt_bridge.operations import operations_guard, warn_if_files_run_short
 from vtt_bridge.outbound import CLOSE_POLICY, Limits, Outbound
 from vtt_bridge.page import add_routes as add_page_routes
 from vtt_bridge.recording import REPLAYED_LIMITS, FileRecorder
-from vtt_bridge.store import Store
+from vtt_bridge.store import LogRow, Store
+from vtt_bridge.tableops import add_routes as add_operator_routes
+from vtt_bridge.tables import Table
 
 # The keys, ``Limits`` and ``Outbound`` are re-exported: they lived here, and the tests,
 # the CLI and outside callers import them from here.
@@ -112,6 +114,7 @@ def create_app(config: Config) -> web.Application:
     app.router.add_get("/metrics", metrics)
     app.router.add_get("/metrics.json", metrics_json)
     add_page_routes(app)
+    add_operator_routes(app)
     return app
 
 
@@ -154,12 +157,20 @@ async def _hub_context(app: web.Application) -> AsyncIterator[None]:
             DEMO_TABLE, DEMO_PLAYERS, prompt_timeout=config.prompt_timeout, now_ms=config.clock()
         )
     if config.record_dir is not None:
+        record_dir = config.record_dir
+        limits = {name: int(getattr(config, name)) for name in sorted(REPLAYED_LIMITS)}
+
+        def record(table: Table, log_rows: list[LogRow], now: int) -> None:
+            path = record_dir / f"{table.row.name}-{table.id}-{now}.jsonl"
+            table.recorder = FileRecorder(path, table, log_rows, now, limits)
+            app[RECORDERS].append(table.recorder)
+
         now = config.clock()
         for table in hub.tables.values():
-            path = config.record_dir / f"{table.row.name}-{table.id}-{now}.jsonl"
-            limits = {name: int(getattr(config, name)) for name in sorted(REPLAYED_LIMITS)}
-            table.recorder = FileRecorder(path, table, hub.store.log(table.id), now, limits)
-            app[RECORDERS].append(table.recorder)
+            record(table, hub.store.log(table.id), now)
+        # A table made while the server runs (``create_table``, ``vtt-bridge
+        # create-table``) has no log yet: only this server writes this database.
+        hub.on_table = lambda table: record(table, [], config.clock())
     warn_if_files_run_short(config.max_connections)
     # One ticker (every 10 ms, read between ticks too) for the rate limits' stall credit
     # and the metrics' lag histogram.

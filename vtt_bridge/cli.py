@@ -18,6 +18,8 @@ import logging
 import os
 import socket
 import sys
+import urllib.error
+import urllib.request
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -149,6 +151,24 @@ def build_parser() -> argparse.ArgumentParser:
         help="server: the server rolls every die; gm: the GM's client may supply rolls",
     )
 
+    archive = sub.add_parser(
+        "archive-table", help="archive a table: its join tokens stop working, its log stays"
+    )
+    archive.add_argument("table", help="table id or name")
+    archive.add_argument("--db", type=Path, default=db_default)
+    for live in (create, archive):
+        live.add_argument(
+            "--server",
+            default=_env("server", None),
+            help="the running server's operations address (http://host:port): ask it, "
+            "with --ops-token, instead of writing --db ($VTT_BRIDGE_SERVER)",
+        )
+        live.add_argument(
+            "--ops-token",
+            default=_env("ops_token", None),
+            help="the server's --ops-token, with --server ($VTT_BRIDGE_OPS_TOKEN)",
+        )
+
     issue = sub.add_parser("issue-token", help="issue a join token for a table")
     issue.add_argument("table", help="table id or name")
     issue.add_argument("participant")
@@ -158,12 +178,6 @@ def build_parser() -> argparse.ArgumentParser:
     revoke = sub.add_parser("revoke-token", help="revoke a join token")
     revoke.add_argument("token")
     revoke.add_argument("--db", type=Path, default=db_default)
-
-    archive = sub.add_parser(
-        "archive-table", help="archive a table: its join tokens stop working, its log stays"
-    )
-    archive.add_argument("table", help="table id or name")
-    archive.add_argument("--db", type=Path, default=db_default)
 
     rep = sub.add_parser("replay", help="replay recordings and compare what the bridge sends")
     rep.add_argument("files", nargs="+", type=Path)
@@ -357,6 +371,21 @@ def _serve(config: Config) -> int:
 
 
 def _create_table(args: argparse.Namespace) -> int:
+    if args.server is not None:
+        body = {
+            "name": args.name,
+            "players": args.player,
+            "spectators": args.spectators,
+            "dice": args.dice,
+            "prompt_timeout_ms": round(args.prompt_timeout * 1000),
+        }
+        answer = ask_server(args.server, args.ops_token, "create_table", body)
+        if answer is None:
+            return 1
+        print(f"table {answer['table']} ({answer['name']}):")
+        for grant in answer["tokens"]:
+            print(f"  {grant['role']:9} {grant['participant']:12} join token {grant['token']}")
+        return 0
     hub = Hub(Store(args.db))
     try:
         table = hub.create_table(
@@ -372,6 +401,33 @@ def _create_table(args: argparse.Namespace) -> int:
     finally:
         hub.close()
     return 0
+
+
+def ask_server(
+    server: str, ops_token: str | None, kind: str, body: dict[str, Any]
+) -> dict[str, Any] | None:
+    """Send the operator request ``kind`` to the running server at ``server`` (its
+    operations address); its answer, or None with the refusal said on stderr."""
+    request = urllib.request.Request(
+        f"{server.rstrip('/')}/admin/{kind}",
+        data=json.dumps(body).encode(),
+        method="POST",
+        headers={"Content-Type": "application/json",
+                 **({"Authorization": f"Bearer {ops_token}"} if ops_token else {})},
+    )  # fmt: skip
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            answer: dict[str, Any] = json.loads(response.read())
+            return answer
+    except urllib.error.HTTPError as exc:
+        try:
+            refusal = json.loads(exc.read())
+            print(f"ERROR {refusal['code']}: {refusal['message']}", file=sys.stderr)
+        except (ValueError, KeyError):
+            print(f"ERROR {server} answered HTTP {exc.code}", file=sys.stderr)
+    except (urllib.error.URLError, OSError) as exc:
+        print(f"ERROR cannot reach {server}: {exc}", file=sys.stderr)
+    return None
 
 
 def _one_table(store: Store, name: str) -> TableRow | None:
@@ -415,6 +471,13 @@ def _revoke_token(args: argparse.Namespace) -> int:
 
 
 def _archive_table(args: argparse.Namespace) -> int:
+    if args.server is not None:
+        answer = ask_server(args.server, args.ops_token, "archive_table", {"table": args.table})
+        if answer is None:
+            return 1
+        print(f"archived table {answer['table']} ({answer['name']}): "
+              f"{answer['closed']} connections closed")  # fmt: skip
+        return 0
     store = Store(args.db)
     try:
         table = _one_table(store, args.table)

@@ -22,7 +22,8 @@ import asyncio
 import contextlib
 import logging
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
 import engine
@@ -99,6 +100,9 @@ class Hub:
         #: Every join token not revoked, to the table it admits to.
         self.by_token: dict[str, Table] = {}
         self._on_deadline = on_deadline or (lambda table, prompt, deadline: None)
+        #: Called with every table installed from here on: the server sets it once
+        #: start-up's tables are in, to record the ones made while it runs.
+        self.on_table: Callable[[Table], None] = lambda table: None
         self.metrics = Metrics()
         self.closing = False
         #: The database's ``data_version`` when revocations were last read from it.
@@ -143,23 +147,33 @@ class Hub:
         dice: str = "gm",
     ) -> Table:
         """Create and store a table with a GM token and one token per player."""
-        table_id = secrets.token_hex(4)
-        row = TableRow(
-            table_id,
-            name,
-            secrets.randbits(63) if seed is None else seed,
-            prompt_timeout,
-            now_ms,
-            dice,
+        row, tokens = new_table_records(
+            secrets.token_hex(4), name, players, spectators, seed, prompt_timeout, now_ms, dice
         )
-        tokens = [JoinToken(new_join_token(), table_id, engine.GM, "gm")]
-        tokens += [JoinToken(new_join_token(), table_id, p, "player") for p in players]
-        tokens += [
-            JoinToken(new_join_token(), table_id, f"spectator-{i + 1}", "spectator")
-            for i in range(spectators)
-        ]
         self.store.create_table(row, tokens)
         return self._install(row, tokens)
+
+    def install(self, row: TableRow, tokens: list[JoinToken]) -> Table:
+        """Install a table already stored (made on the database thread while the server
+        runs, :mod:`vtt_bridge.tableops`): it joins at once."""
+        return self._install(row, tokens)
+
+    def close_archived(self, table: Table, now_ms: int) -> int:
+        """The in-memory half of archiving ``table`` (the database already says so):
+        it leaves the hub, its tokens no longer admit, and every member is closed
+        (1008, "table archived").  Returns how many connections were closed."""
+        self.tables.pop(table.id, None)
+        for token, grant in list(table.tokens.items()):
+            # Revoked in memory too: a join already waiting its turn is refused then.
+            table.tokens[token] = replace(grant, revoked=True)
+            if self.by_token.get(token) is table:
+                del self.by_token[token]
+        members = list(table.sessions)
+        for member in members:
+            self.leave(member, now_ms)
+            member.kick(1008, "table archived")
+        log.info("table %s (%s) archived: %d closed", table.id, table.row.name, len(members))
+        return len(members)
 
     def restore_table(
         self, row: TableRow, tokens: list[JoinToken], log_rows: list[LogRow]
@@ -191,6 +205,7 @@ class Hub:
         for token in table.tokens.values():
             if not token.revoked:
                 self.by_token[token.token] = table
+        self.on_table(table)
         return table
 
     async def table_created_elsewhere(self, table_id: str) -> Table | None:
@@ -384,7 +399,9 @@ class Hub:
 
     async def apply_revocations(self, now_ms: int) -> int:
         """Close every connection whose join token another process revoked in the
-        database (``vtt-bridge revoke-token``); returns how many tokens that was.
+        database (``vtt-bridge revoke-token``); returns how many tokens that was.  A
+        table archived there (``vtt-bridge archive-table``) is closed as
+        :meth:`close_archived` closes it (its tokens not counted).
 
         Cheap while nothing else writes to the database: one ``PRAGMA data_version``
         on the database thread, and the revoked tokens are read only when it moved."""
@@ -397,10 +414,8 @@ class Hub:
         self._revocations_read_at = version
         for table in [t for t in self.tables.values() if t.id not in live]:
             # Archived (``vtt-bridge archive-table``): its tokens are revoked too, but
-            # its members are told why first.
-            for member in list(table.sessions):
-                self.leave(member, now_ms)
-                member.kick(1008, "table archived")
+            # its members are told why, not "join token revoked".
+            self.close_archived(table, now_ms)
         return admin.sync_revocations(self, revoked, now_ms)
 
     # -- commands --------------------------------------------------------------------------
@@ -588,3 +603,32 @@ class Hub:
             table.next_event += len(plain)
         self.committer.enqueue(pending)
         return pending
+
+
+def new_table_records(
+    table_id: str,
+    name: str,
+    players: Sequence[str],
+    spectators: int,
+    seed: int | None,
+    prompt_timeout: float,
+    now_ms: int,
+    dice: str,
+) -> tuple[TableRow, list[JoinToken]]:
+    """A new table's row and join tokens (the GM's first, then each player's, then
+    ``spectator-1`` ...), not yet stored."""
+    row = TableRow(
+        table_id,
+        name,
+        secrets.randbits(63) if seed is None else seed,
+        prompt_timeout,
+        now_ms,
+        dice,
+    )
+    tokens = [JoinToken(new_join_token(), table_id, engine.GM, "gm")]
+    tokens += [JoinToken(new_join_token(), table_id, p, "player") for p in players]
+    tokens += [
+        JoinToken(new_join_token(), table_id, f"spectator-{i + 1}", "spectator")
+        for i in range(spectators)
+    ]
+    return row, tokens

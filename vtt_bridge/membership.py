@@ -76,7 +76,7 @@ async def _join(
     def refuse(code: str, text: str, path: str | None) -> None:
         # At the join's place when it holds one; recorded if its frame was.
         def answer() -> None:
-            if code == "bad_token":
+            if code in ("bad_token", "table_archived"):
                 forget_token(hub, message.token, now_ms)
             refusal = protocol.ErrorMessage(
                 seq=session.next_seq(), ref=message.seq, code=code, message=text, path=path
@@ -105,9 +105,17 @@ async def _join(
             log.exception("join: table %s could not be loaded", grant.table_id)
             refuse("internal", "try again", None)
             return
+    if table is None and grant is not None:
+        archived = await _archived_name(hub, grant.table_id)
+        if archived is not None:
+            refuse("table_archived", f"table {archived!r} was archived: it is closed for good, "
+                   "its log kept", "body.token")  # fmt: skip
+            return
     if table is None or grant is None:
         refuse("bad_token", "no table has that join token", "body.token")
         return
+    if grant.token not in table.tokens and table.recorder is not None:
+        table.recorder.token_added(grant, now_ms)  # issued elsewhere: replay needs it
     table.tokens[grant.token] = grant
     hub.by_token[grant.token] = table
     session.table, session.participant, session.role = table, grant.participant, grant.role
@@ -186,6 +194,17 @@ def forget_token(hub: HubParts, token: str, now_ms: int) -> None:
     table = hub.by_token.get(token)
     if table is not None:
         admin.close_revoked(hub, table, token, now_ms)
+
+
+async def _archived_name(hub: HubParts, table_id: str) -> str | None:
+    """The name of table ``table_id`` if it is archived; None if it is not (or cannot
+    be read: the join is then refused as any unknown token is)."""
+    try:
+        stored = await hub.committer.in_db(hub.store.any_table, table_id)
+    except Exception:
+        log.exception("join: table %s could not be read", table_id)
+        return None
+    return stored[0].name if stored is not None and stored[1] else None
 
 
 def leave(session: Session, now_ms: int) -> None:

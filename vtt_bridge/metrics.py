@@ -31,7 +31,7 @@ COUNTERS = (
     "origin_refused", "tokens_issued", "tokens_revoked", "snapshots", "commit_batches",
     "commit_rows", "replay_divergences", "tables_carried_forward", "connections_refused",
     "token_connections_refused", "commit_failures", "too_big", "handshakes_refused",
-    "host_refused", "handshakes_abandoned",
+    "host_refused", "handshakes_abandoned", "tables_created", "tables_archived",
 )  # fmt: skip
 
 

@@ -11,6 +11,7 @@ from aiohttp import web
 from aiohttp.typedefs import Handler, Middleware
 
 from vtt_bridge.config import Config
+from vtt_bridge.tableops import ADMIN_PREFIX, refused
 
 log = logging.getLogger("vtt_bridge")
 #: The operations endpoints: behind ``--ops-token``, and only on ``--ops-port`` if set.
@@ -27,17 +28,29 @@ def operations_guard(config: Config) -> Middleware:
 
     With ``ops_port`` set, ``/healthz`` and ``/metrics`` answer only there (404 on the
     main address) and the ops listener answers nothing else.  With ``ops_token`` set,
-    they require ``Authorization: Bearer <token>`` (401 otherwise)."""
+    they require ``Authorization: Bearer <token>`` (401 otherwise).  The operator's
+    requests (``/admin/...``, :mod:`vtt_bridge.tableops`) always require it: a server
+    with no ``ops_token`` refuses them (403, ``no_credential``)."""
 
     @web.middleware
     async def guard(request: web.Request, handler: Handler) -> web.StreamResponse:
         on_ops = config.ops_port is not None and _local_port(request) == config.ops_port
-        if request.path not in OPS_PATHS:
+        administers = request.path.startswith(ADMIN_PREFIX)
+        if request.path not in OPS_PATHS and not administers:
             if on_ops:
                 raise web.HTTPNotFound()
             return await handler(request)
         if config.ops_port is not None and not on_ops:
             raise web.HTTPNotFound()
+        if administers:
+            # Making and archiving tables always needs the credential: without one,
+            # anyone who reaches the port could.
+            if config.ops_token is None:
+                text = "this server has no --ops-token: tables are made on its host only"
+                return refused(403, "no_credential", text)
+            if not bearer_matches(request, config.ops_token):
+                return refused(401, "unauthorized", "Authorization: Bearer <ops token> required")
+            return await handler(request)
         if config.ops_token is not None and not bearer_matches(request, config.ops_token):
             raise web.HTTPUnauthorized(
                 text="bearer token required", headers={"WWW-Authenticate": 'Bearer realm="ops"'}

@@ -39,6 +39,7 @@ BRIDGE_ERROR_CODES: Final = frozenset(
         "not_joined",  # anything but join before a join
         "already_joined",  # a second join on one connection
         "bad_token",  # a join token no table has (or one revoked)
+        "table_archived",  # a join token of an archived table
         "spectator",  # a spectator sent something other than ping / resync
         "gm_only",  # a player sent a GM-only message (the engine uses this code too)
         "not_permitted",  # a message type with no row in the permission table

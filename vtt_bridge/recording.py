@@ -4,8 +4,9 @@ A recording is JSON Lines.  The first line is a header with everything needed to
 rebuild the table as it stood when recording began (settings, join tokens, the log so
 far); then, in order, every frame a member sent (``in``, verbatim; a join's also
 carries ``out_seq``, the connection's outbound seq before it), every message the
-bridge sent each member (``out``), prompt deadlines passing (``expire``) and
-connections closing (``close``), each with the bridge's clock reading ``t``.
+bridge sent each member (``out``), prompt deadlines passing (``expire``),
+connections closing (``close``) and join tokens issued by another process, recorded
+when first used to join (``token``), each with the bridge's clock reading ``t``.
 
 Replay builds a fresh in-process bridge over an in-memory database, feeds it the
 ``in``, ``expire`` and ``close`` records at their recorded clock readings, and compares
@@ -92,6 +93,11 @@ class FileRecorder:
         self._write(
             {"record": "out", "t": now_ms, "conn": conn, "message": protocol.to_wire(message)}
         )
+
+    def token_added(self, grant: JoinToken, now_ms: int) -> None:
+        """A join token the table did not have when recording began, issued by another
+        process (``vtt-bridge issue-token``), first used to join: replay stores it."""
+        self._write({"record": "token", "t": now_ms, "token": asdict(grant)})
 
     def expired(self, prompt: str, now_ms: int) -> None:
         """A prompt's deadline passed."""
@@ -235,6 +241,8 @@ async def replay(path: Path, *, after: Callable[[Table], None] | None = None) ->
                 await hub.drain()
             elif kind == "out":
                 expected.setdefault(record["conn"], []).append(record["message"])
+            elif kind == "token":  # issued by another process while recording
+                hub.store.add_token(JoinToken(**record["token"]))
             elif kind == "expire":
                 await hub.expire(table.id, record["prompt"], now)
             elif kind == "close" and record["conn"] in sessions:

@@ -311,6 +311,16 @@ class Store:
         ).fetchone()
         return None if r is None else TableRow(*r)
 
+    def any_table(self, table_id: str) -> tuple[TableRow, bool] | None:
+        """The table ``table_id`` archived or not, and whether it is archived; None if
+        there is none."""
+        r = self._db.execute(
+            "SELECT id, name, seed, prompt_timeout, created_ms, dice, archived FROM tables "
+            "WHERE id = ?",
+            (table_id,),
+        ).fetchone()
+        return None if r is None else (TableRow(*r[:6]), bool(r[6]))
+
     def archive_table(self, table_id: str) -> None:
         """Archive a table: it no longer loads, and every join token of it is revoked
         (a running server refuses them at once and closes their connections as it does

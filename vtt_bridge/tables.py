@@ -30,6 +30,9 @@ class Recorder(Protocol):
     def frame_out(self, conn: str, message: protocol.ServerMessage, now_ms: int) -> None:
         """A message the bridge sent a member."""
 
+    def token_added(self, grant: JoinToken, now_ms: int) -> None:
+        """A join token issued by another process, first used to join."""
+
     def expired(self, prompt: str, now_ms: int) -> None:
         """A prompt's deadline passed."""
 

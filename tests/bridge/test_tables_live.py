@@ -2,7 +2,8 @@
 process, as the integration guides say, in their order: a real ``vtt-bridge serve``
 process, then ``vtt-bridge create-table`` (and ``issue-token``), then joins with the
 printed tokens, with no restart.  ``vtt-bridge archive-table`` then closes the table's
-connections (1008, "table archived") and its tokens stop joining at once."""
+connections (1008, "table archived") and its tokens stop joining at once
+(``table_archived``)."""
 
 from __future__ import annotations
 
@@ -112,7 +113,7 @@ async def test_the_owlbear_guide_in_order_then_archive_table(
         late = await connect(http, port)
         await late.send(protocol.Join, token=tokens["bob"], last_event=None)
         refused = await late.wait_for(protocol.ErrorMessage)
-        assert refused.code == "bad_token"
+        assert refused.code == "table_archived"  # a typed refusal naming why
         again = cli("issue-token", "Thursday game", "carol", cwd=cwd)
         assert again.returncode == 1 and "no single table" in again.stderr
         assert cli("archive-table", "Thursday game", cwd=cwd).returncode == 1
