@@ -210,7 +210,6 @@ class ToyDuel(Ruleset):
 
     name: ClassVar[str] = "toy-duel"
     title: ClassVar[str] = "Toy duel"
-    phases_per_turn: ClassVar[int] = 1
     fight_state: ClassVar[type | None] = ToyFight
     combatant_state: ClassVar[type | None] = ToyFighter
     move_modes: ClassVar[tuple[str, ...]] = ("stride", "sneak")
