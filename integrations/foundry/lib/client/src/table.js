@@ -572,12 +572,21 @@ export function outerCount(combat) {
 }
 
 /**
- * "End X's Turn" / "End X's Phase": the words for ending `name`'s action in the
- * fight's game (the ruleset's `time.action`; "action" when the bridge sent none).
+ * The fight's game's word for one combatant's action ("Turn" in Cyberpunk RED and M&M,
+ * "Phase" in Hero: the ruleset's `time.action`; "action" when the bridge sent none).
+ * @param {CombatView | null} combat
+ * @returns {string}
+ */
+export function actionWord(combat) {
+  return combat?.time?.action ?? "action";
+}
+
+/**
+ * "End X's Turn" / "End X's Phase": the words for ending `name`'s action.
  * @param {CombatView | null} combat
  * @param {string} name
  * @returns {string}
  */
 export function endActionLabel(combat, name) {
-  return `End ${name}'s ${combat?.time?.action ?? "action"}`;
+  return `End ${name}'s ${actionWord(combat)}`;
 }
