@@ -18,6 +18,7 @@ from engine import (
     StartCombat,
     options_for,
 )
+from engine.events import EffectStarted
 from engine.rulesets import find_ruleset, registered
 from engine.timewords import ROUNDS, Clock, TimeUnit, TimeWords
 from tests.engine.cyberpunk_red.helpers import cpr
@@ -161,4 +162,5 @@ def test_an_effects_end_is_said_in_the_games_units() -> None:
     # M&M: an effect lasting 2 rounds, set in Round 1, ends in Round 3.
     encounter, _ = _start("mm3e", mm("gina", 1, 1), mm("rex", 4, 4))
     (started,) = encounter.apply(SetEffect("gm", "dazzled", "rex", 2))
+    assert isinstance(started, EffectStarted)
     assert started.ends == Clock({"round": 3}, "Round 3")
