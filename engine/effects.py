@@ -29,7 +29,7 @@ Result = tuple[EncounterState, list[Any]]
 
 def later(turn: int, phase: int, passes: int, per_turn: int) -> tuple[int, int]:
     """The (turn, phase) ``passes`` passes after (turn, phase); the surprise pass
-    (phase 0) counts as one pass before Turn 1 Phase 1."""
+    (phase 0) counts as one pass before the first regular one."""
     for _ in range(passes):
         if phase == 0:
             turn, phase = 1, 1
