@@ -41,11 +41,14 @@ def combat_and_ruleset(state: EncounterState) -> tuple[Combat, Ruleset]:
 def require_turn(combat: Combat, token: Combatant) -> None:
     """Refuse unless it is ``token``'s action (its INIT, or its readied action firing)."""
     if combat.actor != token.id:
-        raise CommandRejected(
-            "not_your_turn",
-            f"it is {combat.actor!r}'s action (Turn {combat.turn}, Phase {combat.phase}), "
-            f"not {token.id!r}'s",
-        )
+        raise CommandRejected("not_your_turn", f"{whose_action(combat)}, not {token.id!r}'s")
+
+
+def whose_action(combat: Combat) -> str:
+    """Whose action it is, and when, in the fight's game's words ("it is 'gina''s Turn
+    (Round 2)", "it is 'elf''s Phase (Turn 1, Phase 3)")."""
+    words = find_ruleset(combat.ruleset).time_words
+    return f"it is {combat.actor!r}'s {words.action} ({words.label(combat.turn, combat.phase)})"
 
 
 def require_no_prompts(combat: Combat, ignore: str | None = None) -> None:

@@ -19,6 +19,7 @@ from typing import Any, Protocol, TypeAlias
 
 from engine.combat_state import Combat, Effect
 from engine.model import Combatant, EncounterState
+from engine.timewords import Clock, TimeWords
 
 __all__ = [
     "ActNow",
@@ -100,6 +101,15 @@ class TimeHooks(Protocol):
     @property
     def phases_per_turn(self) -> int:
         """How many passes make a Turn (or Round)."""
+        ...
+
+    @property
+    def time_words(self) -> TimeWords:
+        """The game's units of time and their names (:mod:`engine.timewords`)."""
+        ...
+
+    def clock(self, combat: Combat) -> Clock:
+        """The fight's moment now, in the game's words."""
         ...
 
     def surprise(self, aware: tuple[str, ...], everyone: tuple[str, ...]) -> bool:

@@ -119,7 +119,9 @@ class Combat:
     """A running fight.
 
     ``order`` is the initiative order (it changes when a Delay or Ready moves someone);
-    ``turn``/``phase`` the time (phase 0 is the Surprise Phase); ``acting`` indexes
+    ``turn``/``phase`` the time, counted neutrally: the cycle over the order and the
+    pass within it (phase 0: a surprise pass), said in the game's words only through
+    its ruleset's ``time_words`` (:mod:`engine.timewords`); ``acting`` indexes
     ``order``.  ``conditions`` maps combatants to sorted condition names (the
     ruleset's words).  ``rules`` and ``per_combatant`` are the ruleset's own state
     (:mod:`engine.rulesets.base`); ``groups`` share a count; ``effects`` end at a point

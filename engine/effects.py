@@ -19,6 +19,7 @@ from engine.combat_state import Combat, Effect
 from engine.copies import replace
 from engine.events import EffectEnded, EffectStarted
 from engine.model import EncounterState
+from engine.timewords import TimeWords
 
 if TYPE_CHECKING:
     from engine.clock import TimeHooks
@@ -28,7 +29,7 @@ Result = tuple[EncounterState, list[Any]]
 
 def later(turn: int, phase: int, passes: int, per_turn: int) -> tuple[int, int]:
     """The (turn, phase) ``passes`` passes after (turn, phase); the surprise pass
-    (phase 0) counts as one pass before Turn 1 Phase 1."""
+    (phase 0) counts as one pass before the first regular one."""
     for _ in range(passes):
         if phase == 0:
             turn, phase = 1, 1
@@ -50,17 +51,19 @@ def start_effect(
     token: str | None,
     source: str,
     rounds: int | None,
-    per_turn: int,
+    words: TimeWords,
 ) -> tuple[Combat, EffectStarted]:
-    """``combat`` with a new effect beginning now and lasting ``rounds`` Turns (None:
-    until ended), and its event."""
+    """``combat`` with a new effect beginning now and lasting ``rounds`` Turns or Rounds
+    (None: until ended), and its event (the end said in the game's ``words``)."""
     count = current_count(combat)
+    per_turn = words.passes
     ends = None if rounds is None else later(combat.turn, combat.phase, rounds * per_turn, per_turn)
     effect = Effect(
         f"e{combat.next_effect}", name, token, source, (combat.turn, combat.phase), count, ends
     )
     combat = replace(combat, effects=(*combat.effects, effect), next_effect=combat.next_effect + 1)
-    return combat, EffectStarted(effect.id, name, token, source, count, ends)
+    clock = None if ends is None else words.reading(*ends)
+    return combat, EffectStarted(effect.id, name, token, source, count, clock)
 
 
 def end_effect(combat: Combat, effect_id: str, reason: str) -> tuple[Combat, EffectEnded | None]:

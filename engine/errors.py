@@ -42,7 +42,7 @@ REJECTION_CODES = frozenset(
         "not_your_turn",  # acting out of initiative order
         "prompt_pending",  # the encounter waits for a prompt's answer first
         "illegal_move",  # a path that is off the grid, not contiguous, or blocked
-        "over_budget",  # more than the Phase's actions or movement allow
+        "over_budget",  # more than the action's share of actions or movement allows
         "unknown_prompt",  # answering a prompt that is not open
         "not_your_prompt",  # answering a prompt addressed to someone else
         "bad_rolls",  # table-supplied dice of the wrong count or range

@@ -2,6 +2,9 @@
 
 Each event is a frozen dataclass with a wire ``kind``; ``to_plain`` gives its data.
 Events are the engine's only output, and a log of them is enough to follow a fight.
+An event that names a moment of the fight carries it as a ``clock``
+(:class:`engine.timewords.Clock`): counted in the game's own units, with a label in its
+words (``{"at": {"round": 2}, "label": "Round 2"}``).
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ from typing import Any, ClassVar
 
 from engine.model import Combatant, Scene
 from engine.serial import to_plain
+from engine.timewords import Clock, TimeWords
 from geometry import Cell
 
 
@@ -24,7 +28,9 @@ class SceneLoaded:
 
 @dataclass(frozen=True, slots=True)
 class CombatStarted:
-    """A fight began under ``ruleset``; ``surprise`` says whether a Surprise Phase comes first.
+    """A fight began under ``ruleset``; ``surprise`` says whether a surprise pass comes
+    first; ``time`` is the game's units of time and their names (what a client labels
+    the fight's moments and a combatant's action with).
 
     The dice seed is not here: events reach players, and a known seed predicts every
     roll.  It is logged with the ``StartCombat`` command on the server instead.
@@ -34,6 +40,7 @@ class CombatStarted:
     ruleset: str
     surprise: bool
     aware: tuple[str, ...]
+    time: TimeWords
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,12 +65,12 @@ class InitiativeOrder:
 
 
 @dataclass(frozen=True, slots=True)
-class PhaseStarted:
-    """A new pass through the initiative order began (phase 0 is the Surprise Phase)."""
+class PassStarted:
+    """A new pass through the initiative order began at ``clock`` (a Cyberpunk RED or
+    M&M Round, a Hero Phase); ``surprise``: it is the surprise pass."""
 
-    kind: ClassVar[str] = "phase_started"
-    turn: int
-    phase: int
+    kind: ClassVar[str] = "pass_started"
+    clock: Clock
     surprise: bool
 
 
@@ -73,8 +80,7 @@ class CombatantActs:
 
     kind: ClassVar[str] = "combatant_acts"
     combatant: str
-    turn: int
-    phase: int
+    clock: Clock
     limited: bool
     movement: float
 
@@ -85,8 +91,7 @@ class CombatantDone:
 
     kind: ClassVar[str] = "combatant_done"
     combatant: str
-    turn: int
-    phase: int
+    clock: Clock
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,8 +178,7 @@ class CombatantSkipped:
 
     kind: ClassVar[str] = "combatant_skipped"
     combatant: str
-    turn: int
-    phase: int
+    clock: Clock
     reason: str
 
 
@@ -210,7 +214,7 @@ class MoveStopped:
 @dataclass(frozen=True, slots=True)
 class EffectStarted:
     """Effect ``effect`` (``name``) began on ``token`` (None: the scene), set by
-    ``source``; it ends just before count ``count`` in ``ends`` (turn, phase), or when
+    ``source``; it ends just before count ``count`` at the moment ``ends``, or when
     ended (``ends`` None)."""
 
     kind: ClassVar[str] = "effect_started"
@@ -219,7 +223,7 @@ class EffectStarted:
     token: str | None
     source: str
     count: int
-    ends: tuple[int, int] | None
+    ends: Clock | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -271,7 +275,7 @@ Event = (
     | CombatStarted
     | DiceRolled
     | InitiativeOrder
-    | PhaseStarted
+    | PassStarted
     | CombatantActs
     | CombatantDone
     | MoveStarted

@@ -172,7 +172,7 @@ def set_effect(state: EncounterState, command: SetEffect, spatial: SpatialCache)
     if command.rounds is not None and command.rounds < 1:
         raise CommandRejected("illegal_action", "an effect lasts at least 1 round")
     combat, started = start_effect(
-        combat, command.name, command.token, GM, command.rounds, ruleset.phases_per_turn
+        combat, command.name, command.token, GM, command.rounds, ruleset.time_words
     )
     return replace(state, combat=combat), [started]
 

@@ -127,7 +127,7 @@ def start_combat(state: EncounterState, command: StartCombat, spatial: SpatialCa
     turn_events = [*set_up, *turn_events]
     surprise = state.combat is not None and state.combat.surprise
     events: list[Any] = [
-        CombatStarted(ruleset.name, surprise, aware_in_order),
+        CombatStarted(ruleset.name, surprise, aware_in_order, ruleset.time_words),
         *tray.events,
         *rolled.events,
         InitiativeOrder(order, scores),

@@ -17,12 +17,14 @@ from engine.checks import (
     controlled_token,
     require_no_prompts,
     scene_of,
+    whose_action,
 )
 from engine.commands import GM
 from engine.errors import CommandRejected
 from engine.model import Combatant, EncounterState
 from engine.rulesets import Context, find_ruleset
 from engine.spatial import SpatialCache
+from engine.timewords import Clock
 from engine.tray import DiceTray
 from engine.turns import Ruleset
 from geometry import Cell, GeometryError
@@ -41,7 +43,8 @@ FREE_PATH_CELLS = 40
 class Options:
     """What ``token`` may do now: ``available`` actions, ``refused`` ones with the reason,
     ``movement_left`` of ordinary movement, and the prompts ``open_prompts`` waiting on the
-    asker.  ``can_act`` is whether it is this token's action at all (else ``reason``)."""
+    asker.  ``can_act`` is whether it is this token's action at all (else ``reason``);
+    ``clock`` the fight's moment in its game's words (None: no fight)."""
 
     token: str
     can_act: bool
@@ -50,6 +53,7 @@ class Options:
     available: tuple[str, ...]
     refused: tuple[tuple[str, str], ...]
     open_prompts: tuple[str, ...]
+    clock: Clock | None = None
 
 
 def options(
@@ -89,7 +93,7 @@ def _seam_options(
         waiting = refusal.message
     if acting and waiting is not None:
         # Its action, but everything waits on a prompt's answer first.
-        return Options(token.id, False, waiting, 0.0, (), (), prompts)
+        return Options(token.id, False, waiting, 0.0, (), (), prompts, ruleset.clock(combat))
     if acting:
         for mode in ruleset.move_modes:
             order.append(mode)
@@ -110,10 +114,11 @@ def _seam_options(
         verdicts["end_phase"] = None if combat.pending_move is None else "a move is under way"
         left = ruleset.movement_left(combat, token)
     else:
-        reason = f"it is {combat.actor!r}'s action (Turn {combat.turn}, Phase {combat.phase})"
+        reason = whose_action(combat)
     available = tuple(a for a in order if verdicts[a] is None)
     refused = tuple((a, r) for a in order if (r := verdicts[a]) is not None)
-    return Options(token.id, acting, reason, left, available, refused, prompts)
+    clock = ruleset.clock(combat)
+    return Options(token.id, acting, reason, left, available, refused, prompts, clock)
 
 
 def _refusal(spec: Any, ctx: Context) -> str | None:

@@ -93,7 +93,7 @@ from engine.events import (
     CombatantDone,
     CombatantSkipped,
     InitiativeOrder,
-    PhaseStarted,
+    PassStarted,
 )
 from engine.hooks import RulesetHooks
 from engine.model import EncounterState, Scene
@@ -169,7 +169,7 @@ def begin(state: EncounterState, ruleset: TimeHooks) -> Result:
 def advance(state: EncounterState, ruleset: TimeHooks) -> Result:
     """The acting combatant is done: hand the action to whoever is next."""
     combat = _combat(state)
-    events: list[Any] = [CombatantDone(combat.actor, combat.turn, combat.phase)]
+    events: list[Any] = [CombatantDone(combat.actor, ruleset.clock(combat))]
     state, more = _next_from(state, ruleset, combat.acting + 1, opened=0)
     return state, events + more
 
@@ -202,7 +202,7 @@ def _next_from(state: EncounterState, ruleset: TimeHooks, index: int, *, opened:
             return state, events + moved + more
         skip = ruleset.skip_reason(combat, cid)
         if skip is not None:
-            events.append(CombatantSkipped(cid, combat.turn, combat.phase, skip))
+            events.append(CombatantSkipped(cid, ruleset.clock(combat), skip))
             state, reached = ruleset.count_reached(state, cid)
             events += reached
             combat = _combat(state)
@@ -233,7 +233,8 @@ def close_pass(state: EncounterState, ruleset: TimeHooks, *, opened: int = 0) ->
     if opened:
         raise CommandRejected(
             "illegal_action",
-            "nobody could act in the whole next Phase: lift what keeps them from acting first",
+            f"nobody could act in the whole next {ruleset.time_words.pass_name}: lift what "
+            "keeps them from acting first",
         )
     events: list[Any] = []
     turn, phase = next_phase(combat.turn, combat.phase, ruleset.phases_per_turn)
@@ -248,7 +249,7 @@ def _open_phase(
     state: EncounterState, ruleset: TimeHooks, *, turn: int, phase: int, opened: int = 0
 ) -> Result:
     fresh = replace(_combat(state), turn=turn, phase=phase, opportunity_attacks=())
-    events: list[Any] = [PhaseStarted(turn, phase, surprise=phase == 0)]
+    events: list[Any] = [PassStarted(ruleset.clock(fresh), surprise=phase == 0)]
     state, started = ruleset.pass_started(replace(state, combat=fresh))
     events += started
     state, more = _next_from(state, ruleset, 0, opened=opened)
@@ -269,7 +270,7 @@ def start_acting(state: EncounterState, ruleset: TimeHooks, index: int) -> Resul
     combat = _combat(state)
     restricted = ruleset.limited(combat, cid)
     movement = ruleset.movement_left(combat, token)
-    events += [*started, CombatantActs(cid, combat.turn, combat.phase, restricted, movement)]
+    events += [*started, CombatantActs(cid, ruleset.clock(combat), restricted, movement)]
     for trigger in combat.triggers:
         if trigger.on == "action" and trigger.by == cid:
             holder = scene.token(trigger.owner)

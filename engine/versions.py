@@ -49,7 +49,13 @@ from typing import Any
 #: drag on hexes, or on squares with diagonals illegal, goes through the cells Foundry
 #: v13 records.  No stored form changed: version-4 state and commands read as they are,
 #: and a logged command that plays differently now is reported as a replay divergence.
-RULES_VERSION = 5
+#: Version 6: each game's own clock.  The moments events name (``pass_started``, once
+#: ``phase_started``, ``combatant_acts`` ...) are ``Clock`` values in the ruleset's
+#: units (``engine.timewords``), and ``combat_started`` carries the ruleset's
+#: ``TimeWords``.  No stored form of state or commands changed: version-5 state and
+#: commands read as they are, and the events they logged upgrade on the wire
+#: (``vtt_bridge.event_upgrades``), so nothing replays differently.
+RULES_VERSION = 6
 
 Plain = dict[str, Any]
 Upgrade = Callable[[Plain], Plain]

@@ -55,7 +55,7 @@ from protocol.messages import (
     Resync,
     StartCombat,
 )
-from protocol.queries import AskOptions, AskPath, Options, PathPlan
+from protocol.queries import AskOptions, AskPath, Clock, Options, PathPlan
 from protocol.scene import (
     DIAGONAL_RULES,
     GRID_KINDS,
@@ -107,6 +107,7 @@ __all__ = [
     "AskOptions",
     "AskPath",
     "ClientMessage",
+    "Clock",
     "ConfigureTable",
     "EndEffect",
     "EndPhase",

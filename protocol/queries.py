@@ -11,7 +11,7 @@ from typing import Annotated, Final
 
 from msgspec import Meta
 
-from protocol.wire import Cell, ClientWire, Length, Name, Prose, Seq, ServerWire, TokenId
+from protocol.wire import Cell, ClientWire, Length, Name, Prose, Seq, ServerWire, TokenId, Wire
 
 MAX_LISTED: Final = 64
 
@@ -23,10 +23,20 @@ class AskOptions(ClientWire, frozen=True, kw_only=True):
     token: TokenId
 
 
+class Clock(Wire, frozen=True, kw_only=True):
+    """A moment of the fight in its game's words: ``at`` counts each of the ruleset's
+    units of time, largest first (``{"round": 2}``, ``{"turn": 1, "phase": 3}``),
+    ``label`` says it as the game's table does ("Round 2", "Turn 1, Phase 3")."""
+
+    at: Annotated[dict[Name, int], Meta(max_length=4)]
+    label: Prose
+
+
 class Options(ServerWire, frozen=True, kw_only=True):
     """The answer to ``ask_options`` ``ref``: whether ``token`` may act now (else
     ``reason``), how far it may still move, the ``available`` actions, the ``refused``
-    ones as ``[action, reason]`` pairs, and the prompts waiting on the asker."""
+    ones as ``[action, reason]`` pairs, the prompts waiting on the asker, and the
+    fight's moment (``clock``; null with no fight)."""
 
     TYPE = "options"
     ref: Seq
@@ -37,6 +47,7 @@ class Options(ServerWire, frozen=True, kw_only=True):
     available: Annotated[tuple[Name, ...], Meta(max_length=MAX_LISTED)]
     refused: Annotated[tuple[tuple[Name, Prose], ...], Meta(max_length=MAX_LISTED)]
     prompts: Annotated[tuple[str, ...], Meta(max_length=MAX_LISTED)]
+    clock: Clock | None = None
 
 
 class AskPath(ClientWire, frozen=True, kw_only=True):

@@ -33,35 +33,65 @@ from typing import Any
 #: ``identity_changed`` is new.
 #: Version 6 (issue 24): ``end_combat`` and its ``combat_ended`` event are new; events
 #: logged before keep their shape (no step needed).
-WIRE_VERSION = 6
+#: Version 7: each game's own clock.  ``phase_started {turn, phase, surprise}`` is
+#: ``pass_started {clock, surprise}``; ``combatant_acts``, ``combatant_done`` and
+#: ``combatant_skipped`` carry ``clock`` instead of ``turn`` and ``phase``;
+#: ``effect_started``'s ``ends`` is a clock; ``options`` and a state's ``combat`` carry
+#: the ``clock`` too.  A clock is ``{at: {unit: n, ...}, label}`` in the fight's
+#: ruleset's units (``{"round": 2}``, ``{"turn": 1, "phase": 3}``), so the step needs
+#: the ruleset of the fight an event was logged in (``fight``).
+WIRE_VERSION = 7
 
-EventUpgrade = Callable[[dict[str, Any], dict[str, Any]], dict[str, Any]]
+EventUpgrade = Callable[..., dict[str, Any]]
 #: ``EVENT_UPGRADES[v]`` turns a logged event (``{"kind", "data"}``) of wire version
-#: ``v`` into version ``v + 1``, given the plain command that caused it.
+#: ``v`` into version ``v + 1``, given the plain command that caused it (and, for a
+#: step registered with ``fight=True``, the ruleset name of the fight it was logged in).
 EVENT_UPGRADES: dict[int, EventUpgrade] = {}
+#: The versions whose step also takes the fight's ruleset.
+NEEDS_FIGHT: set[int] = set()
 
 
-def event_upgrade(version: int) -> Callable[[EventUpgrade], EventUpgrade]:
-    """Register the step from a logged event of ``version`` to ``version + 1``."""
+def event_upgrade(version: int, *, fight: bool = False) -> Callable[[EventUpgrade], EventUpgrade]:
+    """Register the step from a logged event of ``version`` to ``version + 1``; with
+    ``fight`` the step is called ``step(event, command, fight)``, ``fight`` the ruleset
+    the table's fight was under when the event was logged (None: unknown)."""
 
     def add(step: EventUpgrade) -> EventUpgrade:
         if version in EVENT_UPGRADES:
             raise ValueError(f"an event upgrade from version {version} is already registered")
         EVENT_UPGRADES[version] = step
+        if fight:
+            NEEDS_FIGHT.add(version)
         return step
 
     return add
 
 
 def upgrade_events(
-    events: list[dict[str, Any]], command: dict[str, Any], version: int
+    events: list[dict[str, Any]],
+    command: dict[str, Any],
+    version: int,
+    fight: str | None = None,
 ) -> list[dict[str, Any]]:
-    """Events logged under wire ``version`` as this release would send them."""
+    """Events logged under wire ``version`` as this release would send them; ``fight``
+    names the ruleset of the fight they were logged in (None: no fight, or unknown)."""
     if version > WIRE_VERSION:
         raise ValueError(
             f"events written under wire version {version}; this release knows up to {WIRE_VERSION}"
         )
     for step in range(version, WIRE_VERSION):
         if step in EVENT_UPGRADES:
-            events = [EVENT_UPGRADES[step](event, command) for event in events]
+            upgrade = EVENT_UPGRADES[step]
+            if step in NEEDS_FIGHT:
+                events = [upgrade(event, command, fight) for event in events]
+            else:
+                events = [upgrade(event, command) for event in events]
     return events
+
+
+def fight_after(command: dict[str, Any], before: str | None) -> str | None:
+    """The ruleset of the fight a logged ``command`` ran in, given the one running before
+    it: a ``start_combat`` names its own."""
+    if command.get("type") == "start_combat" and isinstance(command.get("ruleset"), str):
+        return str(command["ruleset"])
+    return before

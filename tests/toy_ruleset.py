@@ -180,7 +180,9 @@ def _bless(ctx: Context, params: BlessParams) -> Result:
     state = _spend(ctx)
     combat = state.combat
     assert combat is not None
-    combat, started = start_effect(combat, "blessed", target.id, ctx.token.id, params.rounds, 1)
+    combat, started = start_effect(
+        combat, "blessed", target.id, ctx.token.id, params.rounds, ctx.ruleset.time_words
+    )
     return replace(state, combat=combat), [started]
 
 
@@ -210,7 +212,6 @@ class ToyDuel(Ruleset):
 
     name: ClassVar[str] = "toy-duel"
     title: ClassVar[str] = "Toy duel"
-    phases_per_turn: ClassVar[int] = 1
     fight_state: ClassVar[type | None] = ToyFight
     combatant_state: ClassVar[type | None] = ToyFighter
     move_modes: ClassVar[tuple[str, ...]] = ("stride", "sneak")

@@ -31,7 +31,7 @@ from protocol.wire import Wire
 CHANGED_IN = {
     "move_started": 2,
     "aborted": 2,
-    "effect_started": 3,
+    "effect_started": 7,
     "effect_ended": 3,
     "combatant_joined": 4,
     "combatant_left": 3,
@@ -40,6 +40,11 @@ CHANGED_IN = {
     "power_options_set": 5,
     "identity_changed": 5,
     "combat_ended": 6,
+    "combat_started": 7,
+    "pass_started": 7,
+    "combatant_acts": 7,
+    "combatant_done": 7,
+    "combatant_skipped": 7,
 }
 #: Engine fields the wire spells otherwise: a token's stats, sorted pairs in the
 #: engine, are a map on the wire (``vtt_bridge.translate.tokens_stats_as_maps``).

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 import engine
 from engine import CommandRejected, Encounter, EncounterState
 from engine.versions import RULES_VERSION, NewerVersion, upgrade_command, upgrade_state
-from protocol.versions import WIRE_VERSION, upgrade_events
+from protocol.versions import WIRE_VERSION, fight_after, upgrade_events
 from vtt_bridge import event_upgrades  # noqa: F401  (registers the event upgrade steps)
 from vtt_bridge.replies import ack_reply
 from vtt_bridge.store import LogRow, Snapshot, Store, VersionRun, stored_hash
@@ -102,8 +102,10 @@ def load(table: Table, store: Store, on_deadline: DeadlineFn) -> LoadReport:
             raise StartupError(f"table {table.id}: log position {expected} is missing")
     if start + len(tail) != report.positions:
         raise StartupError(f"table {table.id}: log position {report.positions - 1} is missing")
+    fights: list[str | None] = []
     for row in tail:
-        _replay_row(table.id, table.encounter, row, report)
+        fights.append(fight_after(row.command, fight_of(table.encounter.state)))
+        _replay_row(table.id, table.encounter, row, report, fights[-1])
         deadlines.update(row.meta.get("deadlines", {}))
     report.replayed = len(tail)
     total = (
@@ -112,7 +114,7 @@ def load(table: Table, store: Store, on_deadline: DeadlineFn) -> LoadReport:
         else (snapshot.events if start and snapshot is not None else 0)
     )
     report.rows_read = len(tail)
-    _fill_window(table, store, tail, total)
+    _fill_window(table, store, tail, fights, total)
     _remember_acks(table, tail)
     # Acknowledgements before the tail stay in the log: a retransmission with a seq at
     # most its client's highest there is looked up (Hub._retransmitted).
@@ -170,8 +172,11 @@ def carry_forward(table_id: str, snapshot: Snapshot) -> EncounterState | None:
     return state
 
 
-def _replay_row(table_id: str, encounter: Encounter, row: LogRow, report: LoadReport) -> None:
-    """Apply a logged command again and compare what it produces with what it logged."""
+def _replay_row(
+    table_id: str, encounter: Encounter, row: LogRow, report: LoadReport, fight: str | None
+) -> None:
+    """Apply a logged command again and compare what it produces with what it logged
+    (in fight ``fight``: the ruleset the row ran under, which its upgrade may need)."""
     if row.rules_version > RULES_VERSION or row.wire_version > WIRE_VERSION:
         raise StartupError(
             f"table {table_id}: command {row.position} was written under rules version "
@@ -187,27 +192,37 @@ def _replay_row(table_id: str, encounter: Encounter, row: LogRow, report: LoadRe
     except (TypeError, ValueError, KeyError, NewerVersion) as exc:
         why = f"cannot be read by this release ({exc})"
     else:
-        if events == wire_events(row):
+        if events == wire_events(row, fight):
             return
         why = "produces other events than it logged"
     report.divergences.append(Divergence(row.position, kind, row.rules_version, why))
 
 
-def wire_events(row: LogRow) -> list[dict[str, object]]:
-    """A row's logged events as this release sends them."""
+def fight_of(state: EncounterState) -> str | None:
+    """The ruleset of the fight running in ``state`` (None: no fight)."""
+    return state.combat.ruleset if state.combat is not None else None
+
+
+def wire_events(row: LogRow, fight: str | None) -> list[dict[str, object]]:
+    """A row's logged events as this release sends them (``fight``: the ruleset of the
+    fight the row ran in, :func:`protocol.versions.fight_after`)."""
     if row.wire_version == WIRE_VERSION:
         return row.events
-    return upgrade_events(row.events, row.command, row.wire_version)
+    return upgrade_events(row.events, row.command, row.wire_version, fight)
 
 
-def _fill_window(table: Table, store: Store, tail: list[LogRow], total: int) -> None:
+def _fill_window(
+    table: Table, store: Store, tail: list[LogRow], fights: list[str | None], total: int
+) -> None:
     """The catch-up window, numbered so the last event is ``total - 1``: the tail's
     events, and before them, up to the window's count, the newest events of the log
     before the tail (read by index, ``log_by_event``), so a client that rejoins after a
     restart catches up with events as it would have before it, not with the whole
     state.  The window's byte bound then drops the oldest as it does in play."""
     events = EventLog(table.events.keep, table.events.keep_bytes)
-    held = [event for row in tail for event in wire_events(row)]
+    held = [
+        event for row, fight in zip(tail, fights, strict=True) for event in wire_events(row, fight)
+    ]
     first = total - len(held)
     earlier_from = max(0, first - events.keep)
     if earlier_from < first:
@@ -325,7 +340,8 @@ def verify(store: Store, table: Table) -> Verified:
     encounter = Encounter()
     report = LoadReport(table.id, table.row.name)
     for row in store.log(table.id):
-        _replay_row(table.id, encounter, row, report)
+        fight = fight_after(row.command, fight_of(encounter.state))
+        _replay_row(table.id, encounter, row, report, fight)
     return Verified(
         table.id,
         table.row.name,

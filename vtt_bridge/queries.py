@@ -36,6 +36,9 @@ def answer_options(session: Session, message: protocol.AskOptions, now_ms: int) 
             available=found.available,
             refused=found.refused,
             prompts=found.open_prompts,
+            clock=None
+            if found.clock is None
+            else protocol.Clock(at=found.clock.at, label=found.clock.label),
         ),
         now_ms,
     )

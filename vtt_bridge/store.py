@@ -532,11 +532,24 @@ class Store:
         for first, events, wire, command in rows:
             decoded = json.loads(events)
             if wire != WIRE_VERSION:
-                decoded = upgrade_events(decoded, json.loads(command), wire)
+                fight = self.fight_at(table_id, first)
+                decoded = upgrade_events(decoded, json.loads(command), wire, fight)
             for offset, event in enumerate(decoded):
                 if start <= first + offset < end:
                     found.append(event)
         return found
+
+    def fight_at(self, table_id: str, first_event: int) -> str | None:
+        """The ruleset named by the table's last ``start_combat`` logged at or before
+        the row whose first event is ``first_event``: the fight that row ran in, which
+        upgrading its events to this release's words needs (None: no fight yet)."""
+        row = self._db.execute(
+            "SELECT json_extract(command, '$.ruleset') FROM log WHERE table_id = ? "
+            "AND first_event <= ? AND json_extract(command, '$.type') = 'start_combat' "
+            "ORDER BY first_event DESC, position DESC LIMIT 1",
+            (table_id, first_event),
+        ).fetchone()
+        return None if row is None or row[0] is None else str(row[0])
 
     def integrity_check(self) -> str:
         """SQLite's own verdict on the file (``"ok"`` when sound)."""

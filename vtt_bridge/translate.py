@@ -14,6 +14,9 @@ from typing import Any
 import engine
 import protocol
 from engine import COMMAND_TYPES, Command, from_plain, to_plain
+from engine.errors import UnsupportedRuleset
+from engine.rulesets import find_ruleset
+from engine.timewords import ROUNDS, TimeWords
 from vtt_bridge.derive import struct_reader
 
 
@@ -69,9 +72,26 @@ def tokens_stats_as_maps(kind: str, data: dict[str, Any]) -> dict[str, Any]:
 
 def public_state(state: engine.EncounterState) -> dict[str, Any]:
     """The state a participant may see: everything but the dice seed and draw count,
-    tokens' stats as maps."""
+    tokens' stats as maps; a fight's ``combat`` also says its moment (``clock``) and its
+    game's units of time (``time``), in the words its events use."""
     plain = to_plain(state)
     assert isinstance(plain, dict)
     plain.pop("seed", None)
     plain.pop("draws", None)
+    combat = state.combat
+    if combat is not None:
+        words = time_words_of(combat.ruleset)
+        plain["combat"]["clock"] = to_plain(words.reading(combat.turn, combat.phase))
+        plain["combat"]["time"] = to_plain(words)
     return tokens_stats_as_maps("scene_loaded", plain)
+
+
+def time_words_of(fight: str | None) -> TimeWords:
+    """The time words of the ruleset named ``fight`` (a game this release does not
+    know, or none: Rounds of one pass, the seam's default)."""
+    if fight is None:
+        return ROUNDS
+    try:
+        return find_ruleset(fight).time_words
+    except UnsupportedRuleset:
+        return ROUNDS

@@ -9,7 +9,8 @@ imported by :mod:`engine.rulesets` on its own: adding a game edits neither the c
 example; ``engine/rulesets/hero/`` and ``engine/rulesets/cyberpunk_red/`` are real ones.
 
 The core owns what every game shares: the encounter and its scene, the spatial index,
-time as ordered passes over the combatants (``phases_per_turn`` passes a Turn or Round;
+time as ordered passes over the combatants (``time_words`` names them: a Round of one
+pass, or a Turn of ``phases_per_turn`` Phases;
 groups acting at one count; newcomers and leavers), prompts and their deadlines, paused
 moves and attacks of opportunity as a mechanism, triggers (:class:`Trigger`: a token's
 action, entering an area, coming into sight), effects that end at a point in the order
@@ -39,7 +40,9 @@ A ruleset owns its game:
    action returns clock requests (:mod:`engine.clock`: ``Advance()``, ``ActNow(who)``,
    ``Reorder(who, before)``, ``Requeue(order, scores)``, ``ClosePass()``,
    ``ResumeAt(index)``) among its events, and the walk applies each in place
-   (:func:`engine.turns.settle`).
+   (:func:`engine.turns.settle`).  ``time_words`` (:class:`engine.timewords.TimeWords`)
+   declares the game's units of time and their names; every event, refusal and option
+   that names a moment says it in them (:class:`engine.timewords.Clock`).
 5. **Movement.**  ``move_modes`` and :meth:`Ruleset.plan_move` (check a move and charge
    it, its cells in ``Context.path``), :meth:`Ruleset.movement_left`, ``trigger_pause``
    (a held action's move pauses before or inside the area), and for games with
@@ -65,6 +68,7 @@ from engine.errors import UnsupportedRuleset
 from engine.hooks import RulesetHooks
 from engine.model import Combatant, EncounterState, Scene
 from engine.serial import from_plain, register_finisher
+from engine.timewords import ROUNDS, Clock, TimeWords
 from engine.tray import DiceTray
 
 if TYPE_CHECKING:
@@ -238,8 +242,9 @@ class Ruleset:
     name: ClassVar[str]
     #: A title for people.
     title: ClassVar[str]
-    #: Passes over the order per Turn (Hero: 4 Phases; a Round of one pass: 1).
-    phases_per_turn: ClassVar[int] = 1
+    #: The game's units of time and their names, largest first (default: Rounds of
+    #: one pass, a combatant's share of one its Turn).
+    time_words: ClassVar[TimeWords] = ROUNDS
     #: The fight-wide and per-combatant state classes (frozen dataclasses with defaults).
     fight_state: ClassVar[type | None] = None
     combatant_state: ClassVar[type | None] = None
@@ -293,6 +298,16 @@ class Ruleset:
         return False
 
     # -- time -------------------------------------------------------------------------------
+
+    @property
+    def phases_per_turn(self) -> int:
+        """Passes over the order per Turn or Round (Hero: 4 Phases; a Round: 1), as
+        ``time_words`` declares."""
+        return self.time_words.passes
+
+    def clock(self, combat: Combat) -> Clock:
+        """The fight's moment now, in the game's words."""
+        return self.time_words.reading(combat.turn, combat.phase)
 
     def can_act(self, combat: Combat, cid: str) -> bool:
         """Whether ``cid`` can act at all now (not unconscious, not unaware ...): a held

@@ -60,11 +60,13 @@ async def test_the_cyberpunk_red_fight_shows_every_rule() -> None:
     assert data(events, "cpr_held_lost") == [
         {"holder": "boss", "action": "attack", "reason": "the Round ended"}
     ]
-    rounds = [i for i, e in enumerate(events) if e.kind == "phase_started"]
+    rounds = [i for i, e in enumerate(events) if e.kind == "pass_started"]
     assert kinds.index("cpr_held_lost") < rounds[1]
     # Swimming: two squares of canal, 2 m per 1 m: the boss's whole 8 m.
     swim = [d for d in data(events, "move_completed") if d["token"] == "boss"]
     assert swim == [{"token": "boss", "at": [11, 6], "cost": 8.0, "movement_left": 0.0}]
     # The newcomer acts in Round 2 at its place.
-    acts = [d["combatant"] for d in data(events, "combatant_acts") if d["turn"] == 2]
+    acts = [
+        d["combatant"] for d in data(events, "combatant_acts") if d["clock"]["label"] == "Round 2"
+    ]
     assert acts == ["gina", "boss", "rex", "nix", "goon"]

@@ -30,8 +30,11 @@ async def test_an_unanswered_delayed_action_prompt_keeps_the_delay_waiting(
     assert (prompt.kind, prompt.attacker) == ("delayed_action", "hero")
     closed = await alice.event("prompt_closed")
     assert wire_data(closed)["outcome"] == "expired"
-    started = await alice.event("phase_started")
-    assert (wire_data(started)["turn"], wire_data(started)["phase"]) == (1, 2)
+    started = await alice.event("pass_started")
+    assert wire_data(started)["clock"] == {
+        "at": {"turn": 1, "phase": 2},
+        "label": "Turn 1, Phase 2",
+    }
     # Phase 2: the hero's own INIT comes before it took the delay: it lapses.
     assert wire_data(await alice.event("hold_lapsed")) == {"combatant": "hero", "hold": "delay"}
     acts = await alice.event("combatant_acts")

@@ -163,8 +163,11 @@ async def test_move_prompt_attack_restart(tmp_path: Path) -> None:
         assert [e.index for e in caught_up] == [last_seen - 1, last_seen]
         seq = await gm.send(protocol.EndPhase, token="ogre")
         assert isinstance(await gm.reply_to(seq), protocol.Ack)
-        phase = await alice.event("phase_started")
-        assert wire_data(phase) == {"turn": 1, "phase": 2, "surprise": False}
+        phase = await alice.event("pass_started")
+        assert wire_data(phase) == {
+            "clock": {"at": {"turn": 1, "phase": 2}, "label": "Turn 1, Phase 2"},
+            "surprise": False,
+        }
         acts = await alice.event("combatant_acts")
         assert wire_data(acts)["combatant"] == "hero"
 

@@ -24,11 +24,11 @@ async def test_the_full_fight_shows_every_rule() -> None:
     events = await run_fight()
     kinds = [e.kind for e in events]
     # A Surprise Phase, in which the unaware wolf does not act.
-    assert first(events, "phase_started")["surprise"] is True
+    assert first(events, "pass_started")["surprise"] is True
     surprise_actors = [
         wire_data(e)["combatant"]
         for e in events
-        if e.kind == "combatant_acts" and wire_data(e)["phase"] == 0
+        if e.kind == "combatant_acts" and wire_data(e)["clock"]["label"] == "Surprise Phase"
     ]
     assert "wolf" not in surprise_actors
     # A Delay to just before the giant, taken automatically, moving the elf's INIT.
@@ -58,5 +58,5 @@ async def test_the_full_fight_shows_every_rule() -> None:
     assert first(events, "recovered", lambda d: d["combatant"] == "hero") == {
         "combatant": "hero", "turn": 1, "end": [22, 27], "stun": [18, 23],
     }  # fmt: skip
-    turns = [wire_data(e)["turn"] if e.kind == "phase_started" else 0 for e in events]
+    turns = [wire_data(e)["clock"]["at"]["turn"] if e.kind == "pass_started" else 0 for e in events]
     assert kinds.index("recovered") < turns.index(2)

@@ -32,7 +32,7 @@ async def test_the_powers_fight_shows_every_rule() -> None:
     )
     assert (punch["dice"], punch["end"], punch["time"]) == ("12d6", 6, "attack")
     between = kinds[kinds.index("power_used") : kinds.index("power_used") + 3]
-    assert "phase_started" not in between and "combatant_done" not in between[:2]
+    assert "pass_started" not in between and "combatant_done" not in between[:2]
     # Kasdrevan: Casual RKA 1d6 on the Entangle, 1 END, Phase not used; then RKA 2d6.
     casual, full = kas[0], kas[1]
     assert (casual["dice"], casual["end"], casual["time"]) == ("1d6", 1, "none")

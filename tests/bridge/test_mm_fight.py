@@ -35,8 +35,10 @@ async def test_the_mm_fight_shows_every_rule() -> None:
     assert ties[1]["order"][0] == winner.split(", ")
     assert scores["villain"] == scores["minion1"] == scores["minion2"]
     # A surprise round: only the aware heroes act, one action each.
-    assert data(events, "phase_started")[0]["surprise"] is True
-    surprise = [d["combatant"] for d in data(events, "combatant_acts") if d["phase"] == 0]
+    assert data(events, "pass_started")[0]["surprise"] is True
+    surprise = [
+        d["combatant"] for d in data(events, "combatant_acts") if d["clock"]["at"] == {"round": 0}
+    ]
     assert surprise == ["hero", "ally"]
     # A flat-footed defender attacked: minion1's Parry does not count.
     first = data(events, "attack_check")[0]
@@ -60,8 +62,11 @@ async def test_the_mm_fight_shows_every_rule() -> None:
     ended = kinds.index("effect_ended")
     after = next(wire_data(e) for e in events[ended:] if e.kind == "combatant_acts")
     before = [wire_data(e) for e in events[:ended] if e.kind == "combatant_acts"][-1]
-    assert after["combatant"] == "villain" and after["turn"] == 2
-    assert before["turn"] == 2 and before["combatant"] == "ally"
+    assert after["combatant"] == "villain" and after["clock"] == {
+        "at": {"round": 2},
+        "label": "Round 2",
+    }
+    assert before["clock"]["at"] == {"round": 2} and before["combatant"] == "ally"
     (started,) = data(events, "effect_started")
     assert started["count"] == scores["minion2"] == scores["villain"]
 

@@ -28,7 +28,7 @@ from aiohttp.test_utils import TestServer
 import engine
 import protocol
 from engine.versions import RULES_VERSION, STATE_UPGRADES, upgrade_command, upgrade_state
-from protocol.versions import WIRE_VERSION, upgrade_events
+from protocol.versions import WIRE_VERSION, fight_after, upgrade_events
 from tests.bridge.conftest import token_of
 from tests.wsclient import TableClient, wire_data
 from vtt_bridge import Config, create_app
@@ -59,7 +59,13 @@ def _logged_events(db: Path, table_id: str) -> list[dict[str, Any]]:
         "SELECT command, events FROM log WHERE table_id = ? ORDER BY position", (table_id,)
     ).fetchall()
     con.close()
-    return [e for c, evs in rows for e in upgrade_events(json.loads(evs), json.loads(c), 1)]
+    events: list[dict[str, Any]] = []
+    fight = None
+    for command_json, events_json in rows:
+        command = json.loads(command_json)
+        fight = fight_after(command, fight)  # the fight's ruleset says its clock's words
+        events += upgrade_events(json.loads(events_json), command, 1, fight)
+    return events
 
 
 def _oldest_resendable(db: Path, table_id: str) -> tuple[str, str, str, int] | None:

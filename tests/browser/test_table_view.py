@@ -28,10 +28,15 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+import aiohttp
 import pytest
 from aiohttp.test_utils import TestServer
 
+import protocol
 from tests.bridge.conftest import token_of
+from tests.demo_table import act
+from tests.scenario_cpr import SEED, street
+from tests.wsclient import TableClient
 from vtt_bridge import Config, create_app
 from vtt_bridge.app import HUB
 
@@ -85,7 +90,7 @@ async def pages(tmp_path: Path) -> AsyncIterator[dict[str, Any]]:
         async with async_playwright() as playwright:
             browser = await playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
             errors: list[str] = []
-            opened: dict[str, Any] = {"errors": errors, "table": table}
+            opened: dict[str, Any] = {"errors": errors, "table": table, "server": server}
             try:
                 for who in ("gm", "alice"):
                     page = await browser.new_page(viewport={"width": 1280, "height": 800})
@@ -314,4 +319,29 @@ async def test_the_gm_ends_the_fight_from_the_page(pages: dict[str, Any]) -> Non
     await expect(gm.get_by_role("button", name=re.compile("Start combat"))).to_be_visible()
     await gm.get_by_role("button", name=re.compile("Start combat")).click()
     await expect(alice.locator("#order li.actor")).to_contain_text("Hero")
+    assert pages["errors"] == []
+
+
+async def test_a_cyberpunk_red_fight_reads_in_rounds_on_the_pages(pages: dict[str, Any]) -> None:
+    """The header, the End button and the log say the game's own clock, as the bridge
+    labels it: a Cyberpunk RED Round of turns, not Hero's Turns and Phases."""
+    alice: Page = pages["alice"]
+    server = pages["server"]
+    async with aiohttp.ClientSession() as http:
+        gm = await TableClient.connect(http, str(server.make_url("/ws")))
+        await gm.join(token_of(pages["table"], "gm"))
+        await act(gm, protocol.LoadScene, scene=street())
+        await act(gm, protocol.StartCombat, ruleset="cyberpunk-red", aware=None, seed=SEED)
+        await expect(alice.locator("#time")).to_have_text("Round 1")
+        # Gina (alice's) acts first: her turn ends with her button.
+        end = alice.get_by_role("button", name="End Gina's Turn")
+        await expect(end).to_be_visible()
+        assert await alice.get_by_role("button", name=re.compile("Phase")).count() == 0
+        await end.click()
+        await expect(alice.locator("#log")).to_contain_text("gina is done")
+        for who in ("boss", "rex", "goon"):  # the rest of Round 1 (the GM ends them all)
+            await act(gm, protocol.EndPhase, token=who)
+        await expect(alice.locator("#time")).to_have_text("Round 2")
+        await expect(alice.locator("#log")).to_contain_text("Round 2")
+        await gm.close()
     assert pages["errors"] == []

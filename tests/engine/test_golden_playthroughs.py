@@ -34,6 +34,8 @@ def test_golden_playthrough_crosses_into_turn_2() -> None:
     path = GOLDEN / "hero_foundation.jsonl"
     kinds = [e for line in path.read_text().splitlines() for e in json.loads(line)["events"]]
     phases = [
-        (e["data"]["turn"], e["data"]["phase"]) for e in kinds if e["kind"] == "phase_started"
+        (e["data"]["clock"]["at"]["turn"], e["data"]["clock"]["at"]["phase"])
+        for e in kinds
+        if e["kind"] == "pass_started"
     ]
     assert phases[0] == (1, 0) and (1, 4) in phases and (2, 1) in phases

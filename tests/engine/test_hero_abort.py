@@ -9,10 +9,14 @@ import pytest
 
 from engine import AnswerPrompt, EndPhase, Move
 from engine.events import CombatantActs, CombatantSkipped, InterjectionEnded
+from engine.rulesets.hero import HeroSupplement
 from engine.rulesets.hero.commands import Abort, Attack
 from engine.rulesets.hero.events import Aborted
 from engine.rulesets.hero.state import Maneuver
 from tests.engine.helpers import fight, kinds, refused, token
+
+#: The Hero supplement's clock (Turns of four Phases).
+HERO_TIME = HeroSupplement.time_words
 
 
 def three():  # type: ignore[no-untyped-def]
@@ -59,7 +63,9 @@ def test_an_abort_to_a_move_action_moves_out_of_turn_and_gives_up_the_next_actio
     events = encounter.apply(Abort("bob", "elf", None, "move"))
     assert events == [
         Aborted("elf", None, 0, (1, 1), "move"),
-        CombatantActs("elf", 1, 1, True, 6.0),  # one move action: its combat movement
+        CombatantActs(
+            "elf", HERO_TIME.reading(1, 1), True, 6.0
+        ),  # one move action: its combat movement
     ]
     assert actor(encounter) == "elf"
     refused(encounter, Attack("bob", "elf", "hero", ranged=True, range=20.0), "illegal_action")
@@ -71,7 +77,9 @@ def test_an_abort_to_a_move_action_moves_out_of_turn_and_gives_up_the_next_actio
     assert actor(encounter) == "hero"  # the interrupted character's action goes on
     encounter.apply(EndPhase("alice", "hero"))
     events = encounter.apply(EndPhase("gm", "ogre"))
-    assert CombatantSkipped("elf", 1, 1, "aborted") in events  # "giving up your next Action"
+    assert (
+        CombatantSkipped("elf", HERO_TIME.reading(1, 1), "aborted") in events
+    )  # "giving up your next Action"
 
 
 def test_an_abort_to_a_move_action_names_no_manoeuvre_and_waits_for_prompts() -> None:
@@ -111,4 +119,4 @@ def test_an_abort_to_a_move_after_acting_gives_up_the_next_phases_action() -> No
     assert actor(encounter) == "ogre"
     encounter.apply(EndPhase("gm", "ogre"))
     events = encounter.apply(EndPhase("bob", "elf"))
-    assert CombatantSkipped("hero", 1, 2, "aborted") in events
+    assert CombatantSkipped("hero", HERO_TIME.reading(1, 2), "aborted") in events

@@ -48,14 +48,14 @@ def test_just_wait_and_act_then_at_the_end_of_the_phase_fixes_init_there() -> No
     events = encounter.apply(EndPhase("bob", "elf"))
     prompt = asked(events)
     assert prompt.controller == "alice" and prompt.attacker == "hero"
-    assert "delay_taken" not in kinds(events) and "phase_started" not in kinds(events)
+    assert "delay_taken" not in kinds(events) and "pass_started" not in kinds(events)
     events = encounter.apply(AnswerPrompt("alice", prompt.prompt, True))
     assert DelayTaken("hero", None) in events
     combat = state(encounter)
     assert combat.actor == "hero" and combat.order == ("ogre", "elf", "hero")
     assert dict(combat.scores)["hero"] == 5  # "Your INIT changes to when you took" it
     events = encounter.apply(EndPhase("alice", "hero"))
-    assert "phase_started" in kinds(events) and state(encounter).actor == "ogre"
+    assert "pass_started" in kinds(events) and state(encounter).actor == "ogre"
 
 
 def test_a_delayer_may_keep_waiting_past_the_end_of_the_phase() -> None:
@@ -67,7 +67,7 @@ def test_a_delayer_may_keep_waiting_past_the_end_of_the_phase() -> None:
     events = encounter.apply(Delay("bob", "elf"))  # the last in the order delays
     prompt = asked(events)
     events = encounter.apply(ExpirePrompt("system", prompt.prompt))
-    assert "phase_started" in kinds(events)
+    assert "pass_started" in kinds(events)
     combat = state(encounter)
     assert (combat.turn, combat.phase, combat.actor) == (1, 2, "hero")
     hold = hero(combat).hold("elf")
@@ -164,7 +164,7 @@ def test_a_delayer_that_can_no_longer_act_cannot_take_it_at_the_end() -> None:
     encounter.apply(SetCondition("gm", "hero", "cannot_act", True))
     refused(encounter, AnswerPrompt("alice", prompt.prompt, True), "illegal_action")
     events = encounter.apply(AnswerPrompt("alice", prompt.prompt, False))
-    assert "phase_started" in kinds(events)
+    assert "pass_started" in kinds(events)
 
 
 def test_options_offer_the_kept_delay_in_the_next_phase_until_ones_own_action() -> None:

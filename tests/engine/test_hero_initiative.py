@@ -7,10 +7,14 @@ import pytest
 
 from engine import AnswerPrompt, EndPhase, ExpirePrompt, Move, SetCondition
 from engine.events import CombatantSkipped, MoveCompleted, MoveStopped, PromptOpened
+from engine.rulesets.hero import HeroSupplement
 from engine.rulesets.hero.commands import Abort, Attack, Delay, Ready, TakeAction, TakeDelayed
 from engine.rulesets.hero.events import HoldLapsed
 from engine.rulesets.hero.state import Maneuver
 from tests.engine.helpers import fight, kinds, refused, token
+
+#: The Hero supplement's clock (Turns of four Phases).
+HERO_TIME = HeroSupplement.time_words
 
 DODGE = Maneuver("dodge", 0, 3)
 
@@ -276,7 +280,7 @@ def test_abort_before_ones_init_gives_up_that_action() -> None:
     assert events[0].gives_up == (1, 1)  # type: ignore[attr-defined]
     encounter.apply(EndPhase("alice", "hero"))
     events = encounter.apply(EndPhase("gm", "ogre"))
-    assert CombatantSkipped("elf", 1, 1, "aborted") in events
+    assert CombatantSkipped("elf", HERO_TIME.reading(1, 1), "aborted") in events
     assert actor(encounter) == "hero"
     assert order(encounter) == ("hero", "ogre", "elf")  # INIT unchanged
 
@@ -288,7 +292,7 @@ def test_abort_after_acting_gives_up_the_next_phases_action_and_locks_aborting()
     assert events[0].gives_up == (1, 2)  # type: ignore[attr-defined]
     encounter.apply(EndPhase("gm", "ogre"))
     events = encounter.apply(EndPhase("bob", "elf"))
-    assert CombatantSkipped("hero", 1, 2, "aborted") in events
+    assert CombatantSkipped("hero", HERO_TIME.reading(1, 2), "aborted") in events
     assert actor(encounter) == "ogre"
     # The lock lifts once its INIT has passed in that Phase.
     encounter.apply(Abort("alice", "hero", DODGE))
@@ -303,7 +307,10 @@ def test_no_abort_again_before_init_after_giving_up_the_next_phase() -> None:
     assert actor(encounter) == "hero"  # Phase 2, before the ogre's INIT
     refused(encounter, Abort("gm", "ogre", DODGE), "cannot_abort")
     events = encounter.apply(EndPhase("alice", "hero"))
-    assert CombatantSkipped("ogre", 1, 2, "aborted") in events and actor(encounter) == "elf"
+    assert (
+        CombatantSkipped("ogre", HERO_TIME.reading(1, 2), "aborted") in events
+        and actor(encounter) == "elf"
+    )
     assert encounter.apply(Abort("gm", "ogre", DODGE))[0].gives_up == (1, 3)  # type: ignore[attr-defined]
 
 
@@ -331,7 +338,10 @@ def test_a_character_who_cannot_act_is_skipped_and_keeps_init() -> None:
     encounter = fight(*three())  # type: ignore[arg-type]
     encounter.apply(SetCondition("gm", "ogre", "cannot_act", True))
     events = encounter.apply(EndPhase("alice", "hero"))
-    assert CombatantSkipped("ogre", 1, 1, "cannot act") in events and actor(encounter) == "elf"
+    assert (
+        CombatantSkipped("ogre", HERO_TIME.reading(1, 1), "cannot act") in events
+        and actor(encounter) == "elf"
+    )
     encounter.apply(SetCondition("gm", "ogre", "cannot_act", False))
     encounter.apply(EndPhase("bob", "elf"))
     encounter.apply(EndPhase("alice", "hero"))
@@ -351,7 +361,7 @@ def test_a_readied_action_taken_next_phase_before_its_init_replaces_the_regular_
     encounter.apply(EndPhase("bob", "elf"))
     assert actor(encounter) == "hero"
     events = encounter.apply(EndPhase("alice", "hero"))
-    assert "phase_started" in kinds(events)  # the elf had no second, regular action
+    assert "pass_started" in kinds(events)  # the elf had no second, regular action
 
 
 def test_position_shift_makes_standing_up_free() -> None:

@@ -106,7 +106,7 @@ def test_only_the_aware_act_in_the_surprise_phase_with_one_action() -> None:
         encounter.apply(Move("gm", "a", tuple((0, y) for y in range(1, 8))))
     assert refusal.value.code == "over_budget"
     events = end(encounter, "a")
-    assert "phase_started" in kinds(events)
+    assert "pass_started" in kinds(events)
     combat = encounter.state.combat
     assert combat is not None and (combat.turn, combat.phase, combat.actor) == (1, 1, "b")
 

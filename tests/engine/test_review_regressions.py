@@ -4,9 +4,13 @@ from __future__ import annotations
 
 from engine import AnswerPrompt, EndPhase, Move, SetCondition
 from engine.events import CombatantSkipped, MoveCompleted, MoveStopped, PromptOpened
+from engine.rulesets.hero import HeroSupplement
 from engine.rulesets.hero.commands import Abort, Delay, Ready, TakeAction, TakeDelayed
 from engine.rulesets.hero.state import Maneuver
 from tests.engine.helpers import fight, kinds, refused, token
+
+#: The Hero supplement's clock (Turns of four Phases).
+HERO_TIME = HeroSupplement.time_words
 
 
 def prompts(events: list[object]) -> list[PromptOpened]:
@@ -78,7 +82,9 @@ def test_a_hold_lapses_when_its_holders_init_is_skipped() -> None:
     encounter.apply(SetCondition("gm", "d", "cannot_act", True))
     encounter.apply(EndPhase("gm", "x"))  # y's place: d cannot act, the delay waits
     events = encounter.apply(EndPhase("gm", "y"))  # Phase 2: d is skipped, its delay lapses
-    assert CombatantSkipped("d", 1, 2, "aborted") in events and "hold_lapsed" in kinds(events)
+    assert CombatantSkipped(
+        "d", HERO_TIME.reading(1, 2), "aborted"
+    ) in events and "hold_lapsed" in kinds(events)
 
 
 def test_moving_after_readying_rules_out_the_readied_step() -> None:

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 
-import { BridgeClient, BridgeError } from "../src/index.js";
+import { BridgeClient, BridgeError, clockLabel, endActionLabel } from "../src/index.js";
 import { comparable, startBridge, waitFor } from "./helpers.js";
 
 /** The Hero supplement's 1 m square grid: an ogre, the hero next to it, a wolf away. */
@@ -68,7 +68,9 @@ test("a whole fight through the library", async () => {
   await gm.startCombat("hero-supplement", { seed: 7 });
   assert.deepEqual(gm.view.combat.order, ["hero", "ogre", "wolf"]);
   assert.equal(gm.view.combat.actor, "hero");
-  assert.deepEqual([gm.view.combat.turn, gm.view.combat.phase], [1, 1]);
+  assert.deepEqual(gm.view.combat.clock, { at: { turn: 1, phase: 1 }, label: "Turn 1, Phase 1" });
+  assert.equal(clockLabel(gm.view.combat), "Turn 1, Phase 1");
+  assert.equal(endActionLabel(gm.view.combat, "Hero"), "End Hero's Phase");
 
   // Asking changes nothing and is answered in kind.
   const plan = await alice.askPath("hero", [1, 5]);

@@ -40,6 +40,7 @@ from engine.rulesets.cyberpunk_red.state import (
 from engine.rulesets.cyberpunk_red.stats import fighter_from_token, is_vehicle
 from engine.rulesets.cyberpunk_red.world import SceneWorld
 from engine.spatial import build_index
+from engine.timewords import TimeUnit, TimeWords
 from engine.tray import DiceTray
 
 NAME = "cyberpunk-red"
@@ -260,7 +261,11 @@ class CyberpunkRed(Ruleset):
 
     name: ClassVar[str] = NAME
     title: ClassVar[str] = "Cyberpunk RED"
-    phases_per_turn: ClassVar[int] = 1
+    # "Turn - one character's 3 seconds"; "Round - every combatant has had one turn".
+    # The text has no surprise pass (``surprise`` is never true here).
+    time_words: ClassVar[TimeWords] = TimeWords(
+        (TimeUnit("round", "Round", 3),), surprise="Surprise Round", action="Turn"
+    )
     fight_state: ClassVar[type | None] = CprFight
     combatant_state: ClassVar[type | None] = Fighter
     move_modes: ClassVar[tuple[str, ...]] = tuple(movement.MODE_COST)

@@ -119,6 +119,7 @@ from engine.rulesets.hero.state import (
     usage,
     with_usage,
 )
+from engine.timewords import TimeUnit, TimeWords
 from engine.tray import DiceTray
 from engine.turns import has_surprise_phase
 
@@ -188,7 +189,13 @@ class HeroSupplement(Ruleset):
 
     name: ClassVar[str] = "hero-supplement"
     title: ClassVar[str] = "Hero System Rules Supplement"
-    phases_per_turn: ClassVar[int] = 4
+    # "Each Phase is 3 seconds long.  4 Phases make up 1 Turn of 12 seconds"; the
+    # Powers' Segment is one Phase at this table (``powers/rules.py``).
+    time_words: ClassVar[TimeWords] = TimeWords(
+        (TimeUnit("turn", "Turn", 12), TimeUnit("phase", "Phase", 3, also=("Segment",))),
+        surprise="Surprise Phase",
+        action="Phase",
+    )
     fight_state: ClassVar[type | None] = HeroFight
     combatant_state: ClassVar[type | None] = PowerState
     move_modes: ClassVar[tuple[str, ...]] = MOVE_MODES

@@ -400,7 +400,7 @@ def abort(ctx: Context, params: AbortParams) -> Result:
         movement = budget.movement_left(token, PhaseUsage(), True)
         return replace(ctx.state, combat=combat), [
             Aborted(token.id, None, 0, (turn, phase), "move"),
-            CombatantActs(token.id, combat.turn, combat.phase, True, movement),
+            CombatantActs(token.id, ctx.ruleset.clock(combat), True, movement),
         ]
     combat = put(combat, fight.with_defense(token.id, maneuver))
     return replace(ctx.state, combat=combat), [

@@ -240,6 +240,6 @@ def fire_ready(ctx: Context, trigger: Trigger, by: str) -> Result:
     events: list[Any] = [
         ReadiedActionTaken(holder.id, by, hold.action or "attack"),
         Reorder(holder.id, by),
-        CombatantActs(holder.id, combat.turn, combat.phase, True, movement),
+        CombatantActs(holder.id, ctx.ruleset.clock(combat), True, movement),
     ]
     return replace(ctx.state, combat=combat), events

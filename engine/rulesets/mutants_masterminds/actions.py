@@ -149,7 +149,7 @@ def use_power(ctx: Context, params: PowerParams) -> Result:
         raise CommandRejected("unknown_token", f"{params.target!r} is not in the fight")
     ctx = _store(ctx, turn.after_standard(character_of(ctx)))
     combat, started = start_effect(
-        ctx.combat, params.power, params.target, ctx.token.id, params.rounds, 1
+        ctx.combat, params.power, params.target, ctx.token.id, params.rounds, ctx.ruleset.time_words
     )
     return replace(ctx.state, combat=combat), [started]
 

@@ -49,6 +49,7 @@ from engine.rulesets.mutants_masterminds.state import (
     check_token,
     initiative_modifier,
 )
+from engine.timewords import TimeUnit, TimeWords
 from engine.tray import DiceTray
 from engine.turns import has_surprise_phase
 
@@ -69,7 +70,10 @@ class MutantsMasterminds(Ruleset):
 
     name: ClassVar[str] = NAME
     title: ClassVar[str] = "Mutants & Masterminds 3e"
-    phases_per_turn: ClassVar[int] = 1
+    # "Each round represents about 6 seconds"; "each player gets a turn each round".
+    time_words: ClassVar[TimeWords] = TimeWords(
+        (TimeUnit("round", "Round", 6),), surprise="Surprise Round", action="Turn"
+    )
     combatant_state: ClassVar[type | None] = Character
     move_modes: ClassVar[tuple[str, ...]] = (GROUND,)
     actions: ClassVar[dict[str, ActionSpec[Any]]] = {

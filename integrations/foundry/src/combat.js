@@ -1,5 +1,5 @@
 // The Foundry combat tracker as a mirror of the bridge's fight: order, whose action it
-// is, Turn and Phase. The bridge decides; the tracker shows. Only the active GM writes
+// is, and the fight's moment in its game's words. The bridge decides; the tracker shows. Only the active GM writes
 // (one writer, so two GMs never fight over the documents); every client reads.
 //
 // Foundry sorts `combat.turns` by initiative, highest first (Combat#_sortCombatants),
@@ -7,6 +7,7 @@
 // 0.01 where a tie (broken by the bridge's dice) would let Foundry pick another order.
 // Combatants the bridge does not know keep no initiative and sort last.
 
+import { outerCount } from "../lib/client/src/index.js";
 import { MODULE_ID } from "./scene.js";
 
 /**
@@ -26,12 +27,10 @@ export function initiatives(order, scores) {
   return out;
 }
 
-/** "Turn 2, Phase 5" (rulesets with Phases), else "Round 2". */
+/** The fight's moment as the bridge labels it in its game's words ("Round 2",
+ * "Turn 1, Phase 3", "Surprise Round"), or "". */
 export function phaseLabel(combat) {
-  if (!combat) return "";
-  return combat.phase === null || combat.phase === undefined
-    ? `Round ${combat.turn}`
-    : `Turn ${combat.turn}, Phase ${combat.phase}`;
+  return combat?.clock?.label ?? "";
 }
 
 /**
@@ -65,9 +64,11 @@ export function trackerPlan(fight, combat, scene) {
     if (!wanted.has(tokenId) && c.initiative !== null) initiative.push({ _id: c.id ?? c._id, initiative: null });
   }
   const turn = Math.max(0, fight.order.indexOf(fight.actor));
-  const flags = { phase: fight.phase ?? null, turn: fight.turn, actor: fight.actor, label: phaseLabel(fight) };
+  // Foundry's round is the game's largest unit: a Cyberpunk RED or M&M Round, a Hero Turn.
+  const round = outerCount(fight) ?? 1;
+  const flags = { round, actor: fight.actor, label: phaseLabel(fight) };
   const update = {};
-  if (!combat || combat.round !== fight.turn) update.round = fight.turn;
+  if (!combat || combat.round !== round) update.round = round;
   if (!combat || combat.turn !== turn) update.turn = turn;
   const old = combat?.flags?.[MODULE_ID] ?? {};
   if (Object.entries(flags).some(([k, v]) => old[k] !== v)) update[`flags.${MODULE_ID}`] = flags;

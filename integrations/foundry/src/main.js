@@ -80,7 +80,8 @@ Hooks.once("ready", async () => {
   });
   module.api = { client, ...parts, issueJoinTokens: () => issueJoinTokens(client) };
 
-  // The Phase beside Foundry's round, on every client (v12 passes jQuery, v13 an element).
+  // The fight's moment in its game's words (the bridge's label) beside Foundry's round,
+  // on every client (v12 passes jQuery, v13 an element).
   Hooks.on("renderCombatTracker", (_app, html) => {
     const root = html instanceof HTMLElement ? html : html?.[0];
     const label = parts.phaseLabel();

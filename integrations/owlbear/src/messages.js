@@ -2,6 +2,8 @@
 // destination "LOCAL" (SDK 3.1.0 api/BroadcastApi.d.ts: this player's own iframes only;
 // nothing leaves the browser).
 
+import { actionWord, clockLabel } from "../../../clients/js/src/table.js";
+
 /** Background -> popover: the table as the popover shows it (tableSummary). */
 export const STATE_CHANNEL = "com.vtt-bridge/state";
 /** Popover -> background: `{op, ...}` (adapter.js `command`). */
@@ -13,7 +15,9 @@ export const RULESETS = ["hero-supplement", "cyberpunk-red", "mm3e"];
 
 /**
  * What the popover needs of the table: connection, who I am, the order with names, the
- * current actor and Phase/Round, and the prompts I answer with the time left to answer.
+ * current actor, the fight's moment and the word for ending an action in its game's
+ * words (the bridge's: "Round 2" and "Turn", "Turn 1, Phase 3" and "Phase"), and the
+ * prompts I answer with the time left to answer.
  * Names only, so nothing beyond what the bridge told this participant is shown.
  *
  * The time left is `remainingMs` as of `nowMs`: the popover is another page, whose
@@ -35,8 +39,8 @@ export function tableSummary(client, extra = {}, nowMs = performance.now()) {
     scene: view.scene !== null,
     combat: combat && {
       ruleset: combat.ruleset,
-      turn: combat.turn,
-      phase: combat.phase,
+      clock: clockLabel(combat),
+      action: actionWord(combat),
       actor: combat.actor,
       order: combat.order.map((/** @type {string} */ id) => ({
         id,

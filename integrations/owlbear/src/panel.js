@@ -45,8 +45,8 @@ ${left === null ? "" : `<p class="deadline">${left} s left; no answer counts as 
   if (s.combat) {
     const c = s.combat;
     const rows = c.order.map((o) => `<li class="${o.acting ? "acting" : ""}">${escapeHtml(o.name)}${o.acting ? " (acting)" : ""}${
-      o.acting && o.mine ? ` <button data-op="end_phase" data-token="${escapeHtml(o.id)}">End Phase</button>` : ""}</li>`);
-    parts.push(`<section class="order"><h2>Turn ${escapeHtml(c.turn)}, Phase ${escapeHtml(c.phase)}${c.paused ? " (paused)" : ""}</h2>
+      o.acting && o.mine ? ` <button data-op="end_phase" data-token="${escapeHtml(o.id)}">End ${escapeHtml(c.action)}</button>` : ""}</li>`);
+    parts.push(`<section class="order"><h2>${escapeHtml(c.clock)}${c.paused ? " (paused)" : ""}</h2>
 <ol>${rows.join("")}</ol></section>`);
   } else if (s.status === "joined") {
     parts.push(`<p>No fight under way${s.scene ? "" : "; the GM has not sent a scene yet"}.</p>`);

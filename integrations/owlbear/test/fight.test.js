@@ -65,7 +65,7 @@ test("a fight played by dragging Owlbear items", async () => {
   await table.drag("bob", "wolf", [3.37, 1.81]);
   assert.deepEqual(await table.cell("wolf"), [1, 1]);
   assert.deepEqual(table.room.item("wolf").position, wolfBefore);
-  assert.match(table.player("bob").obr.calls.notifications.at(-1).message, /^Wolf: it is 'hero''s action/);
+  assert.match(table.player("bob").obr.calls.notifications.at(-1).message, /^Wolf: it is 'hero''s Phase \(Turn 1, Phase 1\)/);
 
   // Alice drags the hero from [4, 5] to drop its centre at (2.62, 4.31): cell [2, 4], a
   // line from (4.5, 5.5) that crosses no cell corner. It leaves the ogre's reach: paused.

@@ -9,7 +9,7 @@ import { panelHtml } from "../src/panel.js";
 
 const summary = {
   status: "joined", participant: "gm", role: "gm", scene: true,
-  combat: { ruleset: "hero-supplement", turn: 1, phase: 3, actor: "ogre", paused: true,
+  combat: { ruleset: "hero-supplement", clock: "Turn 1, Phase 3", action: "Phase", actor: "ogre", paused: true,
     order: [{ id: "hero", name: "Hero", acting: false, mine: false }, { id: "ogre", name: "<Ogre>", acting: true, mine: true }] },
   prompts: [{ prompt: "p-1", kind: "attack_of_opportunity", attacker: "<Ogre>", target: "Hero", remainingMs: 20_500 }],
   error: null, bypass: false,
@@ -21,7 +21,7 @@ test("the panel: prompt with countdown, order with the actor, End Phase for my a
   assert.match(html, /11 s left/);
   assert.match(html, /data-op="answer" data-prompt="p-1" data-accept="true"/);
   assert.match(html, /Turn 1, Phase 3 \(paused\)/);
-  assert.match(html, /<li class="acting">&#60;Ogre&#62; \(acting\) <button data-op="end_phase" data-token="ogre">/);
+  assert.match(html, /<li class="acting">&#60;Ogre&#62; \(acting\) <button data-op="end_phase" data-token="ogre">End Phase<\/button>/);
   assert.match(html, /data-op="send_scene"/);
   assert.match(html, /<button data-op="end_combat">End combat<\/button>/);
   assert.ok(!html.includes('data-op="start_combat"'), "a fight is on: it can end, not start");
@@ -29,6 +29,14 @@ test("the panel: prompt with countdown, order with the actor, End Phase for my a
   const between = panelHtml({ ...summary, combat: null, prompts: [] }, 0);
   assert.match(between, /data-op="start_combat"/);
   assert.ok(!between.includes("end_combat"));
+});
+
+test("a Round game's panel says its Round and ends a Turn (the bridge's words)", () => {
+  const cpr = { ...summary, combat: { ...summary.combat, ruleset: "cyberpunk-red", clock: "Round 2", action: "Turn", paused: false } };
+  const html = panelHtml(cpr, 0);
+  assert.match(html, /<h2>Round 2<\/h2>/);
+  assert.match(html, /data-token="ogre">End Turn<\/button>/);
+  assert.ok(!html.includes("Phase"));
 });
 
 test("a player's panel has no GM controls; the prompt view shows only prompts", () => {

@@ -69,7 +69,7 @@ def test_the_check_applies_to_all_rounds_of_the_combat() -> None:
         *first,
         first[0],
     ]
-    assert [e.turn for e in of(later, "phase_started")] == [2, 3, 4]
+    assert [e.clock.label for e in of(later, "pass_started")] == ["Round 2", "Round 3", "Round 4"]
 
 
 def test_the_same_result_goes_to_the_higher_initiative_modifier_first() -> None:
@@ -247,7 +247,7 @@ def test_a_newcomer_above_the_current_count_waits_for_the_next_round() -> None:
     assert actor(encounter) == now
     events = end_turn(encounter)
     assert [e.combatant for e in of(events, "combatant_acts")] == ["late"]
-    assert of(events, "phase_started")[0].turn == 2
+    assert of(events, "pass_started")[0].clock.at == {"round": 2}
     act(encounter, "late", "free_action", what="I'm here!")
 
 

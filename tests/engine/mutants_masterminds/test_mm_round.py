@@ -9,6 +9,7 @@ from typing import Any
 from engine import Encounter, GridSpec, LoadScene, Move, Scene, StartCombat
 from engine.commands import Act
 from engine.options import options
+from engine.timewords import Clock
 from tests.engine.helpers import refused
 from tests.engine.mutants_masterminds.helpers import (
     act,
@@ -126,7 +127,7 @@ def test_a_surprise_round_happens_if_some_but_not_all_are_aware() -> None:
     _encounter, events = ambush()
     (started,) = of(events, "combat_started")
     assert started.surprise
-    assert of(events, "phase_started")[0].surprise
+    assert of(events, "pass_started")[0].surprise
     for aware in (None, ()):
         _, events = fight(mm("a", 0, 0), mm("b", 2, 0, side="v"), aware=aware)
         assert not of(events, "combat_started")[0].surprise
@@ -137,11 +138,14 @@ def test_in_the_surprise_round_the_aware_act_in_initiative_order_and_the_unaware
     acts = of(events, "combatant_acts")
     for _ in range(2):
         acts += of(end_turn(encounter), "combatant_acts")
-    in_surprise = [e.combatant for e in acts if e.phase == 0]
+    in_surprise = [e.combatant for e in acts if e.clock.label == "Surprise Round"]
     assert tuple(in_surprise) == tuple(c for c in order(encounter) if c != "hero")
-    assert all(e.limited for e in acts if e.phase == 0)
+    assert all(e.limited for e in acts if e.clock.at == {"round": 0})
     # Round 1 runs the whole order from the top, the hero included.
-    assert (acts[2].turn, acts[2].phase, acts[2].combatant) == (1, 1, order(encounter)[0])
+    assert (acts[2].clock, acts[2].combatant) == (
+        Clock({"round": 1}, "Round 1"),
+        order(encounter)[0],
+    )
 
 
 def test_the_unaware_stay_flat_footed_through_the_surprise_round() -> None:

@@ -2,11 +2,12 @@
 // the client library's view.  It plays too: a player selects its token and clicks a
 // cell, or drags from its token, sees the bridge's planned path and cost (ask_path) and
 // what it may still do (ask_options), and commits the move; whoever controls a prompt
-// answers it here; the acting combatant's controller ends its Phase.  Hovering a token
-// (or selecting one) shows its reach and threatened cells as the bridge answers
-// ask_threat: the page computes no rule itself.
+// answers it here; the acting combatant's controller ends its action (its game's Turn
+// or Phase, as the bridge names them).  Hovering a token (or selecting one) shows its
+// reach and threatened cells as the bridge answers ask_threat: the page computes no
+// rule itself.
 
-import { BridgeClient, BridgeError } from "/client/src/index.js";
+import { BridgeClient, BridgeError, clockLabel, endActionLabel } from "/client/src/index.js";
 import { cellUnder, describeHold, drawBoard } from "./board.js";
 import { describe } from "./describe.js";
 
@@ -89,7 +90,7 @@ function start() {
   client.connect().then(() => render(client), (err) => log(`cannot join: ${err.message}`, "error"));
 }
 
-/** May this participant move or end the Phase of `token`? (The bridge decides; this only
+/** May this participant move or end the action of `token`? (The bridge decides; this only
  * spares the player buttons that would certainly be refused.) */
 function controls(client, token) {
   const me = client.welcome;
@@ -274,7 +275,7 @@ function renderLastMove(view) {
 /** @param {import("/client/src/table.js").TableView} view */
 function renderOrder(view) {
   const combat = view.combat;
-  $("time").textContent = !combat ? "no combat" : combat.surprise ? "Surprise Phase" : `Turn ${combat.turn}, Phase ${combat.phase}`;
+  $("time").textContent = clockLabel(combat); // the bridge's label, in the game's words
   $("order").replaceChildren(
     ...(combat?.order ?? []).map((id) => {
       const hold = combat.holds[id];
@@ -342,7 +343,7 @@ function renderControls(client) {
   if (gm && view.combat) button("End combat", "end_combat", () => client.endCombat("ended from the table view"));
   const actor = view.combat?.actor;
   if (actor && controls(client, view.tokens[actor])) {
-    button(`End ${view.tokens[actor]?.name || actor}'s Phase`, "end_phase", async () => {
+    button(endActionLabel(view.combat, view.tokens[actor]?.name || actor), "end_phase", async () => {
       board.plan = null;
       return client.endPhase(actor);
     });

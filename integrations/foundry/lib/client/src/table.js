@@ -69,8 +69,11 @@
  * @property {string[]} aware
  * @property {string[]} order initiative order, first to act first
  * @property {Record<string, number>} scores initiative scores
- * @property {number} turn
- * @property {number} phase (0: the Surprise Phase)
+ * @property {ClockView | null} clock the fight's moment in its game's words, as the
+ *   bridge sent it (`{at: {round: 2}, label: "Round 2"}`, `{at: {turn: 1, phase: 3},
+ *   label: "Turn 1, Phase 3"}`); null until the first pass opens
+ * @property {TimeWordsView | null} time the ruleset's units of time and its word for
+ *   one combatant's action (null from a bridge that did not send them)
  * @property {boolean} surprise
  * @property {string | null} actor whose action it is now (an interjector, else the one up)
  * @property {string | null} regularActor whose INIT is up
@@ -82,6 +85,16 @@
  * @property {Record<string, {end: number, stun: number}>} vitals known END and STUN
  * @property {Record<string, EffectView>} effects lasting effects under way, by id
  * @property {number | null} movementLeft the last figure the bridge reported for the actor
+ *
+ * @typedef {object} ClockView
+ * @property {Record<string, number>} at each unit's count (keys: the ruleset's units)
+ * @property {string} label the moment as the game's table says it
+ *
+ * @typedef {object} TimeWordsView
+ * @property {{key: string, name: string, seconds: number, also: string[]}[]} units
+ *   largest first (a Round; or a Turn, then its Phase)
+ * @property {string} surprise what the game calls its surprise pass
+ * @property {string} action one combatant's share of a pass ("Turn", "Phase")
  *
  * @typedef {object} PromptView
  * @property {string} prompt id, answered with answerPrompt()
@@ -222,8 +235,8 @@ export function viewFromState(state, lastEvent) {
     aware: [...combat.aware],
     order: [...combat.order],
     scores: Object.fromEntries(combat.scores),
-    turn: combat.turn,
-    phase: combat.phase,
+    clock: combat.clock ?? null,
+    time: combat.time ?? null,
     surprise: combat.phase === 0,
     actor: interjection ? interjection.combatant : regularActor,
     regularActor,
@@ -344,8 +357,8 @@ const FOLD = {
       aware: [...d.aware],
       order: [],
       scores: {},
-      turn: 1,
-      phase: d.surprise ? 0 : 1,
+      clock: null,
+      time: d.time ?? null,
       surprise: d.surprise,
       actor: null,
       regularActor: null,
@@ -364,10 +377,9 @@ const FOLD = {
     combat.order = [...d.order];
     combat.scores = Object.fromEntries(d.scores);
   },
-  phase_started(view, d) {
-    const combat = combatOf(view, "phase_started");
-    combat.turn = d.turn;
-    combat.phase = d.phase;
+  pass_started(view, d) {
+    const combat = combatOf(view, "pass_started");
+    combat.clock = d.clock;
     combat.surprise = d.surprise;
   },
   combatant_acts(view, d) {
@@ -379,8 +391,7 @@ const FOLD = {
       combat.regularActor = d.combatant;
     }
     combat.actor = d.combatant;
-    combat.turn = d.turn;
-    combat.phase = d.phase;
+    combat.clock = d.clock;
     combat.movementLeft = d.movement;
   },
   move_started(view, d) {
@@ -536,3 +547,46 @@ export function applyPrompt(view, controller, body, receivedAt = performance.now
 
 /** The event kinds the view folds; others pass through to callbacks only. */
 export const FOLDED_KINDS = Object.freeze(Object.keys(FOLD));
+
+/**
+ * The fight's moment as its game's table says it ("Round 2", "Turn 1, Phase 3",
+ * "Surprise Round"): the label the bridge sent, so no client spells a ruleset's words.
+ * @param {CombatView | null} combat
+ * @returns {string}
+ */
+export function clockLabel(combat) {
+  if (!combat) return "no combat";
+  return combat.clock?.label ?? (combat.surprise ? "surprise" : "");
+}
+
+/**
+ * The count of the fight's largest unit of time (its Round, or its Turn), or null.
+ * @param {CombatView | null} combat
+ * @returns {number | null}
+ */
+export function outerCount(combat) {
+  const at = combat?.clock?.at;
+  if (!at) return null;
+  const key = combat?.time?.units[0]?.key ?? Object.keys(at)[0];
+  return at[key] ?? null;
+}
+
+/**
+ * The fight's game's word for one combatant's action ("Turn" in Cyberpunk RED and M&M,
+ * "Phase" in Hero: the ruleset's `time.action`; "action" when the bridge sent none).
+ * @param {CombatView | null} combat
+ * @returns {string}
+ */
+export function actionWord(combat) {
+  return combat?.time?.action ?? "action";
+}
+
+/**
+ * "End X's Turn" / "End X's Phase": the words for ending `name`'s action.
+ * @param {CombatView | null} combat
+ * @param {string} name
+ * @returns {string}
+ */
+export function endActionLabel(combat, name) {
+  return `End ${name}'s ${actionWord(combat)}`;
+}
