@@ -29,6 +29,7 @@ from engine.rulesets.base import (
     register,
 )
 from engine.rulesets.cyberpunk_red import economy, ground, holding, initiative, movement, rules
+from engine.rulesets.cyberpunk_red.words import WORDING
 from engine.rulesets.cyberpunk_red.events import CPR_EVENTS, ActionDone, QueueChanged
 from engine.rulesets.cyberpunk_red.state import (
     Arena,
@@ -41,6 +42,7 @@ from engine.rulesets.cyberpunk_red.stats import fighter_from_token, is_vehicle
 from engine.rulesets.cyberpunk_red.world import SceneWorld
 from engine.spatial import build_index
 from engine.tray import DiceTray
+from engine.words import Wording
 
 NAME = "cyberpunk-red"
 
@@ -275,6 +277,7 @@ class CyberpunkRed(Ruleset):
         events=CPR_EVENTS,
         other=("after_turn", "enters", "in_sight", "unarmed"),
     )
+    wording: ClassVar[Wording] = WORDING
 
     # -- set-up ---------------------------------------------------------------------------
 

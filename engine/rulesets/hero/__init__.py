@@ -94,7 +94,7 @@ from engine.rulesets.base import (
     Vocabulary,
     register,
 )
-from engine.rulesets.hero import budget, time
+from engine.rulesets.hero import budget, time, words
 from engine.rulesets.hero import upgrade as upgrade  # registers its upgrade steps
 from engine.rulesets.hero.actions import ACTIONS
 from engine.rulesets.hero.budget import flag
@@ -120,6 +120,7 @@ from engine.rulesets.hero.state import (
     with_usage,
 )
 from engine.tray import DiceTray
+from engine.words import StatWords, Wording, stat_words
 from engine.turns import has_surprise_phase
 
 SURPRISED_DCV = -3
@@ -198,6 +199,17 @@ class HeroSupplement(Ruleset):
         resources=(*REQUIRED_INT_STATS, *OPTIONAL_INT_STATS, *FLAGS, "noncombat", "identity"),
         events=(*HERO_EVENTS, *POWER_EVENTS),
         other=("delayed_action", "hero", "hero_budget"),
+    )
+    wording: ClassVar[Wording] = Wording(
+        events=words.EVENTS,
+        prompts=words.PROMPTS,
+        stats=(
+            *stat_words(REQUIRED_INT_STATS, OPTIONAL_INT_STATS, FLAGS),
+            StatWords("noncombat", "number", doc="noncombat movement (default twice combat)"),
+            StatWords("identity", "text", doc="`true` or `alternate`"),
+        ),
+        triggers=words.TRIGGERS,
+        clock=words.CLOCK,
     )
 
     # -- set-up ---------------------------------------------------------------------------

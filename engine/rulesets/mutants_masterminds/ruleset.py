@@ -35,6 +35,7 @@ from engine.rulesets.base import (
     register,
 )
 from engine.rulesets.mutants_masterminds import actions, turn
+from engine.rulesets.mutants_masterminds.words import WORDING
 from engine.rulesets.mutants_masterminds.events import (
     MM_EVENTS,
     FlatFootedEnded,
@@ -50,6 +51,7 @@ from engine.rulesets.mutants_masterminds.state import (
     initiative_modifier,
 )
 from engine.tray import DiceTray
+from engine.words import Wording
 from engine.turns import has_surprise_phase
 
 NAME = "mm3e"
@@ -100,6 +102,7 @@ class MutantsMasterminds(Ruleset):
         events=MM_EVENTS,
         other=(NAME,),
     )
+    wording: ClassVar[Wording] = WORDING
 
     # -- set-up -----------------------------------------------------------------------------
 
