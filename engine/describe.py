@@ -127,6 +127,8 @@ def templates(ruleset: Ruleset) -> dict[str, str]:
     when = f"{clock.turn} {{turn}}" + (f", {clock.pass_} {{phase}}" if clock.passes > 1 else "")
     core = {
         **CORE_EVENTS,
+        "combat_started": f"The fight begins ({type(ruleset).title})"
+        "[; only {aware:tokens} are aware]",
         "phase_started": f"{when} begins{{surprise? (surprise)|}}",
     }
     return {**core, **type(ruleset).wording.events}

@@ -9,7 +9,7 @@ the same way (``clients/js/src/words.js`` is the JavaScript twin of :func:`rende
 * ``{field}``: the field's value.  A number as written (``2``, ``1.5``), true/false as
   ``yes``/``no``, a list as its items joined with ``", "``, null as ``none``.
 * ``{field:format}``, where format is one of :data:`FORMATS`: ``token`` (a token id
-  shown as the token's name), ``tokens`` (a list of them), ``sum`` (the sum of a list of
+  shown as the token's name), ``tokens`` (a list of them, or of lists of them), ``sum`` (the sum of a list of
   numbers: a roll's dice), ``signed`` (``+3``, ``-1``, ``+0``), ``word`` (a game's word
   with ``_`` as spaces), ``cell`` (``(x, y)``), ``count`` (a list's length) and
   ``change`` (a ``[before, after]`` pair as ``before -> after``).
@@ -118,7 +118,7 @@ def show(value: Any, format: str, name: Names = str) -> str:
     if format == "token":
         return "none" if value is None else name(str(value))
     if format == "tokens":
-        return ", ".join(name(str(v)) for v in value or ())
+        return ", ".join(name(str(v)) for v in _flat(value or ()))
     if format == "sum":
         return _number(sum(value or ()))
     if format == "signed":
@@ -140,6 +140,11 @@ def show(value: Any, format: str, name: Names = str) -> str:
     if isinstance(value, list | tuple):
         return ", ".join(show(v, "", name) for v in value)
     return str(value)
+
+
+def _flat(values: Any) -> list[Any]:
+    # A list of groups of tokens (a tie's order) reads as one list of names.
+    return [w for v in values for w in (_flat(v) if isinstance(v, list | tuple) else [v])]
 
 
 def _number(value: float) -> str:

@@ -98,8 +98,8 @@ PROMPT_FIELDS: Mapping[str, str] = {
 CORE_EVENTS: Mapping[str, str] = {
     "scene_loaded": "The scene was loaded",
     "combat_started": "The fight begins ({ruleset})[; only {aware:tokens} are aware]",
-    "dice_rolled": "{by} rolled {results:count}d{sides} for {purpose}: {results} = "
-    "{results:sum} ({source})",
+    "dice_rolled": "Dice for {purpose}: {results:count}d{sides} {results} = "
+    "{results:sum} ({source}, {by})",
     "initiative_order": "Order: {order:tokens}",
     "phase_started": "Turn {turn}, pass {phase} begins{surprise? (surprise)|}",
     "combatant_acts": "{combatant:token} acts (movement {movement}){limited? (limited)|}",

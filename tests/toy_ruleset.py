@@ -243,6 +243,12 @@ class ToyDuel(Ruleset):
         clock=ClockWords(turn="Round", pass_="Round"),
     )
 
+    def check_combatant(self, combatant: Combatant) -> None:
+        """``speed``, when given, is an integer."""
+        speed = combatant.stat("speed", 0)
+        if isinstance(speed, bool) or not isinstance(speed, int):
+            raise CommandRejected("bad_scene", f"{combatant.id}: speed must be an integer")
+
     def initiative(self, combatants: Any, tray: DiceTray, groups: Any) -> Initiative:
         """``speed`` + 1d6; a group rolls once at its fastest member's speed."""
         grouped = {cid: tuple(g) for g in groups for cid in g}

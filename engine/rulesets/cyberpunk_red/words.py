@@ -20,8 +20,9 @@ EVENTS = {
     "{held? (held action)|}: d10 {die} + base {base} = {total} (attack {number})",
     "cpr_grab": "{attacker:token} grabs {target:token}[ for {item}]: {attack_total} vs "
     "{defense_total}: {success?success|fails (ties go to the defender)}",
-    "cpr_action_held": "{holder:token} holds {action:word} until {trigger:word}"
-    "[ by {token:token}][ on {area:count} squares] (lost at the end of Round {round})",
+    "cpr_action_held": "{holder:token} holds {action:word} (trigger: {trigger:word}"
+    "[, {token:token}][, an area of {area:count} squares]; lost at the end of Round "
+    "{round})",
     "cpr_held_fired": "{holder:token}'s held {action:word} fires: {by:token}[ at {at:cell}]",
     "cpr_held_lost": "{holder:token}'s held {action:word} is lost: {reason}",
     "cpr_queue_changed": "The Initiative Queue shifts ({why:word}: {combatant:token}"

@@ -15,7 +15,7 @@ from engine.words import ClockWords, Wording, stat_words
 EVENTS = {
     "initiative_check": "{combatants:tokens} check initiative: d20 {d20} + {modifier} = "
     "{total}",
-    "initiative_tie": "A tie at {count} is settled by {by:word}: {order}",
+    "initiative_tie": "A tie at {count} is settled by {by:word}: {order:tokens}",
     "flat_footed_ended": "{combatant:token} is no longer flat-footed",
     "attack_check": "{attacker:token} makes a {reach} attack on {target:token}: d20 {d20} "
     "+ {bonus} = {total} vs DC 10 + {defence:word} {defence_rank} = {dc}"
