@@ -33,7 +33,10 @@ from typing import Any
 #: ``identity_changed`` is new.
 #: Version 6 (issue 24): ``end_combat`` and its ``combat_ended`` event are new; events
 #: logged before keep their shape (no step needed).
-WIRE_VERSION = 6
+#: Version 7 (issue 25): ``list_rulesets``, ``describe_ruleset`` and their answers
+#: ``rulesets`` and ``ruleset`` are new, and ``join`` takes ``describe``; no event
+#: changed (no step needed).
+WIRE_VERSION = 7
 
 EventUpgrade = Callable[[dict[str, Any], dict[str, Any]], dict[str, Any]]
 #: ``EVENT_UPGRADES[v]`` turns a logged event (``{"kind", "data"}``) of wire version

@@ -240,14 +240,14 @@ SHIPPED: tuple[MessageRow, ...] = (
         AskExits, "session", ask_geometry, JOINED, cost=2,
         example={"token": "hero", "path": [[3, 5], [2, 5], [1, 5]]},
     ),
-    command_row(
-        engine.EndCombat, command, roles=GM_ONLY, example={"reason": "the ogres fled"},
-        engine="gm_only, no_combat",
-    ),
     MessageRow(ListRulesets, "session", list_rulesets, JOINED, cost=1, example={}),
     MessageRow(
         DescribeRuleset, "session", describe_ruleset, JOINED, cost=4,
         example={"ruleset": "cyberpunk-red"},
+    ),
+    command_row(
+        engine.EndCombat, command, roles=GM_ONLY, example={"reason": "the ogres fled"},
+        engine="gm_only, no_combat",
     ),
 )  # fmt: skip
 
