@@ -128,7 +128,7 @@ def templates(ruleset: Ruleset) -> dict[str, str]:
     core = {
         **CORE_EVENTS,
         "combat_started": f"The fight begins ({type(ruleset).title})"
-        "[; only {aware:tokens} are aware]",
+        "[; aware: {aware:tokens}]",
         "phase_started": f"{when} begins{{surprise? (surprise)|}}",
     }
     return {**core, **type(ruleset).wording.events}

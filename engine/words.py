@@ -97,7 +97,7 @@ PROMPT_FIELDS: Mapping[str, str] = {
 #: The core's events in words.
 CORE_EVENTS: Mapping[str, str] = {
     "scene_loaded": "The scene was loaded",
-    "combat_started": "The fight begins ({ruleset})[; only {aware:tokens} are aware]",
+    "combat_started": "The fight begins ({ruleset})[; aware: {aware:tokens}]",
     "dice_rolled": "Dice for {purpose}: {results:count}d{sides} {results} = "
     "{results:sum} ({source}, {by})",
     "initiative_order": "Order: {order:tokens}",
