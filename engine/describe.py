@@ -127,8 +127,7 @@ def templates(ruleset: Ruleset) -> dict[str, str]:
     when = f"{clock.turn} {{turn}}" + (f", {clock.pass_} {{phase}}" if clock.passes > 1 else "")
     core = {
         **CORE_EVENTS,
-        "combat_started": f"The fight begins ({type(ruleset).title})"
-        "[; aware: {aware:tokens}]",
+        "combat_started": f"The fight begins ({type(ruleset).title})[; aware: {{aware:tokens}}]",
         "phase_started": f"{when} begins{{surprise? (surprise)|}}",
     }
     return {**core, **type(ruleset).wording.events}
@@ -154,7 +153,9 @@ def _action(spec: Any) -> ActionDescription:
         doc=spec.doc or ("" if spec.params is NoParams else (spec.params.__doc__ or "").strip()),
         params=shapes,
         target=any(s.type == "token" for s in shapes),
-        area=any(s.type == "list" and s.items is not None and s.items.type == "cell" for s in shapes),
+        area=any(
+            s.type == "list" and s.items is not None and s.items.type == "cell" for s in shapes
+        ),
         dice=dice_fields(spec.params),
         choices=spec.choices is not None,
     )

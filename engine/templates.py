@@ -9,10 +9,11 @@ the same way (``clients/js/src/words.js`` is the JavaScript twin of :func:`rende
 * ``{field}``: the field's value.  A number as written (``2``, ``1.5``), true/false as
   ``yes``/``no``, a list as its items joined with ``", "``, null as ``none``.
 * ``{field:format}``, where format is one of :data:`FORMATS`: ``token`` (a token id
-  shown as the token's name), ``tokens`` (a list of them, or of lists of them), ``sum`` (the sum of a list of
-  numbers: a roll's dice), ``signed`` (``+3``, ``-1``, ``+0``), ``word`` (a game's word
-  with ``_`` as spaces), ``cell`` (``(x, y)``), ``count`` (a list's length) and
-  ``change`` (a ``[before, after]`` pair as ``before -> after``).
+  shown as the token's name), ``tokens`` (a list of them, or of lists of them),
+  ``sum`` (the sum of a list of numbers: a roll's dice), ``signed`` (``+3``, ``-1``,
+  ``+0``), ``word`` (a game's word with ``_`` as spaces), ``cell`` (``(x, y)``),
+  ``count`` (a list's length) and ``change`` (a ``[before, after]`` pair as
+  ``before -> after``).
 * ``{field?yes text|no text}``: one of two plain texts, by whether the field is true
   (a non-empty, non-null value).
 * ``[ ... ]``: a part shown only when every field named inside it is neither null nor an

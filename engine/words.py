@@ -104,8 +104,7 @@ CORE_EVENTS: Mapping[str, str] = {
     "phase_started": "Turn {turn}, pass {phase} begins{surprise? (surprise)|}",
     "combatant_acts": "{combatant:token} acts (movement {movement}){limited? (limited)|}",
     "combatant_done": "{combatant:token} is done",
-    "move_started": "{token:token} sets out from {start:cell} ({mode:word}, "
-    "{path:count} steps)",
+    "move_started": "{token:token} sets out from {start:cell} ({mode:word}, {path:count} steps)",
     "move_interrupted": "{token:token} stops on {at:cell} because of {by:token}",
     "prompt_opened": "{controller} is asked: {prompt_kind:word} by {attacker:token} "
     "on {target:token}",

@@ -230,8 +230,7 @@ class ToyDuel(Ruleset):
     # A game's words live in its words.py; the toy keeps them beside its events.
     wording: ClassVar[Wording] = Wording(
         events={
-            "toy_zapped": "{attacker:token} zaps {target:token}: 1d6 {roll}, "
-            "{hit?a hit|a miss}",
+            "toy_zapped": "{attacker:token} zaps {target:token}: 1d6 {roll}, {hit?a hit|a miss}",
             "toy_ambush": "{combatant:token} lies in ambush until {on:word}[ by {by:token}]",
         },
         stats=(StatWords("speed", "integer", doc="added to the initiative roll"),),

@@ -5,12 +5,20 @@ right after its ``welcome`` (the running fight's).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import protocol
 from engine.describe import catalogue, describe
 from engine.serial import to_plain
 from protocol.describe import DescribeRuleset, ListRulesets, RulesetDescription, RulesetList
 from tests.bridge.conftest import Bridge, table_fingerprint, token_of
 from tests.scenario import scene_spec
+
+
+def answering(seq: int) -> Callable[[Any], bool]:
+    """Whether a message answers the client message ``seq``."""
+    return lambda message: bool(message.ref == seq)
 
 
 async def test_list_and_describe_every_ruleset(bridge: Bridge) -> None:
@@ -22,7 +30,7 @@ async def test_list_and_describe_every_ruleset(bridge: Bridge) -> None:
     assert [(r.name, r.title) for r in listed.rulesets] == list(catalogue())
     for entry in listed.rulesets:
         seq = await alice.send(DescribeRuleset, ruleset=entry.name)
-        described = await alice.wait_for(RulesetDescription, lambda m, s=seq: m.ref == s)
+        described = await alice.wait_for(RulesetDescription, answering(seq))
         wire = protocol.to_wire(described)["body"]
         assert {k: v for k, v in wire.items() if k != "ref"} == to_plain(describe(entry.name))
     assert table_fingerprint(table) == before  # asking changes nothing

@@ -118,8 +118,11 @@ def test_hero_attack_roll_reads_with_its_arithmetic() -> None:
         "ocv": 5, "dcv": 4, "total": 13, "target_number": 14, "hit": False,
     }  # fmt: skip
     names = {"ogre": "Ogre", "hero": "Hero"}
-    line = render(templates(find_ruleset("hero-supplement"))["attack_rolled"], data, names.get)
-    assert line == "Ogre attacks Hero (strike): 3d6 8 (2, 1, 5) + OCV 5 = 13 vs 10 + DCV 4 = 14: miss"
+    template = templates(find_ruleset("hero-supplement"))["attack_rolled"]
+    line = render(template, data, names.__getitem__)
+    assert (
+        line == "Ogre attacks Hero (strike): 3d6 8 (2, 1, 5) + OCV 5 = 13 vs 10 + DCV 4 = 14: miss"
+    )
 
 
 def test_optional_parts_choices_and_formats() -> None:

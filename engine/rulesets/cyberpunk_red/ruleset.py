@@ -29,7 +29,6 @@ from engine.rulesets.base import (
     register,
 )
 from engine.rulesets.cyberpunk_red import economy, ground, holding, initiative, movement, rules
-from engine.rulesets.cyberpunk_red.words import WORDING
 from engine.rulesets.cyberpunk_red.events import CPR_EVENTS, ActionDone, QueueChanged
 from engine.rulesets.cyberpunk_red.state import (
     Arena,
@@ -39,6 +38,7 @@ from engine.rulesets.cyberpunk_red.state import (
     Weapon,
 )
 from engine.rulesets.cyberpunk_red.stats import fighter_from_token, is_vehicle
+from engine.rulesets.cyberpunk_red.words import WORDING
 from engine.rulesets.cyberpunk_red.world import SceneWorld
 from engine.spatial import build_index
 from engine.tray import DiceTray

@@ -120,8 +120,8 @@ from engine.rulesets.hero.state import (
     with_usage,
 )
 from engine.tray import DiceTray
-from engine.words import StatWords, Wording, stat_words
 from engine.turns import has_surprise_phase
+from engine.words import StatWords, Wording, stat_words
 
 SURPRISED_DCV = -3
 UNDERWATER_DCV = -2

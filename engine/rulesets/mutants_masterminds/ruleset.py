@@ -35,7 +35,6 @@ from engine.rulesets.base import (
     register,
 )
 from engine.rulesets.mutants_masterminds import actions, turn
-from engine.rulesets.mutants_masterminds.words import WORDING
 from engine.rulesets.mutants_masterminds.events import (
     MM_EVENTS,
     FlatFootedEnded,
@@ -50,9 +49,10 @@ from engine.rulesets.mutants_masterminds.state import (
     check_token,
     initiative_modifier,
 )
+from engine.rulesets.mutants_masterminds.words import WORDING
 from engine.tray import DiceTray
-from engine.words import Wording
 from engine.turns import has_surprise_phase
+from engine.words import Wording
 
 NAME = "mm3e"
 #: The one move mode: moving at the token's ground speed (its ``movement``).

@@ -13,8 +13,7 @@ from engine.rulesets.mutants_masterminds.state import FLAGS, OPTIONAL, REQUIRED
 from engine.words import ClockWords, Wording, stat_words
 
 EVENTS = {
-    "initiative_check": "{combatants:tokens} check initiative: d20 {d20} + {modifier} = "
-    "{total}",
+    "initiative_check": "{combatants:tokens} check initiative: d20 {d20} + {modifier} = {total}",
     "initiative_tie": "A tie at {count} is settled by {by:word}: {order:tokens}",
     "flat_footed_ended": "{combatant:token} is no longer flat-footed",
     "attack_check": "{attacker:token} makes a {reach} attack on {target:token}: d20 {d20} "
