@@ -112,6 +112,12 @@ def catalogue() -> tuple[tuple[str, str], ...]:
     return tuple((type(r).name, type(r).title) for r in registered())
 
 
+def core_words() -> tuple[tuple[EventWords, ...], tuple[PromptWords, ...]]:
+    """The words every game shares: the core's events' templates and prompts' words, for
+    a client with no fight (a scene loaded, a token placed) before any description."""
+    return tuple(EventWords(k, t) for k, t in CORE_EVENTS.items()), CORE_PROMPTS
+
+
 def clock_of(ruleset: Ruleset) -> ClockDescription:
     """The game's clock in words.  Where the seam's clock declaration plugs in: today
     the words come from the ruleset's :class:`~engine.words.Wording` and the passes

@@ -45,15 +45,6 @@ class RulesetName(Wire, frozen=True, kw_only=True):
     title: LongName
 
 
-class RulesetList(ServerWire, frozen=True, kw_only=True):
-    """Every ruleset the server plays; ``ref`` is the ``list_rulesets`` answered (null:
-    sent after a ``welcome``)."""
-
-    TYPE = "rulesets"
-    ref: Seq | None
-    rulesets: Annotated[tuple[RulesetName, ...], Meta(max_length=MAX_ITEMS)]
-
-
 class DescribeRuleset(ClientWire, frozen=True, kw_only=True):
     """Ask for ``ruleset``'s description; answered with ``ruleset``
     (``unsupported_ruleset`` for a name the server does not play)."""
@@ -143,6 +134,19 @@ class EventTemplate(Wire, frozen=True, kw_only=True):
 
     kind: Name
     template: Prose
+
+
+class RulesetList(ServerWire, frozen=True, kw_only=True):
+    """Every ruleset the server plays; ``ref`` is the ``list_rulesets`` answered (null:
+    sent after a ``welcome``).  ``events`` and ``prompts`` are the words every game
+    shares (the core's events and prompts, as each ``ruleset`` also carries them), for
+    a client with no fight yet."""
+
+    TYPE = "rulesets"
+    ref: Seq | None
+    rulesets: Annotated[tuple[RulesetName, ...], Meta(max_length=MAX_ITEMS)]
+    events: Annotated[tuple[EventTemplate, ...], Meta(max_length=MAX_ITEMS)]
+    prompts: Annotated[tuple[PromptDescription, ...], Meta(max_length=MAX_ITEMS)]
 
 
 class RulesetDescription(ServerWire, frozen=True, kw_only=True):
