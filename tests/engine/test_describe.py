@@ -8,8 +8,6 @@ refuses a token without.  The recorded sessions' events all read in words.
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,9 +19,9 @@ from engine.model import Combatant
 from engine.rulesets.base import find_ruleset, registered
 from engine.templates import FORMATS, placeholders, problems, render
 from engine.words import CORE_TRIGGERS, PROMPT_FIELDS
+from tests.clients.word_vectors import RECORDED, RECORDINGS, recorded_events
 
 RULESETS = [type(r).name for r in registered()]
-RECORDINGS = Path(__file__).parents[1] / "recordings"
 
 
 @pytest.mark.parametrize("name", RULESETS)
@@ -150,42 +148,11 @@ def test_a_bad_template_is_named() -> None:
     assert set(FORMATS) >= {"token", "sum", "signed"}
 
 
-RECORDED = {
-    "cpr_fight": "cyberpunk-red",
-    "mm3e_fight": "mm3e",
-    "hero_full_fight": "hero-supplement",
-    "hero_powers_fight": "hero-supplement",
-    "hero_aoo_foundation": "hero-supplement",
-}
-
-
 @pytest.mark.parametrize("stem", sorted(RECORDED))
 def test_every_recorded_event_reads_in_words(stem: str) -> None:
     words = templates(find_ruleset(RECORDED[stem]))
-    events = list(_events((RECORDINGS / f"{stem}.jsonl").read_text(encoding="utf-8")))
+    events = list(recorded_events((RECORDINGS / f"{stem}.jsonl").read_text(encoding="utf-8")))
     assert events
     for event in events:
         line = render(words[event["kind"]], event["data"])
         assert line and not any(mark in line for mark in "{}[]"), (event, line)
-
-
-def _events(text: str) -> Any:
-    """Every ``event`` message's body in a recording, wherever a frame holds it."""
-
-    def walk(value: Any) -> Any:
-        if isinstance(value, dict):
-            if value.get("type") == "event" and "body" in value:
-                yield value["body"]
-            for inner in value.values():
-                yield from walk(inner)
-        elif isinstance(value, list):
-            for inner in value:
-                yield from walk(inner)
-        elif isinstance(value, str) and value[:1] in "{[":
-            try:
-                yield from walk(json.loads(value))
-            except ValueError:
-                return
-
-    for line in text.splitlines():
-        yield from walk(json.loads(line))

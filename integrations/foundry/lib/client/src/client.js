@@ -150,6 +150,8 @@ export class BridgeClient {
     this._words = new Map();
     /** @type {Map<string, Promise<RulesetDescription>>} descriptions asked for, by name */
     this._describing = new Map();
+    /** @type {RulesetWords | null} the words every game shares (sent with `rulesets`) */
+    this._shared = null;
   }
 
   // -- connection --------------------------------------------------------------------
@@ -373,6 +375,8 @@ export class BridgeClient {
         return this._error(body);
       case "rulesets":
         this.rulesets = body.rulesets;
+        this._shared = new RulesetWords({ name: "", title: "", clock: { turn: "Round", pass_: "Round", passes: 1 },
+          actions: [], move_modes: [], conditions: [], stats: [], triggers: [], prompts: body.prompts, events: body.events });
         if (typeof body.ref === "number") this._settle(body.ref, body);
         return;
       case "ruleset":
@@ -519,17 +523,19 @@ export class BridgeClient {
     return this.view.tokens[id]?.name || id;
   }
 
-  /** @param {string} [ruleset] @returns {RulesetWords | null} */
+  /** @param {string} [ruleset] @returns {RulesetWords | null} the game's words, else
+   * (no fight, or its description not here yet) the words every game shares */
   _wordsOf(ruleset) {
     const name = ruleset ?? this.view.combat?.ruleset ?? this.ruleset?.name;
-    return (name && this._words.get(name)) || null;
+    return (name && this._words.get(name)) || this._shared;
   }
 
   /**
    * An event in its game's words, token names and dice arithmetic filled in (e.g.
    * "Ogre attacks Hero (strike): 3d6 8 (2, 1, 5) + OCV 5 = 13 vs 10 + DCV 4 = 14: miss"),
-   * from the running fight's ruleset description (or `ruleset`'s); null while that
-   * description has not arrived (the `ruleset` callback says when it does).
+   * from the running fight's ruleset description (or `ruleset`'s); a kind every game
+   * shares reads in the core's words before any description; null for a game's own
+   * kind while its description has not arrived (the `ruleset` callback says when).
    * @param {{kind: string, data: Record<string, any>}} event @param {string} [ruleset]
    * @returns {string | null}
    */
