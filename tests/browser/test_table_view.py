@@ -364,3 +364,41 @@ async def test_the_log_reads_each_games_events_in_its_words(pages: dict[str, Any
     await expect(alice.locator("#log")).not_to_contain_text("cpr_attack {")
     await expect(alice.locator("#log")).not_to_contain_text("attack_check {")
     assert pages["errors"] == []
+
+
+async def test_a_game_no_page_file_names_reads_and_prompts_in_its_words(
+    pages: dict[str, Any],
+) -> None:
+    """The tests' toy ruleset, which no page or client file names: its zap reads in the
+    log in its own words and its attack of opportunity prompt asks with the core's."""
+    import tests.toy_ruleset  # noqa: F401  (registers "toy-duel" in this server)
+
+    gm: Page = pages["gm"]
+    alice: Page = pages["alice"]
+    scene = {
+        "grid": {"kind": "square", "cell_size": 1, "unit": "m", "width": 8, "height": 8},
+        "tokens": [
+            {"id": "ann", "name": "Ann", "owner": "alice", "side": "a", "x": 2, "y": 2,
+             "size": 1, "reach": 1, "movement": 4, "stats": {"speed": 9}},
+            {"id": "bo", "name": "Bo", "owner": "gm", "side": "b", "x": 3, "y": 2,
+             "size": 1, "reach": 1, "movement": 4, "stats": {"speed": 0}},
+        ],
+        "walls": [],
+        "terrain": [],
+    }  # fmt: skip
+    await gm.evaluate(
+        "async (scene) => { await window.vttClient.loadScene(scene);"
+        " await window.vttClient.startCombat('toy-duel', { seed: 5 }); }",
+        scene,
+    )
+    await alice.evaluate("() => window.vttClient.act('ann', 'zap', { target: 'bo' })")
+    for page in (gm, alice):
+        await expect(
+            page.locator("#log li", has_text=re.compile(r"^Ann zaps Bo: 1d6 \d, a (hit|miss)$"))
+        ).to_have_count(1)
+    await alice.evaluate("() => window.vttClient.move('ann', [[1, 2], [0, 2]], { mode: 'stride' })")
+    prompt = gm.locator("#prompt-list li.mine")
+    await expect(prompt).to_contain_text("Bo may attack Ann, who is leaving its reach")
+    await prompt.get_by_role("button", name="Let them pass").click()
+    await expect(alice.locator("#log")).to_contain_text("Ann arrives on (0, 2) (cost 2, 2 left)")
+    assert pages["errors"] == []
