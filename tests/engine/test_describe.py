@@ -8,6 +8,9 @@ refuses a token without.  The recorded sessions' events all read in words.
 
 from __future__ import annotations
 
+import ast
+import importlib
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -156,3 +159,34 @@ def test_every_recorded_event_reads_in_words(stem: str) -> None:
     for event in events:
         line = render(words[event["kind"]], event["data"])
         assert line and not any(mark in line for mark in "{}[]"), (event, line)
+
+
+@pytest.mark.parametrize("name", [n for n in RULESETS if n != "toy-duel"])
+def test_every_prompt_kind_a_ruleset_opens_is_worded(name: str) -> None:
+    # Read off the ruleset's own source: the kind each ``open_prompt`` call names.
+    ruleset = find_ruleset(name)
+    # Its folder, engine/rulesets/<game>/, whichever of its modules declares the class.
+    package = importlib.import_module(".".join(type(ruleset).__module__.split(".")[:3]))
+    opened = set()
+    for path in Path(package.__file__ or "").parent.rglob("*.py"):
+        parts = path.relative_to(Path(engine_root()).parent).with_suffix("").parts
+        # A package's own module is the package (never import "...__init__" twice over).
+        module = importlib.import_module(".".join(p for p in parts if p != "__init__"))
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "open_prompt":
+                kind = node.args[1]
+                if isinstance(kind, ast.Constant):
+                    opened.add(kind.value)
+                elif isinstance(kind, ast.Name):
+                    opened.add(getattr(module, kind.id))
+    worded = {p.kind for p in describe(name).prompts}
+    assert opened <= worded, opened - worded
+    if name == "hero-supplement":  # the check sees the delay prompt Hero opens itself
+        assert "delayed_action" in opened
+
+
+def engine_root() -> str:
+    """The ``engine`` package's folder."""
+    import engine
+
+    return str(Path(engine.__file__).parent)
