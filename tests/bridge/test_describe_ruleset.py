@@ -14,6 +14,7 @@ from engine.serial import to_plain
 from protocol.describe import DescribeRuleset, ListRulesets, RulesetDescription, RulesetList
 from tests.bridge.conftest import Bridge, table_fingerprint, token_of
 from tests.scenario import scene_spec
+from vtt_bridge.describing import description
 
 
 def answering(seq: int) -> Callable[[Any], bool]:
@@ -79,3 +80,11 @@ async def test_a_join_asking_for_it_gets_the_running_fights_description(bridge: 
     await plain.send(protocol.Join, token=token_of(table, "alice"))
     assert isinstance(await plain.next(), protocol.Welcome)
     assert isinstance(await plain.next(), protocol.State)
+
+
+def test_every_description_fits_one_frame_with_room_to_grow() -> None:
+    # A client reads frames of up to protocol.MAX_FRAME_BYTES; a description is one
+    # message, so it must fit one (half of it: a game may grow).
+    for name, _ in catalogue():
+        frame = protocol.encode_json(description(name, 1).renumbered(1))
+        assert len(frame) < protocol.MAX_FRAME_BYTES // 2, (name, len(frame))
