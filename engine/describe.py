@@ -156,7 +156,10 @@ def _action(spec: Any) -> ActionDescription:
     return ActionDescription(
         name=spec.name,
         when=spec.when,
-        doc=spec.doc or ("" if spec.params is NoParams else (spec.params.__doc__ or "").strip()),
+        # The action's own words, else its params' docstring, on one line.
+        doc=" ".join(
+            (spec.doc or ("" if spec.params is NoParams else spec.params.__doc__ or "")).split()
+        ),
         params=shapes,
         target=any(s.type == "token" for s in shapes),
         area=any(
