@@ -15,6 +15,7 @@ from msgspec import Meta
 
 from protocol.actions import MoveOptions, MovePoints, SetCondition, SetDoor, check_maneuver
 from protocol.admin import ConfigureTable, IssueToken, ListTokens, RevokeToken
+from protocol.describe import DescribeRuleset, ListRulesets
 from protocol.fight import Act, EndEffect, JoinCombat, LeaveCombat, SetEffect
 from protocol.queries import AskOptions, AskPath
 from protocol.scene import MAX_TOKENS, SceneSpec, check_unique
@@ -33,14 +34,17 @@ class Join(ClientWire, frozen=True, kw_only=True):
     asks for the full state. ``client`` (optional) is a stable id the client keeps across
     reconnects: a command it retransmits with the same ``seq`` gets its original result
     and is not applied twice.  ``batch`` (optional) lets the server put several messages
-    in one frame, an array of envelopes (see :func:`protocol.decode_server_frame`)."""
+    in one frame, an array of envelopes (see :func:`protocol.decode_server_frame`).
+    ``describe`` (optional) asks for the rulesets the server plays (``rulesets``) and
+    the running fight's description (``ruleset``) right after the ``welcome``."""
 
     TYPE = "join"
-    LATER = ("client", "batch")
+    LATER = ("client", "batch", "describe")
     token: LongName
     last_event: EventIndex | None = None
     client: Name | None = None
     batch: bool = False
+    describe: bool = False
 
 
 class LoadScene(ClientWire, frozen=True, kw_only=True):
@@ -146,6 +150,8 @@ ClientMessage: TypeAlias = (
     | AskPath
     | AskThreat
     | AskExits
+    | ListRulesets
+    | DescribeRuleset
 )
 
 #: Wire ``type`` -> class, for every client message.

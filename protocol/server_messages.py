@@ -19,6 +19,7 @@ from msgspec import Meta
 from msgspec.structs import force_setattr
 
 from protocol.admin import Role, TokenIssued, TokenList, TokenRevoked
+from protocol.describe import RulesetDescription, RulesetList
 from protocol.errors import ProtocolError
 from protocol.queries import Options, PathPlan
 from protocol.threat import Exits, Threat
@@ -198,6 +199,8 @@ ServerMessage: TypeAlias = (
     | PathPlan
     | Threat
     | Exits
+    | RulesetList
+    | RulesetDescription
 )
 
 #: Wire ``type`` -> class, for every server message.

@@ -40,6 +40,9 @@ from typing import Any
 #: the ``clock`` too.  A clock is ``{at: {unit: n, ...}, label}`` in the fight's
 #: ruleset's units (``{"round": 2}``, ``{"turn": 1, "phase": 3}``), so the step needs
 #: the ruleset of the fight an event was logged in (``fight``).
+#: Also in version 7: ``list_rulesets``, ``describe_ruleset`` and their answers
+#: ``rulesets`` and ``ruleset`` are new, and ``join`` takes ``describe``; no event
+#: changed (no step needed).
 WIRE_VERSION = 7
 
 EventUpgrade = Callable[..., dict[str, Any]]

@@ -39,6 +39,7 @@ from engine.rulesets.base import (
     register,
 )
 from engine.tray import DiceTray
+from engine.words import StatWords, Wording
 
 
 @dataclass(frozen=True, slots=True)
@@ -227,6 +228,25 @@ class ToyDuel(Ruleset):
     vocabulary: ClassVar[Vocabulary] = Vocabulary(
         conditions=("dazed",), resources=("speed",), events=(Zapped, Held), other=("zaps",)
     )
+    # A game's words live in its words.py; the toy keeps them beside its events.
+    wording: ClassVar[Wording] = Wording(
+        events={
+            "toy_zapped": "{attacker:token} zaps {target:token}: 1d6 {roll}, {hit?a hit|a miss}",
+            "toy_ambush": "{combatant:token} lies in ambush until {on:word}[ by {by:token}]",
+        },
+        stats=(StatWords("speed", "integer", doc="added to the initiative roll"),),
+        triggers={
+            "action": "the named token starts its action",
+            "enter": "a token enters the area",
+            "sight": "a token comes into sight",
+        },
+    )
+
+    def check_combatant(self, combatant: Combatant) -> None:
+        """``speed``, when given, is an integer."""
+        speed = combatant.stat("speed", 0)
+        if isinstance(speed, bool) or not isinstance(speed, int):
+            raise CommandRejected("bad_scene", f"{combatant.id}: speed must be an integer")
 
     def initiative(self, combatants: Any, tray: DiceTray, groups: Any) -> Initiative:
         """``speed`` + 1d6; a group rolls once at its fastest member's speed."""

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 import protocol
 from engine.model import Prompt
-from vtt_bridge import admin
+from vtt_bridge import admin, describing
 from vtt_bridge.replies import prompt_message, send_error
 from vtt_bridge.tables import Session
 from vtt_bridge.translate import public_state
@@ -174,6 +174,8 @@ async def _join(
             session.kick(1013, "too many connections for this join token")
             return
         session.send(welcome.renumbered(session.next_seq()), now_ms)
+        if message.describe:
+            describing.send_at_join(session, now_ms)
         if message.last_event is None or not in_window(session, message.last_event):
             send_state(session, now_ms)
         else:

@@ -9,7 +9,8 @@ Costs beyond the frame's (:mod:`vtt_bridge.costs`): ``ask_path`` runs a path sea
 to ``engine.options.MAX_EXPANSIONS`` positions), ``resync`` re-sends up to the whole
 catch-up window, ``ask_options`` checks every action against the rules, ``ask_threat``
 merges the reach area's cells into an outline, ``ask_exits`` resolves a path as a move
-would, and ``load_scene`` pays for the scene it carries (:func:`costs.scene_cost`).
+would, ``list_rulesets`` and ``describe_ruleset`` send a few kilobytes (a ruleset's
+description), and ``load_scene`` pays for the scene it carries (:func:`costs.scene_cost`).
 Everything else, ``ping`` and commands included, costs only its frame.
 """
 
@@ -19,8 +20,9 @@ from typing import TYPE_CHECKING, Any
 
 import engine
 import protocol
+from protocol.describe import DescribeRuleset, ListRulesets
 from protocol.threat import AskExits, AskThreat
-from vtt_bridge import admin, costs, membership, queries
+from vtt_bridge import admin, costs, describing, membership, queries
 from vtt_bridge.permissions import ACTORS, GM_ONLY, JOINED, NOBODY
 from vtt_bridge.registry import MessageRow, command_row, register
 
@@ -84,6 +86,23 @@ async def ask_geometry(hub: Hub, session: Session, message: Any, frame: Frame, n
 async def list_tokens(hub: Hub, session: Session, message: Any, frame: Frame, now_ms: int) -> None:
     """Answered with ``token_list``."""
     await hub.answer(session, lambda: admin.list_tokens(session, message, now_ms), now_ms)
+
+
+async def list_rulesets(
+    hub: Hub, session: Session, message: Any, frame: Frame, now_ms: int
+) -> None:
+    """Answered with ``rulesets``."""
+    await hub.answer(session, lambda: describing.answer_list(session, message, now_ms), now_ms)
+
+
+async def describe_ruleset(
+    hub: Hub, session: Session, message: Any, frame: Frame, now_ms: int
+) -> None:
+    """Answered with ``ruleset``."""
+    metrics = hub.metrics
+    await hub.answer(
+        session, lambda: describing.answer_describe(session, message, metrics, now_ms), now_ms
+    )
 
 
 def load_scene_cost(message: protocol.LoadScene) -> int:
@@ -220,6 +239,11 @@ SHIPPED: tuple[MessageRow, ...] = (
     MessageRow(
         AskExits, "session", ask_geometry, JOINED, cost=2,
         example={"token": "hero", "path": [[3, 5], [2, 5], [1, 5]]},
+    ),
+    MessageRow(ListRulesets, "session", list_rulesets, JOINED, cost=1, example={}),
+    MessageRow(
+        DescribeRuleset, "session", describe_ruleset, JOINED, cost=4,
+        example={"ruleset": "cyberpunk-red"},
     ),
     command_row(
         engine.EndCombat, command, roles=GM_ONLY, example={"reason": "the ogres fled"},

@@ -50,6 +50,10 @@ A ruleset owns its game:
    :meth:`Ruleset.opportunity_available` and :meth:`Ruleset.opportunity_attack`.
 6. **Events**: frozen dataclasses with a ``kind`` class variable, declared in the
    folder and listed in ``vocabulary.events``; the bridge sends any of them as is.
+7. **Words** (``wording``, :class:`engine.words.Wording`, in the folder's ``words.py``):
+   a template per event kind, its prompts' answers, the stats a token needs, its held
+   actions' trigger words and its clock's names; the server's description of the game
+   (:mod:`engine.describe`) is built from these and the declarations above.
 
 A hook never mutates anything: it gets values and returns new ones.  Every hook below
 has a default that suits a game without that rule, so a small game is small.
@@ -70,6 +74,7 @@ from engine.model import Combatant, EncounterState, Scene
 from engine.serial import from_plain, register_finisher
 from engine.timewords import ROUNDS, Clock, TimeWords
 from engine.tray import DiceTray
+from engine.words import Wording
 
 if TYPE_CHECKING:
     from engine.spatial import SpatialCache
@@ -258,6 +263,10 @@ class Ruleset:
     actions: ClassVar[Mapping[str, ActionSpec[Any]]] = {}
     #: The conditions, resources and event kinds the game owns.
     vocabulary: ClassVar[Vocabulary] = Vocabulary()
+    #: The game in words: its events' templates, its prompts' answers, the stats a
+    #: token needs, its trigger words, its clock (:mod:`engine.words`; kept in the
+    #: ruleset's ``words.py``, read by :mod:`engine.describe`).
+    wording: ClassVar[Wording] = Wording()
 
     # -- set-up -----------------------------------------------------------------------------
 

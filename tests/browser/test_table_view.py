@@ -187,7 +187,10 @@ async def test_a_fight_played_from_the_pages(pages: dict[str, Any], tmp_path: Pa
     # The GM's page shows the prompt with a countdown (the table's 30 s, from the
     # prompt's remaining_ms, whatever the GM's clock says); the player's shows it as theirs.
     prompt = gm.locator("#prompt-list li.mine")
-    await expect(prompt).to_contain_text("attack of opportunity: ogre on hero")
+    # Worded by the ruleset's description: the question, and what each answer does.
+    await expect(prompt).to_contain_text("Ogre may attack Hero, who is leaving its reach")
+    await expect(prompt).to_contain_text("if nobody does, they pass unattacked")
+    await expect(prompt.get_by_role("button", name="Let them pass")).to_have_count(1)
     await expect(prompt.locator(".countdown")).to_have_text(re.compile(r"^([12]\d|30) s$"))
     await expect(alice.locator("#prompt-list li.theirs")).to_contain_text("gm decides")
     await expect(alice.locator("polyline.moving")).to_have_count(1)
@@ -203,15 +206,18 @@ async def test_a_fight_played_from_the_pages(pages: dict[str, Any], tmp_path: Pa
     await alice.screenshot(path=shots / "alice-prompt.png")
 
     # The GM attacks; after a hit it also says whether the hero can go on: yes.
-    await prompt.get_by_role("button", name="Accept").click()
-    await expect(alice.locator("#log")).to_contain_text("ogre attacks hero:")
-    arrived = alice.locator("#log li", has_text="hero arrives at 3,6")
-    follow_up = gm.locator("#prompt-list li.mine", has_text="continue after hit")
+    await prompt.get_by_role("button", name="Attack").click()
+    # The log names the tokens and shows the Attack Roll's arithmetic.
+    await expect(alice.locator("#log")).to_contain_text(
+        re.compile(r"Ogre attacks Hero \(attack of opportunity\): 3d6 \d+ \(\d, \d, \d\) \+ OCV")
+    )
+    arrived = alice.locator("#log li", has_text="Hero arrives on (3, 6)")
+    follow_up = gm.locator("#prompt-list li.mine", has_text="can Hero finish its move?")
     for _ in range(PATIENCE_MS // 50):
         if await arrived.count():
             break
         if await follow_up.count():
-            await follow_up.get_by_role("button", name="Accept").click()
+            await follow_up.get_by_role("button", name="Let them finish the move").click()
         await asyncio.sleep(0.05)
     await expect(arrived).to_have_count(1)
     assert await _view(alice, ".tokens.hero.x") == 3
@@ -313,7 +319,9 @@ async def test_the_gm_ends_the_fight_from_the_page(pages: dict[str, Any]) -> Non
     await expect(alice.get_by_role("button", name="End combat")).to_have_count(0)
     await end.click()
     for page in (gm, alice):
-        await expect(page.locator("#log")).to_contain_text("Combat ends: ended from the table view")
+        await expect(page.locator("#log")).to_contain_text(
+            "The fight is over: ended from the table view"
+        )
         assert await _view(page, ".combat") is None
     await expect(end).to_have_count(0)
     await expect(gm.get_by_role("button", name=re.compile("Start combat"))).to_be_visible()
@@ -344,4 +352,83 @@ async def test_a_cyberpunk_red_fight_reads_in_rounds_on_the_pages(pages: dict[st
         await expect(alice.locator("#time")).to_have_text("Round 2")
         await expect(alice.locator("#log")).to_contain_text("Round 2")
         await gm.close()
+    assert pages["errors"] == []
+
+
+async def test_the_log_reads_each_games_events_in_its_words(pages: dict[str, Any]) -> None:
+    """A Cyberpunk RED attack and a Mutants & Masterminds attack check, from their golden
+    recordings' fights, read in the log with names and the dice arithmetic: the page
+    words no event itself, the server's description of each ruleset does."""
+    gm: Page = pages["gm"]
+    alice: Page = pages["alice"]
+    for recording, ruleset in (("cpr_fight.jsonl", "cyberpunk-red"), ("mm3e_fight.jsonl", "mm3e")):
+        scene = _recorded_command(recording, "load_scene")["scene"]
+        start = _recorded_command(recording, "start_combat")
+        await gm.evaluate(
+            "async ([scene, ruleset, seed]) => { const c = window.vttClient;"
+            " if (c.view.combat) await c.endCombat(); await c.loadScene(scene);"
+            " await c.startCombat(ruleset, { seed }); }",
+            [scene, ruleset, start["seed"]],
+        )
+        actor = await _view(alice, ".combat.actor")
+        foe = next(t["id"] for t in scene["tokens"] if t["side"] != _side(scene, actor))
+        if ruleset == "cyberpunk-red":
+            weapon = scene_stat(scene, actor, "hand.right")
+            params = {"target": foe, "weapon": weapon, "base": 12}
+        else:
+            params = {"target": foe, "reach": "ranged"}
+        await gm.evaluate("([t, p]) => window.vttClient.act(t, 'attack', p)", [actor, params])
+        names = {t["id"]: t["name"] for t in scene["tokens"]}
+        if ruleset == "cyberpunk-red":
+            line = re.compile(
+                rf"{names[actor]} attacks {names[params['target']]} with .+: "
+                r"d10 \d+ \+ base \d+ = \d+ \(attack 1\)"
+            )
+        else:
+            line = re.compile(
+                rf"{names[actor]} makes a \w+ attack on {names[params['target']]}: d20 \d+ "
+                r"\+ -?\d+ = -?\d+ vs DC 10 \+ \w+ \d+ = \d+.*: (hit|miss)"
+            )
+        for page in (gm, alice):
+            await expect(page.locator("#log li", has_text=line)).to_have_count(1)
+    await expect(alice.locator("#log")).not_to_contain_text("cpr_attack {")
+    await expect(alice.locator("#log")).not_to_contain_text("attack_check {")
+    assert pages["errors"] == []
+
+
+async def test_a_game_no_page_file_names_reads_and_prompts_in_its_words(
+    pages: dict[str, Any],
+) -> None:
+    """The tests' toy ruleset, which no page or client file names: its zap reads in the
+    log in its own words and its attack of opportunity prompt asks with the core's."""
+    import tests.toy_ruleset  # noqa: F401  (registers "toy-duel" in this server)
+
+    gm: Page = pages["gm"]
+    alice: Page = pages["alice"]
+    scene = {
+        "grid": {"kind": "square", "cell_size": 1, "unit": "m", "width": 8, "height": 8},
+        "tokens": [
+            {"id": "ann", "name": "Ann", "owner": "alice", "side": "a", "x": 2, "y": 2,
+             "size": 1, "reach": 1, "movement": 4, "stats": {"speed": 9}},
+            {"id": "bo", "name": "Bo", "owner": "gm", "side": "b", "x": 3, "y": 2,
+             "size": 1, "reach": 1, "movement": 4, "stats": {"speed": 0}},
+        ],
+        "walls": [],
+        "terrain": [],
+    }  # fmt: skip
+    await gm.evaluate(
+        "async (scene) => { await window.vttClient.loadScene(scene);"
+        " await window.vttClient.startCombat('toy-duel', { seed: 5 }); }",
+        scene,
+    )
+    await alice.evaluate("() => window.vttClient.act('ann', 'zap', { target: 'bo' })")
+    for page in (gm, alice):
+        await expect(
+            page.locator("#log li", has_text=re.compile(r"^Ann zaps Bo: 1d6 \d, a (hit|miss)$"))
+        ).to_have_count(1)
+    await alice.evaluate("() => window.vttClient.move('ann', [[1, 2], [0, 2]], { mode: 'stride' })")
+    prompt = gm.locator("#prompt-list li.mine")
+    await expect(prompt).to_contain_text("Bo may attack Ann, who is leaving its reach")
+    await prompt.get_by_role("button", name="Let them pass").click()
+    await expect(alice.locator("#log")).to_contain_text("Ann arrives on (0, 2) (cost 2, 2 left)")
     assert pages["errors"] == []

@@ -69,7 +69,9 @@ def for_type(kind: msgspec.inspect.Type) -> st.SearchStrategy[Any]:
     if isinstance(kind, m.DictType | m.AnyType):
         return JSON_MAP
     if isinstance(kind, m.StructType):
-        return for_struct(kind.cls)
+        # Deferred: a struct that holds itself (a param's list items) is built lazily.
+        cls = kind.cls
+        return st.deferred(lambda: for_struct(cls))
     raise NotImplementedError(kind)
 
 

@@ -48,6 +48,7 @@ from protocol.admin import (
     TokenList,
     TokenRevoked,
 )
+from protocol.describe import DescribeRuleset, ListRulesets, RulesetDescription, RulesetList
 from protocol.features import (
     DOOR_STATES,
     HEX_SHAPES,
@@ -60,7 +61,7 @@ from protocol.fight import Act, EndEffect, JoinCombat, LeaveCombat, SetEffect
 from protocol.queries import AskOptions, AskPath, Options, PathPlan
 from protocol.scene import DIAGONAL_RULES, GRID_KINDS, HEX_OFFSETS
 from protocol.threat import AskExits, AskThreat, Exits, PathExit, Threat
-from tests.protocol.strategies import CLEAN_CHARACTERS
+from tests.protocol.strategies import CLEAN_CHARACTERS, for_struct
 
 SEQ = st.integers(0, 2**53 - 1)
 INT64 = st.integers(-(2**63 - 1), 2**63 - 1)
@@ -180,7 +181,10 @@ CLIENT_MESSAGES: st.SearchStrategy[ClientMessage] = st.one_of(
         last_event=nullable(st.integers(-1, 2**53 - 1)),
         client=nullable(text(1, 64)),
         batch=st.booleans(),
+        describe=st.booleans(),
     ),
+    for_struct(ListRulesets),
+    for_struct(DescribeRuleset),
     st.builds(
         IssueToken, seq=SEQ, participant=text(1, 64), role=st.sampled_from(["player", "spectator"])
     ),
@@ -413,6 +417,8 @@ SERVER_MESSAGES: st.SearchStrategy[ServerMessage] = st.one_of(
         ).map(tuple),
         reason=nullable(text(0, 100)),
     ),
+    for_struct(RulesetList),
+    for_struct(RulesetDescription),
 )
 
 
@@ -457,6 +463,8 @@ def test_every_message_type_has_a_strategy() -> None:
                 AskPath,
                 AskThreat,
                 AskExits,
+                ListRulesets,
+                DescribeRuleset,
             )
         }
         | {c.__name__ for c in (Act, JoinCombat, LeaveCombat, SetEffect, EndEffect)}
@@ -465,6 +473,7 @@ def test_every_message_type_has_a_strategy() -> None:
     server_names |= {
         c.__name__ for c in (TokenIssued, TokenRevoked, TokenList, Options, PathPlan, Threat, Exits)
     }
+    server_names |= {RulesetList.__name__, RulesetDescription.__name__}
     # The protocol's own structs; a bridge row's derived struct (``end_combat``, once
     # ``vtt_bridge`` is imported) is checked by its row (tests/bridge/test_message_rows.py).
     declared = [c for c in CLIENT_MESSAGE_TYPES.values() if c.__module__.startswith("protocol")]

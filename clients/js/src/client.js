@@ -15,10 +15,13 @@
 import { decodeFrame, encodeJson, encodeMsgpack, PROTOCOL_VERSION } from "./codec.js";
 import { BridgeError, ClientClosedError } from "./errors.js";
 import { applyEvent, applyPrompt, emptyView, viewFromState } from "./table.js";
+import { RulesetWords } from "./words.js";
 
 /**
  * @typedef {import("./table.js").TableView} TableView
  * @typedef {import("./table.js").PromptView} PromptView
+ * @typedef {import("./words.js").RulesetDescription} RulesetDescription
+ * @typedef {import("./words.js").ActionDescription} ActionDescription
  *
  * @typedef {object} ClientOptions
  * @property {string} token the join token (GM, player or spectator)
@@ -59,6 +62,8 @@ import { applyEvent, applyPrompt, emptyView, viewFromState } from "./table.js";
  * @property {(prompt: PromptView, view: TableView) => void} prompt a prompt for this participant, with its deadline
  * @property {(view: TableView) => void} change the view changed (once per frame)
  * @property {(status: Status, detail?: {code?: number, reason?: string}) => void} status
+ * @property {(ruleset: RulesetDescription) => void} ruleset the running fight's ruleset
+ *   description arrived (at join, or after `combat_started`): re-render its words
  * @property {(error: Error) => void} error an error not tied to a command of ours
  */
 
@@ -136,6 +141,17 @@ export class BridgeClient {
     /** @type {Record<string, PromptView>} the prompts of a view a `state` message replaced:
      * their local deadlines, for the prompts the bridge sends again after it */
     this._replacedPrompts = {};
+    /** @type {Array<{name: string, title: string}>} the rulesets the server plays (sent at join) */
+    this.rulesets = [];
+    /** @type {RulesetDescription | null} the running (or last) fight's ruleset, as the
+     * server describes it: its actions, prompts' words and events' templates */
+    this.ruleset = null;
+    /** @type {Map<string, RulesetWords>} every description received, by ruleset name */
+    this._words = new Map();
+    /** @type {Map<string, Promise<RulesetDescription>>} descriptions asked for, by name */
+    this._describing = new Map();
+    /** @type {RulesetWords | null} the words every game shares (sent with `rulesets`) */
+    this._shared = null;
   }
 
   // -- connection --------------------------------------------------------------------
@@ -216,6 +232,7 @@ export class BridgeClient {
       last_event: this._synced ? this.view.lastEvent : null,
       client: this.clientId,
       batch: this.batch,
+      describe: true,
     };
     ws.send(this._encode("join", this._joinSeq, body));
   }
@@ -356,6 +373,16 @@ export class BridgeClient {
       }
       case "error":
         return this._error(body);
+      case "rulesets":
+        this.rulesets = body.rulesets;
+        this._shared = new RulesetWords({ name: "", title: "", time: { units: [{ key: "round", name: "Round", seconds: 0, also: [] }], surprise: "Surprise Round", action: "Turn" },
+          actions: [], move_modes: [], conditions: [], stats: [], triggers: [], prompts: body.prompts, events: body.events });
+        if (typeof body.ref === "number") this._settle(body.ref, body);
+        return;
+      case "ruleset":
+        this._described(/** @type {any} */ (body));
+        if (typeof body.ref === "number") this._settle(body.ref, body);
+        return;
       default:
         if (typeof body.ref === "number") this._settle(body.ref, body);
     }
@@ -396,6 +423,7 @@ export class BridgeClient {
     if (!applied) return;
     this._synced = true;
     this._changed = true;
+    if (event.kind === "combat_started") this._fightUnder(event.data.ruleset);
     this._emit("event", event, this.view);
     this._emit(`event:${event.kind}`, event.data, event);
     this._settleParked();
@@ -437,6 +465,103 @@ export class BridgeClient {
     if (!done.length) return;
     this._parked = this._parked.filter((p) => p.lastEvent > this.view.lastEvent);
     for (const p of done) p.resolve(p.body);
+  }
+
+  // -- the ruleset's description ----------------------------------------------------
+
+  /** @param {RulesetDescription & {ref?: number | null}} body */
+  _described(body) {
+    const { ref: _ref, ...description } = body;
+    this._words.set(description.name, new RulesetWords(description));
+    // Unasked (ref null: sent after the welcome) it is the running fight's.
+    if (_ref == null || this.view.combat?.ruleset === description.name) {
+      this.ruleset = description;
+      this._emit("ruleset", description);
+    }
+  }
+
+  /** A fight under `name` began: its description, from memory or asked for. @param {string} name */
+  _fightUnder(name) {
+    const known = this._words.get(name);
+    if (known) {
+      this.ruleset = known.description;
+      this._emit("ruleset", known.description);
+      return;
+    }
+    this.describeRuleset(name).catch((err) => this._emit("error", err));
+  }
+
+  /** The rulesets the server plays. @returns {Promise<Array<{name: string, title: string}>>} */
+  async listRulesets() {
+    const body = await this.send("list_rulesets", {});
+    return body.rulesets;
+  }
+
+  /**
+   * `describe_ruleset`: everything needed to play `name` (kept: asked once per client).
+   * Rejects with BridgeError `unknown_ruleset` for a name the server does not play.
+   * @param {string} name @returns {Promise<RulesetDescription>}
+   */
+  describeRuleset(name) {
+    const known = this._words.get(name);
+    if (known) return Promise.resolve(known.description);
+    let asked = this._describing.get(name);
+    if (!asked) {
+      asked = this.send("describe_ruleset", { ruleset: name }).then(() => {
+        const words = this._words.get(name);
+        if (!words) throw new Error(`no description of ${name} arrived`);
+        return words.description;
+      });
+      asked.catch(() => this._describing.delete(name));
+      this._describing.set(name, asked);
+    }
+    return asked;
+  }
+
+  /** @param {string} id @returns {string} a token's name (its id when unknown) */
+  _name(id) {
+    return this.view.tokens[id]?.name || id;
+  }
+
+  /** @param {string} [ruleset] @returns {RulesetWords | null} the game's words, else
+   * (no fight, or its description not here yet) the words every game shares */
+  _wordsOf(ruleset) {
+    const name = ruleset ?? this.view.combat?.ruleset ?? this.ruleset?.name;
+    return (name && this._words.get(name)) || this._shared;
+  }
+
+  /**
+   * An event in its game's words, token names and dice arithmetic filled in (e.g.
+   * "Ogre attacks Hero (strike): 3d6 8 (2, 1, 5) + OCV 5 = 13 vs 10 + DCV 4 = 14: miss"),
+   * from the running fight's ruleset description (or `ruleset`'s); a kind every game
+   * shares reads in the core's words before any description; null for a game's own
+   * kind while its description has not arrived (the `ruleset` callback says when).
+   * @param {{kind: string, data: Record<string, any>}} event @param {string} [ruleset]
+   * @returns {string | null}
+   */
+  describeEvent(event, ruleset) {
+    return this._wordsOf(ruleset)?.event(event, (id) => this._name(id)) ?? null;
+  }
+
+  /**
+   * A prompt's question and the labels of its two answers (`accept` is
+   * `answerPrompt(id, true)`), and what happens if nobody answers; null when its kind's
+   * words are not known yet.
+   * @param {{kind: string, attacker: string, target: string, at: [number, number]}} prompt
+   * @returns {{question: string, accept: string, decline: string, expired: string} | null}
+   */
+  promptWords(prompt) {
+    return this._wordsOf()?.prompt(prompt, (id) => this._name(id)) ?? null;
+  }
+
+  /**
+   * An action's description from the running fight's ruleset: its params (type,
+   * choices, range, default, dice), `when` (`any`: a reaction too), whether it names a
+   * target or an area.  Takes an `options` entry as is (`use_power:Blast`).
+   * @param {string} action @returns {ActionDescription | null}
+   */
+  actionParams(action) {
+    return this._wordsOf()?.action(action) ?? null;
   }
 
   // -- reading the view --------------------------------------------------------------

@@ -3,6 +3,7 @@ export { BridgeClient } from "./client.js";
 export { BridgeError, ClientClosedError } from "./errors.js";
 export { FrameError, PROTOCOL_VERSION, decodeFrame, encodeJson, encodeMsgpack, toWire } from "./codec.js";
 export { FOLDED_KINDS, actionWord, applyEvent, applyPrompt, clockLabel, emptyView, endActionLabel, outerCount, viewFromState } from "./table.js";
+export { RulesetWords, render as renderTemplate } from "./words.js";
 export {
   FOUNDRY_DEFAULT_SHAPE,
   FOUNDRY_TOKEN_SHAPES,

@@ -42,9 +42,10 @@ function readTokens(text) {
  * (`tokens`), those of the other `tables` made first with `vtt-bridge create-table`
  * (players alice and bob; `tables[name][participant]`), and a stop() that ends it
  * (SIGTERM, then SIGKILL) and removes the database.
- * @param {{tables?: string[], extra?: string[]}} [options] `extra`: more `serve` flags
+ * @param {{tables?: string[], extra?: string[], module?: string}} [options] `extra`: more
+ *   `serve` flags; `module`: the Python module run (`tests.toy_bridge`: with the toy ruleset)
  */
-export async function startBridge({ tables = [], extra = [] } = {}) {
+export async function startBridge({ tables = [], extra = [], module = "vtt_bridge" } = {}) {
   const dir = await mkdtemp(path.join(tmpdir(), "vtt-bridge-js-"));
   const db = path.join(dir, "bridge.sqlite3");
   /** @type {Record<string, Record<string, string>>} */
@@ -54,7 +55,7 @@ export async function startBridge({ tables = [], extra = [] } = {}) {
     made[name] = readTokens(printed);
   }
   const port = await freePort();
-  const args = ["-m", "vtt_bridge", "serve", "--demo", "--host", "127.0.0.1", "--port", String(port),
+  const args = ["-m", module, "serve", "--demo", "--host", "127.0.0.1", "--port", String(port),
     "--db", db, ...extra];
   const child = spawn(PYTHON, args, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";

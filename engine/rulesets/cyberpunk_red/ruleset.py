@@ -38,10 +38,12 @@ from engine.rulesets.cyberpunk_red.state import (
     Weapon,
 )
 from engine.rulesets.cyberpunk_red.stats import fighter_from_token, is_vehicle
+from engine.rulesets.cyberpunk_red.words import WORDING
 from engine.rulesets.cyberpunk_red.world import SceneWorld
 from engine.spatial import build_index
 from engine.timewords import TimeUnit, TimeWords
 from engine.tray import DiceTray
+from engine.words import Wording
 
 NAME = "cyberpunk-red"
 
@@ -280,6 +282,7 @@ class CyberpunkRed(Ruleset):
         events=CPR_EVENTS,
         other=("after_turn", "enters", "in_sight", "unarmed"),
     )
+    wording: ClassVar[Wording] = WORDING
 
     # -- set-up ---------------------------------------------------------------------------
 

@@ -94,7 +94,7 @@ from engine.rulesets.base import (
     Vocabulary,
     register,
 )
-from engine.rulesets.hero import budget, time
+from engine.rulesets.hero import budget, time, words
 from engine.rulesets.hero import upgrade as upgrade  # registers its upgrade steps
 from engine.rulesets.hero.actions import ACTIONS
 from engine.rulesets.hero.budget import flag
@@ -122,6 +122,7 @@ from engine.rulesets.hero.state import (
 from engine.timewords import TimeUnit, TimeWords
 from engine.tray import DiceTray
 from engine.turns import has_surprise_phase
+from engine.words import StatWords, Wording, stat_words
 
 SURPRISED_DCV = -3
 UNDERWATER_DCV = -2
@@ -205,6 +206,16 @@ class HeroSupplement(Ruleset):
         resources=(*REQUIRED_INT_STATS, *OPTIONAL_INT_STATS, *FLAGS, "noncombat", "identity"),
         events=(*HERO_EVENTS, *POWER_EVENTS),
         other=("delayed_action", "hero", "hero_budget"),
+    )
+    wording: ClassVar[Wording] = Wording(
+        events=words.EVENTS,
+        prompts=words.PROMPTS,
+        stats=(
+            *stat_words(REQUIRED_INT_STATS, OPTIONAL_INT_STATS, FLAGS),
+            StatWords("noncombat", "number", doc="noncombat movement (default twice combat)"),
+            StatWords("identity", "text", doc="`true` or `alternate`"),
+        ),
+        triggers=words.TRIGGERS,
     )
 
     # -- set-up ---------------------------------------------------------------------------

@@ -49,9 +49,11 @@ from engine.rulesets.mutants_masterminds.state import (
     check_token,
     initiative_modifier,
 )
+from engine.rulesets.mutants_masterminds.words import WORDING
 from engine.timewords import TimeUnit, TimeWords
 from engine.tray import DiceTray
 from engine.turns import has_surprise_phase
+from engine.words import Wording
 
 NAME = "mm3e"
 #: The one move mode: moving at the token's ground speed (its ``movement``).
@@ -104,6 +106,7 @@ class MutantsMasterminds(Ruleset):
         events=MM_EVENTS,
         other=(NAME,),
     )
+    wording: ClassVar[Wording] = WORDING
 
     # -- set-up -----------------------------------------------------------------------------
 

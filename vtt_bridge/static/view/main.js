@@ -34,12 +34,33 @@ function h(tag, props = {}, children = []) {
   return node;
 }
 
-/** @param {string} text @param {string} [kind] */
+/** @param {string} text @param {string} [kind] @returns {HTMLElement} */
 function log(text, kind = "") {
   const list = $("log");
-  list.append(h("li", { className: kind, textContent: text }));
+  const item = h("li", { className: kind, textContent: text });
+  list.append(item);
   while (list.children.length > LOG_KEPT) list.firstElementChild?.remove();
   list.scrollTop = list.scrollHeight;
+  return item;
+}
+
+/** The log's events, each with its line and the fight's ruleset then, worded again
+ * when a ruleset's description arrives (a fight's first events may come before it). */
+const logged = new Map();
+/** The ruleset of the fight the latest events belong to (kept past its end). */
+let fightRuleset = undefined;
+
+/** @param {BridgeClient} client @param {{kind: string, data: any}} event */
+function logEvent(client, event) {
+  fightRuleset = client.view.combat?.ruleset ?? fightRuleset;
+  const item = log(describe(client, event, fightRuleset), "event");
+  logged.set(item, { event, ruleset: fightRuleset });
+  for (const old of logged.keys()) if (!old.isConnected) logged.delete(old);
+}
+
+/** @param {BridgeClient} client */
+function rewordLog(client) {
+  for (const [item, { event, ruleset }] of logged) item.textContent = describe(client, event, ruleset);
 }
 
 /** Run a command from a button; a refusal goes to the log, in the bridge's words. */
@@ -76,7 +97,11 @@ function start() {
     board.participant = w.participant;
     $("who").textContent = `${w.participant} (${w.role}) at table ${w.table}`;
   });
-  client.on("event", (event) => log(describe(event.kind, event.data)));
+  client.on("event", (event) => logEvent(client, event));
+  client.on("ruleset", () => {
+    rewordLog(client);
+    render(client);
+  });
   client.on("error", (err) => log(String(err.message ?? err), "error"));
   client.on("change", () => render(client));
   // Clicks are read from pointerdown/pointerup, not "click": the board is redrawn when a
@@ -294,11 +319,18 @@ function renderPrompts(client) {
   const me = client.welcome?.participant;
   const items = Object.values(client.view.prompts).map((prompt) => {
     const mine = prompt.controller === me;
-    const text = `${prompt.kind.replaceAll("_", " ")}: ${prompt.attacker} on ${prompt.target} (${prompt.controller} decides)`;
+    // The ruleset's description words the question and both answers.
+    const words = client.promptWords(prompt) ?? {
+      question: `${prompt.kind.replaceAll("_", " ")}: ${prompt.attacker} on ${prompt.target}`,
+      accept: "Accept",
+      decline: "Decline",
+      expired: "it counts as declined",
+    };
+    const text = `${words.question} (${prompt.controller} decides; if nobody does, ${words.expired})`;
     const children = [text, " ", h("span", { className: "countdown", dataset: { prompt: prompt.prompt } })];
     if (mine) {
       children.push(h("br"));
-      for (const [label, accept] of [["Accept", true], ["Decline", false]]) {
+      for (const [label, accept] of [[words.accept, true], [words.decline, false]]) {
         const button = h("button", { textContent: label });
         button.addEventListener("click", () => act("answer_prompt", () => client.answerPrompt(prompt.prompt, accept)));
         children.push(button);

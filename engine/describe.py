@@ -1,0 +1,151 @@
+"""A ruleset's description: what a client needs to play it, read from its declarations.
+
+:func:`describe` reads a registered ruleset: its name and title, its clock's words
+(``time_words``), its actions (:class:`~engine.rulesets.base.ActionSpec`: when each
+may be taken, its params' shapes by :mod:`engine.param_shapes`, whether it names a
+target, an area, the table's dice or one of several choices), its move modes, its
+conditions, and its
+:class:`~engine.words.Wording` (the stats a token needs, its held actions' trigger
+words, its prompts' and events' words) together with the core's.  Nothing in it is kept
+by hand a second time: ``tests/engine/test_describe.py`` checks that every event kind a
+ruleset can emit has a template naming only that event's fields.
+
+The description is a plain value; the bridge sends it as the ``ruleset`` message
+(:mod:`protocol.describe`).  Sans-I/O, like the rest of the engine.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, get_args, get_type_hints
+
+from engine.events import Event
+from engine.param_shapes import ParamShape, param_shapes
+from engine.params import dice_fields
+from engine.rulesets.base import NoParams, Ruleset, find_ruleset, registered
+from engine.timewords import TimeWords
+from engine.words import CORE_EVENTS, CORE_PROMPTS, PromptWords, StatWords
+
+
+@dataclass(frozen=True, slots=True)
+class ActionDescription:
+    """One action: ``when`` it may be taken (``turn``, ``any``: also out of turn, a
+    reaction such as an abort; ``gm``: the GM's tool), its ``doc``, its ``params``, and
+    what those ask for: a ``target`` (a token param), an ``area`` (a list of cells),
+    the table's own ``dice`` (the dice params' names) and ``choices`` (the action names
+    one of several things, listed by ``ask_options`` as ``action:choice``)."""
+
+    name: str
+    when: str
+    doc: str
+    params: tuple[ParamShape, ...]
+    target: bool
+    area: bool
+    dice: tuple[str, ...]
+    choices: bool
+
+
+@dataclass(frozen=True, slots=True)
+class EventWords:
+    """How an event ``kind`` reads: its ``template`` (:mod:`engine.templates`)."""
+
+    kind: str
+    template: str
+
+
+@dataclass(frozen=True, slots=True)
+class TriggerWords:
+    """A held action's trigger word and what sets it off."""
+
+    name: str
+    doc: str
+
+
+@dataclass(frozen=True, slots=True)
+class RulesetDescription:
+    """Everything a client needs to play ``name`` without knowing the game."""
+
+    name: str
+    title: str
+    time: TimeWords
+    actions: tuple[ActionDescription, ...]
+    move_modes: tuple[str, ...]
+    conditions: tuple[str, ...]
+    stats: tuple[StatWords, ...]
+    triggers: tuple[TriggerWords, ...]
+    prompts: tuple[PromptWords, ...]
+    events: tuple[EventWords, ...]
+
+
+def describe(name: str) -> RulesetDescription:
+    """The description of the ruleset registered as ``name`` (``UnsupportedRuleset``
+    otherwise)."""
+    ruleset = find_ruleset(name)
+    kind = type(ruleset)
+    wording = kind.wording
+    return RulesetDescription(
+        name=kind.name,
+        title=kind.title,
+        time=kind.time_words,
+        actions=tuple(_action(spec) for spec in kind.actions.values()),
+        move_modes=tuple(kind.move_modes),
+        conditions=tuple(kind.vocabulary.conditions),
+        stats=tuple(wording.stats),
+        triggers=tuple(TriggerWords(n, d) for n, d in wording.triggers.items()),
+        prompts=(*CORE_PROMPTS, *wording.prompts),
+        events=tuple(EventWords(k, t) for k, t in templates(ruleset).items()),
+    )
+
+
+def catalogue() -> tuple[tuple[str, str], ...]:
+    """Every registered ruleset as ``(name, title)``, by name."""
+    return tuple((type(r).name, type(r).title) for r in registered())
+
+
+def core_words() -> tuple[tuple[EventWords, ...], tuple[PromptWords, ...]]:
+    """The words every game shares: the core's events' templates and prompts' words, for
+    a client with no fight (a scene loaded, a token placed) before any description."""
+    return tuple(EventWords(k, t) for k, t in CORE_EVENTS.items()), CORE_PROMPTS
+
+
+def templates(ruleset: Ruleset) -> dict[str, str]:
+    """Every event kind ``ruleset`` can emit -> its template: the core's (a pass reads
+    as its clock's label, already in the game's words), then the ruleset's."""
+    core = {
+        **CORE_EVENTS,
+        "combat_started": f"The fight begins ({type(ruleset).title})[; aware: {{aware:tokens}}]",
+    }
+    return {**core, **type(ruleset).wording.events}
+
+
+def emitted(ruleset: Ruleset) -> dict[str, Mapping[str, str]]:
+    """Every event kind ``ruleset`` can emit -> its fields (name -> type in words): the
+    core's events, then the ruleset's own (``vocabulary.events``)."""
+    classes = [*get_args(Event), *type(ruleset).vocabulary.events]
+    return {cls.kind: _fields(cls) for cls in classes}
+
+
+def _fields(cls: type) -> dict[str, str]:
+    hints = get_type_hints(cls)
+    return {f.name: str(hints[f.name]) for f in dataclasses.fields(cls)}
+
+
+def _action(spec: Any) -> ActionDescription:
+    shapes = param_shapes(spec.params)
+    return ActionDescription(
+        name=spec.name,
+        when=spec.when,
+        # The action's own words, else its params' docstring, on one line.
+        doc=" ".join(
+            (spec.doc or ("" if spec.params is NoParams else spec.params.__doc__ or "")).split()
+        ),
+        params=shapes,
+        target=any(s.type == "token" for s in shapes),
+        area=any(
+            s.type == "list" and s.items is not None and s.items.type == "cell" for s in shapes
+        ),
+        dice=dice_fields(spec.params),
+        choices=spec.choices is not None,
+    )
