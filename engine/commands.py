@@ -160,11 +160,15 @@ class Act:
 @dataclass(frozen=True, slots=True)
 class JoinCombat:
     """The GM brings ``token`` into the running fight: it is placed on the scene (on a
-    free cell) and takes its place in the order by the ruleset's initiative."""
+    free cell) and takes its place in the order by the ruleset's initiative and, at a
+    count already taken, the ruleset's tie rule.  ``rolls`` are the table's own dice for
+    every roll that makes (its initiative, then any tie-breaks), in the order they are
+    made; None: the seed rolls."""
 
     kind: ClassVar[str] = "join_combat"
     actor: str
     token: Combatant
+    rolls: tuple[int, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)

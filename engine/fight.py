@@ -7,6 +7,7 @@ before changing anything.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from engine.checks import (
@@ -90,9 +91,17 @@ def join_combat(state: EncounterState, command: JoinCombat, spatial: SpatialCach
     placed = replace(scene, tokens=(*scene.tokens, newcomer))
     check_scene(placed)
     ruleset.check_combatant(newcomer)
-    tray = DiceTray(state.seed, state.draws, command.actor)
+    tray = DiceTray(state.seed, state.draws, command.actor, command.rolls)
     score = ruleset.newcomer(combat, newcomer, tray)
-    combat = place(combat, newcomer.id, score)
+    tokens = {t.id: t for t in placed.tokens}
+
+    def ahead(rival: tuple[str, ...]) -> bool:
+        return ruleset.newcomer_ahead(
+            combat, newcomer, score, [tokens[cid] for cid in rival], tray
+        )
+
+    combat = place(combat, newcomer.id, score, ahead)
+    tray.require_supply_used()
     combat = combat.with_state(newcomer.id, ruleset.new_combatant_state(newcomer))
     state = replace(state, scene=placed, combat=combat, draws=tray.draws)
     state, joined = ruleset.joined(state, newcomer.id)
@@ -105,14 +114,39 @@ def join_combat(state: EncounterState, command: JoinCombat, spatial: SpatialCach
     ]
 
 
-def place(combat: Combat, cid: str, score: int) -> Combat:
-    """``combat`` with ``cid`` in the order after everyone scoring ``score`` or more
-    (a newcomer never cuts ahead of a tie); ``acting`` keeps pointing at the same one."""
-    at = next((i for i, (_, s) in enumerate(combat.scores) if s < score), len(combat.order))
+def place(
+    combat: Combat,
+    cid: str,
+    score: int,
+    ahead: Callable[[tuple[str, ...]], bool] = lambda rival: False,
+) -> Combat:
+    """``combat`` with ``cid`` in the order at ``score``: after everyone scoring more,
+    and among those at ``score`` before the first rival ``ahead`` says it beats (each
+    rival one combatant, or a GM's group as one), asked down the order; those already
+    placed keep their order.  ``acting`` keeps pointing at the same one."""
+    at = next((i for i, (_, s) in enumerate(combat.scores) if s <= score), len(combat.order))
+    while at < len(combat.order) and combat.scores[at][1] == score:
+        rival = _unit_at(combat, at)
+        if ahead(rival):
+            break
+        at += len(rival)
     order = (*combat.order[:at], cid, *combat.order[at:])
     scores = (*combat.scores[:at], (cid, score), *combat.scores[at:])
     acting = combat.acting + 1 if at <= combat.acting else combat.acting
     return replace(combat, order=order, scores=scores, acting=acting)
+
+
+def _unit_at(combat: Combat, at: int) -> tuple[str, ...]:
+    """The combatant at ``at`` in the order, with the rest of its group that follows it
+    at the same count (a group is tied as one)."""
+    first = combat.order[at]
+    group = next((g for g in combat.groups if first in g), (first,))
+    unit = [first]
+    for cid, s in combat.scores[at + 1 :]:
+        if cid not in group or s != combat.scores[at][1]:
+            break
+        unit.append(cid)
+    return tuple(unit)
 
 
 def leave_combat(state: EncounterState, command: LeaveCombat, spatial: SpatialCache) -> Result:

@@ -81,6 +81,17 @@ class RulesetHooks(TimeHooks, Protocol):
         """The score a combatant joining a running fight takes."""
         ...
 
+    def newcomer_ahead(
+        self,
+        combat: Combat,
+        newcomer: Combatant,
+        score: int,
+        rival: Sequence[Combatant],
+        tray: DiceTray,
+    ) -> bool:
+        """Whether a newcomer tied at ``score`` goes ahead of ``rival``."""
+        ...
+
     def new_fight_state(self, combat: Combat) -> Any:
         """The fight-wide state when the fight starts."""
         ...

@@ -16,7 +16,7 @@ from msgspec import Meta
 
 from protocol.scene import TokenSpec
 from protocol.validate import json_safe
-from protocol.wire import ClientWire, Name, TokenId
+from protocol.wire import ClientWire, Name, Rolls, TokenId
 
 #: How deep an ``act``'s params may nest (a list of cells is depth 2).
 MAX_PARAMS_DEPTH: Final = 6
@@ -42,10 +42,15 @@ class Act(ClientWire, frozen=True, kw_only=True):
 
 class JoinCombat(ClientWire, frozen=True, kw_only=True):
     """GM only: bring a new ``token`` (a scene token spec) into the running fight; it is
-    placed on the scene and rolls its place in the order."""
+    placed on the scene and rolls its place in the order (at a count already taken, by
+    the game's tie rule).  ``rolls`` (optional) are the table's own dice for those rolls,
+    in the order they are made (its initiative first, then any tie-breaks); absent or
+    ``None``: the server rolls."""
 
     TYPE = "join_combat"
+    LATER = ("rolls",)
     token: TokenSpec
+    rolls: Rolls | None = None
 
 
 class LeaveCombat(ClientWire, frozen=True, kw_only=True):

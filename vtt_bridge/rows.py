@@ -198,7 +198,8 @@ SHIPPED: tuple[MessageRow, ...] = (
     ),
     _command(
         protocol.JoinCombat, engine.JoinCombat, GM_ONLY,
-        "gm_only, no_combat, not_in_combat, bad_scene", {"token": _TOKEN},
+        "gm_only, no_combat, not_in_combat, bad_scene, bad_rolls (+ dice policy)",
+        {"token": _TOKEN, "rolls": [7]}, dice=("rolls",),
     ),
     _command(
         protocol.LeaveCombat, engine.LeaveCombat, GM_ONLY, "gm_only, no_combat, not_in_combat",

@@ -271,6 +271,21 @@ class Ruleset:
         everyone with that score or more).  Default: its own roll of :meth:`initiative`."""
         return dict(self.initiative([combatant], tray, ()).scores)[combatant.id]
 
+    def newcomer_ahead(
+        self,
+        combat: Combat,
+        newcomer: Combatant,
+        score: int,
+        rival: Sequence[Combatant],
+        tray: DiceTray,
+    ) -> bool:
+        """Whether a newcomer tied at ``score`` goes ahead of ``rival`` (one combatant, or
+        a GM's group, already at that count) by the game's tie rule, rolling on ``tray``.
+        The core asks of each rival at the count in turn, down the order, and places the
+        newcomer before the first it beats: those already placed keep their order.
+        Default: never (after everyone already at its count)."""
+        return False
+
     def new_fight_state(self, combat: Combat) -> Any:
         """The fight-wide state when the fight starts."""
         return self.fight_state() if self.fight_state is not None else None

@@ -12,8 +12,11 @@ Choices where the text is silent:
 - A tie is rerolled as Initiative again (REF + d10) by the tied combatants only; the
   reroll orders them among themselves and their queue score stays the first roll.  Those
   still tied after a reroll roll again, as long as it takes.
-- A newcomer who ties with combatants already in the queue goes after them, with no
-  reroll: "after that the order doesn't change" protects those already placed.
+- A newcomer who ties with combatants already in the queue rerolls against them, one
+  at a time down the queue ("ties reroll until someone comes out on top"; only the tied
+  reroll): newcomer and rival each roll Initiative again (REF + d10), again while they
+  tie; the newcomer goes in front of the first it beats, else after them all.  Those
+  already placed keep their order ("after that the order doesn't change").
 - A driver who starts a vehicle goes to the very front; everyone else keeps their order.
 
 Every die is a ``DiceRolled`` event from the :class:`~engine.tray.DiceTray`, drawn from
@@ -91,6 +94,19 @@ def newcomer_score(newcomer: str, ref: int, dice: InitiativeDice) -> int:
     """A newcomer's Initiative ("newcomers who join the fight later roll Initiative and
     take their place"): REF + d10, one roll."""
     return dice.initiative(newcomer, ref, "initiative (joins)")
+
+
+def newcomer_beats(
+    newcomer: str, ref: int, rival: str, rival_ref: int, dice: InitiativeDice, score: int
+) -> bool:
+    """Whether ``newcomer``, tied at ``score`` with ``rival`` already in the queue, comes
+    out on top of it: both reroll Initiative (the newcomer first) until one is higher."""
+    why = f"initiative reroll, {newcomer} joins tied with {rival} at {score}"
+    while True:
+        mine = dice.initiative(newcomer, ref, why)
+        theirs = dice.initiative(rival, rival_ref, why)
+        if mine != theirs:
+            return mine > theirs
 
 
 def place_newcomer(queue: Queue, scores: Scores, newcomer: str, score: int) -> tuple[Queue, Scores]:

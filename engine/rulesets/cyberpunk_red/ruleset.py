@@ -305,13 +305,34 @@ class CyberpunkRed(Ruleset):
         return Initiative(tuple(full), tuple((cid, score_of[cid]) for cid in full))
 
     def newcomer(self, combat: Combat, combatant: Combatant, tray: DiceTray) -> int:
-        """A newcomer rolls REF + d10; the core places it after anyone at that score."""
+        """A newcomer rolls REF + d10; at a score already taken, :meth:`newcomer_ahead`
+        settles its place."""
         if is_vehicle(combatant):
             raise CommandRejected(
                 "bad_scene", f"{combatant.id!r} is a vehicle: it joins no Initiative Queue"
             )
         ref = fighter_from_token(combatant).ref
         return initiative.newcomer_score(combatant.id, ref, initiative.InitiativeDice(tray))
+
+    def newcomer_ahead(
+        self,
+        combat: Combat,
+        newcomer: Combatant,
+        score: int,
+        rival: Sequence[Combatant],
+        tray: DiceTray,
+    ) -> bool:
+        """"Ties reroll until someone comes out on top": the tied newcomer and ``rival``
+        (a group by its leader, the first) reroll REF + d10 until one is higher."""
+        lead = rival[0]
+        return initiative.newcomer_beats(
+            newcomer.id,
+            fighter_from_token(newcomer).ref,
+            lead.id,
+            fighter_from_token(lead).ref,
+            initiative.InitiativeDice(tray),
+            score,
+        )
 
     def new_fight_state(self, combat: Combat) -> CprFight:
         """An empty fight: Round 1, nothing held."""

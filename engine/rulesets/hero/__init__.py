@@ -266,8 +266,27 @@ class HeroSupplement(Ruleset):
         return Initiative(tuple(order), tuple((cid, scores[cid]) for cid in order))
 
     def newcomer(self, combat: Combat, combatant: Combatant, tray: DiceTray) -> int:
-        """A newcomer acts at its INIT (after any already there)."""
+        """A newcomer acts at its INIT; at an INIT already taken :meth:`newcomer_ahead`
+        settles its place."""
         return int_stat(combatant, "init")
+
+    def newcomer_ahead(
+        self,
+        combat: Combat,
+        newcomer: Combatant,
+        score: int,
+        rival: Sequence[Combatant],
+        tray: DiceTray,
+    ) -> bool:
+        """"The characters who are tied randomly determine which one of them goes before
+        the other": as at the start, 1d6 each (the newcomer first, then ``rival``, a
+        group rolling once), rerolled while they tie; those already placed keep their
+        order."""
+        purpose = f"initiative tie at INIT {score}: {newcomer.id} joins"
+        while True:
+            mine, theirs = tray.roll(purpose, 2, 6)
+            if mine != theirs:
+                return mine > theirs
 
     def fight_started(self, state: EncounterState) -> Result:
         """Starting END and STUN for every character that tracks them, in scene order."""

@@ -20,9 +20,12 @@ Choices where the text is silent:
   themselves, as long as it takes; every die is a ``dice_rolled`` event, and each settled
   tie an :class:`~.events.InitiativeTie`.
 - A combatant joining a running fight makes its own check (``newcomer``) and takes its
-  count in the existing order, after everyone already at that count: the order the tie
-  rules settled at the start is not reopened.  One whose count is above the acting
-  combatant's acts from the next round on.
+  count in the existing order.  At a count already taken the same tie rules place it:
+  against each one already there (a group as one, by its modifier), down the order,
+  the higher initiative modifier goes first, and at equal modifiers both roll a d20 (the
+  newcomer first), again while they tie; it goes in front of the first it beats, else
+  after them all.  Those already placed keep the order the start settled.  One whose
+  count is above the acting combatant's acts from the next round on.
 """
 
 from __future__ import annotations
@@ -115,3 +118,19 @@ def newcomer_check(combatant: Combatant, tray: DiceTray) -> int:
     modifier = initiative_modifier(combatant)
     (d20,) = tray.roll(f"initiative (joins): {combatant.id} d20 + {modifier}", 1, 20)
     return d20 + modifier
+
+
+def newcomer_beats(newcomer: Combatant, rival: Sequence[Combatant], tray: DiceTray) -> bool:
+    """Whether ``newcomer`` goes ahead of ``rival`` (one combatant or a group) at their
+    shared count: the higher initiative modifier first, then a d20 each until one is
+    higher ("if there is still a tie, roll a die, with the highest roll going first")."""
+    mine = initiative_modifier(newcomer)
+    theirs = max(initiative_modifier(c) for c in rival)
+    if mine != theirs:
+        return mine > theirs
+    names = ", ".join(c.id for c in rival)
+    while True:
+        (a,) = tray.roll(f"initiative roll-off (joins): {newcomer.id}", 1, 20)
+        (b,) = tray.roll(f"initiative roll-off (joins): {names}", 1, 20)
+        if a != b:
+            return a > b

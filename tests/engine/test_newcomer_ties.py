@@ -1,0 +1,178 @@
+"""A newcomer at a count already taken is placed by its game's tie rule, with the table's
+own dice (``join_combat``'s ``rolls``), figure by figure.
+
+- Cyberpunk RED (seed 001): "Ties reroll until someone comes out on top": the newcomer
+  and the one tied with it reroll REF + d10; only the tied roll.
+- Mutants & Masterminds (seed 003): "they act in order of highest Initiative modifier
+  first.  If there is still a tie, roll a die, with the highest roll going first."
+- Hero supplement (seed 000): "the characters who are tied randomly determine which one
+  of them goes before the other": 1d6 each, as its start of combat does.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from engine import Combatant, Encounter, GridSpec, LoadScene, Scene, StartCombat
+from engine.commands import JoinCombat
+from tests.engine.cyberpunk_red.helpers import cpr
+from tests.engine.cyberpunk_red.helpers import scene as cpr_scene
+from tests.engine.helpers import refused, token
+from tests.engine.mutants_masterminds.helpers import fight as mm_fight
+from tests.engine.mutants_masterminds.helpers import mm
+
+
+def started(scene: Scene, ruleset: str, rolls: tuple[int, ...] | None) -> Encounter:
+    """A fight under ``ruleset`` on ``scene``, its dice the table's ``rolls``."""
+    encounter = Encounter()
+    encounter.apply(LoadScene("gm", scene))
+    encounter.apply(StartCombat("gm", ruleset, 1, rolls=rolls))
+    return encounter
+
+
+def join(encounter: Encounter, newcomer: Combatant, *rolls: int) -> list[Any]:
+    """The GM brings ``newcomer`` in with the table's ``rolls``."""
+    return encounter.apply(JoinCombat("gm", newcomer, rolls=rolls))
+
+
+def order(encounter: Encounter) -> tuple[str, ...]:
+    combat = encounter.state.combat
+    assert combat is not None
+    return combat.order
+
+
+def dice(events: list[Any]) -> list[tuple[str, tuple[int, ...], str, str]]:
+    return [(e.purpose, e.results, e.source, e.by) for e in events if e.kind == "dice_rolled"]
+
+
+# -- Cyberpunk RED -------------------------------------------------------------------------
+
+
+def cpr_street() -> Encounter:
+    """Ana 8 + 5 = 13, Bo 6 + 6 = 12, Cy 5 + 1 = 6: no tie at the start."""
+    tokens = (cpr("ana", 1, 1, ref=8), cpr("bo", 3, 1, ref=6), cpr("cy", 5, 1, ref=5))
+    encounter = started(cpr_scene(*tokens), "cyberpunk-red", (5, 6, 1))
+    assert order(encounter) == ("ana", "bo", "cy")
+    return encounter
+
+
+def test_cpr_a_tied_newcomer_rerolls_against_the_tied_one_until_someone_is_on_top() -> None:
+    encounter = cpr_street()
+    # Nix: REF 7 + 5 = 12, tied with Bo.  Reroll: 7 + 3 = 10 against 6 + 4 = 10, tied
+    # again; reroll: 7 + 9 = 16 against 6 + 2 = 8: Nix comes out on top.
+    events = join(encounter, cpr("nix", 7, 7, ref=7), 5, 3, 4, 9, 2)
+    why = "initiative reroll, nix joins tied with bo at 12"
+    assert dice(events) == [
+        ("initiative (joins): nix REF 7 + d10", (5,), "table", "gm"),
+        (f"{why}: nix REF 7 + d10", (3,), "table", "gm"),
+        (f"{why}: bo REF 6 + d10", (4,), "table", "gm"),
+        (f"{why}: nix REF 7 + d10", (9,), "table", "gm"),
+        (f"{why}: bo REF 6 + d10", (2,), "table", "gm"),
+    ]
+    assert order(encounter) == ("ana", "nix", "bo", "cy")
+    combat = encounter.state.combat
+    assert combat is not None
+    assert dict(combat.scores)["nix"] == 12  # the reroll orders; the queue score stays
+
+
+def test_cpr_only_the_tied_reroll_and_a_newcomer_beaten_goes_after() -> None:
+    tokens = (cpr("ana", 1, 1, ref=8), cpr("bo", 3, 1, ref=6), cpr("cy", 5, 1, ref=6))
+    # Ana 13; Bo 6 + 6 = 12 and Cy 6 + 6 = 12 tie, rerolled 6 + 5 = 11 against 6 + 1 = 7.
+    encounter = started(cpr_scene(*tokens), "cyberpunk-red", (5, 6, 6, 5, 1))
+    assert order(encounter) == ("ana", "bo", "cy")
+    # Nix 7 + 5 = 12: against Bo 7 + 1 = 8 < 6 + 9 = 15, beaten; against Cy 7 + 8 = 15
+    # > 6 + 1 = 7, on top.  Ana, at 13, rolls nothing.
+    events = join(encounter, cpr("nix", 7, 7, ref=7), 5, 1, 9, 8, 1)
+    assert [d[0].split(": ")[-1] for d in dice(events)] == [
+        "nix REF 7 + d10", "nix REF 7 + d10", "bo REF 6 + d10", "nix REF 7 + d10",
+        "cy REF 6 + d10",
+    ]  # fmt: skip
+    assert order(encounter) == ("ana", "bo", "nix", "cy")
+
+
+def test_cpr_an_untied_newcomer_rolls_one_die() -> None:
+    encounter = cpr_street()
+    events = join(encounter, cpr("nix", 7, 7, ref=7), 10)
+    assert [d[1] for d in dice(events)] == [(10,)]
+    assert order(encounter) == ("nix", "ana", "bo", "cy")
+
+
+@pytest.mark.parametrize("rolls", [(5,), (5, 3), (10, 1)])
+def test_cpr_the_table_gives_every_die_the_join_makes_no_fewer_no_more(
+    rolls: tuple[int, ...],
+) -> None:
+    encounter = cpr_street()
+    refused(encounter, JoinCombat("gm", cpr("nix", 7, 7, ref=7), rolls=rolls), "bad_rolls")
+
+
+# -- Mutants & Masterminds ----------------------------------------------------------------
+
+
+def mm_street() -> Encounter:
+    """Ada d20 10 + Dex 4 = 14, Ben 9 + 2 = 11."""
+    encounter, _ = mm_fight(mm("ada", 0, 0, dex=4), mm("ben", 2, 0, dex=2), rolls=(10, 9))
+    assert order(encounter) == ("ada", "ben")
+    return encounter
+
+
+def test_mm_a_tied_newcomer_with_the_higher_modifier_goes_first_without_a_die() -> None:
+    encounter = mm_street()
+    events = join(encounter, mm("kit", 5, 5, dex=4), 7)  # 7 + 4 = 11, modifier 4 > 2
+    assert [d[1] for d in dice(events)] == [(7,)]
+    assert order(encounter) == ("ada", "kit", "ben")
+
+
+def test_mm_a_tied_newcomer_with_the_lower_modifier_goes_after_without_a_die() -> None:
+    encounter = mm_street()
+    events = join(encounter, mm("kit", 5, 5, dex=0), 11)  # 11 + 0 = 11, modifier 0 < 2
+    assert [d[1] for d in dice(events)] == [(11,)]
+    assert order(encounter) == ("ada", "ben", "kit")
+
+
+def test_mm_at_equal_modifiers_a_die_each_until_one_is_higher() -> None:
+    encounter = mm_street()
+    # Kit 9 + 2 = 11 like Ben, modifier 2 like his: d20s 7 against 7, then 15 against 3.
+    events = join(encounter, mm("kit", 5, 5, dex=2), 9, 7, 7, 15, 3)
+    assert dice(events)[1:] == [
+        ("initiative roll-off (joins): kit", (7,), "table", "gm"),
+        ("initiative roll-off (joins): ben", (7,), "table", "gm"),
+        ("initiative roll-off (joins): kit", (15,), "table", "gm"),
+        ("initiative roll-off (joins): ben", (3,), "table", "gm"),
+    ]
+    assert order(encounter) == ("ada", "kit", "ben")
+
+
+# -- Hero supplement ----------------------------------------------------------------------
+
+
+def hero_street() -> Encounter:
+    """Al INIT 12; Bea and Cal tie at 10, their 1d6s 5 and 2 put Bea first."""
+    tokens = (token("al", 0, 0, init=12), token("bea", 2, 0, init=10), token("cal", 4, 0, init=10))
+    encounter = started(Scene(GridSpec(20, 20), tokens), "hero-supplement", (5, 2))
+    assert order(encounter) == ("al", "bea", "cal")
+    return encounter
+
+
+def test_hero_a_tied_newcomer_rolls_1d6_against_each_tied_one_down_the_order() -> None:
+    encounter = hero_street()
+    # Dee at INIT 10: 3 against Bea's 4, behind her; 6 against Cal's 1, ahead of him.
+    events = join(encounter, token("dee", 9, 9, init=10), 3, 4, 6, 1)
+    purpose = "initiative tie at INIT 10: dee joins"
+    assert dice(events) == [(purpose, (3, 4), "table", "gm"), (purpose, (6, 1), "table", "gm")]
+    assert order(encounter) == ("al", "bea", "dee", "cal")
+
+
+def test_hero_equal_dice_roll_again() -> None:
+    encounter = hero_street()
+    events = join(encounter, token("dee", 9, 9, init=10), 4, 4, 5, 1)
+    assert [d[1] for d in dice(events)] == [(4, 4), (5, 1)]
+    assert order(encounter) == ("al", "dee", "bea", "cal")
+
+
+def test_hero_an_untied_newcomer_rolls_nothing_and_takes_no_dice() -> None:
+    encounter = hero_street()
+    refused(encounter, JoinCombat("gm", token("dee", 9, 9, init=11), rolls=(3,)), "bad_rolls")
+    assert dice(encounter.apply(JoinCombat("gm", token("dee", 9, 9, init=11)))) == []
+    assert order(encounter) == ("al", "dee", "bea", "cal")
