@@ -23,6 +23,7 @@ from engine.commands import (
     SetCondition,
     SetDoor,
     SetEffect,
+    SetStats,
     StartCombat,
 )
 from engine.encounter import Encounter, replay_commands
@@ -76,6 +77,7 @@ __all__ = [
     "SetCondition",
     "SetDoor",
     "SetEffect",
+    "SetStats",
     "StartCombat",
     "TerrainSpec",
     "Threat",

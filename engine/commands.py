@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Annotated, Any, ClassVar
 
-from engine.model import Combatant, Scene
-from engine.params import Length
+from engine.model import Combatant, Scene, StatValue
+from engine.params import Length, TokenRef
 from geometry import Cell, Point
 from geometry.vtt_coords import OwlbearImageGrid
 
@@ -142,6 +142,18 @@ class SetCondition:
 
 
 @dataclass(frozen=True, slots=True)
+class SetStats:
+    """The GM changes statistics of ``token`` during the fight: each name in ``stats``
+    (one the ruleset plays, see its ``changeable_stats``) takes its value.  The fight
+    goes on; what the change does to the order is the ruleset's, said in its guide."""
+
+    kind: ClassVar[str] = "set_stats"
+    actor: str
+    token: TokenRef
+    stats: dict[Annotated[str, Length(1, 64)], StatValue]
+
+
+@dataclass(frozen=True, slots=True)
 class Act:
     """``token`` takes the ruleset action ``action`` with ``params``.
 
@@ -228,6 +240,7 @@ Command = (
     | EndPhase
     | SetDoor
     | SetCondition
+    | SetStats
     | Act
     | JoinCombat
     | LeaveCombat
@@ -248,6 +261,7 @@ COMMAND_TYPES: dict[str, type[Command]] = {
         EndPhase,
         SetDoor,
         SetCondition,
+        SetStats,
         Act,
         JoinCombat,
         LeaveCombat,

@@ -197,6 +197,18 @@ class ConditionChanged:
 
 
 @dataclass(frozen=True, slots=True)
+class StatsChanged:
+    """The GM changed statistics of ``combatant`` mid-fight: ``stats`` are the new
+    values (name, value) of those it changed; ``order_kept`` says the initiative order
+    and scores stand (each ruleset's guide says why)."""
+
+    kind: ClassVar[str] = "stats_changed"
+    combatant: str
+    stats: tuple[tuple[str, bool | int | float | str], ...]
+    order_kept: bool = True
+
+
+@dataclass(frozen=True, slots=True)
 class MoveStopped:
     """``token``'s move ended early on ``at``: ``reason`` (the GM said it cannot go on,
     or the way ahead is no longer open)."""
@@ -282,6 +294,7 @@ Event = (
     | CombatantSkipped
     | InterjectionEnded
     | ConditionChanged
+    | StatsChanged
     | MoveStopped
     | EffectStarted
     | EffectEnded

@@ -96,9 +96,7 @@ def join_combat(state: EncounterState, command: JoinCombat, spatial: SpatialCach
     tokens = {t.id: t for t in placed.tokens}
 
     def ahead(rival: tuple[str, ...]) -> bool:
-        return ruleset.newcomer_ahead(
-            combat, newcomer, score, [tokens[cid] for cid in rival], tray
-        )
+        return ruleset.newcomer_ahead(combat, newcomer, score, [tokens[cid] for cid in rival], tray)
 
     combat = place(combat, newcomer.id, score, ahead)
     tray.require_supply_used()

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, cast
 
-from engine import ending, fight
+from engine import ending, fight, stat_changes
 from engine.checks import (
     Result,
     acting_token,
@@ -41,6 +41,7 @@ from engine.commands import (
     SetCondition,
     SetDoor,
     SetEffect,
+    SetStats,
     StartCombat,
 )
 from engine.copies import replace
@@ -449,6 +450,7 @@ HANDLERS: dict[type, Handler] = {
     EndPhase: end_phase,
     SetDoor: set_door,
     SetCondition: set_condition,
+    SetStats: stat_changes.set_stats,
 }
 
 

@@ -226,6 +226,10 @@ SHIPPED: tuple[MessageRow, ...] = (
         engine.EndCombat, command, roles=GM_ONLY, example={"reason": "the ogres fled"},
         engine="gm_only, no_combat",
     ),
+    command_row(
+        engine.SetStats, command, roles=GM_ONLY, example={"token": "ganger2", "stats": {"ref": 7}},
+        engine="gm_only, no_combat, not_in_combat, unknown_stat, prompt_pending, bad_scene",
+    ),
 )  # fmt: skip
 
 for _row in SHIPPED:

@@ -253,6 +253,9 @@ class Ruleset:
     actions: ClassVar[Mapping[str, ActionSpec[Any]]] = {}
     #: The conditions, resources and event kinds the game owns.
     vocabulary: ClassVar[Vocabulary] = Vocabulary()
+    #: The statistics the GM may change during a fight (``set_stats``); any other is
+    #: refused, naming these.  Empty: none.
+    changeable_stats: ClassVar[tuple[str, ...]] = ()
 
     # -- set-up -----------------------------------------------------------------------------
 
@@ -297,6 +300,12 @@ class Ruleset:
 
     def joined(self, state: EncounterState, cid: str) -> Result:
         """``cid`` joined the running fight (its per-combatant state is made already)."""
+        return state, []
+
+    def stats_changed(self, state: EncounterState, cid: str) -> Result:
+        """The GM changed ``cid``'s statistics (its token on the scene has the new ones,
+        checked by :meth:`check_combatant`): bring what the ruleset keeps of them up to
+        date.  The order stands unless this asks otherwise.  Default: nothing kept."""
         return state, []
 
     def new_combatant_state(self, combatant: Combatant) -> Any:

@@ -199,6 +199,13 @@ class HeroSupplement(Ruleset):
         events=(*HERO_EVENTS, *POWER_EVENTS),
         other=("delayed_action", "hero", "hero_budget"),
     )
+    #: Its characteristics and flags may change mid-fight (END and STUN as maximums:
+    #: the tracked pools keep their current values).  INIT changes, but the order
+    #: stands: "in every phase that follows, the characters act in the same order
+    #: (unless a character takes an action that results in their INIT score changing)",
+    #: and a GM's change is no such action.  This variant has no SPD (everyone acts
+    #: once a Phase), so ``spd`` is refused like any stat it does not play.
+    changeable_stats = (*REQUIRED_INT_STATS, *OPTIONAL_INT_STATS, *FLAGS)
 
     # -- set-up ---------------------------------------------------------------------------
 
@@ -278,7 +285,7 @@ class HeroSupplement(Ruleset):
         rival: Sequence[Combatant],
         tray: DiceTray,
     ) -> bool:
-        """"The characters who are tied randomly determine which one of them goes before
+        """ "The characters who are tied randomly determine which one of them goes before
         the other": as at the start, 1d6 each (the newcomer first, then ``rival``, a
         group rolling once), rerolled while they tie; those already placed keep their
         order."""

@@ -104,6 +104,9 @@ class MutantsMasterminds(Ruleset):
         events=MM_EVENTS,
         other=(NAME,),
     )
+    #: Every statistic it reads may change mid-fight; the initiative check stands
+    #: ("with the check applying to all rounds of the combat").
+    changeable_stats = (*REQUIRED, *OPTIONAL, *FLAGS)
 
     # -- set-up -----------------------------------------------------------------------------
 

@@ -1,4 +1,6 @@
-"""A newcomer at a count already taken is placed by its game's tie rule, with the table's
+"""The GM's hands on a running fight: a newcomer at a count already taken is placed by its
+game's tie rule with the table's own dice (``join_combat``'s ``rolls``), figure by figure,
+and ``set_stats`` changes a sheet while the order stands.
 own dice (``join_combat``'s ``rolls``), figure by figure.
 
 - Cyberpunk RED (seed 001): "Ties reroll until someone comes out on top": the newcomer
@@ -16,7 +18,7 @@ from typing import Any
 import pytest
 
 from engine import Combatant, Encounter, GridSpec, LoadScene, Scene, StartCombat
-from engine.commands import JoinCombat
+from engine.commands import JoinCombat, SetStats
 from tests.engine.cyberpunk_red.helpers import cpr
 from tests.engine.cyberpunk_red.helpers import scene as cpr_scene
 from tests.engine.helpers import refused, token
@@ -176,3 +178,46 @@ def test_hero_an_untied_newcomer_rolls_nothing_and_takes_no_dice() -> None:
     refused(encounter, JoinCombat("gm", token("dee", 9, 9, init=11), rolls=(3,)), "bad_rolls")
     assert dice(encounter.apply(JoinCombat("gm", token("dee", 9, 9, init=11)))) == []
     assert order(encounter) == ("al", "dee", "bea", "cal")
+
+
+# -- the GM changes a sheet mid-fight: the order stands in each game ----------------------
+
+
+def test_cpr_a_ref_change_keeps_the_queue_and_the_fighter_takes_it() -> None:
+    encounter = cpr_street()
+    before = encounter.state.combat
+    assert before is not None
+    events = encounter.apply(SetStats("gm", "cy", {"ref": 9, "move": 6}))
+    assert [(e.kind, e.stats) for e in events] == [("stats_changed", (("move", 6), ("ref", 9)))]
+    combat = encounter.state.combat
+    assert combat is not None
+    assert (combat.order, combat.scores) == (before.order, before.scores)
+    assert (combat.state_of("cy").ref, combat.state_of("cy").move) == (9, 6)
+
+
+def test_cpr_gear_and_unknown_stats_are_refused_naming_what_it_plays() -> None:
+    encounter = cpr_street()
+    message = refused(encounter, SetStats("gm", "cy", {"weapon.rifle": 1}), "unknown_stat")
+    assert "it plays ref, move, armor_penalty, jump, net_actions" in message
+    refused(encounter, SetStats("gm", "cy", {"ref": -1}), "bad_scene")
+    refused(encounter, SetStats("player", "cy", {"ref": 9}), "gm_only")
+    refused(encounter, SetStats("gm", "zed", {"ref": 9}), "not_in_combat")
+
+
+def test_mm_a_dexterity_change_keeps_the_check_for_the_fight() -> None:
+    encounter = mm_street()
+    encounter.apply(SetStats("gm", "ben", {"dexterity": 9}))
+    combat = encounter.state.combat
+    assert combat is not None
+    assert combat.order == ("ada", "ben") and dict(combat.scores) == {"ada": 14, "ben": 11}
+    scene = encounter.state.scene
+    assert scene is not None and scene.token("ben") is not None
+    assert scene.token("ben").stat("dexterity") == 9  # type: ignore[union-attr]
+
+
+def test_hero_an_init_change_keeps_the_order_and_spd_is_not_played() -> None:
+    encounter = hero_street()
+    encounter.apply(SetStats("gm", "cal", {"init": 20, "ocv": 7}))
+    assert order(encounter) == ("al", "bea", "cal")
+    message = refused(encounter, SetStats("gm", "cal", {"spd": 4}), "unknown_stat")
+    assert "does not play 'spd'" in message and "init" in message
