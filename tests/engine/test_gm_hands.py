@@ -1,7 +1,6 @@
 """The GM's hands on a running fight: a newcomer at a count already taken is placed by its
 game's tie rule with the table's own dice (``join_combat``'s ``rolls``), figure by figure,
 and ``set_stats`` changes a sheet while the order stands.
-own dice (``join_combat``'s ``rolls``), figure by figure.
 
 - Cyberpunk RED (seed 001): "Ties reroll until someone comes out on top": the newcomer
   and the one tied with it reroll REF + d10; only the tied roll.
