@@ -192,12 +192,14 @@ def cases(issued_token: str, prompt: str) -> list[Case]:
         Case(protocol.SetEffect, {"name": "smoke", "token": None, "rounds": 1}, GM_ONLY, ("gm",)),
         Case(protocol.EndEffect, {"effect": "e1"}, GM_ONLY, ("gm",)),
         Case(protocol.JoinCombat, {"token": NEWCOMER}, GM_ONLY, ("gm",)),
+        Case(SET_STATS, {"token": "imp", "stats": {"ocv": 4}}, GM_ONLY, ("gm",)),
         Case(protocol.LeaveCombat, {"token": "imp", "remove": True}, GM_ONLY, ("gm",)),
         # Last: the fight ends.
         Case(protocol.CLIENT_MESSAGE_TYPES["end_combat"], {"reason": "done"}, GM_ONLY, ("gm",)),
     ]
 
 
+SET_STATS: Any = protocol.CLIENT_MESSAGE_TYPES["set_stats"]
 NEWCOMER = protocol.TokenSpec.from_wire(
     {
         "id": "imp", "name": "Imp", "owner": "gm", "side": "monsters", "x": 11, "y": 0,

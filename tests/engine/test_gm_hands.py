@@ -18,6 +18,7 @@ import pytest
 
 from engine import Combatant, Encounter, GridSpec, LoadScene, Scene, StartCombat
 from engine.commands import JoinCombat, SetStats
+from engine.params import TokenRef
 from tests.engine.cyberpunk_red.helpers import cpr
 from tests.engine.cyberpunk_red.helpers import scene as cpr_scene
 from tests.engine.helpers import refused, token
@@ -186,8 +187,10 @@ def test_cpr_a_ref_change_keeps_the_queue_and_the_fighter_takes_it() -> None:
     encounter = cpr_street()
     before = encounter.state.combat
     assert before is not None
-    events = encounter.apply(SetStats("gm", "cy", {"ref": 9, "move": 6}))
-    assert [(e.kind, e.stats) for e in events] == [("stats_changed", (("move", 6), ("ref", 9)))]
+    events = encounter.apply(SetStats("gm", TokenRef("cy"), {"ref": 9, "move": 6}))
+    assert [(e.kind, getattr(e, "stats", None)) for e in events] == [
+        ("stats_changed", (("move", 6), ("ref", 9)))
+    ]
     combat = encounter.state.combat
     assert combat is not None
     assert (combat.order, combat.scores) == (before.order, before.scores)
@@ -196,16 +199,17 @@ def test_cpr_a_ref_change_keeps_the_queue_and_the_fighter_takes_it() -> None:
 
 def test_cpr_gear_and_unknown_stats_are_refused_naming_what_it_plays() -> None:
     encounter = cpr_street()
-    message = refused(encounter, SetStats("gm", "cy", {"weapon.rifle": 1}), "unknown_stat")
+    gear = SetStats("gm", TokenRef("cy"), {"weapon.rifle": 1})
+    message = refused(encounter, gear, "unknown_stat")
     assert "it plays ref, move, armor_penalty, jump, net_actions" in message
-    refused(encounter, SetStats("gm", "cy", {"ref": -1}), "bad_scene")
-    refused(encounter, SetStats("player", "cy", {"ref": 9}), "gm_only")
-    refused(encounter, SetStats("gm", "zed", {"ref": 9}), "not_in_combat")
+    refused(encounter, SetStats("gm", TokenRef("cy"), {"ref": -1}), "bad_scene")
+    refused(encounter, SetStats("player", TokenRef("cy"), {"ref": 9}), "gm_only")
+    refused(encounter, SetStats("gm", TokenRef("zed"), {"ref": 9}), "not_in_combat")
 
 
 def test_mm_a_dexterity_change_keeps_the_check_for_the_fight() -> None:
     encounter = mm_street()
-    encounter.apply(SetStats("gm", "ben", {"dexterity": 9}))
+    encounter.apply(SetStats("gm", TokenRef("ben"), {"dexterity": 9}))
     combat = encounter.state.combat
     assert combat is not None
     assert combat.order == ("ada", "ben") and dict(combat.scores) == {"ada": 14, "ben": 11}
@@ -216,7 +220,7 @@ def test_mm_a_dexterity_change_keeps_the_check_for_the_fight() -> None:
 
 def test_hero_an_init_change_keeps_the_order_and_spd_is_not_played() -> None:
     encounter = hero_street()
-    encounter.apply(SetStats("gm", "cal", {"init": 20, "ocv": 7}))
+    encounter.apply(SetStats("gm", TokenRef("cal"), {"init": 20, "ocv": 7}))
     assert order(encounter) == ("al", "bea", "cal")
-    message = refused(encounter, SetStats("gm", "cal", {"spd": 4}), "unknown_stat")
+    message = refused(encounter, SetStats("gm", TokenRef("cal"), {"spd": 4}), "unknown_stat")
     assert "does not play 'spd'" in message and "init" in message
