@@ -24,6 +24,7 @@ from engine.commands import (
     SetDoor,
     SetEffect,
     SetStats,
+    EditScene,
     StartCombat,
 )
 from engine.encounter import Encounter, replay_commands
@@ -78,6 +79,7 @@ __all__ = [
     "SetDoor",
     "SetEffect",
     "SetStats",
+    "EditScene",
     "StartCombat",
     "TerrainSpec",
     "Threat",

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Annotated, Any, ClassVar
 
-from engine.model import Combatant, Scene, StatValue
+from engine.model import Combatant, Scene, StatValue, TerrainSpec, WallSpec
 from engine.params import Length, TokenRef
 from geometry import Cell, Point
 from geometry.vtt_coords import OwlbearImageGrid
@@ -130,6 +130,17 @@ class SetDoor:
 
 
 @dataclass(frozen=True, slots=True)
+class EditScene:
+    """The GM replaces the scene's ``walls`` and/or ``terrain`` (None: kept), during a
+    fight or between fights; the grid and the tokens stay."""
+
+    kind: ClassVar[str] = "edit_scene"
+    actor: str
+    walls: tuple[WallSpec, ...] | None = None
+    terrain: tuple[TerrainSpec, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class SetCondition:
     """The GM sets or clears a ``condition`` on ``token`` (one of the ruleset's
     ``vocabulary.conditions``)."""
@@ -239,6 +250,7 @@ Command = (
     | ExpirePrompt
     | EndPhase
     | SetDoor
+    | EditScene
     | SetCondition
     | SetStats
     | Act
@@ -260,6 +272,7 @@ COMMAND_TYPES: dict[str, type[Command]] = {
         ExpirePrompt,
         EndPhase,
         SetDoor,
+        EditScene,
         SetCondition,
         SetStats,
         Act,

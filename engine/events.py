@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from engine.model import Combatant, Scene
+from engine.model import Combatant, Scene, TerrainSpec, WallSpec
 from engine.serial import to_plain
 from geometry import Cell
 
@@ -197,6 +197,16 @@ class ConditionChanged:
 
 
 @dataclass(frozen=True, slots=True)
+class SceneEdited:
+    """The GM replaced the scene's ``walls`` and/or ``terrain`` (None: kept as they
+    were); the grid and the tokens stay."""
+
+    kind: ClassVar[str] = "scene_edited"
+    walls: tuple[WallSpec, ...] | None
+    terrain: tuple[TerrainSpec, ...] | None
+
+
+@dataclass(frozen=True, slots=True)
 class StatsChanged:
     """The GM changed statistics of ``combatant`` mid-fight: ``stats`` are the new
     values (name, value) of those it changed; ``order_kept`` says the initiative order
@@ -295,6 +305,7 @@ Event = (
     | InterjectionEnded
     | ConditionChanged
     | StatsChanged
+    | SceneEdited
     | MoveStopped
     | EffectStarted
     | EffectEnded

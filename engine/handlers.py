@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, cast
 
-from engine import ending, fight, stat_changes
+from engine import ending, fight, scene_edits, stat_changes
 from engine.checks import (
     Result,
     acting_token,
@@ -29,6 +29,7 @@ from engine.commands import (
     SYSTEM,
     Act,
     AnswerPrompt,
+    EditScene,
     EndCombat,
     EndEffect,
     EndPhase,
@@ -451,6 +452,7 @@ HANDLERS: dict[type, Handler] = {
     SetDoor: set_door,
     SetCondition: set_condition,
     SetStats: stat_changes.set_stats,
+    EditScene: scene_edits.edit_scene,
 }
 
 

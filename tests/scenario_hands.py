@@ -3,7 +3,7 @@ two players over real WebSockets: a ``players`` dice table where Alice rolls her
 hero's attack die and Bob is refused (``dice_refused``) rolling it; a reinforcement
 joining with the table's dice, placed by the game's tie rule (Initiative modifier, then
 a d20 each); the GM changing a sheet (refused from a player, and for a statistic the
-game does not play).  ``python -m tests.scenario_hands`` records it to
+game does not play); the GM raising a wall and laying terrain mid-fight.  ``python -m tests.scenario_hands`` records it to
 ``tests/recordings/mm3e_gm_hands.jsonl`` (a golden session of its own).
 """
 
@@ -19,6 +19,7 @@ from tests.demo_table import act, play_on_demo_table
 from tests.wsclient import TableClient, wire_data
 
 SET_STATS: Any = protocol.CLIENT_MESSAGE_TYPES["set_stats"]
+EDIT_SCENE: Any = protocol.CLIENT_MESSAGE_TYPES["edit_scene"]
 
 
 def mm_token(tid: str, owner: str, x: int, dex: int) -> dict[str, Any]:
@@ -85,6 +86,15 @@ async def play_night(
     await act(gm, SET_STATS, token="bolt", stats={"dexterity": 5})
     changed = wire_data(await bob.event("stats_changed"))
     assert changed == {"combatant": "bolt", "stats": [["dexterity", 5]], "order_kept": True}
+
+    # The GM raises a wall and lays mud mid-fight; everyone sees the new map.
+    wall = protocol.WallSpec(id="w1", a=(5.0, 0.0), b=(5.0, 10.0))
+    mud = protocol.TerrainSpec(kind="difficult", polygon=((6.0, 0.0), (9.0, 0.0), (9.0, 3.0)))
+    assert (await refused(bob, EDIT_SCENE, walls=(wall,))).code == "gm_only"
+    await act(gm, EDIT_SCENE, walls=(wall,), terrain=(mud,))
+    edited = wire_data(await alice.event("scene_edited"))
+    assert [w["id"] for w in edited["walls"]] == ["w1"]
+    assert edited["terrain"][0]["kind"] == "difficult"
 
 
 async def run_night(record_to: Path | None = None) -> list[protocol.Event]:

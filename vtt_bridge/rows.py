@@ -9,7 +9,8 @@ Costs beyond the frame's (:mod:`vtt_bridge.costs`): ``ask_path`` runs a path sea
 to ``engine.options.MAX_EXPANSIONS`` positions), ``resync`` re-sends up to the whole
 catch-up window, ``ask_options`` checks every action against the rules, ``ask_threat``
 merges the reach area's cells into an outline, ``ask_exits`` resolves a path as a move
-would, and ``load_scene`` pays for the scene it carries (:func:`costs.scene_cost`).
+would, ``load_scene`` pays for the scene it carries (:func:`costs.scene_cost`) and
+``edit_scene`` for the walls and terrain it carries, at the same rate.
 Everything else, ``ping`` and commands included, costs only its frame.
 """
 
@@ -19,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import engine
 import protocol
+from protocol.fight import EditScene
 from protocol.threat import AskExits, AskThreat
 from vtt_bridge import admin, costs, membership, queries
 from vtt_bridge.permissions import ACTORS, GM_ONLY, JOINED, NOBODY
@@ -89,6 +91,12 @@ async def list_tokens(hub: Hub, session: Session, message: Any, frame: Frame, no
 def load_scene_cost(message: protocol.LoadScene) -> int:
     """A scene load pays for its scene (:func:`costs.scene_cost`)."""
     return costs.scene_cost(message.scene)
+
+
+def edit_scene_cost(message: EditScene) -> int:
+    """A scene edit pays for the walls and terrain it carries, as a load does (its
+    walls are indexed again, like a loaded scene's)."""
+    return (len(message.walls or ()) + len(message.terrain or ())) // costs.SCENE_WALLS_PER_TOKEN
 
 
 def start_combat_seed(message: protocol.StartCombat, table: Table) -> dict[str, Any]:
@@ -186,6 +194,12 @@ SHIPPED: tuple[MessageRow, ...] = (
     _command(
         protocol.SetDoor, engine.SetDoor, GM_ONLY, "gm_only, unknown_door, prompt_pending",
         {"wall": "d1", "open": True},
+    ),
+    _command(
+        EditScene, engine.EditScene, GM_ONLY,
+        "gm_only, bad_scene, prompt_pending, illegal_action (a move under way)",
+        {"walls": [{"id": "w9", "a": [10, 0], "b": [10, 20], "blocks_move": True,
+                    "blocks_sight": True, "door": "none"}]}, cost=edit_scene_cost,
     ),
     _command(
         protocol.SetCondition, engine.SetCondition, GM_ONLY, "gm_only, unknown_token",

@@ -193,6 +193,7 @@ def cases(issued_token: str, prompt: str) -> list[Case]:
         Case(protocol.EndEffect, {"effect": "e1"}, GM_ONLY, ("gm",)),
         Case(protocol.JoinCombat, {"token": NEWCOMER}, GM_ONLY, ("gm",)),
         Case(SET_STATS, {"token": "imp", "stats": {"ocv": 4}}, GM_ONLY, ("gm",)),
+        Case(EDIT_SCENE, {"terrain": []}, GM_ONLY, ("gm",)),
         Case(protocol.LeaveCombat, {"token": "imp", "remove": True}, GM_ONLY, ("gm",)),
         # Last: the fight ends.
         Case(protocol.CLIENT_MESSAGE_TYPES["end_combat"], {"reason": "done"}, GM_ONLY, ("gm",)),
@@ -200,6 +201,7 @@ def cases(issued_token: str, prompt: str) -> list[Case]:
 
 
 SET_STATS: Any = protocol.CLIENT_MESSAGE_TYPES["set_stats"]
+EDIT_SCENE: Any = protocol.CLIENT_MESSAGE_TYPES["edit_scene"]
 NEWCOMER = protocol.TokenSpec.from_wire(
     {
         "id": "imp", "name": "Imp", "owner": "gm", "side": "monsters", "x": 11, "y": 0,
