@@ -11,6 +11,7 @@ from engine.commands import (
     Act,
     AnswerPrompt,
     Command,
+    EditScene,
     EndCombat,
     EndEffect,
     EndPhase,
@@ -24,7 +25,6 @@ from engine.commands import (
     SetDoor,
     SetEffect,
     SetStats,
-    EditScene,
     StartCombat,
 )
 from engine.encounter import Encounter, replay_commands
@@ -57,6 +57,7 @@ __all__ = [
     "Combatant",
     "Command",
     "CommandRejected",
+    "EditScene",
     "Encounter",
     "EncounterState",
     "EndCombat",
@@ -79,7 +80,6 @@ __all__ = [
     "SetDoor",
     "SetEffect",
     "SetStats",
-    "EditScene",
     "StartCombat",
     "TerrainSpec",
     "Threat",

@@ -42,7 +42,7 @@ from protocol.codec import (
 )
 from protocol.errors import ERROR_CODES, ProtocolError
 from protocol.features import DOOR_STATES, TERRAIN_KINDS, TerrainSpec, VttSpec, WallSpec
-from protocol.fight import Act, EndEffect, JoinCombat, LeaveCombat, SetEffect
+from protocol.fight import Act, EditScene, EndEffect, JoinCombat, LeaveCombat, SetEffect
 from protocol.messages import (
     CLIENT_MESSAGE_TYPES,
     AnswerPrompt,
@@ -108,6 +108,7 @@ __all__ = [
     "AskPath",
     "ClientMessage",
     "ConfigureTable",
+    "EditScene",
     "EndEffect",
     "EndPhase",
     "ErrorMessage",

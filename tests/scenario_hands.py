@@ -3,8 +3,9 @@ two players over real WebSockets: a ``players`` dice table where Alice rolls her
 hero's attack die and Bob is refused (``dice_refused``) rolling it; a reinforcement
 joining with the table's dice, placed by the game's tie rule (Initiative modifier, then
 a d20 each); the GM changing a sheet (refused from a player, and for a statistic the
-game does not play); the GM raising a wall and laying terrain mid-fight.  ``python -m tests.scenario_hands`` records it to
-``tests/recordings/mm3e_gm_hands.jsonl`` (a golden session of its own).
+game does not play); the GM raising a wall and laying terrain mid-fight.
+``python -m tests.scenario_hands`` records it to ``tests/recordings/mm3e_gm_hands.jsonl``
+(a golden session of its own).
 """
 
 from __future__ import annotations

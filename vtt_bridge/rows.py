@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING, Any
 
 import engine
 import protocol
-from protocol.fight import EditScene
 from protocol.threat import AskExits, AskThreat
 from vtt_bridge import admin, costs, membership, queries
 from vtt_bridge.permissions import ACTORS, GM_ONLY, JOINED, NOBODY
@@ -93,7 +92,7 @@ def load_scene_cost(message: protocol.LoadScene) -> int:
     return costs.scene_cost(message.scene)
 
 
-def edit_scene_cost(message: EditScene) -> int:
+def edit_scene_cost(message: protocol.EditScene) -> int:
     """A scene edit pays for the walls and terrain it carries, as a load does (its
     walls are indexed again, like a loaded scene's)."""
     return (len(message.walls or ()) + len(message.terrain or ())) // costs.SCENE_WALLS_PER_TOKEN
@@ -196,12 +195,6 @@ SHIPPED: tuple[MessageRow, ...] = (
         {"wall": "d1", "open": True},
     ),
     _command(
-        EditScene, engine.EditScene, GM_ONLY,
-        "gm_only, bad_scene, prompt_pending, illegal_action (a move under way)",
-        {"walls": [{"id": "w9", "a": [10, 0], "b": [10, 20], "blocks_move": True,
-                    "blocks_sight": True, "door": "none"}]}, cost=edit_scene_cost,
-    ),
-    _command(
         protocol.SetCondition, engine.SetCondition, GM_ONLY, "gm_only, unknown_token",
         {"token": "ogre", "condition": "stunned", "on": True},
     ),
@@ -218,6 +211,12 @@ SHIPPED: tuple[MessageRow, ...] = (
     _command(
         protocol.LeaveCombat, engine.LeaveCombat, GM_ONLY, "gm_only, no_combat, not_in_combat",
         {"token": "ganger2", "remove": True},
+    ),
+    _command(
+        protocol.EditScene, engine.EditScene, GM_ONLY,
+        "gm_only, bad_scene, prompt_pending, illegal_action (a move under way)",
+        {"walls": [{"id": "w9", "a": [10, 0], "b": [10, 20], "blocks_move": True,
+                    "blocks_sight": True, "door": "none"}]}, cost=edit_scene_cost,
     ),
     _command(
         protocol.SetEffect, engine.SetEffect, GM_ONLY, "gm_only, no_combat, unknown_token",

@@ -16,13 +16,18 @@ from engine import (
     WallSpec,
 )
 from engine.commands import EditScene
-from engine.events import MoveCompleted
+from engine.events import MoveCompleted, PromptOpened
 from tests.engine.helpers import kinds, refused, token
 
 OGRE = token("ogre", 5, 5, init=1)
 HERO = token("hero", 4, 5, owner="alice", init=9, movement=6.0)
 #: Between the ogre at (5,5) and the hero at (4,5).
 WALL = WallSpec("w1", (5.0, 3.0), (5.0, 8.0))
+
+
+def moved(encounter: Encounter, *path: tuple[int, int]) -> list[str]:
+    """The kinds of the events the hero's move along ``path`` makes."""
+    return kinds(list[object](encounter.apply(Move("alice", "hero", path))))
 
 
 def fight_on(scene: Scene) -> Encounter:
@@ -42,16 +47,13 @@ def test_a_wall_raised_mid_fight_stops_the_threat_through_it_at_once() -> None:
     assert scene is not None and scene.walls == (WALL,)
     assert encounter.state.combat is not None  # the fight goes on
     assert (4, 5) not in encounter.threat("ogre").cells
-    assert kinds(encounter.apply(Move("alice", "hero", ((4, 4), (4, 3))))) == [
-        "move_started",
-        "move_completed",
-    ]
+    assert moved(encounter, (4, 4), (4, 3)) == ["move_started", "move_completed"]
 
 
 def test_a_wall_taken_down_mid_fight_lets_the_threat_through() -> None:
     encounter = fight_on(Scene(GridSpec(12, 12), (OGRE, HERO), walls=(WALL,)))
     encounter.apply(EditScene("gm", walls=()))
-    assert "prompt_opened" in kinds(encounter.apply(Move("alice", "hero", ((4, 4), (4, 3)))))
+    assert "prompt_opened" in moved(encounter, (4, 4), (4, 3))
 
 
 def test_terrain_laid_mid_fight_is_priced_by_the_next_move() -> None:
@@ -67,7 +69,7 @@ def test_terrain_laid_mid_fight_is_priced_by_the_next_move() -> None:
 def test_no_edit_while_a_prompt_is_open_or_a_move_waits_and_none_that_breaks_the_scene() -> None:
     encounter = fight_on(Scene(GridSpec(12, 12), (OGRE, HERO)))
     events = encounter.apply(Move("alice", "hero", ((4, 4), (4, 3))))
-    (prompt,) = [e for e in events if e.kind == "prompt_opened"]
+    (prompt,) = [e for e in events if isinstance(e, PromptOpened)]
     refused(encounter, EditScene("gm", walls=(WALL,)), "prompt_pending")
     encounter.apply(AnswerPrompt("gm", prompt.prompt, False))  # the move goes on
     off_map = WallSpec("w2", (5.0, 3.0), (50.0, 3.0))
