@@ -170,6 +170,17 @@ test("a whole fight through the library", async () => {
   assert.ok(!gm.view.combat.order.includes("wolf"));
   assert.equal(gm.view.tokens.wolf, undefined);
 
+  // The GM changes the bat's sheet and walls the map, mid-fight: the fold follows, and
+  // holds what a fresh join is sent.
+  await gm.setStats("bat", { ocv: 4 });
+  assert.equal(gm.view.tokens.bat.stats.ocv, 4);
+  const wall = { id: "w9", a: [0, 0], b: [0, 5], blocks_move: true, blocks_sight: true, door: "none" };
+  await gm.editScene({ walls: [wall] });
+  assert.deepEqual(gm.view.scene.walls, [wall]);
+  await waitFor(() => alice.view.lastEvent === gm.view.lastEvent);
+  const after = await join("gm");
+  assert.deepEqual(comparable(alice.view), comparable(after.view));
+
   const pong = await gm.ping();
   assert.deepEqual(pong, {});
 });
