@@ -98,8 +98,8 @@ def refusal(
     return Refusal("not_permitted", f"a {role} may not send {name!r}")
 
 
-#: ``(participant, message)``: the participant controlling the token a message's dice
-#: are for (its ``token``'s owner, or an answered prompt's addressee), or None.
+#: ``message`` -> the participant controlling the token the message's dice are for
+#: (its ``token``'s owner, or an answered prompt's addressee), or None.
 RollsFor = Callable[[protocol.ClientMessage], str | None]
 
 
@@ -139,37 +139,34 @@ def field_refusal(
     it controls: ``rolls_for`` says whose token the message's dice are for, and any
     other's are refused (``dice_refused``)."""
     rule = row or ROWS.get(type(message))
-    mine = _MineCheck(participant, message, rolls_for)
+    sender = _Sender(role, participant, lambda: rolls_for(message))
     for name in rule.dice if rule is not None else ():
         if getattr(message, name) is not None:
-            return _dice_refusal(role, dice, f"body.{name}", mine)
+            return _dice_refusal(sender, dice, f"body.{name}")
     if isinstance(message, protocol.Act) and ruleset is not None:
-        return _act_refusal(role, message, dice, ruleset, mine)
+        return _act_refusal(sender, message, dice, ruleset)
     return None
 
 
 @dataclass(frozen=True, slots=True)
-class _MineCheck:
-    """Whether a player's dice on ``message`` are for a token it controls (asked only
-    when a player sends dice under ``players``)."""
+class _Sender:
+    """Who sent a message's dice: its ``role``, its ``participant`` and, asked only when
+    a player sends dice under ``players``, whose token the dice are for."""
 
+    role: str
     participant: str
-    message: protocol.ClientMessage
-    rolls_for: RollsFor
-
-    def whose(self) -> str | None:
-        return self.rolls_for(self.message)
+    whose: Callable[[], str | None]
 
 
-def _dice_refusal(role: str, dice: str, path: str, mine: _MineCheck) -> Refusal | None:
+def _dice_refusal(sender: _Sender, dice: str, path: str) -> Refusal | None:
     if dice == "server":
         return Refusal("dice_refused", "this table's server rolls every die", path)
-    if role == GM:
+    if sender.role == GM:
         return None
     if dice != "players":
         return Refusal("dice_refused", "at this table only the GM's client sends dice", path)
-    owner = mine.whose()
-    if owner != mine.participant:
+    owner = sender.whose()
+    if owner != sender.participant:
         whose = "no one's token" if owner is None else f"a token {owner!r} controls"
         return Refusal(
             "dice_refused",
@@ -179,9 +176,7 @@ def _dice_refusal(role: str, dice: str, path: str, mine: _MineCheck) -> Refusal 
     return None
 
 
-def _act_refusal(
-    role: str, message: protocol.Act, dice: str, ruleset: str, mine: _MineCheck
-) -> Refusal | None:
+def _act_refusal(sender: _Sender, message: protocol.Act, dice: str, ruleset: str) -> Refusal | None:
     """An ``act``'s params against its action's declaration (an unknown ruleset or
     action is left to the engine, which refuses it with its own code)."""
     try:
@@ -198,7 +193,7 @@ def _act_refusal(
         return Refusal(error.code, error.detail, where.replace(".[", "["))
     for name in dice_fields(spec.params):
         if message.params.get(name) is not None:
-            refusal = _dice_refusal(role, dice, f"body.params.{name}", mine)
+            refusal = _dice_refusal(sender, dice, f"body.params.{name}")
             if refusal is not None:
                 return refusal
     return None
