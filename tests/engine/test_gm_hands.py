@@ -146,6 +146,23 @@ def test_mm_at_equal_modifiers_a_die_each_until_one_is_higher() -> None:
     assert order(encounter) == ("ada", "kit", "ben")
 
 
+def test_mm_a_group_at_the_count_is_one_rival_and_is_not_split() -> None:
+    # Ada 10 + 4 = 14; the minions' one check 6 + 1 = 7.  Kit 6 + 1 = 7, modifier 1 like
+    # theirs: one d20 for Kit, one for the group, 12 against 3: Kit goes ahead of both.
+    tokens = (mm("ada", 0, 0, dex=4), mm("m1", 2, 0, dex=1), mm("m2", 4, 0, dex=1))
+    encounter, _ = mm_fight(*tokens, groups=(("m1", "m2"),), rolls=(10, 6))
+    assert order(encounter) == ("ada", "m1", "m2")
+    events = join(encounter, mm("kit", 6, 6, dex=1), 6, 12, 3)
+    assert [d[0] for d in dice(events)][1:] == [
+        "initiative roll-off (joins): kit",
+        "initiative roll-off (joins): m1, m2",
+    ]
+    assert order(encounter) == ("ada", "kit", "m1", "m2")
+    beaten, _ = mm_fight(*tokens, groups=(("m1", "m2"),), rolls=(10, 6))
+    join(beaten, mm("kit", 6, 6, dex=1), 6, 3, 12)
+    assert order(beaten) == ("ada", "m1", "m2", "kit")  # after the group, never inside it
+
+
 # -- Hero supplement ----------------------------------------------------------------------
 
 
