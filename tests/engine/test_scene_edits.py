@@ -17,7 +17,9 @@ from engine import (
 )
 from engine.commands import EditScene
 from engine.events import MoveCompleted, PromptOpened
+from engine.scene_checks import MAX_THREAT_MS
 from tests.engine.helpers import kinds, refused, token
+from tests.engine.test_threat_budget import lattice, ms_in
 
 OGRE = token("ogre", 5, 5, init=1)
 HERO = token("hero", 4, 5, owner="alice", init=9, movement=6.0)
@@ -76,3 +78,14 @@ def test_no_edit_while_a_prompt_is_open_or_a_move_waits_and_none_that_breaks_the
     refused(encounter, EditScene("gm", walls=(off_map,)), "bad_scene")
     refused(encounter, EditScene("gm"), "bad_scene")
     refused(encounter, EditScene("alice", walls=(WALL,)), "gm_only")
+
+
+def test_an_edit_is_priced_as_a_load_and_refused_past_the_threat_budget() -> None:
+    # Reach 9 m among the lattice's walls is past MAX_THREAT_MS at a load
+    # (test_threat_budget); raised mid-fight, the same walls are refused the same way.
+    tower = token("tower", 200, 200, reach=9.0, init=5)
+    scout = token("scout", 150, 150, owner="alice", init=3)
+    encounter = fight_on(Scene(GridSpec(400, 400), (tower, scout)))
+    message = refused(encounter, EditScene("gm", walls=lattice(600, 4)), "bad_scene")
+    assert message.startswith("token 'tower': working out its reach of 9 m (361 cells")
+    assert ms_in(message) > MAX_THREAT_MS
