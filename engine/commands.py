@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Annotated, Any, ClassVar
 
 from engine.model import Combatant, Scene, StatValue, TerrainSpec, WallSpec
-from engine.params import Length, TokenRef
+from engine.params import DICE, Length, Range, TokenRef
 from geometry import Cell, Point
 from geometry.vtt_coords import OwlbearImageGrid
 
@@ -127,6 +127,18 @@ class SetDoor:
     actor: str
     wall: str
     open: bool
+
+
+@dataclass(frozen=True, slots=True)
+class RollInitiative:
+    """Before a fight, whoever controls ``token`` rolls its initiative dice itself:
+    ``rolls``, used in order by the next ``start_combat`` for that token's rolls (its
+    initiative, then any tie-breaks), in the roller's name; None takes them back."""
+
+    kind: ClassVar[str] = "roll_initiative"
+    actor: str
+    token: TokenRef
+    rolls: Annotated[tuple[Annotated[int, Range(1, 1000)], ...] | None, DICE]
 
 
 @dataclass(frozen=True, slots=True)
@@ -251,6 +263,7 @@ Command = (
     | EndPhase
     | SetDoor
     | EditScene
+    | RollInitiative
     | SetCondition
     | SetStats
     | Act
@@ -273,6 +286,7 @@ COMMAND_TYPES: dict[str, type[Command]] = {
         EndPhase,
         SetDoor,
         EditScene,
+        RollInitiative,
         SetCondition,
         SetStats,
         Act,

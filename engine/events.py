@@ -197,6 +197,17 @@ class ConditionChanged:
 
 
 @dataclass(frozen=True, slots=True)
+class InitiativeRolled:
+    """``by`` rolled ``token``'s initiative dice before the fight: ``rolls`` (empty: taken
+    back); the fight's start rolls with them."""
+
+    kind: ClassVar[str] = "initiative_rolled"
+    token: str
+    by: str
+    rolls: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class SceneEdited:
     """The GM replaced the scene's ``walls`` and/or ``terrain`` (None: kept as they
     were); the grid and the tokens stay."""
@@ -306,6 +317,7 @@ Event = (
     | ConditionChanged
     | StatsChanged
     | SceneEdited
+    | InitiativeRolled
     | MoveStopped
     | EffectStarted
     | EffectEnded

@@ -19,11 +19,25 @@ from engine.checks import (
     scene_of,
 )
 from engine.combat_state import Combat
-from engine.commands import GM, Act, EndEffect, JoinCombat, LeaveCombat, SetEffect
+from engine.commands import (
+    GM,
+    Act,
+    EndEffect,
+    JoinCombat,
+    LeaveCombat,
+    RollInitiative,
+    SetEffect,
+)
 from engine.copies import replace
 from engine.effects import end_effect, notify_ended, start_effect
 from engine.errors import CommandRejected
-from engine.events import CombatantJoined, CombatantLeft, InitiativeOrder, TokenPlaced
+from engine.events import (
+    CombatantJoined,
+    CombatantLeft,
+    InitiativeOrder,
+    InitiativeRolled,
+    TokenPlaced,
+)
 from engine.hooks import RulesetHooks as Ruleset
 from engine.model import Combatant, EncounterState
 from engine.params import ParamError, decode_params
@@ -109,6 +123,32 @@ def join_combat(state: EncounterState, command: JoinCombat, spatial: SpatialCach
         CombatantJoined(newcomer.id, score, newcomer),
         InitiativeOrder(combat.order, combat.scores),
         *joined,
+    ]
+
+
+#: The most dice one ``roll_initiative`` holds for a token (its roll and rerolls).
+MAX_OWN_DICE = 10
+
+
+def roll_initiative(
+    state: EncounterState, command: RollInitiative, spatial: SpatialCache
+) -> Result:
+    """Before a fight, the one controlling a token rolls its initiative dice itself (the
+    bridge's dice policy says whether this table lets it); ``rolls`` None takes them back."""
+    token = controlled_token(state, command.actor, command.token)
+    if state.combat is not None:
+        raise CommandRejected(
+            "combat_active",
+            "initiative is rolled as the fight starts; a newcomer's with join_combat",
+        )
+    rolls = command.rolls or ()
+    if command.rolls is not None and not 1 <= len(rolls) <= MAX_OWN_DICE:
+        raise CommandRejected("bad_rolls", f"roll 1..{MAX_OWN_DICE} dice for a token")
+    kept = tuple(entry for entry in state.initiative_dice if entry[0] != token.id)
+    if rolls:
+        kept = tuple(sorted((*kept, (token.id, command.actor, tuple(rolls)))))
+    return replace(state, initiative_dice=kept), [
+        InitiativeRolled(token.id, command.actor, tuple(rolls))
     ]
 
 

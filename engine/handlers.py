@@ -39,6 +39,7 @@ from engine.commands import (
     LoadScene,
     Move,
     MovePoints,
+    RollInitiative,
     SetCondition,
     SetDoor,
     SetEffect,
@@ -110,9 +111,10 @@ def start_combat(state: EncounterState, command: StartCombat, spatial: SpatialCa
         if scene.token(cid) is None:
             raise CommandRejected("unknown_token", f"aware names {cid!r}, not on the scene")
     groups = check_groups(scene, command.groups)
-    tray = DiceTray(command.seed, 0, GM, command.rolls)
+    tray = DiceTray(command.seed, 0, GM, command.rolls, state.initiative_dice)
     rolled = ruleset.initiative(scene.tokens, tray, groups)
     tray.require_supply_used()
+    tray.require_own_used()
     order, scores = rolled.order, rolled.scores
     aware_in_order = tuple(cid for cid in order if cid in set(aware))
     combat = Combat(
@@ -123,7 +125,7 @@ def start_combat(state: EncounterState, command: StartCombat, spatial: SpatialCa
         rules=ruleset.new_fight_state(combat),
         per_combatant=tuple(sorted((t.id, ruleset.new_combatant_state(t)) for t in scene.tokens)),
     )
-    state = replace(state, seed=command.seed, draws=tray.draws, combat=combat)
+    state = replace(state, seed=command.seed, draws=tray.draws, combat=combat, initiative_dice=())
     state, set_up = ruleset.fight_started(state)
     state, turn_events = begin(state, ruleset)
     turn_events = [*set_up, *turn_events]
@@ -453,6 +455,7 @@ HANDLERS: dict[type, Handler] = {
     SetCondition: set_condition,
     SetStats: stat_changes.set_stats,
     EditScene: scene_edits.edit_scene,
+    RollInitiative: fight.roll_initiative,
 }
 
 

@@ -1,12 +1,11 @@
-"""An M&M game night's GM hands and table dice through the bridge, played by a GM and
-two players over real WebSockets: a ``players`` dice table where Alice rolls her own
-hero's attack die and Bob is refused (``dice_refused``) rolling it; a reinforcement
-joining with the table's dice, placed by the game's tie rule (Initiative modifier, then
-a d20 each); the GM changing a sheet (refused from a player, and for a statistic the
-game does not play); the GM raising a wall and laying terrain mid-fight.
-``python -m tests.scenario_hands`` records it to ``tests/recordings/mm3e_gm_hands.jsonl``
-(a golden session of its own).
-"""
+"""An M&M game night's GM hands and table dice through the bridge, played by a GM and two
+players over real WebSockets: a ``players`` dice table where Alice rolls her own hero's
+initiative and attack dice and Bob is refused (``dice_refused``) rolling them; a
+reinforcement joining with the table's dice, placed by the game's tie rule (Initiative
+modifier, then a d20 each); the GM changing a sheet (refused from a player, and for a
+statistic the game does not play); the GM raising a wall and laying terrain mid-fight.
+``python -m tests.scenario_hands`` records it to
+``tests/recordings/mm3e_gm_hands.jsonl`` (a golden session of its own)."""
 
 from __future__ import annotations
 
@@ -21,6 +20,7 @@ from tests.wsclient import TableClient, wire_data
 
 SET_STATS: Any = protocol.CLIENT_MESSAGE_TYPES["set_stats"]
 EDIT_SCENE: Any = protocol.CLIENT_MESSAGE_TYPES["edit_scene"]
+ROLL_INITIATIVE: Any = protocol.CLIENT_MESSAGE_TYPES["roll_initiative"]
 
 
 def mm_token(tid: str, owner: str, x: int, dex: int) -> dict[str, Any]:
@@ -54,8 +54,15 @@ async def play_night(
     fingerprint of the table: what it returns must not change)."""
     await act(gm, protocol.ConfigureTable, dice="players", prompt_timeout_ms=None)
     await act(gm, protocol.LoadScene, scene=SCENE)
-    # The GM gives every initiative die: Flash 10 + 4 = 14, Bolt 5 + 2 = 7, Brute 2 + 1.
-    await act(gm, protocol.StartCombat, ruleset="mm3e", seed=5, rolls=(10, 5, 2))
+    # "The players each roll for their heroes while the Narrator rolls for everyone
+    # else": Alice rolls Flash's d20 (10), Bob may not roll it; the GM rolls the rest.
+    no = await refused(bob, ROLL_INITIATIVE, token="flash", rolls=[1])
+    assert no.code == "dice_refused" and "'alice'" in no.message
+    await act(alice, ROLL_INITIATIVE, token="flash", rolls=[10])
+    # Flash 10 + 4 = 14, Bolt 5 + 2 = 7, Brute 2 + 1 = 3.
+    await act(gm, protocol.StartCombat, ruleset="mm3e", seed=5, rolls=(5, 2))
+    first = wire_data(await bob.event("dice_rolled"))
+    assert (first["results"], first["source"], first["by"]) == ([10], "table", "alice")
 
     # Bob may not roll for Alice's Flash; nothing changes.
     shot = {"target": "brute", "reach": "close", "rolls": [15]}

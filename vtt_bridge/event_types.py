@@ -42,6 +42,7 @@ CHANGED_IN = {
     "combat_ended": 6,
     "stats_changed": 7,
     "scene_edited": 7,
+    "initiative_rolled": 7,
 }
 #: Engine fields the wire spells otherwise: a token's stats, sorted pairs in the
 #: engine, are a map on the wire (``vtt_bridge.translate.tokens_stats_as_maps``).

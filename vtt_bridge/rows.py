@@ -240,6 +240,11 @@ SHIPPED: tuple[MessageRow, ...] = (
         engine="gm_only, no_combat",
     ),
     command_row(
+        engine.RollInitiative, command, roles=ACTORS,
+        example={"token": "pc.alice", "rolls": [7]},
+        engine="not_your_token, combat_active, bad_rolls (+ dice policy)",
+    ),
+    command_row(
         engine.SetStats, command, roles=GM_ONLY, example={"token": "ganger2", "stats": {"ref": 7}},
         engine="gm_only, no_combat, not_in_combat, unknown_stat, prompt_pending, bad_scene",
     ),

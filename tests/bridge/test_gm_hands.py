@@ -1,11 +1,11 @@
 """The GM's hands and the table's dice over a real server (an M&M fight,
 :mod:`tests.scenario_hands`): under the ``players`` dice policy a player rolls its own
-token's attack die and is refused (``dice_refused``, changing nothing) for another's; the
-GM brings in a reinforcement with the table's dice, placed by the game's tie rule; the GM
-changes a sheet (a player may not, nor may a statistic the game does not play) and the
-map (walls, terrain); and a restart replays the log holding all of it to the same
-state.  Its recording, ``tests/recordings/mm3e_gm_hands.jsonl``, replays in
-``test_replay_cli``."""
+token's initiative and attack dice and is refused (``dice_refused``, changing nothing)
+for another's; the GM brings in a reinforcement with the table's dice, placed by the
+game's tie rule; the GM changes a sheet (a player may not, nor may a statistic the game
+does not play) and the map (walls, terrain); and a restart replays the log holding all
+of it to the same state. Its recording, ``tests/recordings/mm3e_gm_hands.jsonl``,
+replays in ``test_replay_cli``."""
 
 from __future__ import annotations
 

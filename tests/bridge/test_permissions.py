@@ -94,6 +94,12 @@ def cases(issued_token: str, prompt: str) -> list[Case]:
             ("alice", "gm"),
         ),
         Case(protocol.SetDoor, {"wall": "door1", "open": True}, GM_ONLY, ("gm",)),
+        Case(
+            ROLL_INITIATIVE,
+            {"token": "hero", "rolls": None},  # no dice: the policy plays no part
+            {**NOT_A_MEMBER, "bob": {"not_your_token"}, "carol": {"no_scene"}},
+            ("alice", "gm"),
+        ),
         Case(protocol.IssueToken, {"participant": "dave", "role": "player"}, GM_ONLY, ("gm",)),
         Case(
             protocol.ConfigureTable, {"dice": "gm", "prompt_timeout_ms": 30_000}, GM_ONLY, ("gm",)
@@ -202,6 +208,7 @@ def cases(issued_token: str, prompt: str) -> list[Case]:
 
 SET_STATS: Any = protocol.CLIENT_MESSAGE_TYPES["set_stats"]
 EDIT_SCENE: Any = protocol.CLIENT_MESSAGE_TYPES["edit_scene"]
+ROLL_INITIATIVE: Any = protocol.CLIENT_MESSAGE_TYPES["roll_initiative"]
 NEWCOMER = protocol.TokenSpec.from_wire(
     {
         "id": "imp", "name": "Imp", "owner": "gm", "side": "monsters", "x": 11, "y": 0,

@@ -12,12 +12,13 @@ and ``set_stats`` changes a sheet while the order stands.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
 from engine import Combatant, Encounter, GridSpec, LoadScene, Scene, StartCombat
-from engine.commands import JoinCombat, SetStats
+from engine.commands import JoinCombat, RollInitiative, SetStats
 from engine.params import TokenRef
 from tests.engine.cyberpunk_red.helpers import cpr
 from tests.engine.cyberpunk_red.helpers import scene as cpr_scene
@@ -241,3 +242,61 @@ def test_hero_an_init_change_keeps_the_order_and_spd_is_not_played() -> None:
     assert order(encounter) == ("al", "bea", "cal")
     message = refused(encounter, SetStats("gm", TokenRef("cal"), {"spd": 4}), "unknown_stat")
     assert "does not play 'spd'" in message and "init" in message
+
+
+# -- a player rolls its own token's initiative (roll_initiative) --------------------------
+
+
+def own(encounter: Encounter, actor: str, tid: str, *rolls: int) -> list[Any]:
+    """``actor`` rolls ``tid``'s initiative dice before the fight."""
+    return encounter.apply(RollInitiative(actor, TokenRef(tid), rolls or None))
+
+
+def loaded(scene: Scene) -> Encounter:
+    encounter = Encounter()
+    encounter.apply(LoadScene("gm", scene))
+    return encounter
+
+
+def test_cpr_a_player_rolls_its_own_initiative_and_the_gm_the_rest() -> None:
+    bo = replace(cpr("bo", 3, 1, ref=6), owner="bob")
+    encounter = loaded(cpr_scene(cpr("ana", 1, 1, ref=8), bo, cpr("cy", 5, 1, ref=5)))
+    refused(encounter, RollInitiative("alice", TokenRef("bo"), (9,)), "not_your_token")
+    assert [e.kind for e in own(encounter, "bob", "bo", 9)] == ["initiative_rolled"]
+    # Ana 8 + 5 = 13 and Cy 5 + 1 = 6 from the GM's dice, Bo 6 + 9 = 15 from Bob's.
+    events = encounter.apply(StartCombat("gm", "cyberpunk-red", 1, rolls=(5, 1)))
+    assert [(d[1], d[2], d[3]) for d in dice(events)] == [
+        ((5,), "table", "gm"), ((9,), "table", "bob"), ((1,), "table", "gm"),
+    ]  # fmt: skip
+    assert order(encounter) == ("bo", "ana", "cy")
+    assert encounter.state.initiative_dice == ()
+    refused(encounter, RollInitiative("bob", TokenRef("bo"), (9,)), "combat_active")
+
+
+def test_mm_the_players_each_roll_for_their_heroes() -> None:
+    # "the players each roll for their heroes while the Narrator rolls for everyone else"
+    flash = mm("flash", 0, 0, dex=4, owner="alice")
+    encounter = loaded(Scene(GridSpec(20, 20), (flash, mm("brute", 2, 0, dex=1))))
+    own(encounter, "alice", "flash", 3)
+    events = encounter.apply(StartCombat("gm", "mm3e", 1, rolls=(17,)))
+    assert [(d[1], d[3]) for d in dice(events)] == [((3,), "alice"), ((17,), "gm")]
+    assert order(encounter) == ("brute", "flash")  # 17 + 1 = 18 against 3 + 4 = 7
+
+
+def test_hero_a_players_die_breaks_its_tie_and_unneeded_dice_hold_the_start() -> None:
+    tokens = (token("al", 0, 0, init=12), token("bea", 2, 0, init=10, owner="bob"),
+              token("cal", 4, 0, init=10))  # fmt: skip
+    encounter = loaded(Scene(GridSpec(20, 20), tokens))
+    own(encounter, "bob", "bea", 2)
+    events = encounter.apply(StartCombat("gm", "hero-supplement", 1, rolls=(5,)))
+    assert [(d[1], d[3]) for d in dice(events)] == [((2,), "bob"), ((5,), "gm")]
+    assert order(encounter) == ("al", "cal", "bea")
+    # INIT is fixed: a die for a token that ties with nobody is not needed, and the
+    # start is refused (nothing accepted and ignored) until it is taken back.
+    untied = loaded(Scene(GridSpec(20, 20), tokens[:2]))
+    own(untied, "bob", "bea", 4)
+    message = refused(untied, StartCombat("gm", "hero-supplement", 1), "bad_rolls")
+    assert "'bea': [4]" in message
+    assert own(untied, "gm", "bea")[0].rolls == ()  # the GM takes them back
+    untied.apply(StartCombat("gm", "hero-supplement", 1))
+    assert order(untied) == ("al", "bea")

@@ -21,7 +21,8 @@ Choices where the text is silent:
 
 Every die is a ``DiceRolled`` event from the :class:`~engine.tray.DiceTray`, drawn from
 the encounter's seed or supplied by the table: ``supplied`` maps a combatant to the d10s
-it rolled, used in order (its Initiative first, then any rerolls).
+it rolled, used in order (its Initiative first, then any rerolls), as do the dice a
+player rolled for its own token before the fight (``roll_initiative``).
 """
 
 from __future__ import annotations
@@ -52,7 +53,7 @@ class InitiativeDice:
                 )
             (die,) = self.tray.roll(purpose, 1, 10, (left.pop(0),))
             return die
-        (die,) = self.tray.roll(purpose, 1, 10)
+        (die,) = self.tray.roll_for(combatant, purpose, 1, 10)  # a player's own first
         return die
 
     def unused(self) -> dict[str, list[int]]:

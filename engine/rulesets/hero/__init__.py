@@ -555,7 +555,12 @@ def _break_ties(tied: list[str], tray: DiceTray, purpose: str) -> list[str]:
     """Order ``tied`` by 1d6 each, highest first, rerolling among any still tied."""
     if len(tied) == 1:
         return tied
-    rolls = tray.roll(purpose, len(tied), 6)
+    if any(tray.has_own(cid) for cid in tied):
+        # A player rolled its own die (roll_initiative): one roll per character, so each
+        # die is in its roller's name.
+        rolls = tuple(tray.roll_for(cid, purpose, 1, 6)[0] for cid in tied)
+    else:
+        rolls = tray.roll(purpose, len(tied), 6)
     groups: dict[int, list[str]] = {}
     for cid, value in zip(tied, rolls, strict=True):
         groups.setdefault(value, []).append(cid)

@@ -67,7 +67,9 @@ def roll_initiative(
     modifiers: dict[Unit, int] = {}
     for unit in units(combatants, groups):
         modifier = max(initiative_modifier(by_id[cid]) for cid in unit)
-        (d20,) = tray.roll(f"initiative: {', '.join(unit)} d20 + {modifier}", 1, 20)
+        # A player's own die first ("the players each roll for their heroes"), by the
+        # unit's first member.
+        (d20,) = tray.roll_for(unit[0], f"initiative: {', '.join(unit)} d20 + {modifier}", 1, 20)
         totals[unit], modifiers[unit] = d20 + modifier, modifier
         events.append(InitiativeCheck(unit, d20, modifier, d20 + modifier))
     ranked: list[Unit] = []
@@ -102,7 +104,8 @@ def roll_off(tied: list[Unit], count: int, tray: DiceTray, events: list[object])
     if len(tied) < 2:
         return tied
     rolls = {
-        u: tray.roll(f"initiative roll-off at {count}: {', '.join(u)}", 1, 20)[0] for u in tied
+        u: tray.roll_for(u[0], f"initiative roll-off at {count}: {', '.join(u)}", 1, 20)[0]
+        for u in tied
     }
     at = len(events)
     out: list[Unit] = []
