@@ -49,7 +49,7 @@ from typing import Any
 #: drag on hexes, or on squares with diagonals illegal, goes through the cells Foundry
 #: v13 records.  No stored form changed: version-4 state and commands read as they are,
 #: and a logged command that plays differently now is reported as a replay divergence.
-RULES_VERSION = 6
+RULES_VERSION = 7
 
 Plain = dict[str, Any]
 Upgrade = Callable[[Plain], Plain]

@@ -40,9 +40,9 @@ CHANGED_IN = {
     "power_options_set": 5,
     "identity_changed": 5,
     "combat_ended": 6,
-    "stats_changed": 7,
-    "scene_edited": 7,
-    "initiative_rolled": 7,
+    "stats_changed": 8,
+    "scene_edited": 8,
+    "initiative_rolled": 8,
 }
 #: Engine fields the wire spells otherwise: a token's stats, sorted pairs in the
 #: engine, are a map on the wire (``vtt_bridge.translate.tokens_stats_as_maps``).

@@ -70,7 +70,7 @@ def tokens_stats_as_maps(kind: str, data: dict[str, Any]) -> dict[str, Any]:
 def public_state(state: engine.EncounterState) -> dict[str, Any]:
     """The state a participant may see: everything but the dice seed and draw count,
     tokens' stats as maps; ``initiative_dice`` (rolled for the fight to come) only when
-    some are, in wire version 7's shape ``[{token, by, rolls}]`` (none: left out, as
+    some are, in wire version 8's shape ``[{token, by, rolls}]`` (none: left out, as
     before version 7)."""
     plain = to_plain(state)
     assert isinstance(plain, dict)
