@@ -1,5 +1,6 @@
 """Handlers of the generic fight commands every ruleset shares: a ruleset action
-(``act``), a combatant joining or leaving the running fight, and the GM's effects.
+(``act``), a combatant joining or leaving the running fight, a token's own initiative
+dice rolled before it (``roll_initiative``), and the GM's effects.
 
 Like every handler, each is ``(state, command, spatial) -> (state, events)`` and refuses
 before changing anything.

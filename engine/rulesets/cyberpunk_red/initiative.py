@@ -110,19 +110,6 @@ def newcomer_beats(
             return mine > theirs
 
 
-def place_newcomer(queue: Queue, scores: Scores, newcomer: str, score: int) -> tuple[Queue, Scores]:
-    """The queue with ``newcomer`` in its place: after everyone scoring ``score`` or more.
-
-    A newcomer who ties with combatants already in the queue goes after them and rolls
-    no tie-break: "after that the order doesn't change" protects those already placed.
-    """
-    if newcomer in queue:
-        raise ValueError(f"{newcomer!r} is already in the Initiative Queue")
-    at = next((i for i, (_, s) in enumerate(scores) if s < score), len(queue))
-    new_scores = (*scores[:at], (newcomer, score), *scores[at:])
-    return (*queue[:at], newcomer, *queue[at:]), new_scores
-
-
 def to_front(queue: Queue, driver: str) -> Queue:
     """The queue with ``driver`` at its front ("a driver who starts a vehicle moves to its
     front"); everyone else keeps their order."""
