@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import protocol
+from engine.combat_state import Combat, Prompt
+from engine.model import EncounterState
 from tests.bridge.conftest import Bridge, closed_with, table_fingerprint
 from tests.scenario import scene_body, scene_spec
 from tests.wsclient import TableClient, wire_data
@@ -408,3 +410,31 @@ async def test_a_players_move_never_carries_dice(bridge: Bridge) -> None:
     answer = await reply(alice, protocol.Move, move)
     assert isinstance(answer, protocol.ErrorMessage) and answer.code == "dice_refused"
     assert table_fingerprint(table) == before
+
+
+def test_under_players_a_prompt_answer_carries_dice_only_from_its_addressee() -> None:
+    # An attack of opportunity addressed to alice: her dice are hers to give, bob's not.
+    prompt = Prompt("p1", "attack_of_opportunity", "alice", "hero", "ogre", (3, 5), (3.5, 5.0))
+    combat = Combat(
+        ruleset="hero-supplement",
+        order=("hero", "ogre"),
+        scores=(("hero", 10), ("ogre", 9)),
+        aware=("hero", "ogre"),
+        prompts=(prompt,),
+    )
+    state = EncounterState(combat=combat)
+    answer = protocol.AnswerPrompt(seq=1, prompt="p1", accept=True, rolls=(4, 5, 6))
+    whose = permissions.dice_owner(state)
+    assert whose(answer) == "alice"
+    mine = permissions.field_refusal(
+        "player", answer, "players", participant="alice", rolls_for=whose
+    )
+    assert mine is None
+    theirs = permissions.field_refusal(
+        "player", answer, "players", participant="bob", rolls_for=whose
+    )
+    assert theirs is not None and theirs.code == "dice_refused" and "'alice'" in theirs.message
+    at_gm_table = permissions.field_refusal(
+        "player", answer, "gm", participant="alice", rolls_for=whose
+    )
+    assert at_gm_table is not None and at_gm_table.code == "dice_refused"
