@@ -89,3 +89,11 @@ def test_an_edit_is_priced_as_a_load_and_refused_past_the_threat_budget() -> Non
     message = refused(encounter, EditScene("gm", walls=lattice(600, 4)), "bad_scene")
     assert message.startswith("token 'tower': working out its reach of 9 m (361 cells")
     assert ms_in(message) > MAX_THREAT_MS
+
+
+def test_between_fights_the_gm_edits_the_scene_too() -> None:
+    encounter = Encounter()
+    encounter.apply(LoadScene("gm", Scene(GridSpec(12, 12), (OGRE, HERO), walls=(WALL,))))
+    encounter.apply(EditScene("gm", walls=()))
+    scene = encounter.state.scene
+    assert scene is not None and scene.walls == () and scene.tokens == (OGRE, HERO)

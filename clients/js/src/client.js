@@ -575,6 +575,16 @@ export class BridgeClient {
   }
 
   /**
+   * `roll_initiative`: before a fight, roll `token`'s initiative dice yourself (a player
+   * for its own tokens, at a table whose dice policy is `players`; the GM for any); the
+   * next `start_combat` rolls that token with them.  `rolls` null takes them back.
+   * @param {string} token @param {number[] | null} rolls
+   */
+  rollInitiative(token, rolls) {
+    return this.send("roll_initiative", { token, rolls });
+  }
+
+  /**
    * `set_stats` (GM): change statistics of `token` mid-fight (only those its game plays);
    * everyone gets `stats_changed`, and the view's token its new values.
    * @param {string} token @param {Record<string, boolean | number | string>} stats

@@ -64,6 +64,12 @@ test("a whole fight through the library", async () => {
   await waitFor(() => alice.view.lastEvent === 0 && bob.view.lastEvent === 0);
   assert.deepEqual(alice.view.scene.walls.map((w) => w.id), ["w1"]);
 
+  // Alice may not roll her hero's initiative die at this table (the GM sends the dice);
+  // the GM's own, for a character that ties with nobody, are taken back before the start.
+  await assert.rejects(alice.rollInitiative("hero", [3]), (err) => err.code === "dice_refused");
+  await gm.rollInitiative("hero", [3]);
+  await gm.rollInitiative("hero", null);
+
   // Combat: initiative by INIT, the hero first.
   await gm.startCombat("hero-supplement", { seed: 7 });
   assert.deepEqual(gm.view.combat.order, ["hero", "ogre", "wolf"]);
