@@ -87,7 +87,11 @@ def load_scene(state: EncounterState, command: LoadScene, spatial: SpatialCache)
     if state.combat is not None:
         raise CommandRejected("combat_active", "cannot load a scene while combat is running")
     check_scene(command.scene)
-    return replace(state, scene=command.scene), [SceneLoaded(command.scene)]
+    # Initiative dice rolled for a token the new scene no longer holds go with it (no
+    # one could take them back, and they would hold the next start).
+    rolled = tuple(e for e in state.initiative_dice if command.scene.token(e[0]) is not None)
+    loaded = replace(state, scene=command.scene, initiative_dice=rolled)
+    return loaded, [SceneLoaded(command.scene)]
 
 
 def start_combat(state: EncounterState, command: StartCombat, spatial: SpatialCache) -> Result:

@@ -300,3 +300,12 @@ def test_hero_a_players_die_breaks_its_tie_and_unneeded_dice_hold_the_start() ->
     assert own(untied, "gm", "bea")[0].rolls == ()  # the GM takes them back
     untied.apply(StartCombat("gm", "hero-supplement", 1))
     assert order(untied) == ("al", "bea")
+
+
+def test_a_new_scene_keeps_the_dice_of_the_tokens_it_still_holds() -> None:
+    bea, cal = token("bea", 2, 0, owner="bob"), token("cal", 4, 0, owner="carl")
+    encounter = loaded(Scene(GridSpec(20, 20), (bea, cal)))
+    own(encounter, "bob", "bea", 2)
+    own(encounter, "carl", "cal", 5)
+    encounter.apply(LoadScene("gm", Scene(GridSpec(20, 20), (bea,))))
+    assert encounter.state.initiative_dice == (("bea", "bob", (2,)),)
