@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Annotated, Any, ClassVar
 
-from engine.model import Combatant, Scene
-from engine.params import Length
+from engine.model import Combatant, Scene, StatValue, TerrainSpec, WallSpec
+from engine.params import DICE, Length, Range, TokenRef
 from geometry import Cell, Point
 from geometry.vtt_coords import OwlbearImageGrid
 
@@ -130,6 +130,29 @@ class SetDoor:
 
 
 @dataclass(frozen=True, slots=True)
+class RollInitiative:
+    """Before a fight, whoever controls ``token`` rolls its initiative dice itself:
+    ``rolls``, used in order by the next ``start_combat`` for that token's rolls (its
+    initiative, then any tie-breaks), in the roller's name; None takes them back."""
+
+    kind: ClassVar[str] = "roll_initiative"
+    actor: str
+    token: TokenRef
+    rolls: Annotated[tuple[Annotated[int, Range(1, 1000)], ...] | None, DICE]
+
+
+@dataclass(frozen=True, slots=True)
+class EditScene:
+    """The GM replaces the scene's ``walls`` and/or ``terrain`` (None: kept), during a
+    fight or between fights; the grid and the tokens stay."""
+
+    kind: ClassVar[str] = "edit_scene"
+    actor: str
+    walls: tuple[WallSpec, ...] | None = None
+    terrain: tuple[TerrainSpec, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class SetCondition:
     """The GM sets or clears a ``condition`` on ``token`` (one of the ruleset's
     ``vocabulary.conditions``)."""
@@ -139,6 +162,18 @@ class SetCondition:
     token: str
     condition: str
     on: bool
+
+
+@dataclass(frozen=True, slots=True)
+class SetStats:
+    """The GM changes statistics of ``token`` during the fight: each name in ``stats``
+    (one the ruleset plays, see its ``changeable_stats``) takes its value.  The fight
+    goes on; what the change does to the order is the ruleset's, said in its guide."""
+
+    kind: ClassVar[str] = "set_stats"
+    actor: str
+    token: TokenRef
+    stats: dict[Annotated[str, Length(1, 64)], StatValue]
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,11 +195,15 @@ class Act:
 @dataclass(frozen=True, slots=True)
 class JoinCombat:
     """The GM brings ``token`` into the running fight: it is placed on the scene (on a
-    free cell) and takes its place in the order by the ruleset's initiative."""
+    free cell) and takes its place in the order by the ruleset's initiative and, at a
+    count already taken, the ruleset's tie rule.  ``rolls`` are the table's own dice for
+    every roll that makes (its initiative, then any tie-breaks), in the order they are
+    made; None: the seed rolls."""
 
     kind: ClassVar[str] = "join_combat"
     actor: str
     token: Combatant
+    rolls: tuple[int, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -223,7 +262,10 @@ Command = (
     | ExpirePrompt
     | EndPhase
     | SetDoor
+    | EditScene
+    | RollInitiative
     | SetCondition
+    | SetStats
     | Act
     | JoinCombat
     | LeaveCombat
@@ -243,7 +285,10 @@ COMMAND_TYPES: dict[str, type[Command]] = {
         ExpirePrompt,
         EndPhase,
         SetDoor,
+        EditScene,
+        RollInitiative,
         SetCondition,
+        SetStats,
         Act,
         JoinCombat,
         LeaveCombat,

@@ -53,6 +53,7 @@ REJECTION_CODES = frozenset(
         "no_hold",  # taking a delayed or readied action that was never declared
         "cannot_abort",  # aborting when the rules forbid it
         "unknown_action",  # act naming an action the fight's ruleset does not have
+        "unknown_stat",  # set_stats naming a statistic the ruleset does not change mid-fight
         "bad_params",  # act params that break the action's declaration (library callers)
         "unknown_effect",  # ending an effect that is not running
         "not_in_combat",  # a combatant that is not (or already) in the fight's order

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from engine.model import Combatant, Scene
+from engine.model import Combatant, Scene, TerrainSpec, WallSpec
 from engine.serial import to_plain
 from engine.timewords import Clock, TimeWords
 from geometry import Cell
@@ -201,6 +201,39 @@ class ConditionChanged:
 
 
 @dataclass(frozen=True, slots=True)
+class InitiativeRolled:
+    """``by`` rolled ``token``'s initiative dice before the fight: ``rolls`` (empty: taken
+    back); the fight's start rolls with them."""
+
+    kind: ClassVar[str] = "initiative_rolled"
+    token: str
+    by: str
+    rolls: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SceneEdited:
+    """The GM replaced the scene's ``walls`` and/or ``terrain`` (None: kept as they
+    were); the grid and the tokens stay."""
+
+    kind: ClassVar[str] = "scene_edited"
+    walls: tuple[WallSpec, ...] | None
+    terrain: tuple[TerrainSpec, ...] | None
+
+
+@dataclass(frozen=True, slots=True)
+class StatsChanged:
+    """The GM changed statistics of ``combatant`` mid-fight: ``stats`` are the new
+    values (name, value) of those it changed; ``order_kept`` says the initiative order
+    and scores stand (each ruleset's guide says why)."""
+
+    kind: ClassVar[str] = "stats_changed"
+    combatant: str
+    stats: tuple[tuple[str, bool | int | float | str], ...]
+    order_kept: bool = True
+
+
+@dataclass(frozen=True, slots=True)
 class MoveStopped:
     """``token``'s move ended early on ``at``: ``reason`` (the GM said it cannot go on,
     or the way ahead is no longer open)."""
@@ -286,6 +319,9 @@ Event = (
     | CombatantSkipped
     | InterjectionEnded
     | ConditionChanged
+    | StatsChanged
+    | SceneEdited
+    | InitiativeRolled
     | MoveStopped
     | EffectStarted
     | EffectEnded

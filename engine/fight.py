@@ -1,5 +1,6 @@
 """Handlers of the generic fight commands every ruleset shares: a ruleset action
-(``act``), a combatant joining or leaving the running fight, and the GM's effects.
+(``act``), a combatant joining or leaving the running fight, a token's own initiative
+dice rolled before it (``roll_initiative``), and the GM's effects.
 
 Like every handler, each is ``(state, command, spatial) -> (state, events)`` and refuses
 before changing anything.
@@ -7,6 +8,7 @@ before changing anything.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from engine.checks import (
@@ -18,11 +20,25 @@ from engine.checks import (
     scene_of,
 )
 from engine.combat_state import Combat
-from engine.commands import GM, Act, EndEffect, JoinCombat, LeaveCombat, SetEffect
+from engine.commands import (
+    GM,
+    Act,
+    EndEffect,
+    JoinCombat,
+    LeaveCombat,
+    RollInitiative,
+    SetEffect,
+)
 from engine.copies import replace
 from engine.effects import end_effect, notify_ended, start_effect
 from engine.errors import CommandRejected
-from engine.events import CombatantJoined, CombatantLeft, InitiativeOrder, TokenPlaced
+from engine.events import (
+    CombatantJoined,
+    CombatantLeft,
+    InitiativeOrder,
+    InitiativeRolled,
+    TokenPlaced,
+)
 from engine.hooks import RulesetHooks as Ruleset
 from engine.model import Combatant, EncounterState
 from engine.params import ParamError, decode_params
@@ -90,9 +106,15 @@ def join_combat(state: EncounterState, command: JoinCombat, spatial: SpatialCach
     placed = replace(scene, tokens=(*scene.tokens, newcomer))
     check_scene(placed)
     ruleset.check_combatant(newcomer)
-    tray = DiceTray(state.seed, state.draws, command.actor)
+    tray = DiceTray(state.seed, state.draws, command.actor, command.rolls)
     score = ruleset.newcomer(combat, newcomer, tray)
-    combat = place(combat, newcomer.id, score)
+    tokens = {t.id: t for t in placed.tokens}
+
+    def ahead(rival: tuple[str, ...]) -> bool:
+        return ruleset.newcomer_ahead(combat, newcomer, score, [tokens[cid] for cid in rival], tray)
+
+    combat = place(combat, newcomer.id, score, ahead)
+    tray.require_supply_used()
     combat = combat.with_state(newcomer.id, ruleset.new_combatant_state(newcomer))
     state = replace(state, scene=placed, combat=combat, draws=tray.draws)
     state, joined = ruleset.joined(state, newcomer.id)
@@ -105,14 +127,65 @@ def join_combat(state: EncounterState, command: JoinCombat, spatial: SpatialCach
     ]
 
 
-def place(combat: Combat, cid: str, score: int) -> Combat:
-    """``combat`` with ``cid`` in the order after everyone scoring ``score`` or more
-    (a newcomer never cuts ahead of a tie); ``acting`` keeps pointing at the same one."""
-    at = next((i for i, (_, s) in enumerate(combat.scores) if s < score), len(combat.order))
+#: The most dice one ``roll_initiative`` holds for a token (its roll and rerolls).
+MAX_OWN_DICE = 10
+
+
+def roll_initiative(
+    state: EncounterState, command: RollInitiative, spatial: SpatialCache
+) -> Result:
+    """Before a fight, the one controlling a token rolls its initiative dice itself (the
+    bridge's dice policy says whether this table lets it); ``rolls`` None takes them back."""
+    token = controlled_token(state, command.actor, command.token)
+    if state.combat is not None:
+        raise CommandRejected(
+            "combat_active",
+            "initiative is rolled as the fight starts; a newcomer's with join_combat",
+        )
+    rolls = command.rolls or ()
+    if command.rolls is not None and not 1 <= len(rolls) <= MAX_OWN_DICE:
+        raise CommandRejected("bad_rolls", f"roll 1..{MAX_OWN_DICE} dice for a token")
+    kept = tuple(entry for entry in state.initiative_dice if entry[0] != token.id)
+    if rolls:
+        kept = tuple(sorted((*kept, (token.id, command.actor, tuple(rolls)))))
+    return replace(state, initiative_dice=kept), [
+        InitiativeRolled(token.id, command.actor, tuple(rolls))
+    ]
+
+
+def place(
+    combat: Combat,
+    cid: str,
+    score: int,
+    ahead: Callable[[tuple[str, ...]], bool] = lambda rival: False,
+) -> Combat:
+    """``combat`` with ``cid`` in the order at ``score``: after everyone scoring more,
+    and among those at ``score`` before the first rival ``ahead`` says it beats (each
+    rival one combatant, or a GM's group as one), asked down the order; those already
+    placed keep their order.  ``acting`` keeps pointing at the same one."""
+    at = next((i for i, (_, s) in enumerate(combat.scores) if s <= score), len(combat.order))
+    while at < len(combat.order) and combat.scores[at][1] == score:
+        rival = _unit_at(combat, at)
+        if ahead(rival):
+            break
+        at += len(rival)
     order = (*combat.order[:at], cid, *combat.order[at:])
     scores = (*combat.scores[:at], (cid, score), *combat.scores[at:])
     acting = combat.acting + 1 if at <= combat.acting else combat.acting
     return replace(combat, order=order, scores=scores, acting=acting)
+
+
+def _unit_at(combat: Combat, at: int) -> tuple[str, ...]:
+    """The combatant at ``at`` in the order, with the rest of its group that follows it
+    at the same count (a group is tied as one)."""
+    first = combat.order[at]
+    group = next((g for g in combat.groups if first in g), (first,))
+    unit = [first]
+    for cid, s in combat.scores[at + 1 :]:
+        if cid not in group or s != combat.scores[at][1]:
+            break
+        unit.append(cid)
+    return tuple(unit)
 
 
 def leave_combat(state: EncounterState, command: LeaveCombat, spatial: SpatialCache) -> Result:

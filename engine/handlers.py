@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, cast
 
-from engine import ending, fight
+from engine import ending, fight, scene_edits, stat_changes
 from engine.checks import (
     Result,
     acting_token,
@@ -29,6 +29,7 @@ from engine.commands import (
     SYSTEM,
     Act,
     AnswerPrompt,
+    EditScene,
     EndCombat,
     EndEffect,
     EndPhase,
@@ -38,9 +39,11 @@ from engine.commands import (
     LoadScene,
     Move,
     MovePoints,
+    RollInitiative,
     SetCondition,
     SetDoor,
     SetEffect,
+    SetStats,
     StartCombat,
 )
 from engine.copies import replace
@@ -84,7 +87,11 @@ def load_scene(state: EncounterState, command: LoadScene, spatial: SpatialCache)
     if state.combat is not None:
         raise CommandRejected("combat_active", "cannot load a scene while combat is running")
     check_scene(command.scene)
-    return replace(state, scene=command.scene), [SceneLoaded(command.scene)]
+    # Initiative dice rolled for a token the new scene no longer holds go with it (no
+    # one could take them back, and they would hold the next start).
+    rolled = tuple(e for e in state.initiative_dice if command.scene.token(e[0]) is not None)
+    loaded = replace(state, scene=command.scene, initiative_dice=rolled)
+    return loaded, [SceneLoaded(command.scene)]
 
 
 def start_combat(state: EncounterState, command: StartCombat, spatial: SpatialCache) -> Result:
@@ -108,9 +115,10 @@ def start_combat(state: EncounterState, command: StartCombat, spatial: SpatialCa
         if scene.token(cid) is None:
             raise CommandRejected("unknown_token", f"aware names {cid!r}, not on the scene")
     groups = check_groups(scene, command.groups)
-    tray = DiceTray(command.seed, 0, GM, command.rolls)
+    tray = DiceTray(command.seed, 0, GM, command.rolls, state.initiative_dice)
     rolled = ruleset.initiative(scene.tokens, tray, groups)
     tray.require_supply_used()
+    tray.require_own_used()
     order, scores = rolled.order, rolled.scores
     aware_in_order = tuple(cid for cid in order if cid in set(aware))
     combat = Combat(
@@ -121,7 +129,7 @@ def start_combat(state: EncounterState, command: StartCombat, spatial: SpatialCa
         rules=ruleset.new_fight_state(combat),
         per_combatant=tuple(sorted((t.id, ruleset.new_combatant_state(t)) for t in scene.tokens)),
     )
-    state = replace(state, seed=command.seed, draws=tray.draws, combat=combat)
+    state = replace(state, seed=command.seed, draws=tray.draws, combat=combat, initiative_dice=())
     state, set_up = ruleset.fight_started(state)
     state, turn_events = begin(state, ruleset)
     turn_events = [*set_up, *turn_events]
@@ -449,6 +457,9 @@ HANDLERS: dict[type, Handler] = {
     EndPhase: end_phase,
     SetDoor: set_door,
     SetCondition: set_condition,
+    SetStats: stat_changes.set_stats,
+    EditScene: scene_edits.edit_scene,
+    RollInitiative: fight.roll_initiative,
 }
 
 

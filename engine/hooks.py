@@ -81,6 +81,26 @@ class RulesetHooks(TimeHooks, Protocol):
         """The score a combatant joining a running fight takes."""
         ...
 
+    def newcomer_ahead(
+        self,
+        combat: Combat,
+        newcomer: Combatant,
+        score: int,
+        rival: Sequence[Combatant],
+        tray: DiceTray,
+    ) -> bool:
+        """Whether a newcomer tied at ``score`` goes ahead of ``rival``."""
+        ...
+
+    @property
+    def changeable_stats(self) -> tuple[str, ...]:
+        """The statistics ``set_stats`` may change."""
+        ...
+
+    def stats_changed(self, state: EncounterState, cid: str) -> Result:
+        """The GM changed ``cid``'s statistics."""
+        ...
+
     def new_fight_state(self, combat: Combat) -> Any:
         """The fight-wide state when the fight starts."""
         ...

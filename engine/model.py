@@ -228,13 +228,17 @@ class Scene:
 
 @dataclass(frozen=True, slots=True)
 class EncounterState:
-    """Everything the encounter knows.  ``draws`` counts the dice drawn from ``seed``."""
+    """Everything the encounter knows.  ``draws`` counts the dice drawn from ``seed``.
+    ``initiative_dice`` are the dice participants rolled for their tokens' initiative
+    before the fight (``roll_initiative``): ``(token, participant, dice)``, sorted by
+    token; the next ``start_combat`` rolls with them and clears them."""
 
     scene: Scene | None = None
     seed: int = 0
     draws: int = 0
     next_prompt: int = 1
     combat: Combat | None = None
+    initiative_dice: tuple[tuple[str, str, tuple[int, ...]], ...] = ()
 
     def with_scene(self, scene: Scene) -> EncounterState:
         """This state with ``scene`` in place of its own."""

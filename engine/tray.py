@@ -16,7 +16,12 @@ class DiceTray:
     """
 
     def __init__(
-        self, seed: int, draws: int, by: str, supply: tuple[int, ...] | None = None
+        self,
+        seed: int,
+        draws: int,
+        by: str,
+        supply: tuple[int, ...] | None = None,
+        own: tuple[tuple[str, str, tuple[int, ...]], ...] = (),
     ) -> None:
         self.seed = seed
         self.draws = draws
@@ -25,6 +30,39 @@ class DiceTray:
         # The table's own dice for a command that may roll several times (initiative
         # ties): each roll takes the next ones in order.  None: the seed rolls.
         self.supply = None if supply is None else list(supply)
+        # Dice a participant rolled for one token (``roll_initiative``): that token's
+        # rolls (:meth:`roll_for`) take them first, in order, in that participant's name.
+        self.own = {token: (who, list(dice)) for token, who, dice in own}
+
+    def has_own(self, token: str) -> bool:
+        """Whether dice a participant rolled for ``token`` are still to be used."""
+        return bool(self.own.get(token, ("", []))[1])
+
+    def roll_for(self, token: str, purpose: str, count: int, sides: int) -> tuple[int, ...]:
+        """A roll for ``token``: the dice rolled for it (``own``) first, else :meth:`roll`."""
+        if not self.has_own(token):
+            return self.roll(purpose, count, sides)
+        who, left = self.own[token]
+        if len(left) < count:
+            raise CommandRejected(
+                "bad_rolls", f"{purpose} needs {count}d{sides}; {who!r} rolled {len(left)} more"
+            )
+        dice, self.own[token] = tuple(left[:count]), (who, left[count:])
+        by, self.by = self.by, who
+        try:
+            return self.roll(purpose, count, sides, dice)
+        finally:
+            self.by = by
+
+    def require_own_used(self) -> None:
+        """Refuse a command that left dice a participant rolled for a token unused."""
+        unused = {token: dice for token, (_, dice) in self.own.items() if dice}
+        if unused:
+            raise CommandRejected(
+                "bad_rolls",
+                f"initiative dice rolled for {unused} were not needed by this fight's rolls; "
+                "roll_initiative with no rolls takes them back",
+            )
 
     def roll(
         self, purpose: str, count: int, sides: int, supplied: tuple[int, ...] | None = None

@@ -55,7 +55,13 @@ from typing import Any
 #: ``TimeWords``.  No stored form of state or commands changed: version-5 state and
 #: commands read as they are, and the events they logged upgrade on the wire
 #: (``vtt_bridge.event_upgrades``), so nothing replays differently.
-RULES_VERSION = 6
+#: Version 7: the GM's hands and the table's dice.  A newcomer tied at a score is placed
+#: by its game's tie rule (``Ruleset.newcomer_ahead``: Cyberpunk RED rerolls the tie,
+#: M&M compares the Initiative modifier then a d20, Hero rolls 1d6 each), not after
+#: everyone at its score; ``set_stats``, ``edit_scene`` and ``roll_initiative`` are new,
+#: and the state gains ``initiative_dice`` (empty by default: version-6 state reads as
+#: it is).  A version-6 log whose ``join_combat`` tied replays as a reported divergence.
+RULES_VERSION = 7
 
 Plain = dict[str, Any]
 Upgrade = Callable[[Plain], Plain]

@@ -42,7 +42,7 @@ from protocol.codec import (
 )
 from protocol.errors import ERROR_CODES, ProtocolError
 from protocol.features import DOOR_STATES, TERRAIN_KINDS, TerrainSpec, VttSpec, WallSpec
-from protocol.fight import Act, EndEffect, JoinCombat, LeaveCombat, SetEffect
+from protocol.fight import Act, EditScene, EndEffect, JoinCombat, LeaveCombat, SetEffect
 from protocol.messages import (
     CLIENT_MESSAGE_TYPES,
     AnswerPrompt,
@@ -109,6 +109,7 @@ __all__ = [
     "ClientMessage",
     "Clock",
     "ConfigureTable",
+    "EditScene",
     "EndEffect",
     "EndPhase",
     "ErrorMessage",

@@ -16,8 +16,9 @@ from protocol.wire import ClientWire, LongName, Name, Seq, ServerWire, Wire
 #: Roles a GM may hand out: a table has one GM, made with the table.
 IssuableRole = Literal["player", "spectator"]
 Role = Literal["gm", "player", "spectator"]
-#: ``server``: the server rolls every die; ``gm``: the GM's client may supply rolls.
-DicePolicy = Literal["server", "gm"]
+#: ``server``: the server rolls every die; ``gm``: the GM's client may supply rolls;
+#: ``players``: the GM's too, and each player's for the tokens it controls.
+DicePolicy = Literal["server", "gm", "players"]
 ISSUABLE_ROLES: Final[frozenset[str]] = frozenset(get_args(IssuableRole))
 DICE_POLICIES: Final[frozenset[str]] = frozenset(get_args(DicePolicy))
 #: The most tokens one ``token_list`` holds; ``list_tokens.offset`` pages through more.
@@ -46,7 +47,8 @@ class ConfigureTable(ClientWire, frozen=True, kw_only=True):
     """GM: change table options; a ``None`` field is left as it is.
 
     ``dice`` is who may supply dice (``"server"``: nobody, the server rolls; ``"gm"``:
-    the GM's client may send ``rolls``; players never may).  ``prompt_timeout_ms`` is
+    the GM's client may send ``rolls``; ``"players"``: the GM's, and each player's for
+    the tokens it controls, its own attacks, answers and so on).  ``prompt_timeout_ms`` is
     how long a prompt waits before it counts as declined."""
 
     TYPE = "configure_table"

@@ -14,9 +14,10 @@ from typing import Annotated, Any, Final
 
 from msgspec import Meta
 
-from protocol.scene import TokenSpec
+from protocol.features import MAX_TERRAIN, MAX_WALLS, TerrainSpec, WallSpec
+from protocol.scene import TokenSpec, check_unique
 from protocol.validate import json_safe
-from protocol.wire import ClientWire, Name, TokenId
+from protocol.wire import ClientWire, Name, Rolls, TokenId
 
 #: How deep an ``act``'s params may nest (a list of cells is depth 2).
 MAX_PARAMS_DEPTH: Final = 6
@@ -42,10 +43,31 @@ class Act(ClientWire, frozen=True, kw_only=True):
 
 class JoinCombat(ClientWire, frozen=True, kw_only=True):
     """GM only: bring a new ``token`` (a scene token spec) into the running fight; it is
-    placed on the scene and rolls its place in the order."""
+    placed on the scene and rolls its place in the order (at a count already taken, by
+    the game's tie rule).  ``rolls`` (optional) are the table's own dice for those rolls,
+    in the order they are made (its initiative first, then any tie-breaks); absent or
+    ``None``: the server rolls."""
 
     TYPE = "join_combat"
+    LATER = ("rolls",)
     token: TokenSpec
+    rolls: Rolls | None = None
+
+
+class EditScene(ClientWire, frozen=True, kw_only=True):
+    """GM only: replace the scene's ``walls`` and/or its ``terrain`` (absent or null:
+    kept), during a fight or between fights; the grid and the tokens stay.  Walls are
+    as ``load_scene``'s (unique ids), each point on the scene.  Refused while a prompt is
+    open or a move is under way (priced through the old walls)."""
+
+    TYPE = "edit_scene"
+    LATER = ("walls", "terrain")
+    walls: Annotated[tuple[WallSpec, ...], Meta(max_length=MAX_WALLS)] | None = None
+    terrain: Annotated[tuple[TerrainSpec, ...], Meta(max_length=MAX_TERRAIN)] | None = None
+
+    def check(self) -> None:
+        """Unique wall ids."""
+        check_unique([wall.id for wall in self.walls or ()], "wall id", "walls[{}].id")
 
 
 class LeaveCombat(ClientWire, frozen=True, kw_only=True):

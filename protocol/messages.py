@@ -16,7 +16,7 @@ from msgspec import Meta
 from protocol.actions import MoveOptions, MovePoints, SetCondition, SetDoor, check_maneuver
 from protocol.admin import ConfigureTable, IssueToken, ListTokens, RevokeToken
 from protocol.describe import DescribeRuleset, ListRulesets
-from protocol.fight import Act, EndEffect, JoinCombat, LeaveCombat, SetEffect
+from protocol.fight import Act, EditScene, EndEffect, JoinCombat, LeaveCombat, SetEffect
 from protocol.queries import AskOptions, AskPath
 from protocol.scene import MAX_TOKENS, SceneSpec, check_unique
 from protocol.threat import MAX_PATH, AskExits, AskThreat
@@ -144,6 +144,7 @@ ClientMessage: TypeAlias = (
     | Act
     | JoinCombat
     | LeaveCombat
+    | EditScene
     | SetEffect
     | EndEffect
     | AskOptions

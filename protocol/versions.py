@@ -43,7 +43,11 @@ from typing import Any
 #: Also in version 7: ``list_rulesets``, ``describe_ruleset`` and their answers
 #: ``rulesets`` and ``ruleset`` are new, and ``join`` takes ``describe``; no event
 #: changed (no step needed).
-WIRE_VERSION = 7
+#: Version 8: ``join_combat`` takes the table's ``rolls``; ``set_stats``,
+#: ``edit_scene`` and ``roll_initiative`` and their events ``stats_changed``,
+#: ``scene_edited`` and ``initiative_rolled`` are new; the dice policy ``players``.
+#: No logged event changed shape (no step needed).
+WIRE_VERSION = 8
 
 EventUpgrade = Callable[..., dict[str, Any]]
 #: ``EVENT_UPGRADES[v]`` turns a logged event (``{"kind", "data"}``) of wire version

@@ -84,9 +84,11 @@ async def play_fight(
         "params": {"target": "goon", "weapon": "rifle", "base": 13},
     })  # fmt: skip
     await act(bob, protocol.EndPhase, token="rex")
-    # A newcomer joins: Nix rolls REF + d10 and takes its place in the queue.
+    # A newcomer joins with the table's dice: Nix rolls REF 7 + 7 = 14, tied with Rex, so
+    # the two reroll ("ties reroll until someone comes out on top"): 7 + 1 = 8 against
+    # Rex's 6 + 9 = 15, and Nix takes its place after Rex.
     nix = cpr_token("nix", "gm", "gang", 14, 8, ref=7, move=4, **{"weapon.pistol": 2})
-    await act(gm, protocol.JoinCombat, token=protocol.TokenSpec.from_wire(nix))
+    await act(gm, protocol.JoinCombat, token=protocol.TokenSpec.from_wire(nix), rolls=(7, 1, 9))
     # The goon runs into the alley: Rex's held shot interrupts, then the move goes on.
     await act(gm, protocol.Move, token="goon", path=((12, 2), (11, 2), (10, 2)))
     prompt: protocol.Prompt = await bob.wait_for(protocol.Prompt)

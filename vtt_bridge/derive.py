@@ -144,7 +144,7 @@ def wire_bound(hint: Any) -> Any:
     if origin is tuple:
         return tuple.__class_getitem__(tuple(wire_bound(a) for a in args))
     if origin is dict:
-        return dict.__class_getitem__((args[0], wire_bound(args[1])))
+        return dict.__class_getitem__((wire_bound(args[0]), wire_bound(args[1])))
     if dataclasses.is_dataclass(hint) and isinstance(hint, type):
         return wire_shape(hint)
     raise TypeError(f"no wire type for {hint!r}: teach vtt_bridge.derive.wire_bound")

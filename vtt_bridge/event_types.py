@@ -45,6 +45,9 @@ CHANGED_IN = {
     "combatant_acts": 7,
     "combatant_done": 7,
     "combatant_skipped": 7,
+    "stats_changed": 8,
+    "scene_edited": 8,
+    "initiative_rolled": 8,
 }
 #: Engine fields the wire spells otherwise: a token's stats, sorted pairs in the
 #: engine, are a map on the wire (``vtt_bridge.translate.tokens_stats_as_maps``).

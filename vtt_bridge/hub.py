@@ -437,7 +437,15 @@ class Hub:
         combat = table.encounter.state.combat
         ruleset = combat.ruleset if combat is not None else None
         row = ROWS[type(message)]
-        refused = permissions.field_refusal(session.role, message, table.row.dice, ruleset, row)
+        refused = permissions.field_refusal(
+            session.role,
+            message,
+            table.row.dice,
+            ruleset,
+            row,
+            participant=session.participant,
+            rolls_for=permissions.dice_owner(table.encounter.state),
+        )
         if refused is not None:
             await self._refuse_in_order(table, session, message.seq, refused, now_ms, digest)
             return

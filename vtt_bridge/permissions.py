@@ -16,11 +16,13 @@ writes its row, and ``tests/bridge/test_permissions.py`` fails until they do.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
 import protocol
 from engine import UnsupportedRuleset, find_ruleset
+from engine.model import EncounterState
 from engine.params import ParamError, decode_params, dice_fields
 from vtt_bridge.registry import ROWS, MessageRow
 
@@ -43,7 +45,7 @@ BRIDGE_ERROR_CODES: Final = frozenset(
         "spectator",  # a spectator sent something other than ping / resync
         "gm_only",  # a player sent a GM-only message (the engine uses this code too)
         "not_permitted",  # a message type with no row in the permission table
-        "dice_refused",  # rolls from a player, or from the GM when the server rolls
+        "dice_refused",  # rolls the dice policy does not take (a player's for another's token)
         "unknown_join_token",  # revoke_token naming no token of this table
         "internal",  # the log could not be written; nothing changed
         "shutting_down",  # the server is stopping; send it again after reconnecting
@@ -97,35 +99,85 @@ def refusal(
     return Refusal("not_permitted", f"a {role} may not send {name!r}")
 
 
+#: ``message`` -> the participant controlling the token the message's dice are for
+#: (its ``token``'s owner, or an answered prompt's addressee), or None.
+RollsFor = Callable[[protocol.ClientMessage], str | None]
+
+
+def _nobody(message: protocol.ClientMessage) -> str | None:
+    return None
+
+
+def dice_owner(state: EncounterState) -> RollsFor:
+    """Whose token a message's dice are for in ``state``: the owner of the ``token`` it
+    names, or for ``answer_prompt`` the participant the prompt is addressed to."""
+
+    def owner(message: protocol.ClientMessage) -> str | None:
+        if isinstance(message, protocol.AnswerPrompt):
+            prompt = state.combat.prompt(message.prompt) if state.combat is not None else None
+            return None if prompt is None else prompt.controller
+        name = getattr(message, "token", None)
+        token = state.scene.token(name) if isinstance(name, str) and state.scene else None
+        return None if token is None else token.owner
+
+    return owner
+
+
 def field_refusal(
     role: str,
     message: protocol.ClientMessage,
     dice: str,
     ruleset: str | None = None,
     row: MessageRow | None = None,
+    *,
+    participant: str = "",
+    rolls_for: RollsFor = _nobody,
 ) -> Refusal | None:
     """Rules on a message's fields that depend on the table's settings (``dice``) and,
     for ``act``, on the fight's ``ruleset``: its params checked against the action's
     declaration before the engine sees them, and its dice fields (its row's ``dice``)
-    under the dice policy."""
+    under the dice policy.  Under ``players`` a player's dice are taken for the tokens
+    it controls: ``rolls_for`` says whose token the message's dice are for, and any
+    other's are refused (``dice_refused``)."""
     rule = row or ROWS.get(type(message))
+    sender = _Sender(role, participant, lambda: rolls_for(message))
     for name in rule.dice if rule is not None else ():
         if getattr(message, name) is not None:
-            return _dice_refusal(role, dice, f"body.{name}")
+            return _dice_refusal(sender, dice, f"body.{name}")
     if isinstance(message, protocol.Act) and ruleset is not None:
-        return _act_refusal(role, message, dice, ruleset)
+        return _act_refusal(sender, message, dice, ruleset)
     return None
 
 
-def _dice_refusal(role: str, dice: str, path: str) -> Refusal | None:
-    if role != GM:
-        return Refusal("dice_refused", "players' rolls are never accepted", path)
-    if dice != "gm":
+@dataclass(frozen=True, slots=True)
+class _Sender:
+    """Who sent a message's dice: its ``role``, its ``participant`` and, asked only when
+    a player sends dice under ``players``, whose token the dice are for."""
+
+    role: str
+    participant: str
+    whose: Callable[[], str | None]
+
+
+def _dice_refusal(sender: _Sender, dice: str, path: str) -> Refusal | None:
+    if dice == "server":
         return Refusal("dice_refused", "this table's server rolls every die", path)
+    if sender.role == GM:
+        return None
+    if dice != "players":
+        return Refusal("dice_refused", "at this table only the GM's client sends dice", path)
+    owner = sender.whose()
+    if owner != sender.participant:
+        whose = "no one's token" if owner is None else f"a token {owner!r} controls"
+        return Refusal(
+            "dice_refused",
+            f"a player rolls only for the tokens it controls; these dice are for {whose}",
+            path,
+        )
     return None
 
 
-def _act_refusal(role: str, message: protocol.Act, dice: str, ruleset: str) -> Refusal | None:
+def _act_refusal(sender: _Sender, message: protocol.Act, dice: str, ruleset: str) -> Refusal | None:
     """An ``act``'s params against its action's declaration (an unknown ruleset or
     action is left to the engine, which refuses it with its own code)."""
     try:
@@ -142,7 +194,7 @@ def _act_refusal(role: str, message: protocol.Act, dice: str, ruleset: str) -> R
         return Refusal(error.code, error.detail, where.replace(".[", "["))
     for name in dice_fields(spec.params):
         if message.params.get(name) is not None:
-            refusal = _dice_refusal(role, dice, f"body.params.{name}")
+            refusal = _dice_refusal(sender, dice, f"body.params.{name}")
             if refusal is not None:
                 return refusal
     return None

@@ -10,7 +10,8 @@ to ``engine.options.MAX_EXPANSIONS`` positions), ``resync`` re-sends up to the w
 catch-up window, ``ask_options`` checks every action against the rules, ``ask_threat``
 merges the reach area's cells into an outline, ``ask_exits`` resolves a path as a move
 would, ``list_rulesets`` and ``describe_ruleset`` send a few kilobytes (a ruleset's
-description), and ``load_scene`` pays for the scene it carries (:func:`costs.scene_cost`).
+description), ``load_scene`` pays for the scene it carries (:func:`costs.scene_cost`)
+and ``edit_scene`` for the walls and terrain it carries, at the same rate.
 Everything else, ``ping`` and commands included, costs only its frame.
 """
 
@@ -108,6 +109,12 @@ async def describe_ruleset(
 def load_scene_cost(message: protocol.LoadScene) -> int:
     """A scene load pays for its scene (:func:`costs.scene_cost`)."""
     return costs.scene_cost(message.scene)
+
+
+def edit_scene_cost(message: protocol.EditScene) -> int:
+    """A scene edit pays for the walls and terrain it carries, as a load does (its
+    walls are indexed again, like a loaded scene's)."""
+    return (len(message.walls or ()) + len(message.terrain or ())) // costs.SCENE_WALLS_PER_TOKEN
 
 
 def start_combat_seed(message: protocol.StartCombat, table: Table) -> dict[str, Any]:
@@ -217,11 +224,18 @@ SHIPPED: tuple[MessageRow, ...] = (
     ),
     _command(
         protocol.JoinCombat, engine.JoinCombat, GM_ONLY,
-        "gm_only, no_combat, not_in_combat, bad_scene", {"token": _TOKEN},
+        "gm_only, no_combat, not_in_combat, bad_scene, bad_rolls (+ dice policy)",
+        {"token": _TOKEN, "rolls": [7]}, dice=("rolls",),
     ),
     _command(
         protocol.LeaveCombat, engine.LeaveCombat, GM_ONLY, "gm_only, no_combat, not_in_combat",
         {"token": "ganger2", "remove": True},
+    ),
+    _command(
+        protocol.EditScene, engine.EditScene, GM_ONLY,
+        "gm_only, bad_scene, prompt_pending, illegal_action (a move under way)",
+        {"walls": [{"id": "w9", "a": [10, 0], "b": [10, 20], "blocks_move": True,
+                    "blocks_sight": True, "door": "none"}]}, cost=edit_scene_cost,
     ),
     _command(
         protocol.SetEffect, engine.SetEffect, GM_ONLY, "gm_only, no_combat, unknown_token",
@@ -248,6 +262,15 @@ SHIPPED: tuple[MessageRow, ...] = (
     command_row(
         engine.EndCombat, command, roles=GM_ONLY, example={"reason": "the ogres fled"},
         engine="gm_only, no_combat",
+    ),
+    command_row(
+        engine.RollInitiative, command, roles=ACTORS,
+        example={"token": "pc.alice", "rolls": [7]},
+        engine="not_your_token, combat_active, bad_rolls (+ dice policy)",
+    ),
+    command_row(
+        engine.SetStats, command, roles=GM_ONLY, example={"token": "ganger2", "stats": {"ref": 7}},
+        engine="gm_only, no_combat, not_in_combat, unknown_stat, prompt_pending, bad_scene",
     ),
 )  # fmt: skip
 

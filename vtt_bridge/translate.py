@@ -73,7 +73,9 @@ def tokens_stats_as_maps(kind: str, data: dict[str, Any]) -> dict[str, Any]:
 def public_state(state: engine.EncounterState) -> dict[str, Any]:
     """The state a participant may see: everything but the dice seed and draw count,
     tokens' stats as maps; a fight's ``combat`` also says its moment (``clock``) and its
-    game's units of time (``time``), in the words its events use."""
+    game's units of time (``time``), in the words its events use; ``initiative_dice``
+    (rolled for the fight to come) only when some are, in wire version 8's shape
+    ``[{token, by, rolls}]`` (none: left out, as before version 8)."""
     plain = to_plain(state)
     assert isinstance(plain, dict)
     plain.pop("seed", None)
@@ -83,6 +85,9 @@ def public_state(state: engine.EncounterState) -> dict[str, Any]:
         words = time_words_of(combat.ruleset)
         plain["combat"]["clock"] = to_plain(words.reading(combat.turn, combat.phase))
         plain["combat"]["time"] = to_plain(words)
+    rolled = plain.pop("initiative_dice", None)
+    if rolled:
+        plain["initiative_dice"] = [{"token": t, "by": by, "rolls": r} for t, by, r in rolled]
     return tokens_stats_as_maps("scene_loaded", plain)
 
 

@@ -264,9 +264,12 @@ class Ruleset:
     #: The conditions, resources and event kinds the game owns.
     vocabulary: ClassVar[Vocabulary] = Vocabulary()
     #: The game in words: its events' templates, its prompts' answers, the stats a
-    #: token needs, its trigger words, its clock (:mod:`engine.words`; kept in the
+    #: token needs, its trigger words (:mod:`engine.words`; kept in the
     #: ruleset's ``words.py``, read by :mod:`engine.describe`).
     wording: ClassVar[Wording] = Wording()
+    #: The statistics the GM may change during a fight (``set_stats``); any other is
+    #: refused, naming these.  Empty: none.
+    changeable_stats: ClassVar[tuple[str, ...]] = ()
 
     # -- set-up -----------------------------------------------------------------------------
 
@@ -285,6 +288,21 @@ class Ruleset:
         everyone with that score or more).  Default: its own roll of :meth:`initiative`."""
         return dict(self.initiative([combatant], tray, ()).scores)[combatant.id]
 
+    def newcomer_ahead(
+        self,
+        combat: Combat,
+        newcomer: Combatant,
+        score: int,
+        rival: Sequence[Combatant],
+        tray: DiceTray,
+    ) -> bool:
+        """Whether a newcomer tied at ``score`` goes ahead of ``rival`` (one combatant, or
+        a GM's group, already at that count) by the game's tie rule, rolling on ``tray``.
+        The core asks of each rival at the count in turn, down the order, and places the
+        newcomer before the first it beats: those already placed keep their order.
+        Default: never (after everyone already at its count)."""
+        return False
+
     def new_fight_state(self, combat: Combat) -> Any:
         """The fight-wide state when the fight starts."""
         return self.fight_state() if self.fight_state is not None else None
@@ -296,6 +314,12 @@ class Ruleset:
 
     def joined(self, state: EncounterState, cid: str) -> Result:
         """``cid`` joined the running fight (its per-combatant state is made already)."""
+        return state, []
+
+    def stats_changed(self, state: EncounterState, cid: str) -> Result:
+        """The GM changed ``cid``'s statistics (its token on the scene has the new ones,
+        checked by :meth:`check_combatant`): bring what the ruleset keeps of them up to
+        date.  The order stands unless this asks otherwise.  Default: nothing kept."""
         return state, []
 
     def new_combatant_state(self, combatant: Combatant) -> Any:

@@ -26,7 +26,7 @@ async def test_the_cyberpunk_red_fight_shows_every_rule() -> None:
     assert after.movement_left == 2.0
     # A tie rerolled: Gina and the boss both 16; only they reroll; the scores stay.
     rolls = [d["purpose"] for d in data(events, "dice_rolled")]
-    assert [r for r in rolls if "reroll" in r] == [
+    assert [r for r in rolls if "reroll, tie" in r] == [
         "initiative reroll, tie at 16: gina REF 8 + d10",
         "initiative reroll, tie at 16: boss REF 8 + d10",
     ]
@@ -42,7 +42,16 @@ async def test_the_cyberpunk_red_fight_shows_every_rule() -> None:
     assert gina == ["move_started", "move_completed", "cpr_attack",
                     "move_started", "move_completed", "cpr_attack"]  # fmt: skip
     assert [d["number"] for d in data(events, "cpr_attack") if d["attacker"] == "gina"] == [1, 2]
-    # A newcomer rolls and takes its place: after Rex, who already had 14.
+    # A newcomer rolls the table's die and takes its place: tied with Rex at 14, only the
+    # two reroll, and Rex comes out on top.
+    joins = [(d["purpose"], d["results"], d["source"]) for d in data(events, "dice_rolled")
+             if "nix" in d["purpose"]]  # fmt: skip
+    why = "initiative reroll, nix joins tied with rex at 14"
+    assert joins == [
+        ("initiative (joins): nix REF 7 + d10", [7], "table"),
+        (f"{why}: nix REF 7 + d10", [1], "table"),
+        (f"{why}: rex REF 6 + d10", [9], "table"),
+    ]
     joined = data(events, "combatant_joined")[0]
     assert (joined["combatant"], joined["score"], joined["token"]["id"]) == ("nix", 14, "nix")
     assert data(events, "initiative_order")[1]["order"] == ["gina", "boss", "rex", "nix", "goon"]

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import protocol
+from engine.combat_state import Combat, Prompt
+from engine.model import EncounterState
 from tests.bridge.conftest import Bridge, closed_with, table_fingerprint
 from tests.scenario import scene_body, scene_spec
 from tests.wsclient import TableClient, wire_data
@@ -94,6 +96,12 @@ def cases(issued_token: str, prompt: str) -> list[Case]:
             ("alice", "gm"),
         ),
         Case(protocol.SetDoor, {"wall": "door1", "open": True}, GM_ONLY, ("gm",)),
+        Case(
+            ROLL_INITIATIVE,
+            {"token": "hero", "rolls": None},  # no dice: the policy plays no part
+            {**NOT_A_MEMBER, "bob": {"not_your_token"}, "carol": {"no_scene"}},
+            ("alice", "gm"),
+        ),
         Case(protocol.IssueToken, {"participant": "dave", "role": "player"}, GM_ONLY, ("gm",)),
         Case(
             protocol.ConfigureTable, {"dice": "gm", "prompt_timeout_ms": 30_000}, GM_ONLY, ("gm",)
@@ -192,12 +200,17 @@ def cases(issued_token: str, prompt: str) -> list[Case]:
         Case(protocol.SetEffect, {"name": "smoke", "token": None, "rounds": 1}, GM_ONLY, ("gm",)),
         Case(protocol.EndEffect, {"effect": "e1"}, GM_ONLY, ("gm",)),
         Case(protocol.JoinCombat, {"token": NEWCOMER}, GM_ONLY, ("gm",)),
+        Case(SET_STATS, {"token": "imp", "stats": {"ocv": 4}}, GM_ONLY, ("gm",)),
+        Case(EDIT_SCENE, {"terrain": []}, GM_ONLY, ("gm",)),
         Case(protocol.LeaveCombat, {"token": "imp", "remove": True}, GM_ONLY, ("gm",)),
         # Last: the fight ends.
         Case(protocol.CLIENT_MESSAGE_TYPES["end_combat"], {"reason": "done"}, GM_ONLY, ("gm",)),
     ]
 
 
+SET_STATS: Any = protocol.CLIENT_MESSAGE_TYPES["set_stats"]
+EDIT_SCENE: Any = protocol.CLIENT_MESSAGE_TYPES["edit_scene"]
+ROLL_INITIATIVE: Any = protocol.CLIENT_MESSAGE_TYPES["roll_initiative"]
 NEWCOMER = protocol.TokenSpec.from_wire(
     {
         "id": "imp", "name": "Imp", "owner": "gm", "side": "monsters", "x": 11, "y": 0,
@@ -397,3 +410,31 @@ async def test_a_players_move_never_carries_dice(bridge: Bridge) -> None:
     answer = await reply(alice, protocol.Move, move)
     assert isinstance(answer, protocol.ErrorMessage) and answer.code == "dice_refused"
     assert table_fingerprint(table) == before
+
+
+def test_under_players_a_prompt_answer_carries_dice_only_from_its_addressee() -> None:
+    # An attack of opportunity addressed to alice: her dice are hers to give, bob's not.
+    prompt = Prompt("p1", "attack_of_opportunity", "alice", "hero", "ogre", (3, 5), (3.5, 5.0))
+    combat = Combat(
+        ruleset="hero-supplement",
+        order=("hero", "ogre"),
+        scores=(("hero", 10), ("ogre", 9)),
+        aware=("hero", "ogre"),
+        prompts=(prompt,),
+    )
+    state = EncounterState(combat=combat)
+    answer = protocol.AnswerPrompt(seq=1, prompt="p1", accept=True, rolls=(4, 5, 6))
+    whose = permissions.dice_owner(state)
+    assert whose(answer) == "alice"
+    mine = permissions.field_refusal(
+        "player", answer, "players", participant="alice", rolls_for=whose
+    )
+    assert mine is None
+    theirs = permissions.field_refusal(
+        "player", answer, "players", participant="bob", rolls_for=whose
+    )
+    assert theirs is not None and theirs.code == "dice_refused" and "'alice'" in theirs.message
+    at_gm_table = permissions.field_refusal(
+        "player", answer, "gm", participant="alice", rolls_for=whose
+    )
+    assert at_gm_table is not None and at_gm_table.code == "dice_refused"

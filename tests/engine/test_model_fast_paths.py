@@ -34,8 +34,14 @@ def test_with_token_copies_every_field() -> None:
 
 
 def test_with_scene_copies_every_field() -> None:
-    state = EncounterState(Scene(GridSpec(width=4, height=4)), seed=9, draws=3, next_prompt=5)
-    names = ["scene", "seed", "draws", "next_prompt", "combat"]
+    state = EncounterState(
+        Scene(GridSpec(width=4, height=4)),
+        seed=9,
+        draws=3,
+        next_prompt=5,
+        initiative_dice=(("hero", "alice", (7,)),),
+    )
+    names = ["scene", "seed", "draws", "next_prompt", "combat", "initiative_dice"]
     assert [f.name for f in fields(EncounterState)] == names
     other = Scene(GridSpec(width=6, height=6))
     assert state.with_scene(other) == replace(state, scene=other)

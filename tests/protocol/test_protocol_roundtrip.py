@@ -57,7 +57,7 @@ from protocol.features import (
     VttSpec,
     WallSpec,
 )
-from protocol.fight import Act, EndEffect, JoinCombat, LeaveCombat, SetEffect
+from protocol.fight import Act, EditScene, EndEffect, JoinCombat, LeaveCombat, SetEffect
 from protocol.queries import AskOptions, AskPath, Options, PathPlan
 from protocol.scene import DIAGONAL_RULES, GRID_KINDS, HEX_OFFSETS
 from protocol.threat import AskExits, AskThreat, Exits, PathExit, Threat
@@ -223,6 +223,17 @@ CLIENT_MESSAGES: st.SearchStrategy[ClientMessage] = st.one_of(
             movement=st.integers(0, 100),
             stats=st.dictionaries(text(1, 64), STAT_VALUE, max_size=4),
         ),
+        rolls=nullable(st.lists(st.integers(1, 1000), min_size=1, max_size=5).map(tuple)),
+    ),
+    st.builds(
+        lambda seq, scene, keep: EditScene(
+            seq=seq,
+            walls=None if keep[0] else scene.walls,
+            terrain=None if keep[1] else scene.terrain,
+        ),
+        SEQ,
+        scenes(),
+        st.tuples(st.booleans(), st.booleans()),
     ),
     st.builds(LeaveCombat, seq=SEQ, token=IDS, remove=st.booleans()),
     st.builds(
@@ -467,7 +478,7 @@ def test_every_message_type_has_a_strategy() -> None:
                 DescribeRuleset,
             )
         }
-        | {c.__name__ for c in (Act, JoinCombat, LeaveCombat, SetEffect, EndEffect)}
+        | {c.__name__ for c in (Act, JoinCombat, LeaveCombat, SetEffect, EndEffect, EditScene)}
     )
     server_names = {c.__name__ for c in (Welcome, Ack, ErrorMessage, Event, Prompt, State, Pong)}
     server_names |= {

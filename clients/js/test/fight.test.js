@@ -64,6 +64,12 @@ test("a whole fight through the library", async () => {
   await waitFor(() => alice.view.lastEvent === 0 && bob.view.lastEvent === 0);
   assert.deepEqual(alice.view.scene.walls.map((w) => w.id), ["w1"]);
 
+  // Alice may not roll her hero's initiative die at this table (the GM sends the dice);
+  // the GM's own, for a character that ties with nobody, are taken back before the start.
+  await assert.rejects(alice.rollInitiative("hero", [3]), (err) => err.code === "dice_refused");
+  await gm.rollInitiative("hero", [3]);
+  await gm.rollInitiative("hero", null);
+
   // Combat: initiative by INIT, the hero first.
   await gm.startCombat("hero-supplement", { seed: 7 });
   assert.deepEqual(gm.view.combat.order, ["hero", "ogre", "wolf"]);
@@ -171,6 +177,17 @@ test("a whole fight through the library", async () => {
   await gm.leaveCombat("wolf", true);
   assert.ok(!gm.view.combat.order.includes("wolf"));
   assert.equal(gm.view.tokens.wolf, undefined);
+
+  // The GM changes the bat's sheet and walls the map, mid-fight: the fold follows, and
+  // holds what a fresh join is sent.
+  await gm.setStats("bat", { ocv: 4 });
+  assert.equal(gm.view.tokens.bat.stats.ocv, 4);
+  const wall = { id: "w9", a: [0, 0], b: [0, 5], blocks_move: true, blocks_sight: true, door: "none" };
+  await gm.editScene({ walls: [wall] });
+  assert.deepEqual(gm.view.scene.walls, [wall]);
+  await waitFor(() => alice.view.lastEvent === gm.view.lastEvent);
+  const after = await join("gm");
+  assert.deepEqual(comparable(alice.view), comparable(after.view));
 
   const pong = await gm.ping();
   assert.deepEqual(pong, {});

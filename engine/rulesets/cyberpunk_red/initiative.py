@@ -12,13 +12,17 @@ Choices where the text is silent:
 - A tie is rerolled as Initiative again (REF + d10) by the tied combatants only; the
   reroll orders them among themselves and their queue score stays the first roll.  Those
   still tied after a reroll roll again, as long as it takes.
-- A newcomer who ties with combatants already in the queue goes after them, with no
-  reroll: "after that the order doesn't change" protects those already placed.
+- A newcomer who ties with combatants already in the queue rerolls against them, one
+  at a time down the queue ("ties reroll until someone comes out on top"; only the tied
+  reroll): newcomer and rival each roll Initiative again (REF + d10), again while they
+  tie; the newcomer goes in front of the first it beats, else after them all.  Those
+  already placed keep their order ("after that the order doesn't change").
 - A driver who starts a vehicle goes to the very front; everyone else keeps their order.
 
 Every die is a ``DiceRolled`` event from the :class:`~engine.tray.DiceTray`, drawn from
 the encounter's seed or supplied by the table: ``supplied`` maps a combatant to the d10s
-it rolled, used in order (its Initiative first, then any rerolls).
+it rolled, used in order (its Initiative first, then any rerolls), as do the dice a
+player rolled for its own token before the fight (``roll_initiative``).
 """
 
 from __future__ import annotations
@@ -49,7 +53,7 @@ class InitiativeDice:
                 )
             (die,) = self.tray.roll(purpose, 1, 10, (left.pop(0),))
             return die
-        (die,) = self.tray.roll(purpose, 1, 10)
+        (die,) = self.tray.roll_for(combatant, purpose, 1, 10)  # a player's own first
         return die
 
     def unused(self) -> dict[str, list[int]]:
@@ -93,17 +97,17 @@ def newcomer_score(newcomer: str, ref: int, dice: InitiativeDice) -> int:
     return dice.initiative(newcomer, ref, "initiative (joins)")
 
 
-def place_newcomer(queue: Queue, scores: Scores, newcomer: str, score: int) -> tuple[Queue, Scores]:
-    """The queue with ``newcomer`` in its place: after everyone scoring ``score`` or more.
-
-    A newcomer who ties with combatants already in the queue goes after them and rolls
-    no tie-break: "after that the order doesn't change" protects those already placed.
-    """
-    if newcomer in queue:
-        raise ValueError(f"{newcomer!r} is already in the Initiative Queue")
-    at = next((i for i, (_, s) in enumerate(scores) if s < score), len(queue))
-    new_scores = (*scores[:at], (newcomer, score), *scores[at:])
-    return (*queue[:at], newcomer, *queue[at:]), new_scores
+def newcomer_beats(
+    newcomer: str, ref: int, rival: str, rival_ref: int, dice: InitiativeDice, score: int
+) -> bool:
+    """Whether ``newcomer``, tied at ``score`` with ``rival`` already in the queue, comes
+    out on top of it: both reroll Initiative (the newcomer first) until one is higher."""
+    why = f"initiative reroll, {newcomer} joins tied with {rival} at {score}"
+    while True:
+        mine = dice.initiative(newcomer, ref, why)
+        theirs = dice.initiative(rival, rival_ref, why)
+        if mine != theirs:
+            return mine > theirs
 
 
 def to_front(queue: Queue, driver: str) -> Queue:

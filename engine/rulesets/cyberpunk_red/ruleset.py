@@ -283,6 +283,9 @@ class CyberpunkRed(Ruleset):
         other=("after_turn", "enters", "in_sight", "unarmed"),
     )
     wording: ClassVar[Wording] = WORDING
+    #: The fighter's numbers may change mid-fight; what it carries and holds changes
+    #: through its actions (draw, drop ...), and ``vehicle`` never (a token is one or not).
+    changeable_stats = ("ref", "move", "armor_penalty", "jump", "net_actions")
 
     # -- set-up ---------------------------------------------------------------------------
 
@@ -313,13 +316,54 @@ class CyberpunkRed(Ruleset):
         return Initiative(tuple(full), tuple((cid, score_of[cid]) for cid in full))
 
     def newcomer(self, combat: Combat, combatant: Combatant, tray: DiceTray) -> int:
-        """A newcomer rolls REF + d10; the core places it after anyone at that score."""
+        """A newcomer rolls REF + d10; at a score already taken, :meth:`newcomer_ahead`
+        settles its place."""
         if is_vehicle(combatant):
             raise CommandRejected(
                 "bad_scene", f"{combatant.id!r} is a vehicle: it joins no Initiative Queue"
             )
         ref = fighter_from_token(combatant).ref
         return initiative.newcomer_score(combatant.id, ref, initiative.InitiativeDice(tray))
+
+    def newcomer_ahead(
+        self,
+        combat: Combat,
+        newcomer: Combatant,
+        score: int,
+        rival: Sequence[Combatant],
+        tray: DiceTray,
+    ) -> bool:
+        """ "Ties reroll until someone comes out on top": the tied newcomer and ``rival``
+        (a group by its leader, the first) reroll REF + d10 until one is higher."""
+        lead = rival[0]
+        return initiative.newcomer_beats(
+            newcomer.id,
+            fighter_from_token(newcomer).ref,
+            lead.id,
+            fighter_from_token(lead).ref,
+            initiative.InitiativeDice(tray),
+            score,
+        )
+
+    def stats_changed(self, state: EncounterState, cid: str) -> Result:
+        """The fighter takes its token's new numbers and keeps everything else (its hands,
+        this turn's usage, prone ...).  The Initiative Queue stands: "at the start of
+        combat each combatant rolls Initiative once ... after that the order doesn't
+        change"; a new REF counts from the next fight."""
+        combat, scene = state.combat, state.scene
+        assert combat is not None and scene is not None
+        token = scene.token(cid)
+        assert token is not None
+        fresh = fighter_from_token(token)
+        fighter = replace(
+            combat.state_of(cid),
+            ref=fresh.ref,
+            move=fresh.move,
+            armor_penalty=fresh.armor_penalty,
+            jump=fresh.jump,
+            net_actions=fresh.net_actions,
+        )
+        return replace(state, combat=combat.with_state(cid, fighter)), []
 
     def new_fight_state(self, combat: Combat) -> CprFight:
         """An empty fight: Round 1, nothing held."""

@@ -217,6 +217,13 @@ class HeroSupplement(Ruleset):
         ),
         triggers=words.TRIGGERS,
     )
+    #: Its characteristics and flags may change mid-fight (END and STUN as maximums:
+    #: the tracked pools keep their current values).  INIT changes, but the order
+    #: stands: "in every phase that follows, the characters act in the same order
+    #: (unless a character takes an action that results in their INIT score changing)",
+    #: and a GM's change is no such action.  This variant has no SPD (everyone acts
+    #: once a Phase), so ``spd`` is refused like any stat it does not play.
+    changeable_stats = (*REQUIRED_INT_STATS, *OPTIONAL_INT_STATS, *FLAGS)
 
     # -- set-up ---------------------------------------------------------------------------
 
@@ -284,8 +291,27 @@ class HeroSupplement(Ruleset):
         return Initiative(tuple(order), tuple((cid, scores[cid]) for cid in order))
 
     def newcomer(self, combat: Combat, combatant: Combatant, tray: DiceTray) -> int:
-        """A newcomer acts at its INIT (after any already there)."""
+        """A newcomer acts at its INIT; at an INIT already taken :meth:`newcomer_ahead`
+        settles its place."""
         return int_stat(combatant, "init")
+
+    def newcomer_ahead(
+        self,
+        combat: Combat,
+        newcomer: Combatant,
+        score: int,
+        rival: Sequence[Combatant],
+        tray: DiceTray,
+    ) -> bool:
+        """ "The characters who are tied randomly determine which one of them goes before
+        the other": as at the start, 1d6 each (the newcomer first, then ``rival``, a
+        group rolling once), rerolled while they tie; those already placed keep their
+        order."""
+        purpose = f"initiative tie at INIT {score}: {newcomer.id} joins"
+        while True:
+            mine, theirs = tray.roll(purpose, 2, 6)
+            if mine != theirs:
+                return mine > theirs
 
     def fight_started(self, state: EncounterState) -> Result:
         """Starting END and STUN for every character that tracks them, in scene order."""
@@ -547,7 +573,12 @@ def _break_ties(tied: list[str], tray: DiceTray, purpose: str) -> list[str]:
     """Order ``tied`` by 1d6 each, highest first, rerolling among any still tied."""
     if len(tied) == 1:
         return tied
-    rolls = tray.roll(purpose, len(tied), 6)
+    if any(tray.has_own(cid) for cid in tied):
+        # A player rolled its own die (roll_initiative): one roll per character, so each
+        # die is in its roller's name.
+        rolls = tuple(tray.roll_for(cid, purpose, 1, 6)[0] for cid in tied)
+    else:
+        rolls = tray.roll(purpose, len(tied), 6)
     groups: dict[int, list[str]] = {}
     for cid, value in zip(tied, rolls, strict=True):
         groups.setdefault(value, []).append(cid)

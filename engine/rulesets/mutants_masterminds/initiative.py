@@ -20,9 +20,12 @@ Choices where the text is silent:
   themselves, as long as it takes; every die is a ``dice_rolled`` event, and each settled
   tie an :class:`~.events.InitiativeTie`.
 - A combatant joining a running fight makes its own check (``newcomer``) and takes its
-  count in the existing order, after everyone already at that count: the order the tie
-  rules settled at the start is not reopened.  One whose count is above the acting
-  combatant's acts from the next round on.
+  count in the existing order.  At a count already taken the same tie rules place it:
+  against each one already there (a group as one, by its modifier), down the order,
+  the higher initiative modifier goes first, and at equal modifiers both roll a d20 (the
+  newcomer first), again while they tie; it goes in front of the first it beats, else
+  after them all.  Those already placed keep the order the start settled.  One whose
+  count is above the acting combatant's acts from the next round on.
 """
 
 from __future__ import annotations
@@ -64,7 +67,9 @@ def roll_initiative(
     modifiers: dict[Unit, int] = {}
     for unit in units(combatants, groups):
         modifier = max(initiative_modifier(by_id[cid]) for cid in unit)
-        (d20,) = tray.roll(f"initiative: {', '.join(unit)} d20 + {modifier}", 1, 20)
+        # A player's own die first ("the players each roll for their heroes"), by the
+        # unit's first member.
+        (d20,) = tray.roll_for(unit[0], f"initiative: {', '.join(unit)} d20 + {modifier}", 1, 20)
         totals[unit], modifiers[unit] = d20 + modifier, modifier
         events.append(InitiativeCheck(unit, d20, modifier, d20 + modifier))
     ranked: list[Unit] = []
@@ -99,7 +104,8 @@ def roll_off(tied: list[Unit], count: int, tray: DiceTray, events: list[object])
     if len(tied) < 2:
         return tied
     rolls = {
-        u: tray.roll(f"initiative roll-off at {count}: {', '.join(u)}", 1, 20)[0] for u in tied
+        u: tray.roll_for(u[0], f"initiative roll-off at {count}: {', '.join(u)}", 1, 20)[0]
+        for u in tied
     }
     at = len(events)
     out: list[Unit] = []
@@ -115,3 +121,19 @@ def newcomer_check(combatant: Combatant, tray: DiceTray) -> int:
     modifier = initiative_modifier(combatant)
     (d20,) = tray.roll(f"initiative (joins): {combatant.id} d20 + {modifier}", 1, 20)
     return d20 + modifier
+
+
+def newcomer_beats(newcomer: Combatant, rival: Sequence[Combatant], tray: DiceTray) -> bool:
+    """Whether ``newcomer`` goes ahead of ``rival`` (one combatant or a group) at their
+    shared count: the higher initiative modifier first, then a d20 each until one is
+    higher ("if there is still a tie, roll a die, with the highest roll going first")."""
+    mine = initiative_modifier(newcomer)
+    theirs = max(initiative_modifier(c) for c in rival)
+    if mine != theirs:
+        return mine > theirs
+    names = ", ".join(c.id for c in rival)
+    while True:
+        (a,) = tray.roll(f"initiative roll-off (joins): {newcomer.id}", 1, 20)
+        (b,) = tray.roll(f"initiative roll-off (joins): {names}", 1, 20)
+        if a != b:
+            return a > b

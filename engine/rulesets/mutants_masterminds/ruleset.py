@@ -40,7 +40,11 @@ from engine.rulesets.mutants_masterminds.events import (
     FlatFootedEnded,
     InitiativeCheck,
 )
-from engine.rulesets.mutants_masterminds.initiative import newcomer_check, roll_initiative
+from engine.rulesets.mutants_masterminds.initiative import (
+    newcomer_beats,
+    newcomer_check,
+    roll_initiative,
+)
 from engine.rulesets.mutants_masterminds.state import (
     FLAGS,
     OPTIONAL,
@@ -107,6 +111,9 @@ class MutantsMasterminds(Ruleset):
         other=(NAME,),
     )
     wording: ClassVar[Wording] = WORDING
+    #: Every statistic it reads may change mid-fight; the initiative check stands
+    #: ("with the check applying to all rounds of the combat").
+    changeable_stats = (*REQUIRED, *OPTIONAL, *FLAGS)
 
     # -- set-up -----------------------------------------------------------------------------
 
@@ -121,8 +128,20 @@ class MutantsMasterminds(Ruleset):
         return roll_initiative(combatants, tray, groups)
 
     def newcomer(self, combat: Combat, combatant: Combatant, tray: DiceTray) -> int:
-        """A newcomer's own check; the core places it after everyone at that count."""
+        """A newcomer's own check; at a count already taken, :meth:`newcomer_ahead`
+        settles its place."""
         return newcomer_check(combatant, tray)
+
+    def newcomer_ahead(
+        self,
+        combat: Combat,
+        newcomer: Combatant,
+        score: int,
+        rival: Sequence[Combatant],
+        tray: DiceTray,
+    ) -> bool:
+        """Initiative modifier first, then a die (:func:`.initiative.newcomer_beats`)."""
+        return newcomer_beats(newcomer, rival, tray)
 
     def joined(self, state: EncounterState, cid: str) -> Result:
         """Report the newcomer's check like those made at the start."""

@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 from engine.errors import CommandRejected
 from engine.rulesets.cyberpunk_red.initiative import (
     InitiativeDice,
+    newcomer_beats,
     newcomer_score,
     next_in_round,
-    place_newcomer,
     roll_queue,
     to_front,
 )
@@ -86,20 +86,19 @@ def test_seeded_queues_run_high_to_low_and_roll_once_plus_rerolls(
     assert roll_queue(entrants, InitiativeDice(tray(seed)))[0] == order
 
 
-def test_a_newcomer_rolls_and_takes_its_place() -> None:
-    queue, scores = ("rex", "vik", "gina"), (("rex", 13), ("vik", 12), ("gina", 8))
+def test_a_newcomer_rolls_ref_plus_d10() -> None:
+    # Its place in the queue, ties rerolled: tests/engine/test_gm_hands.py.
     t = tray()
     score = newcomer_score("nix", 6, InitiativeDice(t, {"nix": [4]}))
     assert score == 10 and [e.purpose for e in t.events] == ["initiative (joins): nix REF 6 + d10"]
-    new, new_scores = place_newcomer(queue, scores, "nix", score)
-    assert new == ("rex", "vik", "nix", "gina")
-    assert new_scores == (("rex", 13), ("vik", 12), ("nix", 10), ("gina", 8))
 
 
-def test_a_newcomer_tied_with_the_queue_goes_after_them_without_shuffling_it() -> None:
-    queue, scores = ("rex", "vik", "gina"), (("rex", 13), ("vik", 12), ("gina", 12))
-    new, _ = place_newcomer(queue, scores, "nix", 12)
-    assert new == ("rex", "vik", "gina", "nix")
+def test_a_tied_newcomer_rerolls_against_the_tied_one_until_one_is_on_top() -> None:
+    t = tray()
+    dice = InitiativeDice(t, {"nix": [3, 9], "rex": [4, 2]})
+    # 6 + 3 = 9 against 5 + 4 = 9: tied again; 6 + 9 = 15 against 5 + 2 = 7.
+    assert newcomer_beats("nix", 6, "rex", 5, dice, 12)
+    assert [e.results for e in t.events] == [(3,), (4,), (9,), (2,)]
 
 
 def test_a_driver_who_starts_a_vehicle_moves_to_the_front() -> None:
