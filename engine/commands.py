@@ -7,8 +7,8 @@ is the table's GM; ``"system"`` is the bridge itself (a prompt's deadline passin
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Annotated, Any, ClassVar
+from dataclasses import dataclass, field
+from typing import Annotated, Any, ClassVar, Literal
 
 from engine.model import Combatant, Scene, StatValue, TerrainSpec, WallSpec
 from engine.params import DICE, Length, Range, TokenRef
@@ -198,12 +198,16 @@ class JoinCombat:
     free cell) and takes its place in the order by the ruleset's initiative and, at a
     count already taken, the ruleset's tie rule.  ``rolls`` are the table's own dice for
     every roll that makes (its initiative, then any tie-breaks), in the order they are
-    made; None: the seed rolls."""
+    made; None: the seed rolls.  ``ties``: ``game``, the ruleset's tie rule; ``after``,
+    after everyone already at its score, rolling nothing (how a join was placed before
+    rules version 7: a logged join keeps it, see :mod:`engine.versions`; not on the
+    wire)."""
 
     kind: ClassVar[str] = "join_combat"
     actor: str
     token: Combatant
     rolls: tuple[int, ...] | None = None
+    ties: Literal["game", "after"] = field(default="game", metadata={"wire": False})
 
 
 @dataclass(frozen=True, slots=True)

@@ -111,6 +111,8 @@ def join_combat(state: EncounterState, command: JoinCombat, spatial: SpatialCach
     tokens = {t.id: t for t in placed.tokens}
 
     def ahead(rival: tuple[str, ...]) -> bool:
+        if command.ties == "after":  # a join logged before the tie rules: as it played
+            return False
         return ruleset.newcomer_ahead(combat, newcomer, score, [tokens[cid] for cid in rival], tray)
 
     combat = place(combat, newcomer.id, score, ahead)

@@ -60,7 +60,8 @@ from typing import Any
 #: M&M compares the Initiative modifier then a d20, Hero rolls 1d6 each), not after
 #: everyone at its score; ``set_stats``, ``edit_scene`` and ``roll_initiative`` are new,
 #: and the state gains ``initiative_dice`` (empty by default: version-6 state reads as
-#: it is).  A version-6 log whose ``join_combat`` tied replays as a reported divergence.
+#: it is).  A version-6 log's ``join_combat`` keeps its old placement
+#: (:func:`joins_keep_their_ties`).
 RULES_VERSION = 7
 
 Plain = dict[str, Any]
@@ -121,3 +122,13 @@ def _upgrade(steps: dict[int, Upgrade], plain: Plain, version: int, what: str) -
         if step in steps:
             plain = steps[step](plain)
     return plain
+
+
+@command_upgrade(6)
+def joins_keep_their_ties(plain: Plain) -> Plain:
+    """A rules-version-6 ``join_combat`` placed a newcomer tied at a score after everyone
+    already at it, rolling nothing; the logged join keeps that (``ties: "after"``), so
+    an old table's log replays as it was played."""
+    if plain.get("type") != "join_combat" or "ties" in plain:
+        return plain
+    return {**plain, "ties": "after"}

@@ -109,8 +109,10 @@ CORE_EVENTS: Mapping[str, str] = {
     "combatant_left": "{combatant:token} leaves the fight{removed? and the scene|}",
     "combat_ended": "The fight is over[: {reason}]",
     "initiative_rolled": "{by} {rolls?rolls|takes back} {token:token}'s initiative dice[: {rolls}]",
-    "scene_edited": "The GM edits the scene[: {walls:count} walls][; {terrain:count} terrain areas]",
-    "stats_changed": "{combatant:token}'s statistics are now {stats}{order_kept?; the order stands|}",
+    "scene_edited": "The GM edits the scene[: {walls:count} walls]"
+    "[; {terrain:count} terrain areas]",
+    "stats_changed": "{combatant:token}'s statistics are now {stats}"
+    "{order_kept?; the order stands|}",
 }
 
 #: The prompts the core opens, in words.

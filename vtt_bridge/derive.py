@@ -82,7 +82,8 @@ def struct_reader(cls: type, skip: tuple[str, ...] = ()) -> Convert:
     """Read a wire struct as the engine dataclass ``cls`` by field name (``skip``: fields
     the wire does not carry, given first as positional arguments)."""
     hints = get_type_hints(cls)
-    fields = [f for f in dataclasses.fields(cls) if f.name not in skip]
+    carried = engine_fields(cls, skip)
+    fields = [f for f in dataclasses.fields(cls) if f.name in carried]
     names = [f.name for f in fields]
     steps = [(name, to_engine(hints[name])) for name in names]
     if all(step is None for _, step in steps) and not any(f.kw_only for f in fields):
@@ -106,8 +107,14 @@ def struct_reader(cls: type, skip: tuple[str, ...] = ()) -> Convert:
 
 
 def engine_fields(cls: type, skip: tuple[str, ...] = ()) -> tuple[str, ...]:
-    """The fields of the engine dataclass ``cls`` a wire struct must carry."""
-    return tuple(f.name for f in dataclasses.fields(cls) if f.name not in skip)
+    """The fields of the engine dataclass ``cls`` a wire struct must carry: all but
+    ``skip`` and those marked ``metadata={"wire": False}`` (a field only an upgraded
+    log sets, such as ``JoinCombat.ties``)."""
+    return tuple(
+        f.name
+        for f in dataclasses.fields(cls)
+        if f.name not in skip and f.metadata.get("wire", True)
+    )
 
 
 # -- engine declaration -> wire struct ---------------------------------------------------
