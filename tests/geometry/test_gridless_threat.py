@@ -10,9 +10,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from shapely.geometry import Point as ShapelyPoint
 
-from geometry import CrossingKind, DiagonalRule, GeometryError, SquareGrid, Wall, WallSet
+from geometry import (
+    CrossingKind,
+    DiagonalRule,
+    GeometryError,
+    SquareGrid,
+    Wall,
+    WallSet,
+    threatened_cells,
+)
 from geometry import crossings as grid_crossings
-from geometry import threatened_cells
 from geometry.gridless import GridlessScene
 from geometry.gridless import crossings as polygon_crossings
 from geometry.gridless_threat import GridlessThreats
