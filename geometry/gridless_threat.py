@@ -8,30 +8,32 @@ is a list of waypoints joined by straight segments, each waypoint with an elevat
 centre follows; a caller that counts the mover's width grows the radii by it.
 
 :meth:`GridlessThreats.resolve` answers one move: its length (or terrain cost), the first
-segment a wall blocks for a disc of the mover's radius (:func:`geometry.gridless.disc_blocked`)
+segment a wall blocks for a disc of the mover's radius (the rule of
+:func:`geometry.gridless.disc_blocked`)
 and, for every region the path is inside at some point, the first point where it leaves
 it (:class:`PointExit`), in path order.  A segment meets a ball in one interval, so the
 leave is the larger root of ``|P + t (Q - P) - C|^2 = R^2``: exact, not a polygon's
 approximation.  Touching a region (a tangent, a path ending on its rim) is not leaving
 it; a path starting on the rim and moving out leaves it at its start.
 
-All regions are held in numpy arrays and every question is vectorised over the regions
-near the path's bounding box, so one move costs tens of microseconds whatever the
-number of tokens (``python -m bench.gridless``).
+Regions are filed in square buckets by their bounding boxes and walls likewise
+(:class:`geometry.buckets.WallBuckets`); a move measures only those of the buckets its
+bounding box touches, in plain Python (a handful of numbers: numpy's and shapely's call
+overheads would be most of the cost), so one move costs tens of microseconds whatever
+the number of tokens and walls (``python -m bench.gridless``).
 """
 
 from __future__ import annotations
 
 import math
+from collections import defaultdict
 from collections.abc import Sequence
 from itertools import pairwise
 from typing import NamedTuple
 
-import numpy as np
-from numpy.typing import NDArray
-
+from geometry.buckets import WallBuckets
 from geometry.errors import GeometryError
-from geometry.gridless import GridlessScene, disc_blocked
+from geometry.gridless import GridlessScene
 from geometry.square import Point
 from geometry.terrain import TerrainMap
 from geometry.walls import WallSet
@@ -61,24 +63,46 @@ class GridlessResolution(NamedTuple):
 
 
 class GridlessThreats:
-    """The threatened regions of one gridless scene, kept as arrays (module docstring)."""
+    """The threatened regions of one gridless scene, filed in square buckets of
+    ``bucket`` units (module docstring)."""
 
     def __init__(
         self,
         scene: GridlessScene,
         walls: WallSet | None = None,
         terrain: TerrainMap | None = None,
+        *,
+        bucket: float = 4.0,
     ) -> None:
+        if not bucket > 0:
+            raise GeometryError(f"bucket size must be positive, got {bucket!r}")
         self.scene = scene
         self.walls = walls if walls is not None else WallSet()
+        self.wall_buckets = WallBuckets(self.walls)
         self.terrain = terrain
-        self._ids: list[str] = []
-        self._row: dict[str, int] = {}
-        self._xyz = np.empty((0, 3))
-        self._radius = np.empty(0)
+        self._bucket = bucket
+        self._regions: dict[str, tuple[float, float, float, float]] = {}
+        self._order: dict[str, int] = {}
+        self._buckets: dict[tuple[int, int], set[str]] = defaultdict(set)
 
     def __len__(self) -> int:
-        return len(self._ids)
+        return len(self._regions)
+
+    def _keys(self, x0: float, y0: float, x1: float, y1: float) -> list[tuple[int, int]]:
+        c = self._bucket
+        return [
+            (i, j)
+            for i in range(math.floor(x0 / c), math.floor(x1 / c) + 1)
+            for j in range(math.floor(y0 / c), math.floor(y1 / c) + 1)
+        ]
+
+    def _file(self, area_id: str, add: bool) -> None:
+        x, y, _, r = self._regions[area_id]
+        for key in self._keys(x - r, y - r, x + r, y + r):
+            if add:
+                self._buckets[key].add(area_id)
+            else:
+                self._buckets[key].discard(area_id)
 
     def set_region(
         self, area_id: str, center: Point, radius: float, elevation: float = 0.0
@@ -89,40 +113,38 @@ class GridlessThreats:
         if not math.isfinite(elevation):
             raise GeometryError(f"elevation must be a finite number, got {elevation!r}")
         self.scene.require(center)
-        row = self._row.get(area_id)
-        if row is None:
-            self._row[area_id] = len(self._ids)
-            self._ids.append(area_id)
-            self._xyz = np.vstack([self._xyz, (center[0], center[1], elevation)])
-            self._radius = np.append(self._radius, radius)
+        if area_id in self._regions:
+            self._file(area_id, add=False)
         else:
-            self._xyz[row] = (center[0], center[1], elevation)
-            self._radius[row] = radius
+            self._order[area_id] = len(self._order)
+        self._regions[area_id] = (float(center[0]), float(center[1]), float(elevation), radius)
+        self._file(area_id, add=True)
 
     def remove_region(self, area_id: str) -> None:
         """Forget region ``area_id``."""
-        row = self._row.pop(area_id, None)
-        if row is None:
+        if area_id not in self._regions:
             raise GeometryError(f"no region {area_id!r}")
-        del self._ids[row]
-        self._xyz = np.delete(self._xyz, row, axis=0)
-        self._radius = np.delete(self._radius, row)
-        for i in range(row, len(self._ids)):
-            self._row[self._ids[i]] = i
+        self._file(area_id, add=False)
+        del self._regions[area_id]
 
     def region(self, area_id: str) -> tuple[Point, float, float]:
         """Region ``area_id`` as ``(center, radius, elevation)``."""
-        row = self._row.get(area_id)
-        if row is None:
+        found = self._regions.get(area_id)
+        if found is None:
             raise GeometryError(f"no region {area_id!r}")
-        x, y, z = self._xyz[row]
-        return (float(x), float(y)), float(self._radius[row]), float(z)
+        x, y, z, r = found
+        return (x, y), r, z
 
     def regions_at(self, point: Point, elevation: float = 0.0) -> list[str]:
-        """The regions containing ``point`` at ``elevation`` (the rim included)."""
-        d = self._xyz - (point[0], point[1], elevation)
-        inside = np.einsum("ij,ij->i", d, d) <= (self._radius + 1e-9) ** 2
-        return [self._ids[i] for i in np.flatnonzero(inside)]
+        """The regions containing ``point`` at ``elevation`` (the rim included), in the
+        order they were added."""
+        px, py = point
+        found = [
+            area_id
+            for area_id in self._buckets.get(self._keys(px, py, px, py)[0], ())
+            if _inside(self._regions[area_id], px, py, elevation)
+        ]
+        return sorted(found, key=self._order.__getitem__)
 
     def exits(
         self,
@@ -133,54 +155,47 @@ class GridlessThreats:
     ) -> list[PointExit]:
         """Every region's first exit along the path, in path order (module docstring);
         ``ignore`` names the mover's own region."""
-        pts = _path_array(waypoints, elevations)
-        if not self._ids:
-            return []
-        lo, hi = pts.min(axis=0), pts.max(axis=0)
-        radius = self._radius
-        # Regions whose ball can meet the path's bounding box: a cheap cut before the maths.
-        gap = np.maximum(lo - self._xyz, 0.0) + np.maximum(self._xyz - hi, 0.0)
-        near = np.flatnonzero(np.einsum("ij,ij->i", gap, gap) <= radius * radius)
-        if ignore is not None and ignore in self._row:
-            near = near[near != self._row[ignore]]
-        if not len(near):
-            return []
-        start, delta = pts[:-1], np.diff(pts, axis=0)  # (S, 3)
-        offset = start[None, :, :] - self._xyz[near][:, None, :]  # (N, S, 3)
-        a = np.einsum("sk,sk->s", delta, delta)  # (S,)
-        b = np.einsum("sk,nsk->ns", delta, offset)  # half of the usual b
-        c = np.einsum("nsk,nsk->ns", offset, offset) - (radius[near] ** 2)[:, None]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            half = np.sqrt(np.maximum(b * b - a * c, 0.0)) / a
-            t_in, t_out = -b / a - half, -b / a + half
-        # A crossing, not a touch: the segment's line runs inside for a positive length.
-        through = (a > 0) & (half > _T_TOLERANCE / 2)
-        leaves = through & (t_out >= -_T_TOLERANCE) & (t_out < 1 - _T_TOLERANCE)
-        # Leaving at a waypoint (t = 0) needs to have been inside before it: on the first
-        # segment the mover stands there; later, the previous segment ran inside to its end.
-        at_start = t_out <= _T_TOLERANCE
-        ran_in = through & (t_in < 1 - _T_TOLERANCE) & (t_out >= 1 - _T_TOLERANCE)
-        was_in = np.ones_like(leaves)
-        was_in[:, 1:] = ran_in[:, :-1]
-        leaves &= ~at_start | was_in
-        rows = np.flatnonzero(leaves.any(axis=1))
-        if not len(rows):
-            return []
-        steps = leaves[rows].argmax(axis=1)
-        ts = np.clip(t_out[rows, steps], 0.0, 1.0)
-        where = start[steps] + delta[steps] * ts[:, None]
-        order = np.lexsort((ts, steps))
-        ids = self._ids
-        return [
-            PointExit(
-                ids[int(near[rows[i]])],
-                int(steps[i]),
-                (float(where[i, 0]), float(where[i, 1])),
-                float(where[i, 2]),
-                float(ts[i]),
-            )
-            for i in order
-        ]
+        heights = _heights(waypoints, elevations)
+        xs = [p[0] for p in waypoints]
+        ys = [p[1] for p in waypoints]
+        near: set[str] = set()
+        buckets = self._buckets
+        for key in self._keys(min(xs), min(ys), max(xs), max(ys)):
+            hit = buckets.get(key)
+            if hit:
+                near.update(hit)
+        if ignore is not None:
+            near.discard(ignore)
+        found: list[PointExit] = []
+        last = len(waypoints) - 2
+        for area_id in near:
+            cx, cy, cz, r = self._regions[area_id]
+            r2 = r * r
+            ran_in = True  # at the first waypoint the mover stands where it starts
+            for step in range(last + 1):
+                px, py, pz = xs[step] - cx, ys[step] - cy, heights[step] - cz
+                dx, dy = xs[step + 1] - xs[step], ys[step + 1] - ys[step]
+                dz = heights[step + 1] - heights[step]
+                a = dx * dx + dy * dy + dz * dz
+                b = dx * px + dy * py + dz * pz  # half the usual b
+                c = px * px + py * py + pz * pz - r2
+                disc = b * b - a * c
+                if a == 0 or disc <= 0:
+                    ran_in = False
+                    continue
+                half = math.sqrt(disc) / a
+                if half <= _T_TOLERANCE / 2:  # a touch, not a crossing
+                    ran_in = False
+                    continue
+                t_in, t_out = -b / a - half, -b / a + half
+                if -_T_TOLERANCE <= t_out < 1 - _T_TOLERANCE and (t_out > _T_TOLERANCE or ran_in):
+                    t = min(max(t_out, 0.0), 1.0)
+                    point = (xs[step] + dx * t, ys[step] + dy * t)
+                    found.append(PointExit(area_id, step, point, heights[step] + dz * t, t))
+                    break
+                ran_in = t_in < 1 - _T_TOLERANCE <= t_out
+        found.sort(key=lambda e: (e.step, e.t, self._order[e.area_id]))
+        return found
 
     def resolve(
         self,
@@ -200,15 +215,23 @@ class GridlessThreats:
         heights = _heights(waypoints, elevations)
         blocked = None
         cost = 0.0
+        check = self.wall_buckets.disc_blocked
         for i, (p, q) in enumerate(pairwise(waypoints)):
-            if blocked is None and len(self.walls) and disc_blocked(self.walls, p, q, radius):
+            if blocked is None and len(self.walls) and check(p, q, radius):
                 blocked = i
             climb = abs(heights[i + 1] - heights[i])
-            flat = self.terrain.segment_cost(p, q) if self.terrain is not None else math.dist(p, q)
-            cost += math.hypot(flat, climb) if self.terrain is None else flat + climb
+            if self.terrain is None:
+                cost += math.hypot(q[0] - p[0], q[1] - p[1], climb)
+            else:
+                cost += self.terrain.segment_cost(p, q) + climb
         return GridlessResolution(
             cost, blocked, tuple(self.exits(waypoints, heights, ignore=ignore))
         )
+
+
+def _inside(region: tuple[float, float, float, float], x: float, y: float, z: float) -> bool:
+    cx, cy, cz, r = region
+    return (x - cx) ** 2 + (y - cy) ** 2 + (z - cz) ** 2 <= (r + 1e-9) ** 2
 
 
 def _heights(waypoints: Sequence[Point], elevations: Sequence[float] | None) -> list[float]:
@@ -221,12 +244,3 @@ def _heights(waypoints: Sequence[Point], elevations: Sequence[float] | None) -> 
     if not all(math.isfinite(z) for z in elevations):
         raise GeometryError("elevations must be finite numbers")
     return [float(z) for z in elevations]
-
-
-def _path_array(
-    waypoints: Sequence[Point], elevations: Sequence[float] | None
-) -> NDArray[np.float64]:
-    if len(waypoints) < 2:
-        raise GeometryError("a path needs a start point and at least one more waypoint")
-    heights = _heights(waypoints, elevations)
-    return np.array([(p[0], p[1], z) for p, z in zip(waypoints, heights, strict=True)])
