@@ -19,7 +19,10 @@ from shapely.geometry import Polygon
 
 from engine.model import Combatant, Scene, TerrainSpec, WallSpec
 from geometry import (
+    Cell,
     Door,
+    HexGrid,
+    SquareGrid,
     TerrainKind,
     TerrainMap,
     TerrainRegion,
@@ -27,6 +30,7 @@ from geometry import (
     Wall,
     WallSet,
 )
+from geometry.elevation import threatened_at
 
 
 def _barrier(wall: WallSpec) -> Wall | Door:
@@ -37,6 +41,21 @@ def _barrier(wall: WallSpec) -> Wall | Door:
 
 def _region(spec: TerrainSpec) -> TerrainRegion:
     return TerrainRegion(Polygon(spec.polygon), TerrainKind(spec.kind))
+
+
+def threat_against(index: ThreatIndex, attacker: Combatant, elevation: float) -> frozenset[Cell]:
+    """The cells ``attacker`` threatens against a token whose base is at ``elevation``.
+
+    The index holds every token's threat on the ground; between two layers reach counts
+    in three dimensions (:func:`geometry.elevation.threatened_at`, Foundry's ruler), which
+    only ever removes cells.  Tokens at one elevation get the index's own set."""
+    cells = index.threatened(attacker.id)
+    if attacker.elevation == elevation:
+        return cells
+    grid = index.grid
+    assert isinstance(grid, SquareGrid | HexGrid)
+    feet = grid.footprint(attacker.cell, attacker.size)
+    return threatened_at(grid, feet, cells, attacker.reach, attacker.elevation, elevation)
 
 
 def build_index(scene: Scene, *, eager: bool = False) -> ThreatIndex:

@@ -33,7 +33,10 @@ from typing import Any
 #: ``identity_changed`` is new.
 #: Version 6 (issue 24): ``end_combat`` and its ``combat_ended`` event are new; events
 #: logged before keep their shape (no step needed).
-WIRE_VERSION = 6
+#: Version 7 (issue 27): a token may carry an ``elevation`` (``load_scene``, and the
+#: tokens of ``scene_loaded`` and ``combatant_joined`` when it is not 0).  Events logged
+#: before carry none: they read as on the ground (no step needed).
+WIRE_VERSION = 7
 
 EventUpgrade = Callable[[dict[str, Any], dict[str, Any]], dict[str, Any]]
 #: ``EVENT_UPGRADES[v]`` turns a logged event (``{"kind", "data"}``) of wire version
