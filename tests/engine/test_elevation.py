@@ -65,3 +65,17 @@ def test_ground_tokens_keep_their_plain_form() -> None:
     encounter = duel(ground, replace(flier, id="b", side="b").moved_to((5, 5)))
     assert encounter.state.scene is not None
     assert encounter.state.scene.tokens[1].elevation == 4.5
+
+
+@pytest.mark.parametrize(("height", "reached"), [(0.0, True), (1.0, True), (2.0, False)])
+def test_melee_reach_for_every_game_counts_the_height(height: float, reached: bool) -> None:
+    # engine.movement.in_reach is what Hero's and M&M's close attacks ask.
+    from engine.model import GridSpec, Scene
+    from engine.movement import in_reach
+    from engine.spatial import SpatialCache
+
+    ogre, bird = fighter("a", 3, 3, 9), _flying(fighter("b", 4, 4, 0, side="b"), height)
+    scene = Scene(GridSpec(12, 12), (ogre, bird))
+    spatial = SpatialCache()
+    assert in_reach(spatial, scene, ogre, bird) is reached
+    assert in_reach(spatial, scene, bird, ogre) is reached
