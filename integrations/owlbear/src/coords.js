@@ -11,7 +11,9 @@
 //
 // Hex grids (the bridge's own numbering, protocol/README.md `vtt`): `dpi` between the
 // centres of adjacent hexes, the hex centred on pixel (0, 0) is [0, 0], odd-offset
-// [column, row]; an item's position is its centre; one-hex items only.
+// [column, row]; an item's position is its centre; an item several hexes across covers
+// the bridge's hexagon shape centred there (geometry/hexshapes.py: 7 hexes at 3 across,
+// the 3 meeting at a corner at 2).
 
 import { OwlbearImageGrid, pixelsFor } from "../../../clients/js/src/pixels.js";
 

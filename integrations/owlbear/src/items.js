@@ -46,7 +46,9 @@ export function itemSize(item) {
 }
 
 /**
- * The cell an item stands on (top-left cell of its footprint on squares; its hex).
+ * The cell an item stands on (top-left cell of its footprint on squares; on hexes the
+ * anchor of the bridge's hexagon shape centred on its position: its own hex for one or an
+ * odd number of hexes across, one of the three meeting under it for two).
  * @param {ReturnType<typeof import("./grid.js").bridgeGrid>} grid @param {any} item
  * @param {{x: number, y: number}} [position] default the item's own
  * @returns {[number, number]}
@@ -54,8 +56,12 @@ export function itemSize(item) {
 export function itemCell(grid, item, position = item.position) {
   const pixels = scenePixels(grid);
   if (grid.kind === "square") return /** @type {any} */ (pixels).itemOrigin(position.x, position.y, itemSize(item), itemImage(item));
-  if (itemSize(item) !== 1) throw new GridNotSupported(`${item.name}: tokens larger than one hex are not supported on Owlbear hex grids`);
-  return /** @type {any} */ (pixels).itemCell(position.x, position.y);
+  const size = itemSize(item);
+  if (size !== 2 && size % 2 === 0) {
+    throw new GridNotSupported(`${item.name}: a hex token ${size} hexes across has no agreed shape; sizes 1, 2, 3, 5 ... play`);
+  }
+  // Owlbear draws an item centred on its position: the bridge's hexagon shape, centred.
+  return /** @type {any} */ (pixels).itemCell(position.x, position.y, size);
 }
 
 /**
@@ -66,7 +72,8 @@ export function itemCell(grid, item, position = item.position) {
  */
 export function cellPosition(grid, item, cell) {
   const pixels = /** @type {any} */ (scenePixels(grid));
-  const [x, y] = grid.kind === "square" ? pixels.itemPosition(cell, itemSize(item), itemImage(item)) : pixels.itemPosition(cell);
+  const size = itemSize(item);
+  const [x, y] = grid.kind === "square" ? pixels.itemPosition(cell, size, itemImage(item)) : pixels.itemPosition(cell, size);
   return { x, y };
 }
 
