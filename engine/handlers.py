@@ -327,11 +327,10 @@ def to_cell(
             FOUNDRY_HEX_TYPES[grid.kind, grid.offset], vtt.grid_size, grid.cell_size
         )
         return hexes.token_cell(x, y, size, vtt.shape())
-    if size != 1:
-        raise CommandRejected(
-            "illegal_move", "pixel moves on Owlbear hex grids are for one-hex items"
-        )
-    return OwlbearHexScene(vtt.grid_size, grid.cell_size, grid.kind == "hex_flat").item_cell(x, y)
+    # An item larger than one hex: the hexagon shape centred on its position (Owlbear
+    # draws it centred; geometry.vtt_coords.OwlbearHexScene.item_cell).
+    owlbear = OwlbearHexScene(vtt.grid_size, grid.cell_size, grid.kind == "hex_flat")
+    return owlbear.item_cell(x, y, size)
 
 
 def answer_prompt(state: EncounterState, command: AnswerPrompt, spatial: SpatialCache) -> Result:

@@ -61,3 +61,19 @@ export function scenePixels(grid) {
 export function pixelToPoint(grid, x, y) {
   return scenePixels(grid).toPoint(x, y);
 }
+
+/**
+ * Points given relative to an item's position, in scene pixels: scaled and rotated
+ * (degrees) with the item, as Owlbear draws a wall's or a curve's points.
+ * @param {any} item @param {{x: number, y: number}[]} points @returns {{x: number, y: number}[]}
+ */
+export function scenePixelsOf(item, points) {
+  const rad = ((item.rotation ?? 0) * Math.PI) / 180;
+  const cos = Math.cos(rad);
+  const sin = Math.sin(rad);
+  return points.map((p) => {
+    const x = p.x * (item.scale?.x ?? 1);
+    const y = p.y * (item.scale?.y ?? 1);
+    return { x: item.position.x + x * cos - y * sin, y: item.position.y + x * sin + y * cos };
+  });
+}

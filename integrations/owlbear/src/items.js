@@ -9,8 +9,9 @@
 // stats). Item metadata is read by everyone in the room, which is why nothing secret
 // goes there (join tokens live in the player's own browser storage: settings.js).
 
-import { itemImage, pixelToPoint, scenePixels } from "./coords.js";
+import { itemImage, pixelToPoint, scenePixels, scenePixelsOf } from "./coords.js";
 import { GridNotSupported, gridSpec } from "./grid.js";
+import { isTerrain, terrainPixels, terrainSpec } from "./terrain.js";
 
 /** Owlbear metadata keys are namespaced by a reverse domain (SDK docs, Metadata). */
 export const LINK_KEY = "com.vtt-bridge/token";
@@ -104,15 +105,9 @@ export function tokenSpec(/** @type {ReturnType<typeof import("./grid.js").bridg
  * @param {any} wall @returns {{x: number, y: number}[]}
  */
 export function wallPixels(wall) {
-  const rad = ((wall.rotation ?? 0) * Math.PI) / 180;
-  const cos = Math.cos(rad);
-  const sin = Math.sin(rad);
-  return wall.points.map((/** @type {{x: number, y: number}} */ p) => {
-    const x = p.x * (wall.scale?.x ?? 1);
-    const y = p.y * (wall.scale?.y ?? 1);
-    return { x: wall.position.x + x * cos - y * sin, y: wall.position.y + x * sin + y * cos };
-  });
+  return scenePixelsOf(wall, wall.points);
 }
+
 
 /**
  * The bridge's walls for Owlbear's blocking walls: one segment per pair of points, ids
@@ -153,6 +148,7 @@ function imageFarCorner(/** @type {number} */ dpi, /** @type {any} */ item) {
 export function sceneFromItems(grid, items) {
   const tokens = items.filter(isLinkedToken).map((item) => tokenSpec(grid, item));
   const walls = wallSpecs(grid, items);
+  const marked = items.filter(isTerrain);
   let maxX = 0;
   let maxY = 0;
   for (const item of items) {
@@ -161,8 +157,8 @@ export function sceneFromItems(grid, items) {
       maxX = Math.max(maxX, far.x);
       maxY = Math.max(maxY, far.y);
     }
-    if (item.type === "WALL") {
-      for (const p of wallPixels(item)) {
+    if (item.type === "WALL" || isTerrain(item)) {
+      for (const p of item.type === "WALL" ? wallPixels(item) : terrainPixels(item)) {
         maxX = Math.max(maxX, p.x);
         maxY = Math.max(maxY, p.y);
       }
@@ -184,6 +180,7 @@ export function sceneFromItems(grid, items) {
       if (x < 0 || y < 0) throw new GridNotSupported(`wall ${w.id} reaches left of or above scene pixel (0, 0), off the bridge's grid`);
     }
   }
+  const terrain = marked.map((item) => terrainSpec(grid, item));
   if (width > 10_000 || height > 10_000) throw new GridNotSupported(`the scene is ${width}x${height} cells; the bridge plays up to 10000 a side`);
-  return { grid: gridSpec(grid, Math.max(1, width), Math.max(1, height)), tokens, walls, terrain: [] };
+  return { grid: gridSpec(grid, Math.max(1, width), Math.max(1, height)), tokens, walls, terrain };
 }
