@@ -53,6 +53,15 @@ def segment_distance(p: Point, q: Point, a: Point, b: Point) -> float:
     )
 
 
+def bucket_keys(cell: float, x0: float, y0: float, x1: float, y1: float) -> list[tuple[int, int]]:
+    """The square buckets of side ``cell`` a box from ``(x0, y0)`` to ``(x1, y1)`` touches."""
+    return [
+        (i, j)
+        for i in range(math.floor(x0 / cell), math.floor(x1 / cell) + 1)
+        for j in range(math.floor(y0 / cell), math.floor(y1 / cell) + 1)
+    ]
+
+
 class WallBuckets:
     """The walls of a :class:`WallSet` filed in square buckets of ``cell`` units."""
 
@@ -76,12 +85,7 @@ class WallBuckets:
                 self._buckets[key].append(i)
 
     def _keys(self, x0: float, y0: float, x1: float, y1: float) -> list[tuple[int, int]]:
-        c = self.cell
-        return [
-            (i, j)
-            for i in range(math.floor(x0 / c), math.floor(x1 / c) + 1)
-            for j in range(math.floor(y0 / c), math.floor(y1 / c) + 1)
-        ]
+        return bucket_keys(self.cell, x0, y0, x1, y1)
 
     def near(self, p: Point, q: Point, distance: float) -> set[int]:
         """Indices (the wall set's order) of the walls whose buckets lie within

@@ -31,7 +31,7 @@ from collections.abc import Sequence
 from itertools import pairwise
 from typing import NamedTuple
 
-from geometry.buckets import WallBuckets
+from geometry.buckets import WallBuckets, bucket_keys
 from geometry.errors import GeometryError
 from geometry.gridless import GridlessScene
 from geometry.square import Point
@@ -89,12 +89,7 @@ class GridlessThreats:
         return len(self._regions)
 
     def _keys(self, x0: float, y0: float, x1: float, y1: float) -> list[tuple[int, int]]:
-        c = self._bucket
-        return [
-            (i, j)
-            for i in range(math.floor(x0 / c), math.floor(x1 / c) + 1)
-            for j in range(math.floor(y0 / c), math.floor(y1 / c) + 1)
-        ]
+        return bucket_keys(self._bucket, x0, y0, x1, y1)
 
     def _file(self, area_id: str, add: bool) -> None:
         x, y, _, r = self._regions[area_id]
