@@ -7,7 +7,9 @@ a handful of walls.  :class:`WallBuckets` files every wall under the square buck
 bounding box touches; a segment gathers the walls of the buckets its own box (grown by
 the radius) touches and measures them exactly, here.  The answer is
 :func:`~geometry.gridless.disc_blocked`'s (tested): only when every close wall is one the
-disc starts on does it hand over to :meth:`WallSet.segment_blocked`, as that does.
+disc starts on does it fall back to the centre line, as that does: a line crossing a
+wall is blocked, one only touching a wall's end goes to :meth:`WallSet.segment_blocked`
+(the junction rules).
 """
 
 from __future__ import annotations
@@ -39,11 +41,17 @@ def _cross(o: Point, a: Point, b: Point) -> float:
     return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
 
 
-def segment_distance(p: Point, q: Point, a: Point, b: Point) -> float:
-    """The distance between segments ``p``-``q`` and ``a``-``b`` (0 when they meet)."""
+def segments_cross(p: Point, q: Point, a: Point, b: Point) -> bool:
+    """Whether segments ``p``-``q`` and ``a``-``b`` cross properly: each has an end strictly
+    on either side of the other's line (their interiors meet in one point)."""
     d1, d2 = _cross(a, b, p), _cross(a, b, q)
     d3, d4 = _cross(p, q, a), _cross(p, q, b)
-    if ((d1 > 0 > d2) or (d1 < 0 < d2)) and ((d3 > 0 > d4) or (d3 < 0 < d4)):
+    return ((d1 > 0 > d2) or (d1 < 0 < d2)) and ((d3 > 0 > d4) or (d3 < 0 < d4))
+
+
+def segment_distance(p: Point, q: Point, a: Point, b: Point) -> float:
+    """The distance between segments ``p``-``q`` and ``a``-``b`` (0 when they meet)."""
+    if segments_cross(p, q, a, b):
         return 0.0
     return min(
         point_segment_distance(p, a, b),
@@ -71,7 +79,8 @@ class WallBuckets:
         self.walls = walls
         self.cell = cell
         self._ends: list[tuple[Point, Point]] = []
-        self._boxes: list[tuple[float, float, float, float]] = []
+        # Per wall, its box and ends as one flat tuple: the loop below unpacks it once.
+        self._flat: list[tuple[float, ...]] = []
         # Which walls block, per mode, as plain lists (doors change them: ``version``).
         self._masks: dict[BlockMode, list[bool]] = {}
         self._version = walls.version
@@ -80,7 +89,7 @@ class WallBuckets:
             barrier = walls.get(wall_id)
             self._ends.append((barrier.a, barrier.b))
             x0, y0, x1, y1 = walls.bounds(wall_id)
-            self._boxes.append((x0, y0, x1, y1))
+            self._flat.append((x0, y0, x1, y1, *barrier.a, *barrier.b))
             for key in self._keys(x0, y0, x1, y1):
                 self._buckets[key].append(i)
 
@@ -114,7 +123,7 @@ class WallBuckets:
         x0, x1 = (p[0], q[0]) if p[0] <= q[0] else (q[0], p[0])
         y0, y1 = (p[1], q[1]) if p[1] <= q[1] else (q[1], p[1])
         x0, y0, x1, y1 = x0 - radius, y0 - radius, x1 + radius, y1 + radius
-        boxes, ends = self._boxes, self._ends
+        ends, flat = self._ends, self._flat
         # A wall with both ends on one side of the segment's line, at least ``radius``
         # from it, is at least that far from the segment: most near walls end here.
         px, py = p
@@ -123,10 +132,9 @@ class WallBuckets:
         reach = radius * length
         close = []
         for i in self.near(p, q, radius):
-            bx0, by0, bx1, by1 = boxes[i]
+            bx0, by0, bx1, by1, ax, ay, bx, by = flat[i]
             if bx0 > x1 or bx1 < x0 or by0 > y1 or by1 < y0 or not mask[i]:
                 continue
-            (ax, ay), (bx, by) = ends[i]
             side_a = dx * (ay - py) - dy * (ax - px)
             side_b = dx * (by - py) - dy * (bx - px)
             if (side_a >= reach and side_b >= reach) or (side_a <= -reach and side_b <= -reach):
@@ -143,7 +151,9 @@ class WallBuckets:
         # goes to the wall set's own rule (crossings, junctions).
         if all(gap > _TOLERANCE for _, gap in close):
             return False
-        return self.walls.segment_blocked(p, q, mode)
+        if any(segments_cross(p, q, *ends[i]) for i, _ in close):
+            return True  # the centre line goes through a wall's interior
+        return self.walls.segment_blocked(p, q, mode)  # touches: the junction rules
 
     def _mask(self, mode: BlockMode) -> list[bool]:
         if self._version != self.walls.version:
