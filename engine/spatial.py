@@ -21,6 +21,7 @@ from engine.model import Combatant, Scene, TerrainSpec, WallSpec
 from geometry import (
     Cell,
     Door,
+    Grid,
     HexGrid,
     SquareGrid,
     TerrainKind,
@@ -50,11 +51,19 @@ def threat_against(index: ThreatIndex, attacker: Combatant, elevation: float) ->
     in three dimensions (:func:`geometry.elevation.threatened_at`, Foundry's ruler), which
     only ever removes cells.  Tokens at one elevation get the index's own set."""
     cells = index.threatened(attacker.id)
+    return at_height(index.grid, attacker, attacker.cell, cells, elevation)
+
+
+def at_height(
+    grid: Grid, attacker: Combatant, origin: Cell, cells: frozenset[Cell], elevation: float
+) -> frozenset[Cell]:
+    """``cells``, what ``attacker`` threatens on the map from ``origin``, against a token
+    whose base is at ``elevation``: all of them at its own height, else those within its
+    reach in three dimensions."""
     if attacker.elevation == elevation:
         return cells
-    grid = index.grid
     assert isinstance(grid, SquareGrid | HexGrid)
-    feet = grid.footprint(attacker.cell, attacker.size)
+    feet = grid.footprint(origin, attacker.size)
     return threatened_at(grid, feet, cells, attacker.reach, attacker.elevation, elevation)
 
 

@@ -79,3 +79,20 @@ def test_melee_reach_for_every_game_counts_the_height(height: float, reached: bo
     spatial = SpatialCache()
     assert in_reach(spatial, scene, ogre, bird) is reached
     assert in_reach(spatial, scene, bird, ogre) is reached
+
+
+def test_a_move_with_an_attack_measures_its_reach_in_3d() -> None:
+    # Hero: a flier 10 m up may not declare an attack on the ogre where its move ends.
+    from engine.errors import CommandRejected
+    from tests.engine.helpers import fight, kinds, token
+
+    ogre = token("ogre", 5, 5, init=1)
+    high = replace(token("hero", 4, 5, owner="alice", init=9), elevation=10.0)
+    encounter = fight(ogre, high)
+    with pytest.raises(CommandRejected) as refused:
+        encounter.apply(Move("alice", "hero", ((4, 6), (5, 6)), attack="ogre"))
+    assert refused.value.code == "out_of_reach"
+    low = replace(high, elevation=1.0)  # one layer up: beside it
+    encounter = fight(ogre, low)
+    events = encounter.apply(Move("alice", "hero", ((4, 6), (5, 6)), attack="ogre"))
+    assert kinds(events)[-2:] == ["dice_rolled", "attack_rolled"]
