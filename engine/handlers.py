@@ -65,7 +65,7 @@ from engine.movement import begin_move, continue_move, resolve_path
 from engine.prompts import CORE_PROMPTS, open_prompt
 from engine.rulesets import Context, find_ruleset
 from engine.scene_checks import check_scene
-from engine.spatial import SpatialCache
+from engine.spatial import SpatialCache, at_height
 from engine.tray import DiceTray
 from engine.turns import Ruleset, advance, begin, settle
 from geometry import Cell, threatened_cells, trace_waypoints, traced_steps
@@ -222,6 +222,7 @@ def carry_out_move(
         # it must be within reach of where the move ends.
         index = spatial.index(scene)
         reach = threatened_cells(index.grid, path[-1], token.size, token.reach, walls=index.walls)
+        reach = at_height(index.grid, token, path[-1], reach, target.elevation)
         if not reach & index.grid.footprint(target.cell, target.size):
             raise CommandRejected(
                 "out_of_reach", f"{target.id!r} would not be within reach where the move ends"
@@ -335,11 +336,10 @@ def to_cell(
             FOUNDRY_HEX_TYPES[grid.kind, grid.offset], vtt.grid_size, grid.cell_size
         )
         return hexes.token_cell(x, y, size, vtt.shape())
-    if size != 1:
-        raise CommandRejected(
-            "illegal_move", "pixel moves on Owlbear hex grids are for one-hex items"
-        )
-    return OwlbearHexScene(vtt.grid_size, grid.cell_size, grid.kind == "hex_flat").item_cell(x, y)
+    # An item larger than one hex: the hexagon shape centred on its position (Owlbear
+    # draws it centred; geometry.vtt_coords.OwlbearHexScene.item_cell).
+    owlbear = OwlbearHexScene(vtt.grid_size, grid.cell_size, grid.kind == "hex_flat")
+    return owlbear.item_cell(x, y, size)
 
 
 def answer_prompt(state: EncounterState, command: AnswerPrompt, spatial: SpatialCache) -> Result:

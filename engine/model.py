@@ -10,6 +10,7 @@ insertion history.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 # The combat-time part of the state lives in its own module; re-exported here.
 from engine.combat_state import (
@@ -156,6 +157,9 @@ class Combatant:
     ``side`` groups allies (only other sides are enemies), ``x``/``y`` are the top-left
     cell, ``size`` the side of its square footprint in cells, ``reach`` and ``movement``
     are in the scene's distance unit.  ``stats`` are ruleset-specific, sorted by name.
+    ``elevation`` is the height of its base above the ground in the scene's unit
+    (Foundry's token elevation); reach measures in three dimensions
+    (:mod:`geometry.elevation`).
     ``movement`` must be given, by keyword (the wire requires it too): a token that
     silently could not move would be a worse surprise than an error.
     """
@@ -170,6 +174,11 @@ class Combatant:
     reach: float = 1.0
     movement: float = field(kw_only=True)
     stats: tuple[tuple[str, StatValue], ...] = ()
+    elevation: float = 0.0
+
+    #: Written to logs and hashed only when not 0 (:mod:`engine.serial`): scenes on the
+    #: ground keep the plain form they had before tokens had an elevation.
+    PLAIN_OMITS_DEFAULT: ClassVar[tuple[str, ...]] = ("elevation",)
 
     @property
     def cell(self) -> Cell:

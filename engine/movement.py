@@ -32,7 +32,7 @@ from engine.events import MoveCompleted, MoveInterrupted, MoveStopped
 from engine.model import Combatant, EncounterState, Scene
 from engine.prompts import open_prompt
 from engine.rulesets.base import Context
-from engine.spatial import SpatialCache
+from engine.spatial import SpatialCache, threat_against
 from engine.tray import DiceTray
 from engine.turns import Ruleset
 from geometry import (
@@ -43,6 +43,7 @@ from geometry import (
     MoveResolution,
     Point,
     ThreatIndex,
+    first_exits,
 )
 
 
@@ -202,6 +203,13 @@ def _stops(
                 if later is None:
                     continue
                 exit_ = later
+            threatener = scene.token(who)
+            if threatener is not None and threatener.elevation != mover.elevation:
+                # Another height: the exit is from what it threatens up (or down) there.
+                up_there = _exit_at_height(spatial, scene, threatener, mover, rest, exit_)
+                if up_there is None:
+                    continue
+                exit_ = up_there
             if _may_attack(combat, ruleset, scene, who, mover):
                 stops.append(Stop("aoo", who, exit_.step, exit_.cell, exit_.point))
     if combat.interjection is None:
@@ -260,11 +268,33 @@ def _seen_at(index: ThreatIndex, owner: Combatant, mover: Combatant, cell: Cell)
     return not index.walls.segment_blocked(a, b, BlockMode.SIGHT)
 
 
+def _exit_at_height(
+    spatial: SpatialCache,
+    scene: Scene,
+    threatener: Combatant,
+    mover: Combatant,
+    rest: tuple[Cell, ...],
+    level: AreaExit,
+) -> AreaExit | None:
+    """The first exit from ``threatener``'s threat measured at ``mover``'s elevation, no
+    earlier than ``level`` (the exit at one height, whose set holds the one up there)."""
+    index = spatial.index(scene)
+    cells = threat_against(index, threatener, mover.elevation)
+    if not cells:
+        return None
+    for found in first_exits(index.grid, rest, {threatener.id: cells}, size=mover.size):
+        if found.step >= level.step:
+            return found
+    return None
+
+
 def _later_exit(
     spatial: SpatialCache, scene: Scene, who: str, mover: Combatant, rest: tuple[Cell, ...]
 ) -> AreaExit | None:
     index = spatial.index(scene)
-    cells = index.threatened(who)
+    threatener = scene.token(who)
+    assert threatener is not None
+    cells = threat_against(index, threatener, mover.elevation)
     grid = index.grid
     for step in range(1, len(rest) - 1):
         if grid.footprint(rest[step], mover.size) & cells:
@@ -337,6 +367,8 @@ def _arrive(
 
 
 def in_reach(spatial: SpatialCache, scene: Scene, attacker: Combatant, target: Combatant) -> bool:
-    """Whether ``target`` stands in a square ``attacker`` threatens (melee reach)."""
+    """Whether ``target`` stands in a square ``attacker`` threatens (melee reach), in
+    three dimensions when they stand at different elevations."""
     index = spatial.index(scene)
-    return bool(index.threatened(attacker.id) & index.grid.footprint(target.cell, target.size))
+    cells = threat_against(index, attacker, target.elevation)
+    return bool(cells & index.grid.footprint(target.cell, target.size))

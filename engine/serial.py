@@ -41,7 +41,12 @@ _CONVERTERS: dict[type, Callable[[Any], Any]] = {}
 
 def _converter(kind: type) -> Callable[[Any], Any]:
     if dataclasses.is_dataclass(kind):
-        return _dataclass_converter(tuple(f.name for f in dataclasses.fields(kind)))
+        fields = dataclasses.fields(kind)
+        sparse = frozenset(getattr(kind, "PLAIN_OMITS_DEFAULT", ()))
+        return _dataclass_converter(
+            tuple(f.name for f in fields if f.name not in sparse),
+            {f.name: f.default for f in fields if f.name in sparse},
+        )
     if issubclass(kind, (tuple, list)):
         return _sequence
     if issubclass(kind, dict):
@@ -49,13 +54,29 @@ def _converter(kind: type) -> Callable[[Any], Any]:
     return _same
 
 
-def _dataclass_converter(names: tuple[str, ...]) -> Callable[[Any], Any]:
-    reads = "".join(f"    f_{name} = value.{name}\n" for name in names)
+def _dataclass_converter(
+    names: tuple[str, ...], sparse: dict[str, Any] | None = None
+) -> Callable[[Any], Any]:
+    """The converter of a dataclass with fields ``names``; a field of ``sparse`` (a class's
+    ``PLAIN_OMITS_DEFAULT``: added after states and logs were written) is written only
+    when it differs from its default there, so what was written before still reads,
+    hashes and compares the same."""
+    sparse = sparse or {}
+    reads = "".join(f"    f_{name} = value.{name}\n" for name in (*names, *sparse))
     items = ", ".join(
         f"{name!r}: f_{name} if type(f_{name}) in leaves else plain(f_{name})" for name in names
     )
-    source = f"def convert(value):\n{reads}    return {{{items}}}\n"
+    extra = "".join(
+        f"    if f_{name} != default_{name}:\n"
+        f"        out[{name!r}] = f_{name} if type(f_{name}) in leaves else plain(f_{name})\n"
+        for name in sparse
+    )
+    if extra:
+        source = f"def convert(value):\n{reads}    out = {{{items}}}\n{extra}    return out\n"
+    else:
+        source = f"def convert(value):\n{reads}    return {{{items}}}\n"
     scope: dict[str, Any] = {"leaves": _LEAVES, "plain": to_plain}
+    scope.update({f"default_{name}": default for name, default in sparse.items()})
     exec(source, scope)  # our own field names, as dataclasses builds its own __init__
     convert: Callable[[Any], Any] = scope["convert"]
     return convert

@@ -19,7 +19,11 @@ from shapely.geometry import Polygon
 
 from engine.model import Combatant, Scene, TerrainSpec, WallSpec
 from geometry import (
+    Cell,
     Door,
+    Grid,
+    HexGrid,
+    SquareGrid,
     TerrainKind,
     TerrainMap,
     TerrainRegion,
@@ -27,6 +31,7 @@ from geometry import (
     Wall,
     WallSet,
 )
+from geometry.elevation import threatened_at
 
 
 def _barrier(wall: WallSpec) -> Wall | Door:
@@ -37,6 +42,29 @@ def _barrier(wall: WallSpec) -> Wall | Door:
 
 def _region(spec: TerrainSpec) -> TerrainRegion:
     return TerrainRegion(Polygon(spec.polygon), TerrainKind(spec.kind))
+
+
+def threat_against(index: ThreatIndex, attacker: Combatant, elevation: float) -> frozenset[Cell]:
+    """The cells ``attacker`` threatens against a token whose base is at ``elevation``.
+
+    The index holds every token's threat on the ground; between two layers reach counts
+    in three dimensions (:func:`geometry.elevation.threatened_at`, Foundry's ruler), which
+    only ever removes cells.  Tokens at one elevation get the index's own set."""
+    cells = index.threatened(attacker.id)
+    return at_height(index.grid, attacker, attacker.cell, cells, elevation)
+
+
+def at_height(
+    grid: Grid, attacker: Combatant, origin: Cell, cells: frozenset[Cell], elevation: float
+) -> frozenset[Cell]:
+    """``cells``, what ``attacker`` threatens on the map from ``origin``, against a token
+    whose base is at ``elevation``: all of them at its own height, else those within its
+    reach in three dimensions."""
+    if attacker.elevation == elevation:
+        return cells
+    assert isinstance(grid, SquareGrid | HexGrid)
+    feet = grid.footprint(origin, attacker.size)
+    return threatened_at(grid, feet, cells, attacker.reach, attacker.elevation, elevation)
 
 
 def build_index(scene: Scene, *, eager: bool = False) -> ThreatIndex:

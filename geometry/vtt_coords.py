@@ -313,6 +313,9 @@ class OwlbearHexScene:
 
     * pointy-top: ``x = (col + p) * dpi``, ``y = row * dpi * sqrt(3) / 2``;
     * flat-top: ``x = col * dpi * sqrt(3) / 2``, ``y = (row + p) * dpi``.
+
+    An item larger than one hex covers the bridge's ``HEXAGON`` shape, centred on its
+    position (:meth:`item_position`).
     """
 
     dpi: float = 150.0
@@ -328,13 +331,31 @@ class OwlbearHexScene:
         orientation = HexOrientation.FLAT if self.flat else HexOrientation.POINTY
         return HexGrid(width, height, self.cell_size, unit, orientation, HexParity.ODD)
 
-    def item_position(self, cell: Cell) -> tuple[float, float]:
-        """The centre pixels of a one-hex item on ``cell``."""
-        col, row = cell
-        step = self.dpi * math.sqrt(3) / 2
-        if self.flat:
-            return (col * step, (row + 0.5 * (col % 2)) * self.dpi)
-        return ((col + 0.5 * (row % 2)) * self.dpi, row * step)
+    def _anchor_shift(self, size: int) -> Point:
+        """How far the centre of a ``size``-hex item lies from its anchor hex's centre, in
+        distance units: the same for every anchor, a shape being fixed in cube
+        coordinates (:mod:`geometry.hexshapes`)."""
+        grid = self.grid(1, 1)
+        cx, cy = grid.center((0, 0))
+        fx, fy = grid.footprint_center((0, 0), size)
+        return fx - cx, fy - cy
+
+    def item_position(self, cell: Cell, size: int = 1) -> tuple[float, float]:
+        """The centre pixels of an item of ``size`` hexes anchored on ``cell``.
+
+        Owlbear draws an item centred on its position, so a larger item's position is the
+        centre of the hexes it covers in the bridge's ``HEXAGON`` shape: an odd size
+        ``2k + 1`` centred on its anchor (7 hexes at size 3), size 2 the three hexes
+        meeting at the corner its position lies on.  Other sizes are refused."""
+        if size == 1:
+            col, row = cell
+            step = self.dpi * math.sqrt(3) / 2
+            if self.flat:
+                return (col * step, (row + 0.5 * (col % 2)) * self.dpi)
+            return ((col + 0.5 * (row % 2)) * self.dpi, row * step)
+        cx, cy = self.grid(1, 1).center(cell)
+        sx, sy = self._anchor_shift(size)
+        return self.from_point((cx + sx, cy + sy))
 
     def to_point(self, x: float, y: float) -> Point:
         """Pixels as a point of :meth:`grid` (distance units)."""
@@ -348,6 +369,11 @@ class OwlbearHexScene:
         ox, oy = self.grid(1, 1).center((0, 0))
         return ((point[0] - ox) * k, (point[1] - oy) * k)
 
-    def item_cell(self, x: float, y: float) -> Cell:
-        """The hex containing the item centre ``x``/``y``."""
-        return self.grid(1, 1).cell_at(self.to_point(x, y))
+    def item_cell(self, x: float, y: float, size: int = 1) -> Cell:
+        """The anchor hex of an item of ``size`` hexes centred on ``x``/``y`` (the inverse
+        of :meth:`item_position`; one hex: the hex containing the centre)."""
+        px, py = self.to_point(x, y)
+        if size == 1:
+            return self.grid(1, 1).cell_at((px, py))
+        sx, sy = self._anchor_shift(size)
+        return self.grid(1, 1).cell_at((px - sx, py - sy))

@@ -12,7 +12,7 @@ from protocol.errors import ProtocolError, join_path
 from protocol.features import MAX_TERRAIN, MAX_WALLS, TerrainSpec, VttSpec, WallSpec
 from protocol.text import CLEAN_PATTERN, check_text
 from protocol.validate import INT_MAX, INT_MIN, key_segment, show
-from protocol.wire import MAX_MAGNITUDE, Int, Label, Length, Name, Positive, TokenId, Wire
+from protocol.wire import MAX_MAGNITUDE, Float, Int, Label, Length, Name, Positive, TokenId, Wire
 
 GridKind = Literal["square", "hex_pointy", "hex_flat"]
 #: How a square grid prices a diagonal step: one square each (Cyberpunk RED, the Hero
@@ -89,12 +89,15 @@ def _stat(value: object, path: str) -> StatValue:
 class TokenSpec(Wire, frozen=True, kw_only=True):
     """One token on the board: who owns it, which side it fights for, where it stands
     (cell ``x``, ``y`` of its top-left corner), how big it is (``size`` cells a side),
-    its ``reach`` and ``movement`` in grid units, and free-form ``stats``.
+    its ``reach`` and ``movement`` in grid units, and free-form ``stats``; ``elevation``
+    is the height of its base above the ground in the scene's unit (Foundry's token
+    elevation; negative below it), 0 when left out: reach measures in three dimensions.
 
     ``stats`` is a map sorted by name (so equal stats compare and print alike); in
     Python it may also be given as ``(name, value)`` pairs.  It is left out of ``hash``.
     """
 
+    LATER = ("elevation",)
     UNHASHED = ("stats",)
     id: TokenId
     name: Label
@@ -106,6 +109,7 @@ class TokenSpec(Wire, frozen=True, kw_only=True):
     reach: Length
     movement: Length
     stats: dict[str, Any] = {}
+    elevation: Float = 0.0
 
     def __post_init__(self) -> None:
         if not isinstance(self.stats, Mapping):  # pairs, from Python only

@@ -47,6 +47,9 @@ from typing import Any
 #: ``edit_scene`` and ``roll_initiative`` and their events ``stats_changed``,
 #: ``scene_edited`` and ``initiative_rolled`` are new; the dice policy ``players``.
 #: No logged event changed shape (no step needed).
+#: Also in version 8: a token may carry an ``elevation`` (``load_scene``, and the
+#: tokens of ``scene_loaded`` and ``combatant_joined`` when it is not 0).  Events logged
+#: before carry none: they read as on the ground (no step needed).
 WIRE_VERSION = 8
 
 EventUpgrade = Callable[..., dict[str, Any]]

@@ -33,9 +33,9 @@ CHANGED_IN = {
     "aborted": 2,
     "effect_started": 7,
     "effect_ended": 3,
-    "combatant_joined": 4,
+    "combatant_joined": 8,
     "combatant_left": 3,
-    "scene_loaded": 4,
+    "scene_loaded": 8,
     "power_used": 5,
     "power_options_set": 5,
     "identity_changed": 5,
@@ -93,16 +93,22 @@ def wire_hint(hint: Any) -> Any:
 @functools.cache
 def wire_struct(cls: type, base: type[Wire] = Wire, **namespace: Any) -> type[Wire]:
     """``cls``'s fields, in order, as a frozen :class:`~protocol.wire.Wire` struct whose
-    every field is required, as every event field is on the wire."""
+    every field is required, as every event field is on the wire; except those the class
+    writes only when not at their default (``PLAIN_OMITS_DEFAULT``, :mod:`engine.serial`),
+    optional and left out at their default, so a decoded event re-encodes the same."""
     hints = get_type_hints(cls)
-    fields = [
-        (f.name, WIRE_FIELDS.get((cls, f.name)) or wire_hint(hints[f.name]))
-        for f in dataclasses.fields(cls)
-    ]
+    sparse = tuple(getattr(cls, "PLAIN_OMITS_DEFAULT", ()))
+    fields: list[Any] = []
+    for f in dataclasses.fields(cls):
+        kind = WIRE_FIELDS.get((cls, f.name)) or wire_hint(hints[f.name])
+        fields.append((f.name, kind, f.default) if f.name in sparse else (f.name, kind))
     namespace |= {"__doc__": cls.__doc__}
+    if sparse:
+        namespace |= {"LATER": sparse}
     struct = msgspec.defstruct(
-        cls.__name__, fields, bases=(base,), module=__name__, namespace=namespace, kw_only=True
-    )
+        cls.__name__, fields, bases=(base,), module=__name__, namespace=namespace,
+        kw_only=True, omit_defaults=bool(sparse),
+    )  # fmt: skip
     return typing.cast(type[Wire], struct)
 
 

@@ -204,10 +204,14 @@ def vectors() -> dict[str, Any]:
                     "OwlbearHexScene",
                     [dpi, cell, flat],
                     {
-                        "item_position": lambda: [_cell(rng)],
+                        "item_position": lambda: [_cell(rng), rng.choice([1, 2, 3, 5])],
                         "to_point": lambda s=dpi: [_pixel(rng, s), _pixel(rng, s)],
                         "from_point": lambda: [_point(rng)],
-                        "item_cell": lambda s=dpi: [_pixel(rng, s), _pixel(rng, s)],
+                        "item_cell": lambda s=dpi: [
+                            _pixel(rng, s),
+                            _pixel(rng, s),
+                            rng.choice([1, 2, 3, 5]),
+                        ],
                     },
                 )
             )

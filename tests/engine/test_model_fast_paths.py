@@ -11,10 +11,14 @@ from engine.model import Combatant, EncounterState, GridSpec, Scene, TerrainSpec
 
 def test_moved_to_copies_every_field() -> None:
     token = Combatant(
-        "t", "Tess", "p1", "heroes", 1, 2, size=2, reach=2.0, movement=6.0, stats=(("ocv", 5),)
-    )
+        "t", "Tess", "p1", "heroes", 1, 2, size=2, reach=2.0, movement=6.0, stats=(("ocv", 5),),
+        elevation=3.0,
+    )  # fmt: skip
     # A new field must be added to Combatant.moved_to too; this list makes that visible.
-    names = ["id", "name", "owner", "side", "x", "y", "size", "reach", "movement", "stats"]
+    names = [
+        "id", "name", "owner", "side", "x", "y", "size", "reach", "movement", "stats",
+        "elevation",
+    ]  # fmt: skip
     assert [f.name for f in fields(Combatant)] == names
     assert token.moved_to((7, 8)) == replace(token, x=7, y=8)
 

@@ -118,3 +118,20 @@ def test_points_on_hex_grids_land_where_the_vtt_drew_the_token(
         x, y = OwlbearHexScene(150, 5.0, kind == "hex_flat").item_position(target)
     events = encounter.apply(MovePoints("alice", "hero", ((x + 3.0, y - 2.0),)))  # a sloppy drop
     assert isinstance(events[-1], MoveCompleted) and events[-1].at == target
+
+
+@pytest.mark.parametrize("kind", ["hex_pointy", "hex_flat"])
+@pytest.mark.parametrize("size", [2, 3])
+def test_an_owlbear_item_larger_than_one_hex_lands_on_its_anchor(kind: str, size: int) -> None:
+    # Owlbear draws an item centred on its position; the bridge's hexagon shape of that
+    # size, centred there, has its anchor where the move ends (2: the corner of three).
+    from geometry.vtt_coords import OwlbearHexScene
+
+    encounter = Encounter()
+    grid = GridSpec(20, 20, cell_size=5.0, unit="ft", kind=kind, vtt=VttSpec("owlbear", 150))
+    ogre = token("ogre", 4, 4, owner="alice", init=9, movement=60.0, size=size)
+    encounter.apply(LoadScene("gm", Scene(grid, (ogre, token("hero", 17, 17, init=1)))))
+    encounter.apply(StartCombat("gm", "hero-supplement", 1))
+    x, y = OwlbearHexScene(150, 5.0, kind == "hex_flat").item_position((8, 6), size)
+    events = encounter.apply(MovePoints("alice", "ogre", ((x - 4.0, y + 3.0),)))  # a sloppy drop
+    assert isinstance(events[-1], MoveCompleted) and events[-1].at == (8, 6)

@@ -39,7 +39,7 @@ def test_importing_the_bridge_registers_every_event_kind_it_sends() -> None:
     kinds = {cls.kind for _, cls in event_sources()}
     assert kinds == set(protocol.EVENT_BODIES)
     assert {body.KIND for body in protocol.EVENT_BODIES.values()} == kinds
-    assert protocol.EVENT_BODIES["combatant_joined"].VERSION == 4
+    assert protocol.EVENT_BODIES["combatant_joined"].VERSION == 8  # a token's elevation
     assert protocol.EVENT_BODIES["token_placed"].VERSION == 1
 
 

@@ -135,12 +135,17 @@ def store(state: EncounterState, arena: Arena) -> tuple[EncounterState, list[Any
 
 def world(ctx: Context) -> SceneWorld:
     """Reach and sight over the scene's spatial index."""
-    return SceneWorld(ctx.spatial.index(ctx.scene), token_ids(ctx.scene))
+    return SceneWorld(ctx.spatial.index(ctx.scene), token_ids(ctx.scene), elevations(ctx.scene))
 
 
 def token_ids(scene: Scene) -> tuple[str, ...]:
     """Every token of ``scene``, in the scene's order (the targets an action may name)."""
     return tuple(t.id for t in scene.tokens)
+
+
+def elevations(scene: Scene) -> dict[str, float]:
+    """The tokens of ``scene`` off the ground, by id (reach counts in 3D for them)."""
+    return {t.id: t.elevation for t in scene.tokens if t.elevation}
 
 
 # -- the actions, through the seam ------------------------------------------------------
@@ -176,7 +181,7 @@ def _arena_for_options(ctx: Context) -> tuple[Arena, SceneWorld]:
     else:
         arena, ids = arena_of(ctx.state), token_ids(ctx.scene)
         _last_arena[:] = [(ctx.state, arena, ids)]
-    return arena, SceneWorld(ctx.spatial.index(ctx.scene), ids)
+    return arena, SceneWorld(ctx.spatial.index(ctx.scene), ids, elevations(ctx.scene))
 
 
 def _runner(name: str) -> Callable[[Context, Any], Result]:
@@ -500,7 +505,7 @@ def _turn_over(state: EncounterState) -> Result:
     for held in due:
         holder = scene.token(held.holder)
         tray = DiceTray(state.seed, state.draws, holder.owner if holder else "gm")
-        spatial_world = SceneWorld(build_index(scene), token_ids(scene))
+        spatial_world = SceneWorld(build_index(scene), token_ids(scene), elevations(scene))
         arena, fired = holding.fire(arena_of(state), spatial_world, held, ended, None, tray)
         state, changed = store(state, arena)
         state = replace(state, draws=tray.draws)

@@ -3,13 +3,17 @@
 A :class:`SceneWorld` answers :class:`~.actions.World`'s questions from the core's
 spatial index of the current scene: a token reaches the cells its ``reach`` covers from
 its footprint's edge (:mod:`geometry.reach`; on a 2 m grid a reach of 2 m is the eight
-neighbouring squares), and sees another when a line between their cells' centres
+neighbouring squares; between tokens at different elevations measured in three
+dimensions, :mod:`geometry.elevation`), and sees another when a line between their cells' centres
 clears every sight-blocking wall (:mod:`geometry.sight`).
 """
 
 from __future__ import annotations
 
-from geometry import ThreatIndex
+from collections.abc import Mapping
+
+from geometry import HexGrid, SquareGrid, ThreatIndex
+from geometry.elevation import threatened_at
 from geometry.sight import creatures_see, creatures_seen
 
 Cell = tuple[int, int]
@@ -19,9 +23,27 @@ class SceneWorld:
     """Reach and sight over one scene's :class:`~geometry.ThreatIndex`, whose tokens
     are ``tokens`` (the scene's ids, in its order)."""
 
-    def __init__(self, index: ThreatIndex, tokens: tuple[str, ...]) -> None:
+    def __init__(
+        self,
+        index: ThreatIndex,
+        tokens: tuple[str, ...],
+        elevations: Mapping[str, float] | None = None,
+    ) -> None:
         self.index = index
         self._tokens = tokens
+        self._elevations = elevations or {}
+
+    def _reach_at(self, a: str, b: str) -> frozenset[Cell]:
+        """The cells ``a`` reaches against ``b``: in three dimensions when they stand at
+        different elevations (:func:`geometry.elevation.threatened_at`)."""
+        cells = self.index.threatened(a)
+        up, other = self._elevations.get(a, 0.0), self._elevations.get(b, 0.0)
+        if up == other:
+            return cells
+        tok, grid = self.index.token(a), self.index.grid
+        assert isinstance(grid, SquareGrid | HexGrid)
+        feet = grid.footprint(tok.origin, tok.size)
+        return threatened_at(grid, feet, cells, tok.reach, up, other)
 
     def tokens(self) -> tuple[str, ...]:
         """Every token on the scene."""
@@ -50,7 +72,7 @@ class SceneWorld:
 
     def in_reach(self, a: str, b: str) -> bool:
         """Whether any cell of token ``b`` is within token ``a``'s reach."""
-        return bool(self.index.threatened(a) & self.footprint(b))
+        return bool(self._reach_at(a, b) & self.footprint(b))
 
     def sees(self, a: str, b: str) -> bool:
         """Whether token ``a`` has line of sight to token ``b``."""
@@ -63,7 +85,10 @@ class SceneWorld:
         """Every token :meth:`in_reach` of token ``a``: those standing on a cell it
         threatens, found from its cells, not by asking about every token."""
         index = self.index
-        return frozenset(b for c in index.threatened(a) for b in index.occupants(c))
+        near = frozenset(b for c in index.threatened(a) for b in index.occupants(c))
+        if not self._elevations:
+            return near
+        return frozenset(b for b in near if self.in_reach(a, b))
 
     def seen_by(self, a: str) -> frozenset[str]:
         """Every token but ``a`` that ``a`` :meth:`sees`, all lines tested at once

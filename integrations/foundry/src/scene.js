@@ -145,6 +145,9 @@ export function tokenSpec(doc, { users, grid }) {
     reach: Number(flags.reach ?? distance),
     movement: Number(flags.movement ?? 6 * distance),
     stats: { ...(flags.stats ?? {}) },
+    // Foundry's token elevation, in the scene's unit: reach measures in 3D from it.
+    // Left out on the ground, as the bridge stores it.
+    ...(doc.elevation ? { elevation: Number(doc.elevation) } : {}),
   };
 }
 

@@ -55,6 +55,19 @@ test("tokens: cells, owner, side, flags, sizes; hidden names never sent", () => 
   assert.equal(nameFor({ ...tokens[0], isOwner: false }, { isGM: false }), "Alice's hero");
 });
 
+test("a token's elevation is sent, in the scene's unit; on the ground it is left out", () => {
+  const { data, dims, grid } = squareScene();
+  const monster = fx.actor({ flags: { [MODULE_ID]: {} } });
+  data.tokens = [
+    fx.token({ name: "Bird", x: dims.sceneX, y: dims.sceneY, elevation: 15 }),
+    fx.token({ name: "Rat", x: dims.sceneX + 100, y: dims.sceneY, elevation: 0 }),
+  ];
+  for (const t of data.tokens) t.actor = monster;
+  const { scene } = sceneMessage(data, { users, grid });
+  assert.equal(scene.tokens[0].elevation, 15);
+  assert.equal("elevation" in scene.tokens[1], false);
+});
+
 test("the owner is the first player owning the actor, by id or by default", () => {
   assert.equal(ownerOf({ actor: fx.actor({ ownership: { default: 3 } }) }, users), alice._id);
   assert.equal(ownerOf({ actor: fx.actor({ ownership: { default: 0, [bob._id]: 3, [alice._id]: 2 } }) }, users), bob._id);

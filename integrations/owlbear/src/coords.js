@@ -11,7 +11,9 @@
 //
 // Hex grids (the bridge's own numbering, protocol/README.md `vtt`): `dpi` between the
 // centres of adjacent hexes, the hex centred on pixel (0, 0) is [0, 0], odd-offset
-// [column, row]; an item's position is its centre; one-hex items only.
+// [column, row]; an item's position is its centre; an item several hexes across covers
+// the bridge's hexagon shape centred there (geometry/hexshapes.py: 7 hexes at 3 across,
+// the 3 meeting at a corner at 2).
 
 import { OwlbearImageGrid, pixelsFor } from "../../../clients/js/src/pixels.js";
 
@@ -58,4 +60,20 @@ export function scenePixels(grid) {
  */
 export function pixelToPoint(grid, x, y) {
   return scenePixels(grid).toPoint(x, y);
+}
+
+/**
+ * Points given relative to an item's position, in scene pixels: scaled and rotated
+ * (degrees) with the item, as Owlbear draws a wall's or a curve's points.
+ * @param {any} item @param {{x: number, y: number}[]} points @returns {{x: number, y: number}[]}
+ */
+export function scenePixelsOf(item, points) {
+  const rad = ((item.rotation ?? 0) * Math.PI) / 180;
+  const cos = Math.cos(rad);
+  const sin = Math.sin(rad);
+  return points.map((p) => {
+    const x = p.x * (item.scale?.x ?? 1);
+    const y = p.y * (item.scale?.y ?? 1);
+    return { x: item.position.x + x * cos - y * sin, y: item.position.y + x * sin + y * cos };
+  });
 }

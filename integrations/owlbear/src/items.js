@@ -9,8 +9,9 @@
 // stats). Item metadata is read by everyone in the room, which is why nothing secret
 // goes there (join tokens live in the player's own browser storage: settings.js).
 
-import { itemImage, pixelToPoint, scenePixels } from "./coords.js";
+import { itemImage, pixelToPoint, scenePixels, scenePixelsOf } from "./coords.js";
 import { GridNotSupported, gridSpec } from "./grid.js";
+import { isTerrain, terrainPixels, terrainSpec } from "./terrain.js";
 
 /** Owlbear metadata keys are namespaced by a reverse domain (SDK docs, Metadata). */
 export const LINK_KEY = "com.vtt-bridge/token";
@@ -46,7 +47,9 @@ export function itemSize(item) {
 }
 
 /**
- * The cell an item stands on (top-left cell of its footprint on squares; its hex).
+ * The cell an item stands on (top-left cell of its footprint on squares; on hexes the
+ * anchor of the bridge's hexagon shape centred on its position: its own hex for one or an
+ * odd number of hexes across, one of the three meeting under it for two).
  * @param {ReturnType<typeof import("./grid.js").bridgeGrid>} grid @param {any} item
  * @param {{x: number, y: number}} [position] default the item's own
  * @returns {[number, number]}
@@ -54,8 +57,12 @@ export function itemSize(item) {
 export function itemCell(grid, item, position = item.position) {
   const pixels = scenePixels(grid);
   if (grid.kind === "square") return /** @type {any} */ (pixels).itemOrigin(position.x, position.y, itemSize(item), itemImage(item));
-  if (itemSize(item) !== 1) throw new GridNotSupported(`${item.name}: tokens larger than one hex are not supported on Owlbear hex grids`);
-  return /** @type {any} */ (pixels).itemCell(position.x, position.y);
+  const size = itemSize(item);
+  if (size !== 2 && size % 2 === 0) {
+    throw new GridNotSupported(`${item.name}: a hex token ${size} hexes across has no agreed shape; sizes 1, 2, 3, 5 ... play`);
+  }
+  // Owlbear draws an item centred on its position: the bridge's hexagon shape, centred.
+  return /** @type {any} */ (pixels).itemCell(position.x, position.y, size);
 }
 
 /**
@@ -66,7 +73,8 @@ export function itemCell(grid, item, position = item.position) {
  */
 export function cellPosition(grid, item, cell) {
   const pixels = /** @type {any} */ (scenePixels(grid));
-  const [x, y] = grid.kind === "square" ? pixels.itemPosition(cell, itemSize(item), itemImage(item)) : pixels.itemPosition(cell);
+  const size = itemSize(item);
+  const [x, y] = grid.kind === "square" ? pixels.itemPosition(cell, size, itemImage(item)) : pixels.itemPosition(cell, size);
   return { x, y };
 }
 
@@ -97,15 +105,9 @@ export function tokenSpec(/** @type {ReturnType<typeof import("./grid.js").bridg
  * @param {any} wall @returns {{x: number, y: number}[]}
  */
 export function wallPixels(wall) {
-  const rad = ((wall.rotation ?? 0) * Math.PI) / 180;
-  const cos = Math.cos(rad);
-  const sin = Math.sin(rad);
-  return wall.points.map((/** @type {{x: number, y: number}} */ p) => {
-    const x = p.x * (wall.scale?.x ?? 1);
-    const y = p.y * (wall.scale?.y ?? 1);
-    return { x: wall.position.x + x * cos - y * sin, y: wall.position.y + x * sin + y * cos };
-  });
+  return scenePixelsOf(wall, wall.points);
 }
+
 
 /**
  * The bridge's walls for Owlbear's blocking walls: one segment per pair of points, ids
@@ -146,6 +148,7 @@ function imageFarCorner(/** @type {number} */ dpi, /** @type {any} */ item) {
 export function sceneFromItems(grid, items) {
   const tokens = items.filter(isLinkedToken).map((item) => tokenSpec(grid, item));
   const walls = wallSpecs(grid, items);
+  const marked = items.filter(isTerrain);
   let maxX = 0;
   let maxY = 0;
   for (const item of items) {
@@ -154,8 +157,8 @@ export function sceneFromItems(grid, items) {
       maxX = Math.max(maxX, far.x);
       maxY = Math.max(maxY, far.y);
     }
-    if (item.type === "WALL") {
-      for (const p of wallPixels(item)) {
+    if (item.type === "WALL" || isTerrain(item)) {
+      for (const p of item.type === "WALL" ? wallPixels(item) : terrainPixels(item)) {
         maxX = Math.max(maxX, p.x);
         maxY = Math.max(maxY, p.y);
       }
@@ -177,6 +180,7 @@ export function sceneFromItems(grid, items) {
       if (x < 0 || y < 0) throw new GridNotSupported(`wall ${w.id} reaches left of or above scene pixel (0, 0), off the bridge's grid`);
     }
   }
+  const terrain = marked.map((item) => terrainSpec(grid, item));
   if (width > 10_000 || height > 10_000) throw new GridNotSupported(`the scene is ${width}x${height} cells; the bridge plays up to 10000 a side`);
-  return { grid: gridSpec(grid, Math.max(1, width), Math.max(1, height)), tokens, walls, terrain: [] };
+  return { grid: gridSpec(grid, Math.max(1, width), Math.max(1, height)), tokens, walls, terrain };
 }

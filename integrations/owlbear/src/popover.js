@@ -2,12 +2,13 @@
 // this player's settings, the initiative order, prompts, and the GM's controls. It talks
 // to the background page over OBR.broadcast LOCAL (messages.js).
 
-import OBR, { isImage } from "@owlbear-rodeo/sdk";
+import OBR, { isCurve, isImage, isShape } from "@owlbear-rodeo/sdk";
 
 import { COMMAND_CHANNEL, STATE_CHANNEL } from "./messages.js";
 import { panelHtml } from "./panel.js";
 import { applyLink, parseLink } from "./link.js";
 import { loadSettings, saveSettings } from "./settings.js";
+import { applyTerrain, parseTerrainKind } from "./terrain.js";
 
 const view = new URLSearchParams(window.location.search).get("view") === "prompt" ? "prompt" : "panel";
 const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
@@ -16,6 +17,7 @@ if (!OBR.isAvailable) {
   $("table").textContent = "This is the vtt-bridge extension for Owlbear Rodeo: add it to a room (see its README) to use it.";
   $("settings").hidden = true;
   $("link").hidden = true;
+  $("terrain").hidden = true;
 } else {
   OBR.onReady(() => start());
 }
@@ -31,6 +33,7 @@ function start() {
   const render = () => {
     if (summary) $("table").innerHTML = panelHtml(summary, performance.now() - receivedAt, { view });
     $("link").hidden = view === "prompt" || summary?.role !== "gm";
+    $("terrain").hidden = $("link").hidden;
   };
   OBR.broadcast.onMessage(STATE_CHANNEL, ({ data }) => {
     summary = data;
@@ -85,6 +88,21 @@ function start() {
         $("link-note").textContent = `Linked ${images.length} token(s). Send the scene to the bridge.`;
       } catch (err) {
         $("link-note").textContent = /** @type {Error} */ (err).message;
+      }
+    });
+    const terrain = /** @type {HTMLFormElement} */ ($("terrain"));
+    terrain.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      try {
+        const kind = parseTerrainKind(new FormData(terrain).get("kind"));
+        const selection = (await OBR.player.getSelection()) ?? [];
+        const items = await OBR.scene.items.getItems(selection);
+        const shapes = items.filter((i) => isShape(i) || isCurve(i)).map((i) => i.id);
+        if (shapes.length === 0) throw new TypeError("select the rectangles, circles or drawn shapes to mark first");
+        await OBR.scene.items.updateItems(shapes, (drafts) => drafts.forEach((d) => applyTerrain(d, kind)));
+        $("terrain-note").textContent = `Marked ${shapes.length} shape(s) ${kind}. Send the scene to the bridge.`;
+      } catch (err) {
+        $("terrain-note").textContent = /** @type {Error} */ (err).message;
       }
     });
   }

@@ -102,6 +102,38 @@ export function wallItem(spec) {
   };
 }
 
+/**
+ * A Shape item (types/items/Shape.d.ts): `shapeType`, `width`, `height`, style.
+ * @param {{id?: string, name?: string, shapeType: string, width: number, height: number,
+ *   position?: {x: number, y: number}, rotation?: number, metadata?: Record<string, unknown>, createdUserId: string}} spec
+ */
+export function shapeItem(spec) {
+  return {
+    ...baseItem("SHAPE", spec.id ?? nextId("9100"), spec.name ?? "Shape", "DRAWING", spec.createdUserId,
+      spec.position ?? { x: 0, y: 0 }, { x: 1, y: 1 }, spec.metadata ?? {}),
+    rotation: spec.rotation ?? 0,
+    width: spec.width,
+    height: spec.height,
+    shapeType: spec.shapeType,
+    style: { fillColor: "#c9b27c", fillOpacity: 0.5, strokeColor: "#000", strokeOpacity: 1, strokeWidth: 5, strokeDash: [] },
+  };
+}
+
+/**
+ * A Curve item (types/items/Curve.d.ts): points relative to its position, closed or not.
+ * @param {{id?: string, name?: string, points: {x: number, y: number}[], position?: {x: number, y: number},
+ *   metadata?: Record<string, unknown>, createdUserId: string}} spec
+ */
+export function curveItem(spec) {
+  return {
+    ...baseItem("CURVE", spec.id ?? nextId("9200"), spec.name ?? "Curve", "DRAWING", spec.createdUserId,
+      spec.position ?? { x: 0, y: 0 }, { x: 1, y: 1 }, spec.metadata ?? {}),
+    points: spec.points.map((p) => ({ ...p })),
+    style: { fillColor: "#7fb2e5", fillOpacity: 0.5, strokeColor: "#000", strokeOpacity: 1, strokeWidth: 5, strokeDash: [],
+      tension: 0, closed: true },
+  };
+}
+
 /** @param {any} filter an ItemFilter (types/ItemFilter.d.ts): ids or a predicate */
 function matches(filter, /** @type {any} */ item) {
   if (filter === undefined) return true;

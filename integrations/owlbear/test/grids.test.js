@@ -12,7 +12,8 @@ import { COMMAND_CHANNEL, STATE_CHANNEL } from "../src/messages.js";
 import { Session } from "../src/session.js";
 import { saveSettings } from "../src/settings.js";
 import { OwlbearTable, waitUntil } from "./driver.js";
-import { FakeRoom } from "./fake-obr.js";
+import { FakeRoom, shapeItem } from "./fake-obr.js";
+import { TERRAIN_KEY } from "../src/terrain.js";
 
 let bridge;
 /** @type {OwlbearTable[]} */
@@ -21,7 +22,7 @@ const tables = [];
 const sessions = [];
 
 before(async () => {
-  bridge = await startBridge({ tables: ["corner", "hex", "iso", "session"] });
+  bridge = await startBridge({ tables: ["corner", "hex", "iso", "session", "bighex"] });
 });
 
 after(async () => {
@@ -88,6 +89,38 @@ test("a pointy-top hex grid: a drag out of reach, declined, the hero ends on the
   await table.settle();
   assert.deepEqual(table.events.at(-1).data.at, [2, 5]);
   assert.deepEqual(table.room.item("hero").position, centre);
+});
+
+test("a 2-hex ogre moves through mud the GM marked: its anchor hex, and the terrain charged", async () => {
+  const table = await OwlbearTable.open({
+    url: bridge.url, tokens: bridge.tables.bighex, grid: { dpi: 100, type: "HEX_VERTICAL", measurement: "CHEBYSHEV", scale: "1m" },
+  });
+  tables.push(table);
+  table.addMap(14, 12);
+  const ogre = table.addToken({ ...spec("ogre", "gm", 3, 3, 14), size: 2, movement: 10 });
+  table.addToken(spec("hero", "alice", 10, 9, 12));
+  // Mud over rows 0-5 of the map (a rectangle from its top-left corner), marked by the GM.
+  table.room.items.push(shapeItem({ name: "Mud", shapeType: "RECTANGLE", position: { x: 0, y: 0 }, width: 1400, height: 500,
+    metadata: { [TERRAIN_KEY]: "difficult" }, createdUserId: table.player("gm").obr.player.id }));
+  await table.sendScene();
+  const gm = table.client("gm");
+  assert.deepEqual([gm.view.tokens.ogre.x, gm.view.tokens.ogre.y, gm.view.tokens.ogre.size], [3, 3, 2]);
+  assert.equal(gm.view.scene.terrain[0].kind, "difficult");
+  // Owlbear draws the 2-hex ogre centred on the corner where [3, 3], [4, 3] and [4, 4] meet.
+  const hexes = new OwlbearHexScene(100, 1, false);
+  const [cx, cy] = hexes.itemPosition([3, 3], 2);
+  assert.ok(Math.abs(ogre.position.x - cx) < 1e-9 && Math.abs(ogre.position.y - cy) < 1e-9);
+  await gm.startCombat("hero-supplement", { seed: 5 });
+  await table.settle();
+  const [tx, ty] = hexes.itemPosition([6, 3], 2);
+  const first = table.events.length;
+  await table.dragPixels("gm", "ogre", { x: tx + 4, y: ty - 3 });
+  await waitUntil(() => table.events.slice(first).some((e) => e.kind === "move_completed"));
+  const done = table.events.slice(first).find((e) => e.kind === "move_completed");
+  // Three hexes east along row 3, every step in the mud: 3 x 1 m, doubled.
+  assert.deepEqual([done.data.at, done.data.cost], [[6, 3], 6]);
+  await table.settle();
+  assert.ok(Math.abs(table.room.item("ogre").position.x - tx) < 1e-9);
 });
 
 test("an isometric grid: the table still shows the order, and Send scene says why it cannot", async () => {

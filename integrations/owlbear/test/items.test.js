@@ -59,14 +59,28 @@ test("a token above or left of scene pixel (0, 0) cannot be on the bridge's grid
   assert.throws(() => sceneFromItems(square, [item]), /Lost is left of or above/);
 });
 
-test("hex grids: tokens by their centre, one hex only", () => {
+test("hex grids: tokens by their centre; larger ones as the bridge's hexagon shape, centred", () => {
   const hex = bridgeGrid({ dpi: 100, type: "HEX_VERTICAL", measurement: "CHEBYSHEV", scale: gridScale("5ft") });
   const item = imageItem({ name: "Elf", position: { x: 213, y: 2 * 100 * Math.sqrt(3) / 2 }, width: 300, height: 300,
     gridDpi: 300, offset: { x: 150, y: 150 }, createdUserId: "gm", metadata: { [LINK_KEY]: link } });
   assert.deepEqual(itemCell(hex, item), [2, 2]);
   const p = cellPosition(hex, item, [3, 1]);
   assert.deepEqual([p.x, Math.round(p.y * 1e6) / 1e6], [350, Math.round(100 * Math.sqrt(3) / 2 * 1e6) / 1e6]);
-  const big = imageItem({ name: "Giant", position: { x: 0, y: 0 }, width: 600, height: 600, gridDpi: 300,
+  // Two hexes across (a 600 px image at 300 dpi): Owlbear draws it centred on the corner
+  // where hexes [3, 3], [4, 3] and [4, 4] meet, (400, 3 x 86.6 + 28.9); its anchor is [3, 3].
+  const corner = { x: 400, y: 3 * 100 * Math.sqrt(3) / 2 + 100 / (2 * Math.sqrt(3)) };
+  const ogre = imageItem({ name: "Ogre", position: corner, width: 600, height: 600, gridDpi: 300,
     offset: { x: 300, y: 300 }, createdUserId: "gm", metadata: { [LINK_KEY]: link } });
-  assert.throws(() => itemCell(hex, big), /larger than one hex/);
+  assert.equal(itemSize(ogre), 2);
+  assert.deepEqual(itemCell(hex, ogre), [3, 3]);
+  assert.deepEqual(itemCell(hex, ogre, { x: corner.x + 12, y: corner.y - 9 }), [3, 3]); // dropped near it
+  const back = cellPosition(hex, ogre, [3, 3]);
+  assert.ok(Math.abs(back.x - corner.x) < 1e-9 && Math.abs(back.y - corner.y) < 1e-9);
+  // Three across (scale 3): the seven hexes around its centre hex.
+  const giant = imageItem({ name: "Giant", position: { x: 400, y: 4 * 100 * Math.sqrt(3) / 2 }, width: 300, height: 300,
+    gridDpi: 300, scale: { x: 3, y: 3 }, offset: { x: 150, y: 150 }, createdUserId: "gm", metadata: { [LINK_KEY]: link } });
+  assert.deepEqual([itemSize(giant), ...itemCell(hex, giant)], [3, 4, 4]);
+  const four = imageItem({ name: "Colossus", position: { x: 0, y: 0 }, width: 1200, height: 1200, gridDpi: 300,
+    offset: { x: 600, y: 600 }, createdUserId: "gm", metadata: { [LINK_KEY]: link } });
+  assert.throws(() => itemCell(hex, four), /4 hexes across has no agreed shape/);
 });

@@ -13,6 +13,16 @@ const TERRAIN_FILL = {
   impassable: "#5a3b3b",
 };
 
+/**
+ * How high a token stands, as the board labels it ("↑ 10 m", "↓ 2 m"), or "" on the ground.
+ * @param {{elevation?: number}} token @param {string} unit
+ */
+export function elevationLabel(token, unit) {
+  const height = Number(token.elevation ?? 0);
+  if (!height) return "";
+  return `${height > 0 ? "\u2191" : "\u2193"} ${Math.abs(height)} ${unit}`;
+}
+
 /** @param {string} name @param {Record<string, string | number>} attrs @param {string} [text] */
 function el(name, attrs, text) {
   const node = document.createElementNS(NS, name);
@@ -141,6 +151,12 @@ export function drawBoard(svg, view, board) {
     const type = Math.min(s * 0.34, (1.45 * s * token.size) / Math.max(1, label.length));
     group.append(el("text", { x: center[0], y: center[1] + type * 0.35, "text-anchor": "middle",
       "font-size": type }, label));
+    const height = elevationLabel(token, grid.unit);
+    if (height) {
+      // A flier's height under its name: reach counts it (docs/maps.md, "Flying tokens").
+      group.append(el("text", { class: "elevation", x: center[0], y: center[1] + type * 0.35 + s * 0.3,
+        "text-anchor": "middle", "font-size": s * 0.22 }, height));
+    }
     svg.append(group);
   }
 

@@ -431,11 +431,27 @@ export class OwlbearHexScene {
     return new HexLayout(this.cellSize, !this.flat, true);
   }
 
-  /** The centre pixels of a one-hex item on `cell`. @returns {Point} */
-  itemPosition([col, row]) {
-    const step = (this.dpi * SQRT3) / 2;
-    if (this.flat) return [col * step, (row + 0.5 * mod(col, 2)) * this.dpi];
-    return [(col + 0.5 * mod(row, 2)) * this.dpi, row * step];
+  /** How far a `size`-hex item's centre lies from its anchor's, in distance units. @returns {Point} */
+  #anchorShift(size) {
+    const layout = this.#layout();
+    const [cx, cy] = layout.center([0, 0]);
+    const cells = layout.footprint([0, 0], size).map((c) => layout.center(c));
+    const fx = cells.reduce((sum, p) => sum + p[0], 0) / cells.length;
+    const fy = cells.reduce((sum, p) => sum + p[1], 0) / cells.length;
+    return [fx - cx, fy - cy];
+  }
+
+  /** The centre pixels of an item of `size` hexes anchored on `cell` (the bridge's
+   * hexagon shape, centred on the item's position). @returns {Point} */
+  itemPosition([col, row], size = 1) {
+    if (size === 1) {
+      const step = (this.dpi * SQRT3) / 2;
+      if (this.flat) return [col * step, (row + 0.5 * mod(col, 2)) * this.dpi];
+      return [(col + 0.5 * mod(row, 2)) * this.dpi, row * step];
+    }
+    const [cx, cy] = this.#layout().center([col, row]);
+    const [sx, sy] = this.#anchorShift(size);
+    return this.fromPoint([cx + sx, cy + sy]);
   }
 
   /** Pixels as a point in distance units. @returns {Point} */
@@ -452,9 +468,12 @@ export class OwlbearHexScene {
     return [(point[0] - ox) * k, (point[1] - oy) * k];
   }
 
-  /** The hex containing the item centre `x`/`y`. @returns {Cell} */
-  itemCell(x, y) {
-    return this.#layout().cellAt(this.toPoint(x, y));
+  /** The anchor hex of an item of `size` hexes centred on `x`/`y`. @returns {Cell} */
+  itemCell(x, y, size = 1) {
+    const [px, py] = this.toPoint(x, y);
+    if (size === 1) return this.#layout().cellAt([px, py]);
+    const [sx, sy] = this.#anchorShift(size);
+    return this.#layout().cellAt([px - sx, py - sy]);
   }
 }
 

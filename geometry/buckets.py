@@ -1,0 +1,165 @@
+"""Buckets of walls for questions about one short segment, answered in plain Python.
+
+A move on a gridless scene asks, per segment, whether a wall comes closer than the
+token's radius (:func:`geometry.gridless.disc_blocked`).  Through shapely each question
+costs a tree query and a vectorised distance, tens of microseconds of call overhead for
+a handful of walls.  :class:`WallBuckets` files every wall under the square buckets its
+bounding box touches; a segment gathers the walls of the buckets its own box (grown by
+the radius) touches and measures them exactly, here.  The answer is
+:func:`~geometry.gridless.disc_blocked`'s (tested): only when every close wall is one the
+disc starts on does it fall back to the centre line, as that does: a line crossing a
+wall is blocked, one only touching a wall's end goes to :meth:`WallSet.segment_blocked`
+(the junction rules).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+
+from geometry.errors import GeometryError
+from geometry.square import Point
+from geometry.walls import BlockMode, WallSet
+
+#: disc_blocked's tolerance: exactly ``radius`` away is not blocked.
+_TOLERANCE = 1e-9
+
+
+def point_segment_distance(p: Point, a: Point, b: Point) -> float:
+    """The distance from ``p`` to the segment ``a``-``b``."""
+    ax, ay = a
+    dx, dy = b[0] - ax, b[1] - ay
+    length2 = dx * dx + dy * dy
+    if length2 == 0:
+        return math.hypot(p[0] - ax, p[1] - ay)
+    t = ((p[0] - ax) * dx + (p[1] - ay) * dy) / length2
+    t = 0.0 if t < 0 else 1.0 if t > 1 else t
+    return math.hypot(p[0] - ax - t * dx, p[1] - ay - t * dy)
+
+
+def _cross(o: Point, a: Point, b: Point) -> float:
+    return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
+
+
+def segments_cross(p: Point, q: Point, a: Point, b: Point) -> bool:
+    """Whether segments ``p``-``q`` and ``a``-``b`` cross properly: each has an end strictly
+    on either side of the other's line (their interiors meet in one point)."""
+    d1, d2 = _cross(a, b, p), _cross(a, b, q)
+    d3, d4 = _cross(p, q, a), _cross(p, q, b)
+    return ((d1 > 0 > d2) or (d1 < 0 < d2)) and ((d3 > 0 > d4) or (d3 < 0 < d4))
+
+
+def segment_distance(p: Point, q: Point, a: Point, b: Point) -> float:
+    """The distance between segments ``p``-``q`` and ``a``-``b`` (0 when they meet)."""
+    if segments_cross(p, q, a, b):
+        return 0.0
+    return min(
+        point_segment_distance(p, a, b),
+        point_segment_distance(q, a, b),
+        point_segment_distance(a, p, q),
+        point_segment_distance(b, p, q),
+    )
+
+
+def bucket_keys(cell: float, x0: float, y0: float, x1: float, y1: float) -> list[tuple[int, int]]:
+    """The square buckets of side ``cell`` a box from ``(x0, y0)`` to ``(x1, y1)`` touches."""
+    return [
+        (i, j)
+        for i in range(math.floor(x0 / cell), math.floor(x1 / cell) + 1)
+        for j in range(math.floor(y0 / cell), math.floor(y1 / cell) + 1)
+    ]
+
+
+class WallBuckets:
+    """The walls of a :class:`WallSet` filed in square buckets of ``cell`` units."""
+
+    def __init__(self, walls: WallSet, cell: float = 2.0) -> None:
+        if not cell > 0:
+            raise GeometryError(f"bucket size must be positive, got {cell!r}")
+        self.walls = walls
+        self.cell = cell
+        self._ends: list[tuple[Point, Point]] = []
+        # Per wall, its box and ends as one flat tuple: the loop below unpacks it once.
+        self._flat: list[tuple[float, ...]] = []
+        # Which walls block, per mode, as plain lists (doors change them: ``version``).
+        self._masks: dict[BlockMode, list[bool]] = {}
+        self._version = walls.version
+        self._buckets: dict[tuple[int, int], list[int]] = defaultdict(list)
+        for i, wall_id in enumerate(walls.ids()):
+            barrier = walls.get(wall_id)
+            self._ends.append((barrier.a, barrier.b))
+            x0, y0, x1, y1 = walls.bounds(wall_id)
+            self._flat.append((x0, y0, x1, y1, *barrier.a, *barrier.b))
+            for key in self._keys(x0, y0, x1, y1):
+                self._buckets[key].append(i)
+
+    def _keys(self, x0: float, y0: float, x1: float, y1: float) -> list[tuple[int, int]]:
+        return bucket_keys(self.cell, x0, y0, x1, y1)
+
+    def near(self, p: Point, q: Point, distance: float) -> set[int]:
+        """Indices (the wall set's order) of the walls whose buckets lie within
+        ``distance`` of the segment's bounding box: a superset of those that come closer."""
+        x0, x1 = (p[0], q[0]) if p[0] <= q[0] else (q[0], p[0])
+        y0, y1 = (p[1], q[1]) if p[1] <= q[1] else (q[1], p[1])
+        found: set[int] = set()
+        buckets = self._buckets
+        for key in self._keys(x0 - distance, y0 - distance, x1 + distance, y1 + distance):
+            hit = buckets.get(key)
+            if hit:
+                found.update(hit)
+        return found
+
+    def disc_blocked(
+        self, p: Point, q: Point, radius: float, mode: BlockMode = BlockMode.MOVE
+    ) -> bool:
+        """:func:`geometry.gridless.disc_blocked`, answered from the buckets."""
+        if radius < 0 or not math.isfinite(radius):
+            raise GeometryError(f"disc radius must be a finite number >= 0, got {radius!r}")
+        if radius == 0:
+            return self.walls.segment_blocked(p, q, mode)
+        mask = self._mask(mode)
+        limit = radius - _TOLERANCE
+        # The segment's box grown by the radius: a wall whose box misses it is farther.
+        x0, x1 = (p[0], q[0]) if p[0] <= q[0] else (q[0], p[0])
+        y0, y1 = (p[1], q[1]) if p[1] <= q[1] else (q[1], p[1])
+        x0, y0, x1, y1 = x0 - radius, y0 - radius, x1 + radius, y1 + radius
+        ends, flat = self._ends, self._flat
+        # A wall with both ends on one side of the segment's line, at least ``radius``
+        # from it, is at least that far from the segment: most near walls end here.
+        px, py = p
+        dx, dy = q[0] - px, q[1] - py
+        length = math.hypot(dx, dy)
+        reach = radius * length
+        close = []
+        for i in self.near(p, q, radius):
+            bx0, by0, bx1, by1, ax, ay, bx, by = flat[i]
+            if bx0 > x1 or bx1 < x0 or by0 > y1 or by1 < y0 or not mask[i]:
+                continue
+            side_a = dx * (ay - py) - dy * (ax - px)
+            side_b = dx * (by - py) - dy * (bx - px)
+            if (side_a >= reach and side_b >= reach) or (side_a <= -reach and side_b <= -reach):
+                continue
+            gap = segment_distance(p, q, *ends[i])
+            if gap < limit:
+                close.append((i, gap))
+        if not close:
+            return False
+        if any(point_segment_distance(p, *ends[i]) >= limit for i, _ in close):
+            return True
+        # Only walls the disc starts on: the centre-line rule decides (as disc_blocked).
+        # A wall the centre line does not even touch cannot block it; one it touches
+        # goes to the wall set's own rule (crossings, junctions).
+        if all(gap > _TOLERANCE for _, gap in close):
+            return False
+        if any(segments_cross(p, q, *ends[i]) for i, _ in close):
+            return True  # the centre line goes through a wall's interior
+        return self.walls.segment_blocked(p, q, mode)  # touches: the junction rules
+
+    def _mask(self, mode: BlockMode) -> list[bool]:
+        if self._version != self.walls.version:
+            self._masks.clear()
+            self._version = self.walls.version
+        mask = self._masks.get(mode)
+        if mask is None:
+            mask = self._masks[mode] = [bool(b) for b in self.walls.mask(mode)]
+        return mask
