@@ -71,6 +71,14 @@ class RulesetHooks(TimeHooks, Protocol):
         """Refuse a token that lacks a needed statistic."""
         ...
 
+    def check_stats(self, combatant: Combatant) -> None:
+        """Refuse a statistic the game does not play."""
+        ...
+
+    def condition_set(self, combat: Combat, cid: str, condition: str, on: bool) -> Combat:
+        """The GM set or cleared a condition: the combat with it recorded."""
+        ...
+
     def initiative(
         self, combatants: Sequence[Combatant], tray: DiceTray, groups: Sequence[Sequence[str]]
     ) -> Initiative:

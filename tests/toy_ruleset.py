@@ -223,9 +223,15 @@ class ToyDuel(Ruleset):
         "daze": ActionSpec("daze", DazeParams, _daze, when="gm"),
         "barge": ActionSpec("barge", BargeParams, _barge, when="gm"),
     }
+    token_stats: ClassVar[tuple[str, ...]] = ("speed",)
     vocabulary: ClassVar[Vocabulary] = Vocabulary(
         conditions=("dazed",), resources=("speed",), events=(Zapped, Held), other=("zaps",)
     )
+
+    def condition_set(self, combat: Any, cid: str, condition: str, on: bool) -> Any:
+        """``dazed`` is the fighter's own flag, as the GM's ``daze`` sets it."""
+        fighter = combat.state_of(cid)
+        return combat.with_state(cid, replace(fighter, dazed=on))
 
     def initiative(self, combatants: Any, tray: DiceTray, groups: Any) -> Initiative:
         """``speed`` + 1d6; a group rolls once at its fastest member's speed."""

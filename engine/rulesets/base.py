@@ -253,11 +253,32 @@ class Ruleset:
     actions: ClassVar[Mapping[str, ActionSpec[Any]]] = {}
     #: The conditions, resources and event kinds the game owns.
     vocabulary: ClassVar[Vocabulary] = Vocabulary()
+    #: The token statistics (``stats`` keys) this game plays, and the prefixes of the
+    #: families of them (``weapon.``, ``power:``).  Any other is refused when the token
+    #: enters a fight (:meth:`check_stats`): nothing a table sends is accepted and ignored.
+    token_stats: ClassVar[tuple[str, ...]] = ()
+    token_stat_prefixes: ClassVar[tuple[str, ...]] = ()
 
     # -- set-up -----------------------------------------------------------------------------
 
     def check_combatant(self, combatant: Combatant) -> None:
         """Raise ``CommandRejected("bad_scene", ...)`` if the token lacks a needed statistic."""
+
+    def check_stats(self, combatant: Combatant) -> None:
+        """Refuse (``bad_scene``) a statistic on ``combatant`` this game does not play
+        (not in :attr:`token_stats`, no :attr:`token_stat_prefixes` prefix), naming
+        those it does.  The core runs it before :meth:`check_combatant`."""
+        for key, _ in combatant.stats:
+            if key in self.token_stats or key.startswith(self.token_stat_prefixes):
+                continue
+            from engine.errors import CommandRejected
+
+            played = ", ".join((*self.token_stats, *(f"{p}*" for p in self.token_stat_prefixes)))
+            raise CommandRejected(
+                "bad_scene",
+                f"token {combatant.id!r}: {self.title} plays no stat {key!r} "
+                f"(it plays: {played or 'none'})",
+            )
 
     def initiative(
         self, combatants: Sequence[Combatant], tray: DiceTray, groups: Sequence[Sequence[str]]
@@ -429,6 +450,13 @@ class Ruleset:
         raise NotImplementedError
 
     # -- effects and conditions ------------------------------------------------------------
+
+    def condition_set(self, combat: Combat, cid: str, condition: str, on: bool) -> Combat:
+        """The GM set (``on``) or cleared ``condition`` (one of ``vocabulary.conditions``)
+        on ``cid`` with ``set_condition``.  Default: the fight's conditions record it,
+        read by the ruleset with ``combat.has(cid, condition)``; a game that keeps the
+        condition in its own combatant state stores it there instead."""
+        return combat.with_condition(cid, condition, on)
 
     def effect_ended(self, state: EncounterState, effect: Effect) -> Result:
         """``effect`` just ended (the core already emitted ``effect_ended``)."""

@@ -37,7 +37,14 @@ from engine.rulesets.cyberpunk_red.state import (
     Vehicle,
     Weapon,
 )
-from engine.rulesets.cyberpunk_red.stats import fighter_from_token, is_vehicle
+from engine.rulesets.cyberpunk_red.stats import (
+    HAND,
+    KNOWN,
+    MELEE,
+    WEAPON,
+    fighter_from_token,
+    is_vehicle,
+)
 from engine.rulesets.cyberpunk_red.world import SceneWorld
 from engine.spatial import build_index
 from engine.tray import DiceTray
@@ -267,6 +274,9 @@ class CyberpunkRed(Ruleset):
     # "I shoot as soon as he leans out": a held action happens with him out, not before.
     trigger_pause: ClassVar[str] = "inside"
     actions: ClassVar[dict[str, ActionSpec[Any]]] = ACTIONS
+    token_stats: ClassVar[tuple[str, ...]] = KNOWN
+    #: ``weapon.<name>`` (its ROF), ``melee.<name>``, ``hand.<left|right>``.
+    token_stat_prefixes: ClassVar[tuple[str, ...]] = (WEAPON, MELEE, HAND)
     vocabulary: ClassVar[Vocabulary] = Vocabulary(
         conditions=CONDITIONS,
         # REF and MOVE are statistics too, but "ref" and "move" are also the core's own
@@ -280,8 +290,8 @@ class CyberpunkRed(Ruleset):
 
     def check_combatant(self, combatant: Combatant) -> None:
         """A vehicle needs nothing; anyone else needs ``ref`` and ``move`` (see state.py)."""
-        if not is_vehicle(combatant):
-            fighter_from_token(combatant)
+        if combatant.stat("vehicle", False) is not True:
+            fighter_from_token(combatant)  # a non-boolean vehicle is refused there
 
     def initiative(
         self, combatants: Sequence[Combatant], tray: DiceTray, groups: Sequence[Sequence[str]]

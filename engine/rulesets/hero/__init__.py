@@ -193,6 +193,11 @@ class HeroSupplement(Ruleset):
     combatant_state: ClassVar[type | None] = PowerState
     move_modes: ClassVar[tuple[str, ...]] = MOVE_MODES
     actions: ClassVar[dict[str, Any]] = {**ACTIONS, **POWER_ACTIONS}
+    token_stats: ClassVar[tuple[str, ...]] = (
+        *REQUIRED_INT_STATS, *OPTIONAL_INT_STATS, *FLAGS, "noncombat", "identity", "STR",
+    )  # fmt: skip
+    #: Weapon Familiarities (``wf:<group>``) and Powers and Frameworks (seed 002).
+    token_stat_prefixes: ClassVar[tuple[str, ...]] = ("wf:", "power:", "framework:")
     vocabulary: ClassVar[Vocabulary] = Vocabulary(
         conditions=CONDITIONS,
         resources=(*REQUIRED_INT_STATS, *OPTIONAL_INT_STATS, *FLAGS, "noncombat", "identity"),

@@ -40,7 +40,7 @@ from engine.rulesets.mutants_masterminds.events import (
     Incapacitation,
     TradedDown,
 )
-from engine.rulesets.mutants_masterminds.state import Character, number, uncanny
+from engine.rulesets.mutants_masterminds.state import Character, number
 from geometry import BlockMode
 
 
@@ -98,6 +98,11 @@ def trade_refusal(ctx: Context) -> str | None:
     return turn.trade_refusal(character_of(ctx), ctx.combat.surprise)
 
 
+def free_refusal(ctx: Context) -> str | None:
+    """Why the acting token cannot take a free action now (only if incapacitated)."""
+    return turn.INCAPACITATED if character_of(ctx).incapacitated else None
+
+
 def _store(ctx: Context, who: Character) -> Context:
     combat = ctx.combat.with_state(ctx.token.id, who)
     return replace(ctx, state=replace(ctx.state, combat=combat))
@@ -114,8 +119,7 @@ def attack(ctx: Context, params: AttackParams) -> Result:
     bonus = params.bonus
     if bonus is None:
         bonus = number(ctx.token, f"{params.reach}_attack")
-    flat = defender.flat_footed and not uncanny(target)
-    rank = 0 if flat else number(target, defence)
+    rank = 0 if defender.defenceless(target) else number(target, defence)
     dc = 10 + rank
     purpose = f"attack: {ctx.token.id} on {target.id} ({params.reach}) d20 + {bonus} vs {dc}"
     (d20,) = ctx.tray.roll(purpose, 1, 20, params.rolls)
@@ -168,5 +172,5 @@ def free_action(ctx: Context, params: FreeParams) -> Result:
 def incapacitate(ctx: Context, params: IncapacitateParams) -> Result:
     """The GM sets or clears a combatant's incapacitated condition."""
     who = character_of(ctx, params.target)
-    combat = ctx.combat.with_state(params.target, replace(who, incapacitated=params.on))
+    combat = ctx.combat.with_state(params.target, who.with_condition("incapacitated", params.on))
     return replace(ctx.state, combat=combat), [Incapacitation(params.target, params.on)]

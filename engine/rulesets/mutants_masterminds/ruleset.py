@@ -86,7 +86,7 @@ class MutantsMasterminds(Ruleset):
             doc="trade the standard action for a second move action",
         ),
         "free_action": ActionSpec(
-            "free_action", actions.FreeParams, actions.free_action,
+            "free_action", actions.FreeParams, actions.free_action, actions.free_refusal,
             doc="a free action (talking, dropping something), reported",
         ),
         "incapacitate": ActionSpec(
@@ -94,6 +94,7 @@ class MutantsMasterminds(Ruleset):
             doc="the GM sets or clears incapacitated: skipped at its count",
         ),
     }  # fmt: skip
+    token_stats: ClassVar[tuple[str, ...]] = (*REQUIRED, *OPTIONAL, *FLAGS)
     vocabulary: ClassVar[Vocabulary] = Vocabulary(
         conditions=("flat_footed", "incapacitated"),
         resources=(*REQUIRED, *OPTIONAL, *FLAGS),
@@ -131,6 +132,16 @@ class MutantsMasterminds(Ruleset):
         """A surprise round "if some, but not all, of the combatants are aware of their
         opponents"."""
         return has_surprise_phase(aware, everyone)
+
+    # -- conditions -------------------------------------------------------------------------
+
+    def condition_set(self, combat: Combat, cid: str, condition: str, on: bool) -> Combat:
+        """``set_condition`` stores the condition where the rules read it, the
+        combatant's own state (see :meth:`.state.Character.with_condition`)."""
+        who = combat.state_of(cid)
+        if not isinstance(who, Character):
+            raise CommandRejected("not_in_combat", f"{cid!r} is not in the fight")
+        return combat.with_state(cid, who.with_condition(condition, on))
 
     # -- time -------------------------------------------------------------------------------
 
@@ -184,6 +195,8 @@ class MutantsMasterminds(Ruleset):
 
 def _why_no_movement(who: Character, token: Combatant, surprise: bool) -> str:
     """What a refused move is told beyond the figures."""
+    if who.incapacitated:
+        return f": {turn.INCAPACITATED}"
     if surprise and who.standard:
         return ": the surprise round allows a standard or a move action, not both"
     if who.move_closed and not token.stat("move_by_action", False):
