@@ -257,9 +257,12 @@ def _cpr_movement(condition: str) -> None:
 
     plain, marked = one(), one()
     _set(marked, "a", condition)
-    assert marked.options("a").movement_left < plain.options("a").movement_left or (
-        "get_up" in marked.options("a").available and "get_up" not in plain.options("a").available
-    )
+    before, after = plain.options("a"), marked.options("a")
+    if condition == "prone":
+        assert "walk" in before.available and "get_up" not in before.available
+        assert "walk" not in after.available and "get_up" in after.available
+    else:
+        assert after.movement_left < before.movement_left
 
 
 ALL_CONDITIONS = [
@@ -285,3 +288,20 @@ def test_a_condition_the_ruleset_does_not_play_is_refused_naming_those_it_does(
     assert "'petrified'" in message
     for played in find_ruleset(name).vocabulary.conditions:
         assert played in message
+
+
+# -- options: every action's params ---------------------------------------------------------
+
+
+ALL_ACTIONS = [(name, action) for name in sorted(RULESETS) for action in find_ruleset(name).actions]
+
+
+@pytest.mark.parametrize(("name", "action"), ALL_ACTIONS)
+def test_an_option_an_action_does_not_take_is_refused_naming_it(name: str, action: str) -> None:
+    # Table options (Hero's power_options) and every other action's params alike.
+    make = RULESETS[name]
+    encounter = _fight(name, make("a", 0, 0), make("b", 3, 3))
+    message = refused(
+        encounter, Act("gm", _actor(encounter), action, {"house_rule": True}), "bad_params"
+    )
+    assert "house_rule" in message
