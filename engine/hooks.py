@@ -71,6 +71,10 @@ class RulesetHooks(TimeHooks, Protocol):
         """Refuse a token that lacks a needed statistic."""
         ...
 
+    def idle_reason(self, combat: Combat, cid: str) -> str | None:
+        """Why ``cid`` takes no action in this pass at all (the rule), or None."""
+        ...
+
     def check_stats(self, combatant: Combatant) -> None:
         """Refuse a statistic the game does not play."""
         ...

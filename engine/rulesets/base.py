@@ -258,6 +258,9 @@ class Ruleset:
     #: enters a fight (:meth:`check_stats`): nothing a table sends is accepted and ignored.
     token_stats: ClassVar[tuple[str, ...]] = ()
     token_stat_prefixes: ClassVar[tuple[str, ...]] = ()
+    #: Why an unaware combatant does nothing in the surprise pass, in the game's words
+    #: and with its rule (``ask_options`` says it).
+    unaware_rule: ClassVar[str] = "unaware in the surprise pass: no action"
 
     # -- set-up -----------------------------------------------------------------------------
 
@@ -327,6 +330,15 @@ class Ruleset:
     def skip_reason(self, combat: Combat, cid: str) -> str | None:
         """Why ``cid`` is skipped though its count came up (it keeps its place), or None."""
         return None if self.can_act(combat, cid) else "cannot act"
+
+    def idle_reason(self, combat: Combat, cid: str) -> str | None:
+        """Why ``cid`` takes no action in the current pass at all, naming the rule, or
+        None (``ask_options`` tells it so when its count has not come, and lists every
+        action with it).  Default: :attr:`unaware_rule` for the unaware in a surprise
+        pass, else :meth:`skip_reason`."""
+        if combat.surprise and cid not in combat.aware:
+            return self.unaware_rule
+        return self.skip_reason(combat, cid)
 
     def count_reached(self, state: EncounterState, cid: str) -> Result:
         """``cid``'s count came up, whether or not it acts (things that last "until your

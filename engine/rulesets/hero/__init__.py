@@ -198,6 +198,11 @@ class HeroSupplement(Ruleset):
     )  # fmt: skip
     #: Weapon Familiarities (``wf:<group>``) and Powers and Frameworks (seed 002).
     token_stat_prefixes: ClassVar[tuple[str, ...]] = ("wf:", "power:", "framework:")
+    #: What ``ask_options`` tells an unaware character in the Surprise Phase.
+    unaware_rule: ClassVar[str] = (
+        'unaware in the Surprise Phase: no action (Surprise: "Characters who were '
+        'unaware do not get to act in the Surprise Phase")'
+    )
     vocabulary: ClassVar[Vocabulary] = Vocabulary(
         conditions=CONDITIONS,
         resources=(*REQUIRED_INT_STATS, *OPTIONAL_INT_STATS, *FLAGS, "noncombat", "identity"),

@@ -41,7 +41,7 @@ from engine.rulesets.mutants_masterminds.events import (
     TradedDown,
 )
 from engine.rulesets.mutants_masterminds.state import Character, number
-from geometry import BlockMode
+from engine.targets import nothing_to_attack, sight_line_clear
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +93,19 @@ def standard_refusal(ctx: Context) -> str | None:
     return turn.standard_refusal(character_of(ctx), ctx.combat.surprise)
 
 
+def attack_refusal(ctx: Context) -> str | None:
+    """Why the acting token cannot attack now: no standard action, or no combatant
+    within reach (close) nor in line of sight (ranged), the checks :func:`attack` makes."""
+    why = standard_refusal(ctx)
+    if why is not None:
+        return why
+    fighting = [t for t in ctx.scene.tokens if ctx.combat.state_of(t.id) is not None]
+    nothing = nothing_to_attack(ctx.spatial, ctx.scene, ctx.token, fighting)
+    if nothing is not None:
+        raise CommandRejected("out_of_reach", nothing)
+    return None
+
+
 def trade_refusal(ctx: Context) -> str | None:
     """Why the acting token cannot trade its standard action down now."""
     return turn.trade_refusal(character_of(ctx), ctx.combat.surprise)
@@ -140,10 +153,7 @@ def out_of_reach(ctx: Context, target: Combatant, reach: str) -> None:
         if not in_reach(ctx.spatial, ctx.scene, ctx.token, target):
             raise CommandRejected("out_of_reach", f"{target.id!r} is not within reach")
         return
-    index = ctx.spatial.index(ctx.scene)
-    a = index.grid.footprint_center(ctx.token.cell, ctx.token.size)
-    b = index.grid.footprint_center(target.cell, target.size)
-    if index.walls.segment_blocked(a, b, BlockMode.SIGHT):
+    if not sight_line_clear(ctx.spatial, ctx.scene, ctx.token, target):
         raise CommandRejected("out_of_reach", f"{target.id!r} is not in line of sight")
 
 

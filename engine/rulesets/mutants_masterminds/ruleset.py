@@ -74,7 +74,7 @@ class MutantsMasterminds(Ruleset):
     move_modes: ClassVar[tuple[str, ...]] = (GROUND,)
     actions: ClassVar[dict[str, ActionSpec[Any]]] = {
         "attack": ActionSpec(
-            "attack", actions.AttackParams, actions.attack, actions.standard_refusal,
+            "attack", actions.AttackParams, actions.attack, actions.attack_refusal,
             doc="standard action: attack check against Parry (close) or Dodge (ranged)",
         ),
         "use_power": ActionSpec(
@@ -95,6 +95,11 @@ class MutantsMasterminds(Ruleset):
         ),
     }  # fmt: skip
     token_stats: ClassVar[tuple[str, ...]] = (*REQUIRED, *OPTIONAL, *FLAGS)
+    #: What ``ask_options`` tells an unaware combatant in the surprise round.
+    unaware_rule: ClassVar[str] = (
+        'unaware in the surprise round: no action (Unaware Combatants: "Combatants unaware at the '
+        'start of battle do not get to act in the surprise round")'
+    )
     vocabulary: ClassVar[Vocabulary] = Vocabulary(
         conditions=("flat_footed", "incapacitated"),
         resources=(*REQUIRED, *OPTIONAL, *FLAGS),
