@@ -49,7 +49,17 @@ from typing import Any
 #: drag on hexes, or on squares with diagonals illegal, goes through the cells Foundry
 #: v13 records.  No stored form changed: version-4 state and commands read as they are,
 #: and a logged command that plays differently now is reported as a replay divergence.
-RULES_VERSION = 5
+#: Version 6 (nothing accepted and ignored): ``set_condition`` goes through the ruleset
+#: (Mutants & Masterminds' ``flat_footed`` and ``incapacitated`` now set the combatant's
+#: own state: Dodge and Parry count 0, the incapacitated are skipped and do nothing); a
+#: token statistic its ruleset does not play is refused at ``start_combat`` and
+#: ``join_combat``, as are a non-integer Hero ``STR``, a non-boolean Cyberpunk RED
+#: ``vehicle`` and a ``hand.<x>`` naming no hand; Hero's and M&M's ``attack`` is refused
+#: when no token is within reach or in line of sight.  No stored form changed: version-5
+#: state and commands read as they are (a condition an old M&M log set stays recorded in
+#: the fight's conditions, where nothing reads it, as before), and a logged command that
+#: plays differently now is reported as a replay divergence.
+RULES_VERSION = 6
 
 Plain = dict[str, Any]
 Upgrade = Callable[[Plain], Plain]

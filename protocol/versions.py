@@ -33,7 +33,10 @@ from typing import Any
 #: ``identity_changed`` is new.
 #: Version 6 (issue 24): ``end_combat`` and its ``combat_ended`` event are new; events
 #: logged before keep their shape (no step needed).
-WIRE_VERSION = 6
+#: Version 7: the ``options`` answer's ``refused`` pairs are ``unavailable``, each
+#: ``{action, code, reason}``, and list every action the game knows (also when it is not
+#: the token's action).  A reply, not an event: nothing logged changes (no step needed).
+WIRE_VERSION = 7
 
 EventUpgrade = Callable[[dict[str, Any], dict[str, Any]], dict[str, Any]]
 #: ``EVENT_UPGRADES[v]`` turns a logged event (``{"kind", "data"}``) of wire version
