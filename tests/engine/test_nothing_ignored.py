@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -305,3 +306,22 @@ def test_an_option_an_action_does_not_take_is_refused_naming_it(name: str, actio
         encounter, Act("gm", _actor(encounter), action, {"house_rule": True}), "bad_params"
     )
     assert "house_rule" in message
+
+
+# -- the guides say what each condition does ----------------------------------------------
+
+GUIDES = {
+    "hero-supplement": "hero",
+    "cyberpunk-red": "cyberpunk_red",
+    "mm3e": "mutants_masterminds",
+}
+
+
+@pytest.mark.parametrize(("name", "condition"), ALL_CONDITIONS)
+def test_the_rulesets_guide_says_what_each_condition_does(name: str, condition: str) -> None:
+    root = Path(__file__).resolve().parents[2]
+    guide = (root / "engine" / "rulesets" / GUIDES[name] / "README.md").read_text("utf-8")
+    table = guide.split("## Conditions", 1)[1].split("\n## ", 1)[0]
+    rows = [line for line in table.splitlines() if line.startswith(f"| `{condition}`")]
+    rows += [line for line in table.splitlines() if f"`{condition}` |" in line]
+    assert rows, f"{name}'s guide has no row for {condition}"
