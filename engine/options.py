@@ -121,8 +121,15 @@ def _seam_options(
             verdict = CommandRejected(verdict.code, idle)
         verdicts[name] = verdict or _refusal(spec, ctx)
         if verdicts[name] is None and spec.choices is not None:
-            for choice, why in spec.choices(ctx):
+            choices = list(spec.choices(ctx))
+            for choice, why in choices:
                 verdicts[f"{name}:{choice}"] = None if why is None else _refused(spec, why)
+            if all(why is not None for _, why in choices):
+                # Offered only if some choice can be taken: else every act naming it fails.
+                why_not = "; ".join(f"{choice}: {why}" for choice, why in choices)
+                verdicts[name] = _refused(
+                    spec, f"none of its choices can be taken now ({why_not or 'there are none'})"
+                )
     pending = combat.pending_move is not None and acting
     verdicts["end_phase"] = own_action or (
         CommandRejected("illegal_action", "a move is still under way") if pending else None

@@ -33,9 +33,10 @@ from engine.tray import DiceTray
 
 
 def needs_held_weapon(arena: Arena, world: World, f: Fighter, p: WeaponParams | None) -> str | None:
-    """Why ``p.weapon`` is not in one of ``f``'s hands, or None."""
+    """Why ``p.weapon`` (any weapon if None) is not in one of ``f``'s hands, or None."""
     if p is None:
-        return None
+        held = [f.in_hand(h) for h in HANDS]
+        return None if any(w not in (None, SHIELD) for w in held) else "no weapon in hand"
     return None if f.hand_of(p.weapon) else f"{p.weapon} is not in a hand"
 
 
