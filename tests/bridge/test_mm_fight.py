@@ -76,6 +76,13 @@ async def test_ask_options_answers_for_an_mm_combatant(bridge: Bridge) -> None:
         groups=(("minion1", "minion2"),),
     )  # fmt: skip
     assert isinstance(await gm.reply_to(seq), protocol.Ack)
+    # The villain, unaware, is told the rule that keeps it out of the surprise round.
+    seq = await gm.send(protocol.AskOptions, token="villain")
+    idle = await gm.wait_for(protocol.Options, lambda m: m.ref == seq)
+    assert not idle.can_act and idle.available == ()
+    assert idle.reason is not None
+    assert idle.reason.startswith("unaware in the surprise round: no action")
+    assert {u.code for u in idle.unavailable} == {"not_your_turn"}
     seq = await alice.send(protocol.AskOptions, token="hero")
     mine = await alice.wait_for(protocol.Options, lambda m: m.ref == seq)
     assert mine.can_act and mine.movement_left == 6.0
