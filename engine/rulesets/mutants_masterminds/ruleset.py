@@ -91,7 +91,7 @@ class MutantsMasterminds(Ruleset):
         ),
         "incapacitate": ActionSpec(
             "incapacitate", actions.IncapacitateParams, actions.incapacitate, when="gm",
-            doc="the GM sets or clears incapacitated: skipped at its count",
+            doc="the GM sets or clears incapacitated (as set_condition does)",
         ),
     }  # fmt: skip
     token_stats: ClassVar[tuple[str, ...]] = (*REQUIRED, *OPTIONAL, *FLAGS)

@@ -46,7 +46,8 @@ class Character:
     spending: ``standard`` (the standard action is taken), ``traded`` (it was traded
     down for a second move action), ``moved`` (distance moved this turn) and
     ``move_closed`` (a standard action came after part of a move action, which ends that
-    move action); ``incapacitated`` (the GM's condition: it is skipped).
+    move action); ``incapacitated`` (the GM's condition: it is skipped, does nothing and
+    is defenceless).
     """
 
     flat_footed: bool = True
