@@ -228,6 +228,12 @@ class ToyDuel(Ruleset):
         conditions=("dazed",), resources=("speed",), events=(Zapped, Held), other=("zaps",)
     )
 
+    def check_combatant(self, combatant: Combatant) -> None:
+        """``speed``, if given, is an integer."""
+        speed = combatant.stat("speed", 0)
+        if isinstance(speed, bool) or not isinstance(speed, int):
+            raise CommandRejected("bad_scene", f"{combatant.id}: speed must be an integer")
+
     def condition_set(self, combat: Any, cid: str, condition: str, on: bool) -> Any:
         """``dazed`` is the fighter's own flag, as the GM's ``daze`` sets it."""
         fighter = combat.state_of(cid)
