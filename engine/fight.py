@@ -105,6 +105,7 @@ def join_combat(state: EncounterState, command: JoinCombat, spatial: SpatialCach
         raise CommandRejected("not_in_combat", f"{newcomer.id!r} is already on the scene")
     placed = replace(scene, tokens=(*scene.tokens, newcomer))
     check_scene(placed)
+    ruleset.check_stats(newcomer)
     ruleset.check_combatant(newcomer)
     tray = DiceTray(state.seed, state.draws, command.actor, command.rolls)
     score = ruleset.newcomer(combat, newcomer, tray)

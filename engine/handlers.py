@@ -108,6 +108,7 @@ def start_combat(state: EncounterState, command: StartCombat, spatial: SpatialCa
     except UnsupportedRuleset as exc:
         raise CommandRejected("unknown_ruleset", str(exc)) from None
     for token in scene.tokens:
+        ruleset.check_stats(token)
         ruleset.check_combatant(token)
     everyone = tuple(t.id for t in scene.tokens)
     aware = everyone if command.aware is None else command.aware
@@ -423,7 +424,9 @@ def set_door(state: EncounterState, command: SetDoor, spatial: SpatialCache) -> 
 
 
 def set_condition(state: EncounterState, command: SetCondition, spatial: SpatialCache) -> Result:
-    """The GM marks a condition the fight's rules read (one of the ruleset's words)."""
+    """The GM marks a condition the fight's rules read (one of the ruleset's words),
+    recorded by the ruleset's ``condition_set``; any other condition is refused naming
+    those it plays."""
     if command.actor != GM:
         raise CommandRejected("gm_only", f"only the GM sets conditions, not {command.actor!r}")
     combat, ruleset = combat_and_ruleset(state)
@@ -435,7 +438,7 @@ def set_condition(state: EncounterState, command: SetCondition, spatial: Spatial
             "illegal_action",
             f"unknown condition {command.condition!r}; one of {', '.join(known)}",
         )
-    combat = combat.with_condition(command.token, command.condition, command.on)
+    combat = ruleset.condition_set(combat, command.token, command.condition, command.on)
     return replace(state, combat=combat), [
         ConditionChanged(command.token, command.condition, command.on)
     ]

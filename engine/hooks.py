@@ -71,6 +71,18 @@ class RulesetHooks(TimeHooks, Protocol):
         """Refuse a token that lacks a needed statistic."""
         ...
 
+    def idle_reason(self, combat: Combat, cid: str) -> str | None:
+        """Why ``cid`` takes no action in this pass at all (the rule), or None."""
+        ...
+
+    def check_stats(self, combatant: Combatant) -> None:
+        """Refuse a statistic the game does not play."""
+        ...
+
+    def condition_set(self, combat: Combat, cid: str, condition: str, on: bool) -> Combat:
+        """The GM set or cleared a condition: the combat with it recorded."""
+        ...
+
     def initiative(
         self, combatants: Sequence[Combatant], tray: DiceTray, groups: Sequence[Sequence[str]]
     ) -> Initiative:

@@ -9,20 +9,23 @@ forbids it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from engine.checks import (
     combat_and_ruleset,
     controlled_token,
-    require_no_prompts,
+    require_turn,
     scene_of,
-    whose_action,
 )
+from engine.combat_state import Combat
 from engine.commands import GM
 from engine.errors import CommandRejected
+from engine.fight import check_when
 from engine.model import Combatant, EncounterState
 from engine.rulesets import Context, find_ruleset
+from engine.rulesets.base import ActionSpec, NoParams
 from engine.spatial import SpatialCache
 from engine.timewords import Clock
 from engine.tray import DiceTray
@@ -40,20 +43,38 @@ FREE_PATH_CELLS = 40
 
 
 @dataclass(frozen=True, slots=True)
+class Unavailable:
+    """An action the ruleset knows that ``token`` cannot take now: the ``code`` and
+    ``reason`` the command would be refused with (the same checks, run without acting),
+    so the reason names the rule that stops it."""
+
+    action: str
+    code: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
 class Options:
-    """What ``token`` may do now: ``available`` actions, ``refused`` ones with the reason,
-    ``movement_left`` of ordinary movement, and the prompts ``open_prompts`` waiting on the
-    asker.  ``can_act`` is whether it is this token's action at all (else ``reason``);
-    ``clock`` the fight's moment in its game's words (None: no fight)."""
+    """What ``token`` may do now: ``available`` actions, ``unavailable`` ones with the
+    refusal each would get, ``movement_left`` of ordinary movement, and the prompts
+    ``open_prompts`` waiting on the asker.  ``can_act`` is whether it is this token's
+    action at all (else ``reason``: whose action it is, or the rule that keeps it idle,
+    such as being unaware in a surprise pass); ``clock`` the fight's moment in its
+    game's words (None: no fight)."""
 
     token: str
     can_act: bool
     reason: str | None
     movement_left: float
     available: tuple[str, ...]
-    refused: tuple[tuple[str, str], ...]
+    unavailable: tuple[Unavailable, ...]
     open_prompts: tuple[str, ...]
     clock: Clock | None = None
+
+    @property
+    def refused(self) -> tuple[tuple[str, str], ...]:
+        """``unavailable`` as ``(action, reason)`` pairs."""
+        return tuple((u.action, u.reason) for u in self.unavailable)
 
 
 def options(
@@ -77,68 +98,104 @@ def _seam_options(
     ruleset: Ruleset,
     prompts: tuple[str, ...],
 ) -> Options:
-    """Options under a ruleset on the seam: each action's own ``refusal`` (the check its
-    handler runs first) and a dry run of the smallest move in each mode."""
+    """Options under a ruleset on the seam: for every move mode, action and the end of
+    the action, the checks its command runs first (whose action it is and the prompts
+    waiting, :func:`engine.fight.check_when`; the action's own ``refusal``; a dry run of
+    the smallest move in each mode).  The GM's tools (``when="gm"``) are not a token's
+    options and are not listed."""
     combat = state.combat
     assert combat is not None
     ctx = Context(state, ruleset, spatial, DiceTray(state.seed, state.draws, actor), actor, token)
     acting = combat.actor == token.id
-    order: list[str] = []
-    verdicts: dict[str, str | None] = {}
-    waiting: str | None = None
-    try:
-        interjecting = combat.interjection is not None and acting
-        require_no_prompts(combat, ignore="readied_action" if interjecting else None)
-    except CommandRejected as refusal:
-        waiting = refusal.message
-    if acting and waiting is not None:
-        # Its action, but everything waits on a prompt's answer first.
-        return Options(token.id, False, waiting, 0.0, (), (), prompts, ruleset.clock(combat))
-    if acting:
-        for mode in ruleset.move_modes:
-            order.append(mode)
-            verdicts[mode] = waiting or _dry_move(ctx, ruleset, mode)
+    idle = None if acting else ruleset.idle_reason(combat, token.id)
+    # The checks every action on the token's own action makes (a "turn" action, a move,
+    # the end of its action): the prompts waiting and whose action it is.
+    own_action = _when_refusal(combat, _TURN, actor, token)
+    if own_action is not None and idle is not None:
+        own_action = CommandRejected(own_action.code, idle)
+    verdicts: dict[str, CommandRejected | None] = {}
+    for mode in ruleset.move_modes:
+        verdicts[mode] = own_action or _dry_move(ctx, ruleset, mode)
     for name, spec in ruleset.actions.items():
-        if spec.when == "gm" or (spec.when == "turn" and not acting):
+        if spec.when == "gm":
             continue
-        order.append(name)
-        verdicts[name] = (waiting if spec.when == "turn" else None) or _refusal(spec, ctx)
+        verdict = _when_refusal(combat, spec, actor, token)
+        if verdict is not None and spec.when == "turn" and idle is not None:
+            verdict = CommandRejected(verdict.code, idle)
+        verdicts[name] = verdict or _refusal(spec, ctx)
         if verdicts[name] is None and spec.choices is not None:
-            for choice, why in spec.choices(ctx):
-                order.append(f"{name}:{choice}")
-                verdicts[order[-1]] = why
-    left = 0.0
+            choices = list(spec.choices(ctx))
+            for choice, why in choices:
+                verdicts[f"{name}:{choice}"] = None if why is None else _refused(spec, why)
+            if all(why is not None for _, why in choices):
+                # Offered only if some choice can be taken: else every act naming it fails.
+                why_not = "; ".join(f"{choice}: {why}" for choice, why in choices)
+                verdicts[name] = _refused(
+                    spec, f"none of its choices can be taken now ({why_not or 'there are none'})"
+                )
+    pending = combat.pending_move is not None and acting
+    verdicts["end_phase"] = own_action or (
+        CommandRejected("illegal_action", "a move is still under way") if pending else None
+    )
+    can_act = acting and own_action is None
+    left = ruleset.movement_left(combat, token) if can_act else 0.0
     reason = None
-    if acting:
-        order.append("end_phase")
-        verdicts["end_phase"] = None if combat.pending_move is None else "a move is under way"
-        left = ruleset.movement_left(combat, token)
-    else:
-        reason = whose_action(combat)
-    available = tuple(a for a in order if verdicts[a] is None)
-    refused = tuple((a, r) for a in order if (r := verdicts[a]) is not None)
+    if not acting:
+        whose = _rejection(lambda: require_turn(combat, token))
+        reason = idle or (whose.message if whose is not None else None)
+    elif own_action is not None:
+        reason = own_action.message
+    available = tuple(a for a, v in verdicts.items() if v is None)
+    unavailable = tuple(
+        Unavailable(a, v.code, v.message) for a, v in verdicts.items() if v is not None
+    )
     clock = ruleset.clock(combat)
-    return Options(token.id, acting, reason, left, available, refused, prompts, clock)
+    return Options(token.id, can_act, reason, left, available, unavailable, prompts, clock)
 
 
-def _refusal(spec: Any, ctx: Context) -> str | None:
+def _unchanged(ctx: Context, params: NoParams) -> tuple[EncounterState, list[Any]]:
+    return ctx.state, []
+
+
+#: Any action taken on the token's own action: what moves and ending it check too.
+_TURN: ActionSpec[NoParams] = ActionSpec("end_phase", NoParams, _unchanged)
+
+
+def _when_refusal(
+    combat: Combat, spec: ActionSpec[Any], actor: str, token: Combatant
+) -> CommandRejected | None:
+    """Why ``actor`` may not take ``spec`` for ``token`` now by its ``when``, or None."""
+    return _rejection(lambda: check_when(combat, spec, actor, token))
+
+
+def _rejection(check: Callable[[], object]) -> CommandRejected | None:
+    """The refusal ``check`` raises, or None."""
+    try:
+        check()
+    except CommandRejected as refusal:
+        return refusal
+    return None
+
+
+def _refused(spec: ActionSpec[Any], reason: str) -> CommandRejected:
+    """A refusal of ``spec`` for ``reason``, with the code its command gives."""
+    return CommandRejected(spec.code, reason)
+
+
+def _refusal(spec: ActionSpec[Any], ctx: Context) -> CommandRejected | None:
     """An action's own refusal, whether it returns the reason or raises it."""
     try:
         reason: str | None = spec.refusal(ctx)
     except CommandRejected as refusal:
-        return refusal.message
-    return reason
+        return refusal
+    return None if reason is None else _refused(spec, reason)
 
 
-def _dry_move(ctx: Context, ruleset: Ruleset, mode: str) -> str | None:
+def _dry_move(ctx: Context, ruleset: Ruleset, mode: str) -> CommandRejected | None:
     """Why the smallest move (one cell) of ``mode`` would be refused now, or None."""
     if ctx.combat.pending_move is not None:
-        return "a move is under way"
-    try:
-        ruleset.plan_move(ctx, mode, cost=ctx.scene.grid.cell_size, steps=1)
-    except CommandRejected as refusal:
-        return refusal.message
-    return None
+        return CommandRejected("illegal_move", "a move is under way")
+    return _rejection(lambda: ruleset.plan_move(ctx, mode, cost=ctx.scene.grid.cell_size, steps=1))
 
 
 def _prompts_for(state: EncounterState, actor: str) -> tuple[str, ...]:

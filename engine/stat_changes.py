@@ -47,6 +47,7 @@ def set_stats(state: EncounterState, command: SetStats, spatial: SpatialCache) -
         raise CommandRejected("illegal_action", "a move is under way: change it after")
     stats = dict(token.stats) | command.stats
     changed = replace(token, stats=tuple(sorted(stats.items())))
+    ruleset.check_stats(changed)
     ruleset.check_combatant(changed)
     state = state.with_scene(scene.with_token(changed))
     state, more = ruleset.stats_changed(state, changed.id)

@@ -62,7 +62,17 @@ from typing import Any
 #: and the state gains ``initiative_dice`` (empty by default: version-6 state reads as
 #: it is).  A version-6 log's ``join_combat`` keeps its old placement
 #: (:func:`joins_keep_their_ties`).
-RULES_VERSION = 7
+#: Version 8 (nothing accepted and ignored): ``set_condition`` goes through the ruleset
+#: (Mutants & Masterminds' ``flat_footed`` and ``incapacitated`` now set the combatant's
+#: own state: Dodge and Parry count 0, the incapacitated are skipped and do nothing); a
+#: token statistic its ruleset does not play is refused at ``start_combat`` and
+#: ``join_combat``, as are a non-integer Hero ``STR``, a non-boolean Cyberpunk RED
+#: ``vehicle`` and a ``hand.<x>`` naming no hand; Hero's and M&M's ``attack`` is refused
+#: when no token is within reach or in line of sight.  No stored form changed: version-7
+#: state and commands read as they are (a condition an old M&M log set stays recorded in
+#: the fight's conditions, where nothing reads it, as before), and a logged command that
+#: plays differently now is reported as a replay divergence.
+RULES_VERSION = 8
 
 Plain = dict[str, Any]
 Upgrade = Callable[[Plain], Plain]

@@ -55,7 +55,7 @@ from protocol.messages import (
     Resync,
     StartCombat,
 )
-from protocol.queries import AskOptions, AskPath, Clock, Options, PathPlan
+from protocol.queries import AskOptions, AskPath, Clock, Options, PathPlan, Unavailable
 from protocol.scene import (
     DIAGONAL_RULES,
     GRID_KINDS,
@@ -148,6 +148,7 @@ __all__ = [
     "TokenList",
     "TokenRevoked",
     "TokenSpec",
+    "Unavailable",
     "VttSpec",
     "WallSpec",
     "Welcome",

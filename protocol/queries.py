@@ -1,8 +1,9 @@
 """Questions a client may ask without changing anything, and their answers.
 
 ``ask_options`` -> ``options``: what may this token do now?  The answer lists the
-actions the rules allow and, for the others, the rule that forbids each, so a VTT can
-grey out a button with a reason.  ``ask_path`` -> ``path_plan``: the cheapest way there.
+actions the rules allow and, for every other action the game knows, the refusal it
+would get (its code and the rule that forbids it), so a VTT can grey out a button with
+a reason.  ``ask_path`` -> ``path_plan``: the cheapest way there.
 """
 
 from __future__ import annotations
@@ -13,7 +14,9 @@ from msgspec import Meta
 
 from protocol.wire import Cell, ClientWire, Length, Name, Prose, Seq, ServerWire, TokenId, Wire
 
-MAX_LISTED: Final = 64
+#: The most entries one list of an ``options`` answer holds (a Hero character with many
+#: Powers lists each Power under each Power action).
+MAX_LISTED: Final = 256
 
 
 class AskOptions(ClientWire, frozen=True, kw_only=True):
@@ -32,11 +35,22 @@ class Clock(Wire, frozen=True, kw_only=True):
     label: Prose
 
 
+class Unavailable(Wire, frozen=True, kw_only=True):
+    """An action the game knows that the token cannot take now: the ``code`` and the
+    ``reason`` the ``act`` (or ``move``, ``end_phase``) would be refused with, which
+    names the rule that stops it."""
+
+    action: Name
+    code: Name
+    reason: Prose
+
+
 class Options(ServerWire, frozen=True, kw_only=True):
     """The answer to ``ask_options`` ``ref``: whether ``token`` may act now (else
-    ``reason``), how far it may still move, the ``available`` actions, the ``refused``
-    ones as ``[action, reason]`` pairs, the prompts waiting on the asker, and the
-    fight's moment (``clock``; null with no fight)."""
+    ``reason``: whose action it is, or the rule that keeps it idle), how far it may
+    still move, the ``available`` actions (each one its command would accept now), the
+    ``unavailable`` ones, each with the refusal it would get, the prompts waiting on
+    the asker, and the fight's moment (``clock``; null with no fight)."""
 
     TYPE = "options"
     ref: Seq
@@ -45,7 +59,7 @@ class Options(ServerWire, frozen=True, kw_only=True):
     reason: Prose | None
     movement_left: Length
     available: Annotated[tuple[Name, ...], Meta(max_length=MAX_LISTED)]
-    refused: Annotated[tuple[tuple[Name, Prose], ...], Meta(max_length=MAX_LISTED)]
+    unavailable: Annotated[tuple[Unavailable, ...], Meta(max_length=MAX_LISTED)]
     prompts: Annotated[tuple[str, ...], Meta(max_length=MAX_LISTED)]
     clock: Clock | None = None
 

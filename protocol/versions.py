@@ -50,7 +50,10 @@ from typing import Any
 #: Also in version 8: a token may carry an ``elevation`` (``load_scene``, and the
 #: tokens of ``scene_loaded`` and ``combatant_joined`` when it is not 0).  Events logged
 #: before carry none: they read as on the ground (no step needed).
-WIRE_VERSION = 8
+#: Version 9: the ``options`` answer's ``refused`` pairs are ``unavailable``, each
+#: ``{action, code, reason}``, and list every action the game knows (also when it is not
+#: the token's action).  A reply, not an event: nothing logged changes (no step needed).
+WIRE_VERSION = 9
 
 EventUpgrade = Callable[..., dict[str, Any]]
 #: ``EVENT_UPGRADES[v]`` turns a logged event (``{"kind", "data"}``) of wire version

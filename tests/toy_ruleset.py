@@ -248,6 +248,11 @@ class ToyDuel(Ruleset):
         if isinstance(speed, bool) or not isinstance(speed, int):
             raise CommandRejected("bad_scene", f"{combatant.id}: speed must be an integer")
 
+    def condition_set(self, combat: Any, cid: str, condition: str, on: bool) -> Any:
+        """``dazed`` is the fighter's own flag, as the GM's ``daze`` sets it."""
+        fighter = combat.state_of(cid)
+        return combat.with_state(cid, replace(fighter, dazed=on))
+
     def initiative(self, combatants: Any, tray: DiceTray, groups: Any) -> Initiative:
         """``speed`` + 1d6; a group rolls once at its fastest member's speed."""
         grouped = {cid: tuple(g) for g in groups for cid in g}

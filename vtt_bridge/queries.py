@@ -34,7 +34,10 @@ def answer_options(session: Session, message: protocol.AskOptions, now_ms: int) 
             reason=found.reason,
             movement_left=found.movement_left,
             available=found.available,
-            refused=found.refused,
+            unavailable=tuple(
+                protocol.Unavailable(action=u.action, code=u.code, reason=u.reason)
+                for u in found.unavailable
+            ),
             prompts=found.open_prompts,
             clock=None
             if found.clock is None

@@ -270,11 +270,43 @@ class Ruleset:
     #: The statistics the GM may change during a fight (``set_stats``); any other is
     #: refused, naming these.  Empty: none.
     changeable_stats: ClassVar[tuple[str, ...]] = ()
+    #: Why an unaware combatant does nothing in the surprise pass, in the game's words
+    #: and with its rule (``ask_options`` says it).
+    unaware_rule: ClassVar[str] = "unaware in the surprise pass: no action"
 
     # -- set-up -----------------------------------------------------------------------------
 
     def check_combatant(self, combatant: Combatant) -> None:
         """Raise ``CommandRejected("bad_scene", ...)`` if the token lacks a needed statistic."""
+
+    @property
+    def token_stats(self) -> tuple[str, ...]:
+        """The token statistics (``stats`` keys) this game plays by name: those its
+        ``wording.stats`` declare (one declaration: the description lists the same)."""
+        return tuple(s.name for s in type(self).wording.stats if "<" not in s.name)
+
+    @property
+    def token_stat_prefixes(self) -> tuple[str, ...]:
+        """The families of statistics it plays: a declared ``weapon.<name>`` is the
+        prefix ``weapon.``."""
+        return tuple(s.name.split("<", 1)[0] for s in type(self).wording.stats if "<" in s.name)
+
+    def check_stats(self, combatant: Combatant) -> None:
+        """Refuse (``bad_scene``) a statistic on ``combatant`` this game does not play
+        (not in :attr:`token_stats`, no :attr:`token_stat_prefixes` prefix), naming
+        those it does: nothing a table sends is accepted and ignored.  The core runs it
+        before :meth:`check_combatant`."""
+        for key, _ in combatant.stats:
+            if key in self.token_stats or key.startswith(self.token_stat_prefixes):
+                continue
+            from engine.errors import CommandRejected
+
+            played = ", ".join((*self.token_stats, *(f"{p}*" for p in self.token_stat_prefixes)))
+            raise CommandRejected(
+                "bad_scene",
+                f"token {combatant.id!r}: {self.title} plays no stat {key!r} "
+                f"(it plays: {played or 'none'})",
+            )
 
     def initiative(
         self, combatants: Sequence[Combatant], tray: DiceTray, groups: Sequence[Sequence[str]]
@@ -354,6 +386,15 @@ class Ruleset:
     def skip_reason(self, combat: Combat, cid: str) -> str | None:
         """Why ``cid`` is skipped though its count came up (it keeps its place), or None."""
         return None if self.can_act(combat, cid) else "cannot act"
+
+    def idle_reason(self, combat: Combat, cid: str) -> str | None:
+        """Why ``cid`` takes no action in the current pass at all, naming the rule, or
+        None (``ask_options`` tells it so when its count has not come, and lists every
+        action with it).  Default: :attr:`unaware_rule` for the unaware in a surprise
+        pass, else :meth:`skip_reason`."""
+        if combat.surprise and cid not in combat.aware:
+            return self.unaware_rule
+        return self.skip_reason(combat, cid)
 
     def count_reached(self, state: EncounterState, cid: str) -> Result:
         """``cid``'s count came up, whether or not it acts (things that last "until your
@@ -477,6 +518,13 @@ class Ruleset:
         raise NotImplementedError
 
     # -- effects and conditions ------------------------------------------------------------
+
+    def condition_set(self, combat: Combat, cid: str, condition: str, on: bool) -> Combat:
+        """The GM set (``on``) or cleared ``condition`` (one of ``vocabulary.conditions``)
+        on ``cid`` with ``set_condition``.  Default: the fight's conditions record it,
+        read by the ruleset with ``combat.has(cid, condition)``; a game that keeps the
+        condition in its own combatant state stores it there instead."""
+        return combat.with_condition(cid, condition, on)
 
     def effect_ended(self, state: EncounterState, effect: Effect) -> Result:
         """``effect`` just ended (the core already emitted ``effect_ended``)."""

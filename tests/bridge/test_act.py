@@ -62,7 +62,10 @@ async def test_act_params_are_checked_by_the_bridge_then_run(bridge: Bridge) -> 
 
     seq = await alice.send(protocol.AskOptions, token="a")
     options = await alice.wait_for(protocol.Options, lambda m: m.ref == seq)
-    assert ("zap", "the action is used this turn") in options.refused
+    used = protocol.Unavailable(
+        action="zap", code="illegal_action", reason="the action is used this turn"
+    )
+    assert used in options.unavailable
 
     # The log holds the act as sent: replaying it from nothing rebuilds the same state.
     await gm.send(protocol.Ping)

@@ -21,8 +21,10 @@ async def test_the_cyberpunk_red_fight_shows_every_rule() -> None:
     before, after = asked
     assert before.can_act and before.movement_left == 8.0
     assert {"walk", "swim", "attack", "hold_action", "end_phase"} <= set(before.available)
-    assert "move first" in dict(before.refused)["run"]
-    assert dict(after.refused)["attack"] == '"no more than two attacks a turn"'
+    assert "move first" in {u.action: u.reason for u in before.unavailable}["run"]
+    assert {u.action: u.reason for u in after.unavailable}["attack"] == (
+        '"no more than two attacks a turn"'
+    )
     assert after.movement_left == 2.0
     # A tie rerolled: Gina and the boss both 16; only they reroll; the scores stay.
     rolls = [d["purpose"] for d in data(events, "dice_rolled")]

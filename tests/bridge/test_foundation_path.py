@@ -244,7 +244,7 @@ async def test_a_client_asks_what_a_token_may_do(tmp_path: Path) -> None:
         answer = await alice.wait_for(protocol.Options, lambda m: m.ref == seq)
         assert answer.can_act and answer.movement_left == 12.0
         assert {"attack", "combat", "step", "withdraw", "end_phase"} <= set(answer.available)
-        assert dict(answer.refused)["hampered"]
+        assert {u.action: u.reason for u in answer.unavailable}["hampered"]
         seq = await alice.send(protocol.AskOptions, token="ogre")
         other = await alice.wait_for(protocol.Options, lambda m: m.ref == seq)
         assert not other.can_act and other.reason == "'alice' does not control token 'ogre'"

@@ -81,17 +81,27 @@ async def test_ask_options_answers_for_an_mm_combatant(bridge: Bridge) -> None:
         groups=(("minion1", "minion2"),),
     )  # fmt: skip
     assert isinstance(await gm.reply_to(seq), protocol.Ack)
+    # The villain, unaware, is told the rule that keeps it out of the surprise round.
+    seq = await gm.send(protocol.AskOptions, token="villain")
+    idle = await gm.wait_for(protocol.Options, lambda m: m.ref == seq)
+    assert not idle.can_act and idle.available == ()
+    assert idle.reason is not None
+    assert idle.reason.startswith("unaware in the surprise round: no action")
+    assert {u.code for u in idle.unavailable} == {"not_your_turn"}
     seq = await alice.send(protocol.AskOptions, token="hero")
     mine = await alice.wait_for(protocol.Options, lambda m: m.ref == seq)
     assert mine.can_act and mine.movement_left == 6.0
     assert set(mine.available) == {"ground", "attack", "use_power", "free_action", "end_phase"}
-    assert "nothing to trade" in dict(mine.refused)["trade_down"]
+    assert {u.action: (u.code, u.reason) for u in mine.unavailable}["trade_down"] == (
+        "illegal_action",
+        "the surprise round allows one standard or move action: nothing to trade",
+    )
     attack = {"target": "minion1"}
     seq = await alice.send(protocol.Act, token="hero", action="attack", params=attack)
     assert isinstance(await alice.reply_to(seq), protocol.Ack)
     seq = await alice.send(protocol.AskOptions, token="hero")
     mine = await alice.wait_for(protocol.Options, lambda m: m.ref == seq)
-    refused = dict(mine.refused)
+    refused = {u.action: u.reason for u in mine.unavailable}
     assert "not both" in refused["ground"] and "taken this turn" in refused["attack"]
     # A player's params are checked by the bridge against the action's declaration.
     seq = await alice.send(

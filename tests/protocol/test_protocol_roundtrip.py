@@ -391,7 +391,12 @@ SERVER_MESSAGES: st.SearchStrategy[ServerMessage] = st.one_of(
         reason=nullable(text(0, 100)),
         movement_left=st.floats(0, 1e6),
         available=st.lists(text(1, 64), max_size=5).map(tuple),
-        refused=st.lists(st.tuples(text(1, 64), text(0, 100)), max_size=5).map(tuple),
+        unavailable=st.lists(
+            st.builds(
+                protocol.Unavailable, action=text(1, 64), code=text(1, 64), reason=text(0, 100)
+            ),
+            max_size=5,
+        ).map(tuple),
         prompts=st.lists(text(1, 16), max_size=3).map(tuple),
     ),
     st.builds(

@@ -53,6 +53,21 @@ import { RulesetWords } from "./words.js";
  * @property {string} kind
  * @property {Record<string, any>} data
  *
+ * @typedef {object} Unavailable an action the game knows that the token cannot take now
+ * @property {string} action the action, move mode, `end_phase` or `<action>:<choice>`
+ * @property {string} code the error code its command would be refused with
+ * @property {string} reason the refusal's message: the rule that stops it
+ *
+ * @typedef {object} Options the `options` answer to `ask_options`
+ * @property {number} ref
+ * @property {string} token
+ * @property {boolean} can_act whether it is this token's action now
+ * @property {string | null} reason why not: whose action it is, or the rule keeping it idle
+ * @property {number} movement_left
+ * @property {string[]} available what its commands would accept now
+ * @property {Unavailable[]} unavailable everything else the game knows, with why not
+ * @property {string[]} prompts the prompts waiting on the asker
+ *
  * @typedef {"idle" | "connecting" | "joined" | "disconnected" | "closed"} Status
  *
  * @typedef {object} ClientEvents
@@ -755,9 +770,14 @@ export class BridgeClient {
     return this.send("end_combat", reason === null ? {} : { reason });
   }
 
-  /** @param {string} token @returns {Promise<Record<string, any>>} the `options` body */
+  /**
+   * `ask_options`: what `token` may do now (`available`) and, for every other action
+   * its game knows, the refusal its command would get (`unavailable`: `{action, code,
+   * reason}`).
+   * @param {string} token @returns {Promise<Options>} the `options` body
+   */
   askOptions(token) {
-    return this.send("ask_options", { token });
+    return /** @type {Promise<Options>} */ (this.send("ask_options", { token }));
   }
 
   /** @param {string} token @param {[number, number]} to @returns {Promise<Record<string, any>>} the `path_plan` body */

@@ -84,6 +84,13 @@ test("a whole fight through the library", async () => {
   assert.deepEqual(plan.path.at(-1), [1, 5]);
   const options = await alice.askOptions("hero");
   assert.equal(options.can_act, true);
+  // What the ogre cannot do, each with the refusal its command would get.
+  const ogre = await gm.askOptions("ogre");
+  assert.equal(ogre.can_act, false);
+  assert.deepEqual(ogre.available, ["abort"]); // out of turn, only an abort
+  const attack = ogre.unavailable.find((u) => u.action === "attack");
+  assert.equal(attack?.code, "not_your_turn");
+  await assert.rejects(gm.act("ogre", "attack", { target: "hero" }), (err) => err.code === attack.code);
   // What the ogre threatens, and where the hero's path would be stopped: the bridge's
   // answers, the same for a player and anyone else.
   const threat = await bob.askThreat("ogre");

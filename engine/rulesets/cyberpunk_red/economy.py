@@ -46,7 +46,15 @@ def attack_refusal(fighter: Fighter, weapon_name: str) -> str | None:
     if len(usage.attacks) >= MAX_ATTACKS:
         return '"no more than two attacks a turn"'
     first = fighter.weapon(usage.attacks[0])
-    assert first is not None
+    if first is None:
+        # The first attack's weapon was dropped since (it lies on the floor): its ROF is
+        # not the fighter's to read, so it counts as ROF 1 and only a ROF 2 weapon may
+        # make the second attack (before, this crashed the turn's every question).
+        if weapon.rof == 1:
+            return (
+                f'"you can\'t fire two ROF 1 weapons with one Action" ({usage.attacks[0]} dropped)'
+            )
+        return None
     if first.name == weapon.name:
         if weapon.rof < 2:
             return f"{weapon.name} is ROF 1: one attack with the Action"

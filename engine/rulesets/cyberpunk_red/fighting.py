@@ -104,7 +104,10 @@ def needs_grab(arena: Arena, world: World, f: Fighter, p: GrabParams | None) -> 
     if f.free_hand() is None:
         return "needs a free hand"
     if p is None:
-        return None
+        # Offered only with someone to grab: an opponent within reach.
+        if any(_opponent(arena, world, f, t) is None for t in world.within_reach(f.id)):
+            return None
+        return "nothing to grab: no opponent within reach"
     why = _opponent(arena, world, f, p.target) or reach_refusal(world, f, p.target)
     if why:
         return why
@@ -122,7 +125,12 @@ def needs_throw(arena: Arena, world: World, f: Fighter, p: ThrowParams | None) -
     """Why ``f`` cannot Throw (``p``) once its Action is open, or None."""
     has_item = any(f.in_hand(h) is not None for h in HANDS)
     if p is None:
-        return None if f.holding or has_item else "holds nobody and nothing to throw"
+        if f.holding:
+            return None
+        if not has_item:
+            return "holds nobody and nothing to throw"
+        # An item is thrown at a target in line of sight: offered only with one.
+        return None if world.seen_by(f.id) else "nothing to throw at: no token in line of sight"
     if p.item is None:
         return None if f.holding else "throws someone it is holding: Grab first"
     if f.hand_of(p.item) is None:

@@ -33,9 +33,10 @@ from engine.tray import DiceTray
 
 
 def needs_held_weapon(arena: Arena, world: World, f: Fighter, p: WeaponParams | None) -> str | None:
-    """Why ``p.weapon`` is not in one of ``f``'s hands, or None."""
+    """Why ``p.weapon`` (any weapon if None) is not in one of ``f``'s hands, or None."""
     if p is None:
-        return None
+        held = [f.in_hand(h) for h in HANDS]
+        return None if any(w not in (None, SHIELD) for w in held) else "no weapon in hand"
     return None if f.hand_of(p.weapon) else f"{p.weapon} is not in a hand"
 
 
@@ -64,7 +65,16 @@ def needs_holster(arena: Arena, world: World, f: Fighter, p: HandParams | None) 
 def needs_take(arena: Arena, world: World, f: Fighter, p: TakeParams | None) -> str | None:
     """Why ``f`` cannot take ``p.weapon`` into a hand for free, or None."""
     if p is None:
-        return None if f.free_hand() else "no free hand"
+        if not f.free_hand():
+            return "no free hand"
+        # Offered only when some weapon can be taken: one carried and not in hand (a
+        # shield is drawn, not taken), or one on the floor within reach.
+        carried = any(
+            w.name not in ("unarmed", SHIELD) and f.hand_of(w.name) is None for w in f.weapons
+        )
+        if carried or any(world.reaches_cell(f.id, c) for c, _ in arena.floor):
+            return None
+        return "no weapon to take: none carried out of hand, none on the floor within reach"
     if p.weapon == SHIELD:
         return 'a shield is "the only thing you can\'t put in your hand for free": draw it'
     if p.hand is not None and p.hand not in HANDS:

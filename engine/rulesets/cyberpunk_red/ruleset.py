@@ -37,7 +37,10 @@ from engine.rulesets.cyberpunk_red.state import (
     Vehicle,
     Weapon,
 )
-from engine.rulesets.cyberpunk_red.stats import fighter_from_token, is_vehicle
+from engine.rulesets.cyberpunk_red.stats import (
+    fighter_from_token,
+    is_vehicle,
+)
 from engine.rulesets.cyberpunk_red.words import WORDING
 from engine.rulesets.cyberpunk_red.world import SceneWorld
 from engine.spatial import build_index
@@ -296,8 +299,8 @@ class CyberpunkRed(Ruleset):
 
     def check_combatant(self, combatant: Combatant) -> None:
         """A vehicle needs nothing; anyone else needs ``ref`` and ``move`` (see state.py)."""
-        if not is_vehicle(combatant):
-            fighter_from_token(combatant)
+        if combatant.stat("vehicle", False) is not True:
+            fighter_from_token(combatant)  # a non-boolean vehicle is refused there
 
     def initiative(
         self, combatants: Sequence[Combatant], tray: DiceTray, groups: Sequence[Sequence[str]]

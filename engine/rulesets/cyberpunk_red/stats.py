@@ -31,6 +31,8 @@ def _int(token: Combatant, name: str, default: int | None = None, low: int = 0) 
 
 def fighter_from_token(token: Combatant) -> Fighter:
     """The fighter ``token`` describes; CommandRejected("bad_scene") naming a bad stat."""
+    if not isinstance(token.stat("vehicle", False), bool):
+        raise _bad(token, "vehicle must be true or false")
     ref = _int(token, "ref")
     move = _int(token, "move")
     jump = token.stat("jump", move)
@@ -49,6 +51,8 @@ def fighter_from_token(token: Combatant) -> Fighter:
             if not isinstance(melee, bool):
                 raise _bad(token, f"{MELEE}{name} must be true or false")
             weapons.append(Weapon(name, int(value), melee))
+        elif key.startswith(HAND) and key[len(HAND) :] not in HANDS:
+            raise _bad(token, f"{key} names no hand (hand.{' or hand.'.join(HANDS)})")
         elif key.startswith(MELEE) and token.stat(WEAPON + key[len(MELEE) :]) is None:
             raise _bad(token, f"{key} names no weapon ({WEAPON}{key[len(MELEE) :]})")
     fighter = Fighter(

@@ -201,6 +201,11 @@ class HeroSupplement(Ruleset):
     combatant_state: ClassVar[type | None] = PowerState
     move_modes: ClassVar[tuple[str, ...]] = MOVE_MODES
     actions: ClassVar[dict[str, Any]] = {**ACTIONS, **POWER_ACTIONS}
+    #: What ``ask_options`` tells an unaware character in the Surprise Phase.
+    unaware_rule: ClassVar[str] = (
+        'unaware in the Surprise Phase: no action (Surprise: "Characters who were '
+        'unaware do not get to act in the Surprise Phase")'
+    )
     vocabulary: ClassVar[Vocabulary] = Vocabulary(
         conditions=CONDITIONS,
         resources=(*REQUIRED_INT_STATS, *OPTIONAL_INT_STATS, *FLAGS, "noncombat", "identity"),
@@ -214,6 +219,11 @@ class HeroSupplement(Ruleset):
             *stat_words(REQUIRED_INT_STATS, OPTIONAL_INT_STATS, FLAGS),
             StatWords("noncombat", "number", doc="noncombat movement (default twice combat)"),
             StatWords("identity", "text", doc="`true` or `alternate`"),
+            StatWords("STR", "integer", doc="Strength, for STR added to a Power (seed 002)"),
+            # Weapon Familiarities and Powers and Frameworks (seed 002).
+            StatWords("wf:<group>", "flag", doc="a Weapon Familiarity with the group"),
+            StatWords("power:<name>", "text", doc="a Power, as JSON (seed 002)"),
+            StatWords("framework:<name>", "text", doc="a Power Framework, as JSON"),
         ),
         triggers=words.TRIGGERS,
     )

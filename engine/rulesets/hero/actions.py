@@ -53,8 +53,8 @@ from engine.rulesets.hero.state import (
     usage,
     with_usage,
 )
+from engine.targets import nothing_to_attack, sight_line_clear
 from engine.turns import eligible
-from geometry import BlockMode
 
 # "You can't use this action to start or complete a non-combat move, to withdraw from
 # combat, or to perform any action that requires an attack roll."
@@ -93,8 +93,12 @@ def _slot_refusal(ctx: Context, slot: str | None) -> None:
 
 
 def attack_refusal(ctx: Context) -> str | None:
-    """An attack action needs an attack slot."""
+    """An attack action needs an attack slot and a token to attack: one within reach,
+    or in line of sight for a ranged attack (the checks :func:`attack` makes)."""
     _slot_refusal(ctx, ATTACK)
+    nothing = nothing_to_attack(ctx.spatial, ctx.scene, ctx.token, ctx.scene.tokens)
+    if nothing is not None:
+        raise CommandRejected("out_of_reach", nothing)
     return None
 
 
@@ -105,11 +109,11 @@ def attack(ctx: Context, params: AttackParams) -> Result:
     if target is None or target.id == token.id:
         raise CommandRejected("unknown_token", f"no target {params.target!r} to attack")
     if params.ranged:
+        if not sight_line_clear(ctx.spatial, scene, token, target):
+            raise CommandRejected("out_of_reach", f"{target.id!r} is not in line of sight")
         index = ctx.spatial.index(scene)
         a = index.grid.footprint_center(token.cell, token.size)
         b = index.grid.footprint_center(target.cell, target.size)
-        if index.walls.segment_blocked(a, b, BlockMode.SIGHT):
-            raise CommandRejected("out_of_reach", f"{target.id!r} is not in line of sight")
         distance = ((a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2) ** 0.5
         if distance > params.range + 1e-9:
             raise CommandRejected(

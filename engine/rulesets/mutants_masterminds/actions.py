@@ -40,8 +40,8 @@ from engine.rulesets.mutants_masterminds.events import (
     Incapacitation,
     TradedDown,
 )
-from engine.rulesets.mutants_masterminds.state import Character, number, uncanny
-from geometry import BlockMode
+from engine.rulesets.mutants_masterminds.state import Character, number
+from engine.targets import nothing_to_attack, sight_line_clear
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,9 +93,27 @@ def standard_refusal(ctx: Context) -> str | None:
     return turn.standard_refusal(character_of(ctx), ctx.combat.surprise)
 
 
+def attack_refusal(ctx: Context) -> str | None:
+    """Why the acting token cannot attack now: no standard action, or no combatant
+    within reach (close) nor in line of sight (ranged), the checks :func:`attack` makes."""
+    why = standard_refusal(ctx)
+    if why is not None:
+        return why
+    fighting = [t for t in ctx.scene.tokens if ctx.combat.state_of(t.id) is not None]
+    nothing = nothing_to_attack(ctx.spatial, ctx.scene, ctx.token, fighting)
+    if nothing is not None:
+        raise CommandRejected("out_of_reach", nothing)
+    return None
+
+
 def trade_refusal(ctx: Context) -> str | None:
     """Why the acting token cannot trade its standard action down now."""
     return turn.trade_refusal(character_of(ctx), ctx.combat.surprise)
+
+
+def free_refusal(ctx: Context) -> str | None:
+    """Why the acting token cannot take a free action now (only if incapacitated)."""
+    return turn.INCAPACITATED if character_of(ctx).incapacitated else None
 
 
 def _store(ctx: Context, who: Character) -> Context:
@@ -114,8 +132,7 @@ def attack(ctx: Context, params: AttackParams) -> Result:
     bonus = params.bonus
     if bonus is None:
         bonus = number(ctx.token, f"{params.reach}_attack")
-    flat = defender.flat_footed and not uncanny(target)
-    rank = 0 if flat else number(target, defence)
+    rank = 0 if defender.defenceless(target) else number(target, defence)
     dc = 10 + rank
     purpose = f"attack: {ctx.token.id} on {target.id} ({params.reach}) d20 + {bonus} vs {dc}"
     (d20,) = ctx.tray.roll(purpose, 1, 20, params.rolls)
@@ -136,10 +153,7 @@ def out_of_reach(ctx: Context, target: Combatant, reach: str) -> None:
         if not in_reach(ctx.spatial, ctx.scene, ctx.token, target):
             raise CommandRejected("out_of_reach", f"{target.id!r} is not within reach")
         return
-    index = ctx.spatial.index(ctx.scene)
-    a = index.grid.footprint_center(ctx.token.cell, ctx.token.size)
-    b = index.grid.footprint_center(target.cell, target.size)
-    if index.walls.segment_blocked(a, b, BlockMode.SIGHT):
+    if not sight_line_clear(ctx.spatial, ctx.scene, ctx.token, target):
         raise CommandRejected("out_of_reach", f"{target.id!r} is not in line of sight")
 
 
@@ -168,5 +182,5 @@ def free_action(ctx: Context, params: FreeParams) -> Result:
 def incapacitate(ctx: Context, params: IncapacitateParams) -> Result:
     """The GM sets or clears a combatant's incapacitated condition."""
     who = character_of(ctx, params.target)
-    combat = ctx.combat.with_state(params.target, replace(who, incapacitated=params.on))
+    combat = ctx.combat.with_state(params.target, who.with_condition("incapacitated", params.on))
     return replace(ctx.state, combat=combat), [Incapacitation(params.target, params.on)]

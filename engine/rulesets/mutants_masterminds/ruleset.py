@@ -84,7 +84,7 @@ class MutantsMasterminds(Ruleset):
     move_modes: ClassVar[tuple[str, ...]] = (GROUND,)
     actions: ClassVar[dict[str, ActionSpec[Any]]] = {
         "attack": ActionSpec(
-            "attack", actions.AttackParams, actions.attack, actions.standard_refusal,
+            "attack", actions.AttackParams, actions.attack, actions.attack_refusal,
             doc="standard action: attack check against Parry (close) or Dodge (ranged)",
         ),
         "use_power": ActionSpec(
@@ -96,14 +96,19 @@ class MutantsMasterminds(Ruleset):
             doc="trade the standard action for a second move action",
         ),
         "free_action": ActionSpec(
-            "free_action", actions.FreeParams, actions.free_action,
+            "free_action", actions.FreeParams, actions.free_action, actions.free_refusal,
             doc="a free action (talking, dropping something), reported",
         ),
         "incapacitate": ActionSpec(
             "incapacitate", actions.IncapacitateParams, actions.incapacitate, when="gm",
-            doc="the GM sets or clears incapacitated: skipped at its count",
+            doc="the GM sets or clears incapacitated (as set_condition does)",
         ),
     }  # fmt: skip
+    #: What ``ask_options`` tells an unaware combatant in the surprise round.
+    unaware_rule: ClassVar[str] = (
+        'unaware in the surprise round: no action (Unaware Combatants: "Combatants unaware at the '
+        'start of battle do not get to act in the surprise round")'
+    )
     vocabulary: ClassVar[Vocabulary] = Vocabulary(
         conditions=("flat_footed", "incapacitated"),
         resources=(*REQUIRED, *OPTIONAL, *FLAGS),
@@ -158,6 +163,16 @@ class MutantsMasterminds(Ruleset):
         opponents"."""
         return has_surprise_phase(aware, everyone)
 
+    # -- conditions -------------------------------------------------------------------------
+
+    def condition_set(self, combat: Combat, cid: str, condition: str, on: bool) -> Combat:
+        """``set_condition`` stores the condition where the rules read it, the
+        combatant's own state (see :meth:`.state.Character.with_condition`)."""
+        who = combat.state_of(cid)
+        if not isinstance(who, Character):
+            raise CommandRejected("not_in_combat", f"{cid!r} is not in the fight")
+        return combat.with_state(cid, who.with_condition(condition, on))
+
     # -- time -------------------------------------------------------------------------------
 
     def skip_reason(self, combat: Combat, cid: str) -> str | None:
@@ -210,6 +225,8 @@ class MutantsMasterminds(Ruleset):
 
 def _why_no_movement(who: Character, token: Combatant, surprise: bool) -> str:
     """What a refused move is told beyond the figures."""
+    if who.incapacitated:
+        return f": {turn.INCAPACITATED}"
     if surprise and who.standard:
         return ": the surprise round allows a standard or a move action, not both"
     if who.move_closed and not token.stat("move_by_action", False):

@@ -22,7 +22,7 @@ the scene's unit).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from engine.errors import CommandRejected
 from engine.model import Combatant
@@ -46,7 +46,8 @@ class Character:
     spending: ``standard`` (the standard action is taken), ``traded`` (it was traded
     down for a second move action), ``moved`` (distance moved this turn) and
     ``move_closed`` (a standard action came after part of a move action, which ends that
-    move action); ``incapacitated`` (the GM's condition: it is skipped).
+    move action); ``incapacitated`` (the GM's condition: it is skipped, does nothing and
+    is defenceless).
     """
 
     flat_footed: bool = True
@@ -55,6 +56,22 @@ class Character:
     moved: float = 0.0
     move_closed: bool = False
     incapacitated: bool = False
+
+    def with_condition(self, condition: str, on: bool) -> Character:
+        """This combatant with the GM's ``flat_footed`` or ``incapacitated`` set or
+        cleared.  Flat-footed set by the GM lasts, like the fight's first, until the
+        start of its next regular turn."""
+        if condition == "flat_footed":
+            return replace(self, flat_footed=on)
+        assert condition == "incapacitated", condition
+        return replace(self, incapacitated=on)
+
+    def defenceless(self, token: Combatant) -> bool:
+        """Whether its Dodge and Parry count 0 against an attack: flat-footed without
+        Uncanny Dodge (seed 003: "You can't use your Dodge or Parry ... while
+        flat-footed"), or incapacitated (M&M 3e: incapacitated is defenceless, and
+        Uncanny Dodge does not help one who cannot act)."""
+        return self.incapacitated or (self.flat_footed and not uncanny(token))
 
     def fresh_turn(self) -> Character:
         """This combatant at the start of one of its turns: nothing spent."""

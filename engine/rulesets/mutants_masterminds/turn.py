@@ -24,9 +24,15 @@ from dataclasses import replace
 from engine.model import Combatant
 from engine.rulesets.mutants_masterminds.state import Character
 
+#: Why an incapacitated combatant does nothing, even if the GM sets it during its turn
+#: (M&M 3e: incapacitated is stunned, "unable to take any actions").
+INCAPACITATED = "incapacitated: it can take no actions"
+
 
 def standard_refusal(who: Character, surprise: bool) -> str | None:
     """Why ``who`` cannot take its standard action now, or None."""
+    if who.incapacitated:
+        return INCAPACITATED
     if who.traded:
         return "the standard action was traded down for a second move action"
     if who.standard:
@@ -38,6 +44,8 @@ def standard_refusal(who: Character, surprise: bool) -> str | None:
 
 def trade_refusal(who: Character, surprise: bool) -> str | None:
     """Why ``who`` cannot trade its standard action down for a second move action now."""
+    if who.incapacitated:
+        return INCAPACITATED
     if surprise:
         return "the surprise round allows one standard or move action: nothing to trade"
     if who.traded:
@@ -51,7 +59,7 @@ def movement_left(who: Character, token: Combatant, surprise: bool) -> float:
     """How far ``who`` may still move this turn: one move action's ``movement``, two
     after trading down; none after the surprise round's standard action, and none of a
     move action a standard action ended."""
-    if surprise and who.standard:
+    if who.incapacitated or (surprise and who.standard):
         return 0.0
     if who.move_closed and not token.stat("move_by_action", False):
         return 0.0

@@ -167,7 +167,10 @@ def test_after_a_rof_1_shot_and_a_full_move_only_free_actions_and_the_turn_end_r
     assert "attack" in encounter.options("rex").available
     encounter.apply(Move("gm", "rex", ((3, 6), (4, 6), (5, 6), (6, 6), (7, 6))))  # MOVE 5
     options = encounter.options("rex")
-    assert set(options.available) == {"take_weapon", "drop_weapon", "end_phase"}
+    # Free actions he can take: dropping the rifle; nothing to take (nothing else is
+    # carried, none on the floor), so take_weapon is not offered either.
+    assert set(options.available) == {"drop_weapon", "end_phase"}
+    assert "no weapon to take" in dict(options.refused)["take_weapon"]
     assert "nothing to attack" in dict(options.refused)["attack"]
     refused(encounter, Act("gm", "rex", "attack", {"target": "boss"}), "illegal_action")
     refused(encounter, Act("gm", "rex", "attack", {"target": "boss", "weapon": "rifle"}),

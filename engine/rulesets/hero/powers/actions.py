@@ -177,6 +177,11 @@ def has_powers(ctx: Context) -> str | None:
     return None if _sheet(ctx).powers else f"{ctx.token.id!r} has no Powers"
 
 
+def has_frameworks(ctx: Context) -> str | None:
+    """Refusal: a character without a Framework has no slots to switch."""
+    return None if _sheet(ctx).frameworks else f"{ctx.token.id!r} has no Framework"
+
+
 def _dry(ctx: Context, request: Use) -> str | None:
     """Why ``request`` would be refused now, from the same rules ``use`` runs (its dice
     are stand-ins: nothing is rolled or kept)."""
@@ -405,7 +410,7 @@ POWER_ACTIONS: dict[str, ActionSpec[Any]] = {
     ),
     "power_on": ActionSpec("power_on", PowerParams, turn_on, has_powers, choices=on_choices),
     "power_off": ActionSpec("power_off", PowerParams, turn_off, has_powers, choices=off_choices),
-    "switch_framework": ActionSpec("switch_framework", SwitchParams, switch_slots, has_powers),
+    "switch_framework": ActionSpec("switch_framework", SwitchParams, switch_slots, has_frameworks),
     "change_identity": ActionSpec("change_identity", IdentityParams, identity, has_powers),
     "power_options": ActionSpec("power_options", PowerOptionsParams, set_options, when="gm"),
 }

@@ -278,6 +278,10 @@ def sheet_of(combatant: Combatant) -> Sheet:
         except (ValueError, ParamError) as exc:
             raise CommandRejected("bad_scene", f"{where}: {exc}") from None
     str_value = combatant.stat("STR")
+    if str_value is not None and (not isinstance(str_value, int) or isinstance(str_value, bool)):
+        raise CommandRejected(
+            "bad_scene", f"token {combatant.id!r}: STR must be an integer, got {str_value!r}"
+        )
     if isinstance(str_value, int) and not isinstance(str_value, bool) and str_value > 0:
         if any(p.name == "STR" for p in powers):
             raise CommandRejected(
