@@ -143,11 +143,8 @@ class ClientWire(Wire, frozen=True, kw_only=True):
     def body(self) -> dict[str, Any]:
         """The wire body, ready for msgspec's encoders: every field but ``seq``;
         ``LATER`` ones only when set (so older servers read the rest)."""
-        body = msgspec.structs.asdict(self)
+        body = _trimmed(self)
         del body["seq"]
-        for name, default in _plan_of(type(self))[2].items():
-            if body[name] == default:
-                del body[name]
         return body
 
     def renumbered(self, seq: int) -> Self:
@@ -240,6 +237,39 @@ def _plan_of(cls: type[Wire]) -> _Plan:
     nested = {f.name: t for f in info.fields if (t := _struct_in(f.type)) is not None}
     later = {f.name: _default(f) for f in info.fields if f.name in cls.LATER}
     return required, nested, later
+
+
+def _trimmed(value: Wire) -> dict[str, Any]:
+    """``value``'s fields, its ``LATER`` ones only when set, and so on down every struct
+    it holds (a token's ``elevation`` inside a ``load_scene``): what an older peer reads."""
+    body = msgspec.structs.asdict(value)
+    _, nested, later = _plan_of(type(value))
+    for name, default in later.items():
+        if body[name] == default:
+            del body[name]
+    for name, (inner, many) in nested.items():
+        item = body.get(name)
+        if item is None or not _trims(inner):
+            continue
+        body[name] = [_trimmed(i) for i in item] if many else _trimmed(item)
+    return body
+
+
+@functools.cache
+def _trims(cls: type[Wire]) -> bool:
+    """Whether a struct of ``cls`` can hold a ``LATER`` field, itself or deeper."""
+    seen: set[type[Wire]] = set()
+    todo = [cls]
+    while todo:  # a walk, not recursion: a struct may hold itself (a param's items)
+        kind = todo.pop()
+        if kind in seen:
+            continue
+        seen.add(kind)
+        _, nested, later = _plan_of(kind)
+        if later:
+            return True
+        todo.extend(inner for inner, _ in nested.values())
+    return False
 
 
 def _default(field: msgspec.inspect.Field) -> Any:
