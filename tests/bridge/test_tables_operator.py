@@ -104,7 +104,7 @@ async def test_who_may_not_make_tables_and_bad_requests_change_nothing(tmp_path:
         cases = [
             ({"name": "x", "players": ["gm"]}, 400, "reserved_participant", "players[0]"),
             ({"name": "x", "players": ["a", "a"]}, 400, "bad_value", "players[1]"),
-            ({"name": "x", "dice": "players"}, 400, "bad_value", "dice"),
+            ({"name": "x", "dice": "everyone"}, 400, "bad_value", "dice"),
             ({"name": "x", "seats": 3}, 400, "unknown_field", "seats"),
             ({"players": ["a"]}, 400, "missing_field", "name"),
         ]

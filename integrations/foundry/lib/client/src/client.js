@@ -705,11 +705,41 @@ export class BridgeClient {
 
   /**
    * `join_combat` (GM): bring a new token into the running fight; `token` is a scene
-   * token spec (as in `loadScene`); it is placed and rolls its place in the order.
-   * @param {Record<string, any>} token
+   * token spec (as in `loadScene`); it is placed and rolls its place in the order (at a
+   * count already taken, by the game's tie rule).  `rolls`: the table's own dice for
+   * those rolls, in the order made (its initiative, then any tie-breaks), or none.
+   * @param {Record<string, any>} token @param {number[] | null} [rolls]
    */
-  joinCombat(token) {
-    return this.send("join_combat", { token });
+  joinCombat(token, rolls = null) {
+    return this.send("join_combat", rolls === null ? { token } : { token, rolls });
+  }
+
+  /**
+   * `roll_initiative`: before a fight, roll `token`'s initiative dice yourself (a player
+   * for its own tokens, at a table whose dice policy is `players`; the GM for any); the
+   * next `start_combat` rolls that token with them.  `rolls` null takes them back.
+   * @param {string} token @param {number[] | null} rolls
+   */
+  rollInitiative(token, rolls) {
+    return this.send("roll_initiative", { token, rolls });
+  }
+
+  /**
+   * `set_stats` (GM): change statistics of `token` mid-fight (only those its game plays);
+   * everyone gets `stats_changed`, and the view's token its new values.
+   * @param {string} token @param {Record<string, boolean | number | string>} stats
+   */
+  setStats(token, stats) {
+    return this.send("set_stats", { token, stats });
+  }
+
+  /**
+   * `edit_scene` (GM): replace the scene's walls and/or terrain mid-fight (left out:
+   * kept); everyone gets `scene_edited`, and the view's scene the new ones.
+   * @param {{walls?: Record<string, any>[], terrain?: Record<string, any>[]}} edit
+   */
+  editScene({ walls, terrain } = {}) {
+    return this.send("edit_scene", { ...(walls ? { walls } : {}), ...(terrain ? { terrain } : {}) });
   }
 
   /** `leave_combat` (GM): take `token` out of the fight (`remove`: off the scene too). @param {string} token @param {boolean} [remove] */

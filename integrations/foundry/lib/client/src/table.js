@@ -342,6 +342,17 @@ const FOLD = {
   combatant_joined(view, d) {
     if (d.token) view.tokens[d.combatant] = tokenView(d.token);
   },
+  stats_changed(view, d) {
+    // The GM changed a sheet mid-fight (set_stats): the token's new values.
+    const token = view.tokens[d.combatant];
+    if (token) token.stats = { ...token.stats, ...Object.fromEntries(d.stats) };
+  },
+  scene_edited(view, d) {
+    // The GM's new walls and/or terrain (edit_scene); null: kept.
+    if (!view.scene) return;
+    if (d.walls) view.scene.walls = structuredClone(d.walls);
+    if (d.terrain) view.scene.terrain = structuredClone(d.terrain);
+  },
   power_used(view, d) {
     // Hero Powers spend END: the event says what is left (STUN is unchanged).
     const vitals = combatOf(view, "power_used").vitals;
