@@ -346,7 +346,7 @@ async def test_a_cyberpunk_red_fight_reads_in_rounds_on_the_pages(pages: dict[st
         await expect(end).to_be_visible()
         assert await alice.get_by_role("button", name=re.compile("Phase")).count() == 0
         await end.click()
-        await expect(alice.locator("#log")).to_contain_text("gina is done")
+        await expect(alice.locator("#log")).to_contain_text("Gina is done")
         for who in ("boss", "rex", "goon"):  # the rest of Round 1 (the GM ends them all)
             await act(gm, protocol.EndPhase, token=who)
         await expect(alice.locator("#time")).to_have_text("Round 2")
