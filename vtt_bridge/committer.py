@@ -40,7 +40,8 @@ from engine.events import PromptOpened
 from vtt_bridge.loading import DeadlineFn, snapshot_of
 from vtt_bridge.metrics import Metrics
 from vtt_bridge.replies import ack_reply, broadcast, send_ack, send_error
-from vtt_bridge.store import AdminReply, LogRow, Store, TableRow
+from vtt_bridge.store import AdminReply, LogRow, TableRow
+from vtt_bridge.store_protocol import EventStore
 from vtt_bridge.tables import Session, Table
 
 log = logging.getLogger("vtt_bridge")
@@ -133,7 +134,7 @@ class Committer:
 
     def __init__(
         self,
-        store: Store,
+        store: EventStore,
         metrics: Metrics,
         *,
         on_deadline: DeadlineFn,
@@ -525,8 +526,11 @@ class Committer:
 
 
 def _disk_full(exc: BaseException) -> bool:
-    """Whether a failed commit failed for lack of space (SQLite's ``SQLITE_FULL``, or the
-    operating system's ``ENOSPC`` or ``EDQUOT``)."""
+    """Whether a failed commit failed for lack of space (SQLite's ``SQLITE_FULL``,
+    PostgreSQL's ``disk_full``, SQLSTATE 53100, or the operating system's ``ENOSPC`` or
+    ``EDQUOT``)."""
+    if getattr(exc, "sqlstate", None) == "53100":
+        return True
     if isinstance(exc, sqlite3.Error):
         code = getattr(exc, "sqlite_errorcode", None)
         return code == sqlite3.SQLITE_FULL or "disk is full" in str(exc)

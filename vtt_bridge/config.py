@@ -71,6 +71,7 @@ BOUNDS: Final[dict[str, Bound]] = {
     "events_kept_bytes": Bound("events-kept-bytes", 0, 2**40),
     "ops_port": Bound("ops-port", 1, 65535),
     "log_repeat_interval": Bound("log-repeat-interval", 0, 86400),
+    "lease": Bound("lease", 1, 3600, "a heartbeat goes every third of it"),
 }
 #: The settings that take one of a few words.
 CHOICES: Final[dict[str, tuple[str, tuple[str, ...]]]] = {
@@ -126,6 +127,13 @@ def check(config: Config) -> None:
         raise ConfigError(
             f"{_named('tls-cert')} and {_named('tls-key')} go together: give both or neither"
         )
+    if config.public_url:
+        parts = urlsplit(config.public_url)
+        if parts.scheme not in ("ws", "wss") or not parts.hostname:
+            raise ConfigError(
+                f"{_named('public-url')}: {config.public_url!r} is not a WebSocket URL "
+                "(ws:// or wss://host[:port]/path)"
+            )
     for host in config.allowed_hosts:
         if not host or any(c in host for c in "/ @,"):
             raise ConfigError(
@@ -148,7 +156,16 @@ class Config:
 
     host: str = "127.0.0.1"
     port: int = 8080
-    database: Path = Path("data/vtt-bridge.sqlite3")
+    #: The event log: a SQLite file, or a ``postgresql://`` URL (kept as text) that
+    #: several bridge processes share (docs/several-bridges.md).
+    database: Path | str = Path("data/vtt-bridge.sqlite3")
+    #: With PostgreSQL: the WebSocket URL clients reach this process at, which a join
+    #: for one of its tables through another process is redirected to ("": this
+    #: process's ``ws://host:port/ws``).
+    public_url: str = ""
+    #: With PostgreSQL: seconds without a heartbeat after which this process's tables
+    #: may be taken over by another (it renews it every third of that).
+    lease: float = 5.0
     demo: bool = False
     record_dir: Path | None = None
     prompt_timeout: float = 30.0

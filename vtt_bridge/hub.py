@@ -28,7 +28,7 @@ from typing import Any
 import engine
 import protocol
 from engine import SYSTEM, CommandRejected, ExpirePrompt
-from vtt_bridge import admin, loading, membership, permissions
+from vtt_bridge import admin, loading, membership, ownership, permissions
 from vtt_bridge import rows as _rows  # noqa: F401  (registers the shipped messages' rows)
 from vtt_bridge.admin import RESERVED_PARTICIPANTS
 from vtt_bridge.committer import Committer, CrashFn, Pending
@@ -37,7 +37,8 @@ from vtt_bridge.membership import CATCH_UP_CHUNK, SERVER_NAME
 from vtt_bridge.metrics import Metrics
 from vtt_bridge.registry import ROWS
 from vtt_bridge.replies import ack_reply, message_digest, resend, send_error
-from vtt_bridge.store import JoinToken, LogRow, Store, TableRow
+from vtt_bridge.store import JoinToken, LogRow, TableRow
+from vtt_bridge.store_protocol import EventStore
 from vtt_bridge.tables import EVENTS_KEPT_BYTES, EventLog, Kept, Session, Table, new_join_token
 from vtt_bridge.translate import command_to_plain, event_to_plain
 
@@ -75,7 +76,7 @@ class Hub:
 
     def __init__(
         self,
-        store: Store,
+        store: EventStore,
         on_deadline: DeadlineFn | None = None,
         *,
         snapshot_every: int = 0,
@@ -218,6 +219,8 @@ class Hub:
         row = self.store.table(table_id)
         if row is None:
             return None
+        if self.store.shared:
+            ownership.take(self.store, table_id)  # raises OwnedElsewhere: join its owner
         table = self._new_table(row, self.store.join_tokens(table_id))
         deadlines: list[tuple[str, str, int]] = []
         report = loading.load(table, self.store, lambda *d: deadlines.append(d))
@@ -225,6 +228,8 @@ class Hub:
         return table, report, deadlines
 
     def _load(self, verify_log: bool) -> None:
+        if self.store.shared:
+            return  # several processes share the database: a table loads when claimed
         for row in self.store.tables():
             table = self._install(row, self.store.join_tokens(row.id))
             report = loading.load(table, self.store, self._on_deadline)

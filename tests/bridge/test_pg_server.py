@@ -6,11 +6,10 @@ from pathlib import Path
 
 import psycopg
 
-from tests.bridge.pg_fixture import pg_dsn, postgres  # noqa: F401
 from tests.pgserver import PostgresServer
 
 
-def test_the_server_commits_durably_and_not_as_root(postgres: PostgresServer) -> None:  # noqa: F811
+def test_the_server_commits_durably_and_not_as_root(postgres: PostgresServer) -> None:
     with psycopg.connect(postgres.dsn()) as conn:
         settings = {
             name: conn.execute(f"SHOW {name}").fetchone()
@@ -25,7 +24,7 @@ def test_the_server_commits_durably_and_not_as_root(postgres: PostgresServer) ->
         assert "Uid:\t0\t" not in Path(f"/proc/{pid}/status").read_text()
 
 
-def test_each_test_gets_an_empty_database_of_its_own(pg_dsn: str) -> None:  # noqa: F811
+def test_each_test_gets_an_empty_database_of_its_own(pg_dsn: str) -> None:
     with psycopg.connect(pg_dsn) as conn:
         tables = conn.execute(
             "SELECT count(*) FROM information_schema.tables WHERE table_schema = 'public'"
