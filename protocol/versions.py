@@ -33,7 +33,9 @@ from typing import Any
 #: ``identity_changed`` is new.
 #: Version 6 (issue 24): ``end_combat`` and its ``combat_ended`` event are new; events
 #: logged before keep their shape (no step needed).
-WIRE_VERSION = 6
+#: Version 7 (several bridge processes on one PostgreSQL database): the server message
+#: ``redirect`` is new; no event changed (no step needed).
+WIRE_VERSION = 7
 
 EventUpgrade = Callable[[dict[str, Any], dict[str, Any]], dict[str, Any]]
 #: ``EVENT_UPGRADES[v]`` turns a logged event (``{"kind", "data"}``) of wire version

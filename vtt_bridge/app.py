@@ -151,6 +151,7 @@ async def _hub_context(app: web.Application) -> AsyncIterator[None]:
         max_message_bytes=config.max_message_bytes,
         max_connections_per_token=config.max_connections_per_token,
         events_kept_bytes=config.events_kept_bytes,
+        clock=config.clock,
     )
     app[HUB] = hub
     if config.demo and hub.table_by_name(DEMO_TABLE) is None:
@@ -173,7 +174,9 @@ async def _hub_context(app: web.Application) -> AsyncIterator[None]:
     prometheus.register(hub)
     poller = loop.create_task(_poll_revocations(app)) if config.revocation_poll > 0 else None
     lease = (
-        loop.create_task(ownership.keep_lease(store, hub.committer.in_db, config.lease))
+        loop.create_task(
+            ownership.keep_lease(store, hub.committer.in_db, config.lease, hub.table_lost)
+        )
         if store.shared
         else None
     )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 import ssl
 import time
 from collections.abc import Callable
@@ -10,6 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 from urllib.parse import urlsplit
+
+from protocol.server_messages import MAX_URL, WS_URL_PATTERN
 
 #: The prefix of every setting's environment variable (``VTT_BRIDGE_RATE_LIMIT``).
 ENV_PREFIX: Final = "VTT_BRIDGE_"
@@ -127,13 +130,14 @@ def check(config: Config) -> None:
         raise ConfigError(
             f"{_named('tls-cert')} and {_named('tls-key')} go together: give both or neither"
         )
-    if config.public_url:
-        parts = urlsplit(config.public_url)
-        if parts.scheme not in ("ws", "wss") or not parts.hostname:
-            raise ConfigError(
-                f"{_named('public-url')}: {config.public_url!r} is not a WebSocket URL "
-                "(ws:// or wss://host[:port]/path)"
-            )
+    # What a ``redirect`` may carry: the same pattern and bound as the wire's.
+    if config.public_url and (
+        len(config.public_url) > MAX_URL or not re.match(WS_URL_PATTERN, config.public_url)
+    ):
+        raise ConfigError(
+            f"{_named('public-url')}: {config.public_url!r} is not a WebSocket URL "
+            "(ws:// or wss://host[:port]/path)"
+        )
     for host in config.allowed_hosts:
         if not host or any(c in host for c in "/ @,"):
             raise ConfigError(

@@ -32,6 +32,7 @@ from vtt_bridge import admin, loading, membership, ownership, permissions
 from vtt_bridge import rows as _rows  # noqa: F401  (registers the shipped messages' rows)
 from vtt_bridge.admin import RESERVED_PARTICIPANTS
 from vtt_bridge.committer import Committer, CrashFn, Pending
+from vtt_bridge.config import wall_clock_ms
 from vtt_bridge.loading import DeadlineFn, StartupError
 from vtt_bridge.membership import CATCH_UP_CHUNK, SERVER_NAME
 from vtt_bridge.metrics import Metrics
@@ -85,8 +86,14 @@ class Hub:
         max_message_bytes: int = protocol.MAX_FRAME_BYTES,
         max_connections_per_token: int = 0,
         events_kept_bytes: int = EVENTS_KEPT_BYTES,
+        clock: Callable[[], int] = wall_clock_ms,
     ) -> None:
         self.store = store
+        #: The server's clock (``Config.clock``), for what the hub does on its own (a
+        #: table moved to another process).
+        self.clock = clock
+        #: Tasks the hub started on its own (sending a moved table's members on).
+        self._moving: set[asyncio.Task[None]] = set()
         #: The crash test's fault injector (see :func:`vtt_bridge.app.crash_hook`).
         self.crash: CrashFn = crash or (lambda point: False)
         #: The largest frame decoded (``--max-message-bytes``); the server closes larger
@@ -110,6 +117,7 @@ class Hub:
             on_deadline=self._on_deadline,
             crash=crash or (lambda point: False),
             snapshot_every=snapshot_every,
+            on_lost=self.table_lost,
         )
         #: What start-up did with each table, and ``--verify-log``'s findings.
         self.load_reports: dict[str, loading.LoadReport] = {}
@@ -172,6 +180,15 @@ class Hub:
         table = self._install(row, tokens)
         self.load_reports[row.id] = loading.load(table, self.store, self._on_deadline)
         return table
+
+    def table_lost(self, table_id: str) -> None:
+        """Another process has taken ``table_id`` over (a shared database): forget it
+        and send its members to the new owner (:func:`vtt_bridge.ownership.give_up`)."""
+        task = asyncio.get_running_loop().create_task(
+            ownership.give_up(self, table_id, self.clock())
+        )
+        self._moving.add(task)
+        task.add_done_callback(self._moving.discard)
 
     def table_by_name(self, name: str) -> Table | None:
         """The first table called ``name``."""

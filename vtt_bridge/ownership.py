@@ -11,14 +11,21 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+import protocol
 from vtt_bridge.store_protocol import EventStore
+from vtt_bridge.tables import Session
+
+if TYPE_CHECKING:
+    from vtt_bridge.parts import HubParts
 
 #: Runs a blocking store call on the database thread (``Committer.in_db``).
 InDb = Callable[..., Awaitable[Any]]
 
 log = logging.getLogger("vtt_bridge")
+#: The close code after a ``redirect``: a normal close, the message said where to go.
+REDIRECT_CLOSE = 1000
 
 
 class OwnedElsewhere(Exception):
@@ -44,12 +51,15 @@ def take(store: EventStore, table_id: str) -> int:
     raise OwnedElsewhere(table_id, found.url)
 
 
-async def keep_lease(store: EventStore, in_db: InDb, lease_s: float) -> None:
+async def keep_lease(
+    store: EventStore, in_db: InDb, lease_s: float, on_lost: Callable[[str], None]
+) -> None:
     """Renew this process's lease every third of ``lease_s`` (so two missed beats still
     leave it live), for as long as the server runs.  A table another process has
     claimed meanwhile is logged; its next commit is refused by the fence whatever
     happens here.  A failed heartbeat (the database unreachable) is tried at the next
-    beat: the lease runs out on the database's clock if it keeps failing."""
+    beat: the lease runs out on the database's clock if it keeps failing.  ``on_lost``
+    is called with each table another process has claimed meanwhile."""
     from vtt_bridge.store_pg import PostgresStore
 
     assert isinstance(store, PostgresStore), "only a shared store has a lease"
@@ -62,6 +72,7 @@ async def keep_lease(store: EventStore, in_db: InDb, lease_s: float) -> None:
             continue
         for table_id in lost:
             log.warning("table %s was taken over by another process", table_id)
+            on_lost(table_id)
 
 
 async def hand_over(store: EventStore, in_db: InDb) -> None:
@@ -71,3 +82,42 @@ async def hand_over(store: EventStore, in_db: InDb) -> None:
 
     assert isinstance(store, PostgresStore), "only a shared store hands tables over"
     await in_db(store.leave)
+
+
+def redirect(
+    session: Session, ref: int | None, url: str, retry_after: float | None, now_ms: int
+) -> None:
+    """Send ``session`` a ``redirect`` to ``url``, then close its connection (1000)."""
+    message = protocol.Redirect(seq=session.next_seq(), ref=ref, url=url, retry_after=retry_after)
+    session.send(message, now_ms)
+    session.close_after_sent(REDIRECT_CLOSE, "redirect")
+
+
+async def give_up(hub: HubParts, table_id: str, now_ms: int) -> None:
+    """Another process serves ``table_id`` now: forget it here and send each member to
+    the new owner (a ``redirect``); with no live owner to name (it is being claimed),
+    close them with 1012 so they reconnect where they started and are led on from
+    there.  Their unanswered commands go with them: the client sends them again."""
+    from vtt_bridge.store_pg import PostgresStore
+
+    table = hub.tables.pop(table_id, None)
+    if table is None:
+        return
+    table.moved = True
+    for token, known in list(hub.by_token.items()):
+        if known is table:
+            del hub.by_token[token]
+    store = hub.store
+    assert isinstance(store, PostgresStore), "only a shared store's tables move"
+    try:
+        url = await hub.committer.in_db(store.owner_url, table_id)
+    except Exception:
+        log.exception("table %s: its new owner could not be read", table_id)
+        url = None
+    log.info("table %s moved to %s: %d members sent on", table_id, url, len(table.sessions))
+    for member in list(table.sessions):
+        hub.leave(member, now_ms)
+        if url is not None:
+            redirect(member, None, url, None, now_ms)
+        else:
+            member.kick(1012, "table moving")

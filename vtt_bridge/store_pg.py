@@ -48,6 +48,7 @@ from vtt_bridge.store import (
     version_runs,
 )
 from vtt_bridge.store_pg_leases import (
+    LIVE,
     Claimed,
     OwnedElsewhere,
     claim,
@@ -151,6 +152,15 @@ class PostgresStore:
         for table_id in lost:
             del self.epochs[table_id]
         return lost
+
+    def owner_url(self, table_id: str) -> str | None:
+        """The public URL of the live process that owns ``table_id``, if one does."""
+        rows = self._read(
+            f"SELECT b.url FROM owners o JOIN bridges b ON b.id = o.owner "
+            f"WHERE o.table_id = %s AND {LIVE}",
+            (table_id,),
+        )
+        return str(rows[0][0]) if rows else None
 
     def leave(self) -> None:
         """Give up every table and this process's registration (graceful shutdown)."""
@@ -287,7 +297,7 @@ class PostgresStore:
         """Commit a group of commands with the snapshots taken after them, tables'
         changed settings and the admin answers, in one transaction that first checks
         this process still owns every table it writes (raises
-        :class:`~vtt_bridge.store_pg_leases.Fenced` if not, and writes nothing).
+        :class:`~vtt_bridge.store_protocol.Fenced` if not, and writes nothing).
 
         Returns how long the transaction took, in milliseconds."""
         started = time.perf_counter()

@@ -21,17 +21,10 @@ from dataclasses import dataclass
 
 import psycopg
 
+from vtt_bridge.store_protocol import Fenced
+
 #: The condition a ``bridges`` row ``b`` is live under, on the database's clock.
 LIVE = "b.heartbeat > now() - make_interval(secs => b.lease_s)"
-
-
-class Fenced(Exception):
-    """A commit refused: this process no longer owns one of the tables it writes."""
-
-    def __init__(self, table_ids: list[str]) -> None:
-        """``table_ids``: the tables lost."""
-        super().__init__(f"this process no longer owns table(s) {', '.join(table_ids)}")
-        self.table_ids = table_ids
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,6 +24,16 @@ from vtt_bridge.store import (
 )
 
 
+class Fenced(Exception):
+    """A commit refused, writing nothing: this process no longer owns one of the tables
+    it writes (a shared store's; another process has claimed them since)."""
+
+    def __init__(self, table_ids: list[str]) -> None:
+        """``table_ids``: the tables lost."""
+        super().__init__(f"this process no longer owns table(s) {', '.join(table_ids)}")
+        self.table_ids = table_ids
+
+
 class EventStore(Protocol):
     """Tables, join tokens, admin answers, snapshots and the log of accepted commands.
 

@@ -15,7 +15,8 @@ import pytest
 
 from vtt_bridge.store import LogRow, Snapshot, TableRow
 from vtt_bridge.store_pg import PostgresStore
-from vtt_bridge.store_pg_leases import Claimed, Fenced, OwnedElsewhere
+from vtt_bridge.store_pg_leases import Claimed, OwnedElsewhere
+from vtt_bridge.store_protocol import Fenced
 
 ROW = TableRow("t1", "Keep", 7, 30.0, 0)
 

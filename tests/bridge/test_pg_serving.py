@@ -90,6 +90,6 @@ async def test_group_commit_snapshots_and_retransmission_across_a_restart(pg_dsn
 
 def test_a_public_url_must_be_a_websocket_url() -> None:
     assert Config(public_url="wss://bridge-2.example/ws").public_url == "wss://bridge-2.example/ws"
-    for bad in ("http://bridge.example/ws", "ws:///ws", "bridge:8080"):
+    for bad in ("http://bridge.example/ws", "ws:///ws", "bridge:8080", "ws://a b/ws"):
         with pytest.raises(ConfigError, match="--public-url"):
             Config(public_url=bad)
