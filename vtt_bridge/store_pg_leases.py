@@ -63,8 +63,9 @@ def heartbeat(cur: psycopg.Cursor[tuple[object, ...]], bridge: str) -> bool:
 
 def leave(cur: psycopg.Cursor[tuple[object, ...]], bridge: str) -> None:
     """Give up every table at once (a graceful shutdown): the next claim of each takes it
-    without waiting for the lease to run out."""
-    cur.execute("DELETE FROM owners WHERE owner = %s", (bridge,))
+    without waiting for the lease to run out.  The rows stay, owned by nobody (``""``),
+    so the next claim bumps the epoch: epochs only grow."""
+    cur.execute("UPDATE owners SET owner = '' WHERE owner = %s", (bridge,))
     cur.execute("DELETE FROM bridges WHERE id = %s", (bridge,))
 
 
@@ -88,7 +89,7 @@ def claim(
         (table_id,),
     )
     found = cur.fetchone()
-    assert found is not None  # the insert found the row; rows are never deleted in a claim
+    assert found is not None  # the insert found the row; owners rows are never deleted
     owner, epoch, url, live = found
     assert isinstance(owner, str) and isinstance(epoch, int)
     if owner == bridge and epoch == held:

@@ -131,7 +131,7 @@ def test_a_graceful_leave_hands_tables_over_at_once(pg_dsn: str) -> None:
         a.create_table(ROW, [])
         assert isinstance(b.claim("t1"), OwnedElsewhere)
         a.leave()
-        assert b.claim("t1") == Claimed("t1", 1)  # a fresh owners row after a leave
+        assert b.claim("t1") == Claimed("t1", 2)  # at once, and the epoch still grows
         b.append("t1", _row(0))
         with pytest.raises(Fenced):
             a.append("t1", _row(1))
