@@ -136,3 +136,27 @@ class PostgresServer:
             self._run("pg_ctl", "-D", str(self.data), "-m", "immediate", "-w", "stop")
         finally:
             shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def main() -> None:
+    """``python -m tests.pgserver``: start a server, print a new database's URL, and stop
+    the server when standard input closes (the JavaScript tests' PostgreSQL).  Without
+    PostgreSQL it prints ``SKIP: why`` instead (on CI: exits 1 saying why)."""
+    import sys
+
+    reason = missing_reason()
+    if reason is not None:
+        if on_ci():
+            sys.exit(reason)
+        print(f"SKIP: {reason}", flush=True)
+        return
+    server = PostgresServer()
+    try:
+        print(server.new_database(), flush=True)
+        sys.stdin.read()
+    finally:
+        server.stop()
+
+
+if __name__ == "__main__":
+    main()
