@@ -169,6 +169,11 @@ def build_parser() -> argparse.ArgumentParser:
     archive.add_argument("table", help="table id or name")
     archive.add_argument("--db", type=database_arg, default=db_default)
 
+    move = sub.add_parser(
+        "migrate", help="copy a SQLite database's tables into PostgreSQL and check them"
+    )
+    move.add_argument("--db", type=Path, default=Path(Config.database), help="the SQLite file")
+    move.add_argument("--to", required=True, help="the postgresql:// URL to copy into")
     rep = sub.add_parser("replay", help="replay recordings and compare what the bridge sends")
     rep.add_argument("files", nargs="+", type=Path)
 
@@ -242,6 +247,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _archive_table(args)
     if args.command in ("backup", "restore"):
         return _backup_or_restore(args)
+    if args.command == "migrate":
+        return _migrate(args)
     return _replay(args.files)
 
 
@@ -429,6 +436,21 @@ def _archive_table(args: argparse.Namespace) -> int:
         print(f"archived table {table.id} ({table.name}): its join tokens are revoked")
     finally:
         store.close()
+    return 0
+
+
+def _migrate(args: argparse.Namespace) -> int:
+    from vtt_bridge.migrate import MigrationError, migrate  # psycopg: only for this
+
+    if not is_postgres_url(args.to):
+        print(f"ERROR --to must be a postgresql:// URL, got {args.to!r}", file=sys.stderr)
+        return 2
+    try:
+        report = migrate(args.db, args.to)
+    except MigrationError as exc:
+        print(f"ERROR {exc}", file=sys.stderr)
+        return 1
+    print(f"migrated {args.db}: {report.describe()}")
     return 0
 
 

@@ -189,6 +189,29 @@ class PostgresStore:
         if self.bridge is not None:
             self.epochs[row.id] = 1
 
+    def import_table(
+        self,
+        row: TableRow,
+        tokens: list[JoinToken],
+        replies: list[AdminReply],
+        rows: list[LogRow],
+        snapshot: Snapshot | None,
+    ) -> None:
+        """Store a whole table from another database (``vtt-bridge migrate``) in one
+        transaction: it is all there, or not at all.  Nobody owns it afterwards."""
+        assert self.bridge is None, "a serving process imports nothing"
+        with self._transaction() as cur:
+            cur.execute(
+                f"INSERT INTO tables ({_TABLE_COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s)",
+                (row.id, row.name, row.seed, row.prompt_timeout, row.created_ms, row.dice),
+            )
+            self._insert_tokens(cur, tokens)
+            self._put_replies(cur, replies)
+            self._insert_rows(cur, [self._row_values(row.id, r) for r in rows])
+            if snapshot is not None:
+                self._put_snapshot(cur, row.id, snapshot)
+            self._bump(cur)
+
     @staticmethod
     def _insert_tokens(cur: Cursor, tokens: list[JoinToken]) -> None:
         cur.executemany(
@@ -307,13 +330,7 @@ class PostgresStore:
         try:
             with self._transaction() as cur:
                 fence(cur, self.bridge, self.epochs, written)
-                cur.executemany(
-                    "INSERT INTO log (table_id, position, first_event, command, events, meta, "
-                    "rules_version, wire_version, client, ref, participant, digest, "
-                    "event_count, epoch) VALUES "
-                    "(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
-                    values,
-                )
+                self._insert_rows(cur, values)
                 for table_id, snapshot in snapshots:
                     self._put_snapshot(cur, table_id, snapshot)
                 cur.executemany(
@@ -326,6 +343,16 @@ class PostgresStore:
             if not values or not self._db.broken or not self._committed(values[0]):
                 raise
         return (time.perf_counter() - started) * 1000
+
+    @staticmethod
+    def _insert_rows(cur: Cursor, values: list[tuple[Any, ...]]) -> None:
+        cur.executemany(
+            "INSERT INTO log (table_id, position, first_event, command, events, meta, "
+            "rules_version, wire_version, client, ref, participant, digest, "
+            "event_count, epoch) VALUES "
+            "(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+            values,
+        )
 
     def _row_values(self, table_id: str, row: LogRow) -> tuple[Any, ...]:
         meta = row.meta
