@@ -64,6 +64,15 @@ Cursor = psycopg.Cursor[tuple[Any, ...]]
 _TABLE_COLUMNS = "id, name, seed, prompt_timeout, created_ms, dice"
 _TOKEN_COLUMNS = "token, table_id, participant, role, revoked"
 _ROW_COLUMNS = "position, first_event, command, events, meta, rules_version, wire_version"
+#: Log rows one INSERT statement carries (14 values each, far within PostgreSQL's
+#: 65,535 parameters).
+INSERT_CHUNK = 256
+_INSERT_ROWS = (
+    "INSERT INTO log (table_id, position, first_event, command, events, meta, "
+    "rules_version, wire_version, client, ref, participant, digest, event_count, epoch) "
+    "VALUES "
+)
+_ROW_VALUES = "(" + ", ".join(["%s"] * 14) + ")"
 #: Deadlines are looked for in pages of this many rows, newest first.
 DEADLINE_PAGE = 256
 #: Seconds without a heartbeat after which a serving process's tables may be claimed.
@@ -333,11 +342,13 @@ class PostgresStore:
                 self._insert_rows(cur, values)
                 for table_id, snapshot in snapshots:
                     self._put_snapshot(cur, table_id, snapshot)
-                cur.executemany(
-                    "UPDATE tables SET prompt_timeout = %s, dice = %s WHERE id = %s",
-                    [(s.prompt_timeout, s.dice, s.id) for s in settings],
-                )
-                self._put_replies(cur, replies)
+                if settings:
+                    cur.executemany(
+                        "UPDATE tables SET prompt_timeout = %s, dice = %s WHERE id = %s",
+                        [(s.prompt_timeout, s.dice, s.id) for s in settings],
+                    )
+                if replies:
+                    self._put_replies(cur, replies)
                 self._crash("before_commit")
         except psycopg.OperationalError:
             if not values or not self._db.broken or not self._committed(values[0]):
@@ -346,13 +357,14 @@ class PostgresStore:
 
     @staticmethod
     def _insert_rows(cur: Cursor, values: list[tuple[Any, ...]]) -> None:
-        cur.executemany(
-            "INSERT INTO log (table_id, position, first_event, command, events, meta, "
-            "rules_version, wire_version, client, ref, participant, digest, "
-            "event_count, epoch) VALUES "
-            "(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
-            values,
-        )
+        # One statement per INSERT_CHUNK rows, not a statement a row: a group commit's
+        # rows cost one round trip to the server, not one each.
+        for start in range(0, len(values), INSERT_CHUNK):
+            chunk = values[start : start + INSERT_CHUNK]
+            cur.execute(
+                _INSERT_ROWS + ", ".join([_ROW_VALUES] * len(chunk)),
+                [value for row in chunk for value in row],
+            )
 
     def _row_values(self, table_id: str, row: LogRow) -> tuple[Any, ...]:
         meta = row.meta

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.pgserver import PostgresServer, missing_reason, on_ci
+from bench.pgserver import PostgresServer, missing_reason, on_ci
 
 
 @pytest.fixture(scope="session")

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import psycopg
 
-from tests.pgserver import PostgresServer
+from bench.pgserver import PostgresServer
 
 
 def test_the_server_commits_durably_and_not_as_root(postgres: PostgresServer) -> None:

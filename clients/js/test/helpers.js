@@ -241,13 +241,13 @@ export function sameLastMove(folded, fromState, where) {
 
 
 /**
- * A throwaway PostgreSQL for the tests of several bridges (`python -m tests.pgserver`:
+ * A throwaway PostgreSQL for the tests of several bridges (`python -m bench.pgserver`:
  * Debian's binaries, started as a non-root user in a temporary folder). Resolves with a
  * fresh database's URL and a stop() that ends the server; without PostgreSQL off CI,
  * with `skip` saying why instead (on CI it rejects).
  */
 export async function startPostgres() {
-  const child = spawn(PYTHON, ["-m", "tests.pgserver"], { cwd: ROOT, stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawn(PYTHON, ["-m", "bench.pgserver"], { cwd: ROOT, stdio: ["pipe", "pipe", "pipe"] });
   let out = "";
   let err = "";
   child.stderr.on("data", (d) => (err += d));

@@ -1,4 +1,4 @@
-"""A throwaway PostgreSQL server for the tests and benches: Debian's binaries, started here.
+"""A throwaway PostgreSQL server for the benches and the tests: Debian's binaries, started here.
 
 ``initdb`` makes a cluster in a fresh folder under the system's temporary directory and
 ``pg_ctl`` starts it on a free loopback port, its unix socket in the same folder, with
@@ -139,7 +139,7 @@ class PostgresServer:
 
 
 def main() -> None:
-    """``python -m tests.pgserver``: start a server, print a new database's URL, and stop
+    """``python -m bench.pgserver``: start a server, print a new database's URL, and stop
     the server when standard input closes (the JavaScript tests' PostgreSQL).  Without
     PostgreSQL it prints ``SKIP: why`` instead (on CI: exits 1 saying why)."""
     import sys
