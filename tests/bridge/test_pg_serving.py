@@ -11,8 +11,9 @@ import pytest
 from aiohttp.test_utils import TestServer
 
 import protocol
-from tests.bridge.conftest import Bridge, token_of
+from tests.bridge.conftest import Bridge, closed_with, token_of
 from tests.bridge.test_durability import crowd_scene
+from tests.bridges import cli
 from tests.wsclient import TableClient
 from vtt_bridge import Config, create_app
 from vtt_bridge.app import HUB
@@ -93,3 +94,21 @@ def test_a_public_url_must_be_a_websocket_url() -> None:
     for bad in ("http://bridge.example/ws", "ws:///ws", "bridge:8080", "ws://a b/ws"):
         with pytest.raises(ConfigError, match="--public-url"):
             Config(public_url=bad)
+
+
+async def test_a_token_revoked_by_another_process_closes_its_connections(pg_dsn: str) -> None:
+    # The database is the truth: the revocation poll reads its change counter, which
+    # ``vtt-bridge revoke-token`` (another process) moves.
+    config = Config(database=pg_dsn, revocation_poll=0.05)
+    async with TestServer(create_app(config)) as server, aiohttp.ClientSession() as http:
+        bridge = Bridge(server, http, config)
+        table = bridge.table("t", ["alice"])
+        alice = await bridge.member(table, "alice")
+        token = token_of(table, "alice")
+        revoked = await asyncio.to_thread(cli, "revoke-token", token, "--db", pg_dsn)
+        assert "revoked player alice" in revoked
+        assert await asyncio.wait_for(closed_with(alice.ws), 10) == 1008
+        again = await bridge.connect()
+        await again.send(protocol.Join, token=token, last_event=None)
+        refused = await again.wait_for(protocol.ErrorMessage)
+        assert refused.code == "bad_token"
