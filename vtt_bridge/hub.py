@@ -94,6 +94,9 @@ class Hub:
         self.clock = clock
         #: Tasks the hub started on its own (sending a moved table's members on).
         self._moving: set[asyncio.Task[None]] = set()
+        #: Tables loaded on demand at once (a shared database), and how many may be.
+        self._loading = 0
+        self.max_loads = ownership.MAX_LOADS
         #: The crash test's fault injector (see :func:`vtt_bridge.app.crash_hook`).
         self.crash: CrashFn = crash or (lambda point: False)
         #: The largest frame decoded (``--max-message-bytes``); the server closes larger
@@ -215,8 +218,16 @@ class Hub:
         """A table another process created since start-up (``vtt-bridge create-table``):
         read and loaded from the database now, on the database thread, and installed;
         None when the database has no such table or it is archived.  Joins for it that
-        arrive together each read it; the first installs it, the others join that one."""
-        read = await self.committer.in_db(self._read_table, table_id)
+        arrive together each read it; the first installs it, the others join that one.
+        On a shared database, beyond :attr:`max_loads` at once the join is asked to come
+        back (:func:`vtt_bridge.ownership.room_to_load`)."""
+        if self.store.shared:
+            ownership.room_to_load(self.store, self._loading, self.max_loads, table_id)
+        self._loading += 1
+        try:
+            read = await self.committer.in_db(self._read_table, table_id)
+        finally:
+            self._loading -= 1
         if table_id in self.tables:
             return self.tables[table_id]
         if read is None:

@@ -102,7 +102,7 @@ async def _join(
         try:  # a table another process created while the server runs
             table = await hub.table_created_elsewhere(grant.table_id)
         except ownership.OwnedElsewhere as elsewhere:  # another process serves it
-            ownership.redirect(session, message.seq, elsewhere.url, None, now_ms)
+            ownership.redirect(session, message.seq, elsewhere.url, elsewhere.retry_after, now_ms)
             return
         except Exception:
             log.exception("join: table %s could not be loaded", grant.table_id)

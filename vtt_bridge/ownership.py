@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import random
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
@@ -29,13 +30,36 @@ REDIRECT_CLOSE = 1000
 
 
 class OwnedElsewhere(Exception):
-    """A table another live process serves: its clients are sent to ``url``."""
+    """A table another live process serves: its clients are sent to ``url`` (after
+    ``retry_after`` seconds, None: at once)."""
 
-    def __init__(self, table_id: str, url: str) -> None:
+    def __init__(self, table_id: str, url: str, retry_after: float | None = None) -> None:
         """``url``: the owner's public WebSocket URL."""
         super().__init__(f"table {table_id} is served at {url}")
         self.table_id = table_id
         self.url = url
+        self.retry_after = retry_after
+
+
+#: Tables one process loads at once on a shared database.  After a host dies its
+#: tables' clients all come back at once; beyond this many loads the others are asked
+#: to come back in a moment, so the loads do not hold up the commits of tables already
+#: served (every load runs on the one database thread).
+MAX_LOADS = 16
+#: The moment they are asked to wait, in seconds: drawn in this range, so they do not
+#: all come back together either.
+LOAD_RETRY_S = (0.5, 2.0)
+
+
+def room_to_load(store: EventStore, loading: int, most: int, table_id: str) -> None:
+    """Raise :class:`OwnedElsewhere` naming this process itself, with a ``retry_after``,
+    when ``loading`` loads are under way already and at most ``most`` may be."""
+    if loading < most:
+        return
+    from vtt_bridge.store_pg import PostgresStore
+
+    assert isinstance(store, PostgresStore), "only a shared store loads on demand"
+    raise OwnedElsewhere(table_id, store.public_url, round(random.uniform(*LOAD_RETRY_S), 2))
 
 
 def take(store: EventStore, table_id: str) -> int:

@@ -112,3 +112,28 @@ async def test_a_token_revoked_by_another_process_closes_its_connections(pg_dsn:
         await again.send(protocol.Join, token=token, last_event=None)
         refused = await again.wait_for(protocol.ErrorMessage)
         assert refused.code == "bad_token"
+
+
+async def test_loads_beyond_the_cap_are_asked_to_come_back(pg_dsn: str) -> None:
+    # After a failover every client of the dead host's tables comes back at once: past
+    # max_loads tables being loaded, a join is redirected to this same process with a
+    # retry_after, and welcomed when it comes back with room to load.
+    made = create_app(Config(database=pg_dsn))
+    async with TestServer(made) as server, aiohttp.ClientSession() as http:
+        hub = made[HUB]
+        tokens = {t.participant: t.token for t in hub.create_table("t", ["alice"]).tokens.values()}
+    app = create_app(Config(database=pg_dsn, public_url="ws://127.0.0.1:9/ws"))
+    async with TestServer(app) as server, aiohttp.ClientSession() as http:
+        app[HUB].max_loads = 0
+        url = str(server.make_url("/ws"))
+        member = await TableClient.connect(http, url)
+        seq = await member.send(protocol.Join, token=tokens["alice"], last_event=None)
+        busy = await member.wait_for(protocol.Redirect)
+        assert busy.ref == seq and busy.url == "ws://127.0.0.1:9/ws"
+        assert busy.retry_after is not None and 0.5 <= busy.retry_after <= 2.0
+        assert app[HUB].tables == {}  # nothing was claimed or loaded
+        app[HUB].max_loads = 1
+        member = await TableClient.connect(http, url)
+        await member.send(protocol.Join, token=tokens["alice"], last_event=None)
+        assert (await member.wait_for(protocol.Welcome)).participant == "alice"
+        await member.close()
