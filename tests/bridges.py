@@ -47,8 +47,11 @@ def tokens_printed(out: str) -> dict[str, str]:
 class BridgeProcess:
     """One ``vtt-bridge serve`` on ``database``; :meth:`start` waits until it listens."""
 
-    def __init__(self, database: str, log: Path, *, lease: float = 2.0) -> None:
-        """A process to be started, logging to ``log``."""
+    def __init__(
+        self, database: str, log: Path, *, lease: float = 2.0, extra: tuple[str, ...] = ()
+    ) -> None:
+        """A process to be started, logging to ``log``, with ``extra`` serve flags."""
+        self.extra = extra
         self.database = database
         self.port = free_port()
         self.url = f"ws://127.0.0.1:{self.port}/ws"
@@ -62,7 +65,8 @@ class BridgeProcess:
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "vtt_bridge", "serve", "--host", "127.0.0.1",
                  "--port", str(self.port), "--db", self.database, "--public-url", self.url,
-                 "--lease", str(self.lease), "--rate-limit", "10000", "--rate-burst", "10000"],
+                 "--lease", str(self.lease), "--rate-limit", "10000", "--rate-burst", "10000",
+                 *self.extra],
                 cwd=ROOT, env=ENV, stdout=out, stderr=subprocess.STDOUT,
             )  # fmt: skip
         deadline = time.monotonic() + 30

@@ -1,7 +1,8 @@
 """Several real bridge processes on one PostgreSQL database: a join through any of them
 reaches the table's owner (a ``redirect``), and when the owner stops (SIGTERM), dies
-(SIGKILL) or is paused past its lease (SIGSTOP, then SIGCONT) its tables move on with
-every acknowledged command in the log once and no position written under two epochs."""
+(SIGKILL, or at one of the crash test's named points) or is paused past its lease
+(SIGSTOP, then SIGCONT) its tables move on with every acknowledged command in the log
+once, the command in flight applied at most once, and no position written twice."""
 
 from __future__ import annotations
 
@@ -196,3 +197,55 @@ async def test_a_paused_owner_cannot_append_after_its_table_moved(
     assert [e for _, e, *_ in rows] == [1, 1, 2, 2]
     assert rows[-1][2:] == ("alice/alice-vtt", stale) and ack.first_event == at_b.last_event + 1
     await gm.close()
+
+
+@pytest.mark.parametrize("point", ["before_commit", "after_commit", "after_ack", "mid_snapshot"])
+async def test_an_owner_killed_at_a_named_point_loses_and_doubles_nothing(
+    pg_dsn: str, tmp_path: Path, http: aiohttp.ClientSession, point: str
+) -> None:
+    """The crash test's points: the owner kills itself there (its third time), another
+    process takes the table over after the lease, and the command in flight, sent again
+    under its seq, is applied at most once; every acknowledged one is in the log once."""
+    tokens = new_table(pg_dsn)
+    extra = ("--crash-at", f"{point}:3", "--snapshot-every", "2")
+    a = BridgeProcess(pg_dsn, tmp_path / "a.log", lease=LEASE, extra=extra).start()
+    b = BridgeProcess(pg_dsn, tmp_path / "b.log", lease=LEASE).start()
+    try:
+        gm, welcome = await join(http, a.url, tokens["gm"], "gm-vtt")
+        assert isinstance(welcome, protocol.Welcome)
+        acked: list[protocol.Ack] = []
+        sent: dict[int, tuple[int, int]] = {}
+        in_flight = None
+        for step in range(500):  # until it dies (at after_ack, 50 ms after its ack)
+            path = ((0, 1 + (step + 1) % 2),) if step else None
+            if path is None:
+                seq = await gm.send(protocol.LoadScene, scene=crowd_scene(PLAYERS))
+            else:
+                seq = await gm.send(protocol.Move, token="t-alice", path=path)
+                sent[seq] = path[0]
+            try:
+                answer = await gm.reply_to(seq)
+            except (TimeoutError, ConnectionError):
+                in_flight = seq
+                break
+            assert isinstance(answer, protocol.Ack), answer
+            acked.append(answer)
+        assert in_flight is not None, "the owner never reached the point"
+        a.wait()
+        while True:  # the dead owner's lease runs out; the next join claims the table
+            member, answer = await join(http, b.url, tokens["gm"], "gm-vtt")
+            if isinstance(answer, protocol.Welcome):
+                break
+            await asyncio.sleep(0.2)
+        member.seq = in_flight - 1
+        await member.send(protocol.Move, token="t-alice", path=(sent[in_flight],))
+        again = await member.reply_to(in_flight)
+        assert isinstance(again, protocol.Ack), again  # applied now, or answered from the log
+        rows = logged(pg_dsn)
+        assert [p for p, *_ in rows] == list(range(len(rows)))  # each position once
+        refs = [ref for _, _, client, ref in rows if client == "gm/gm-vtt"]
+        assert len(refs) == len(set(refs))  # no command twice
+        assert {a.ref for a in acked} | {in_flight} == set(refs)  # every ack, and the retry
+    finally:
+        a.kill()
+        b.kill()
