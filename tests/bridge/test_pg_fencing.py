@@ -155,3 +155,22 @@ def test_a_tool_writes_only_tables_nobody_live_owns(pg_dsn: str) -> None:
     finally:
         a.close()
         tool.close()
+
+
+def test_a_lost_connection_fails_one_commit_and_the_next_reconnects(pg_dsn: str) -> None:
+    a = _bridge(pg_dsn, "a", lease_s=3600)
+    try:
+        a.create_table(ROW, [])
+        a.append("t1", _row(0))
+        with psycopg.connect(pg_dsn, autocommit=True) as admin:
+            (killed,) = admin.execute(
+                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            ).fetchone() or (0,)
+        assert killed == 1  # the store's one connection
+        with pytest.raises(psycopg.OperationalError):
+            a.append("t1", _row(1))  # not committed, so refused: its sender sends it again
+        a.append("t1", _row(1))  # on a new connection, under the same claim
+        assert _epochs(pg_dsn) == [(0, 1), (1, 1)]
+    finally:
+        a.close()
