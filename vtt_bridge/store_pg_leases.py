@@ -116,16 +116,32 @@ def fence(
 
     A tool's store (``bridge`` None: ``create-table``, ``migrate``) serves no table: it
     may write only a table nobody live owns."""
+    wanted = lock_owners(cur, table_ids)
+    if wanted:
+        check_owners(cur.fetchall(), bridge, epochs, wanted)
+
+
+def lock_owners(cur: psycopg.Cursor[tuple[object, ...]], table_ids: Iterable[str]) -> list[str]:
+    """Send the query of :func:`fence` that locks the ``owners`` rows of ``table_ids``
+    (its rows are read later: in a pipeline, after the batch's other statements are
+    sent); the tables asked for, none for an empty batch (then nothing is sent)."""
     wanted = sorted(set(table_ids))
-    if not wanted:
-        return
-    cur.execute(
-        f"SELECT o.table_id, o.owner, o.epoch, coalesce({LIVE}, false) FROM owners o "
-        "LEFT JOIN bridges b ON b.id = o.owner WHERE o.table_id = ANY(%s) "
-        "ORDER BY o.table_id FOR UPDATE OF o",
-        (wanted,),
-    )
-    rows = {str(r[0]): (r[1], r[2], bool(r[3])) for r in cur.fetchall()}
+    if wanted:
+        cur.execute(
+            f"SELECT o.table_id, o.owner, o.epoch, coalesce({LIVE}, false) FROM owners o "
+            "LEFT JOIN bridges b ON b.id = o.owner WHERE o.table_id = ANY(%s) "
+            "ORDER BY o.table_id FOR UPDATE OF o",
+            (wanted,),
+        )
+    return wanted
+
+
+def check_owners(
+    found: list[tuple[object, ...]], bridge: str | None, epochs: dict[str, int], wanted: list[str]
+) -> None:
+    """Raise :class:`Fenced` unless the locked rows ``found`` name ``bridge`` under the
+    epochs it holds for every table ``wanted`` (see :func:`fence`)."""
+    rows = {str(r[0]): (r[1], r[2], bool(r[3])) for r in found}
     if bridge is None:
         lost = [t for t in wanted if t in rows and rows[t][2]]
     else:
