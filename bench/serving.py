@@ -63,12 +63,13 @@ def rss_mb(pid: int) -> float:
 # -- setting up the bridge's tables ------------------------------------------------------
 
 
-def make_tables(db: Path, spectators: int, count: int = TABLES) -> list[dict[str, str]]:
-    """Create ``count`` tables in ``db``; per table the join tokens by participant."""
+def make_tables(db: Path | str, spectators: int, count: int = TABLES) -> list[dict[str, str]]:
+    """Create ``count`` tables in ``db`` (a SQLite file or a PostgreSQL URL); per table
+    the join tokens by participant."""
     from vtt_bridge.hub import Hub
-    from vtt_bridge.store import Store
+    from vtt_bridge.store_open import open_store
 
-    hub = Hub(Store(db))
+    hub = Hub(open_store(db))
     try:
         tables = []
         for t in range(count):
@@ -321,7 +322,7 @@ def fsync_ms(folder: Path, count: int = 200) -> list[float]:
     return times
 
 
-def bridge_command(db: Path, port: int, synchronous: str, *extra: str) -> list[str]:
+def bridge_command(db: Path | str, port: int, synchronous: str, *extra: str) -> list[str]:
     """The command line of a bridge under load: no rate limit, JSON logs."""
     return [
         "-m", "vtt_bridge", "serve", "--db", str(db), "--port", str(port),

@@ -54,6 +54,7 @@ from typing import Any
 import engine
 from vtt_bridge.hub import Hub
 from vtt_bridge.store import LogRow, Snapshot, Store, stored_hash
+from vtt_bridge.store_protocol import EventStore
 from vtt_bridge.translate import command_to_plain, event_to_plain
 
 PLAYERS = [f"p{i}" for i in range(5)]
@@ -86,7 +87,7 @@ def _round(encounter: engine.Encounter) -> list[tuple[dict[str, Any], list[dict[
     return done
 
 
-def build_table(store: Store, table_id: str, rows: int, t0: int = 1_767_225_600_000) -> None:
+def build_table(store: EventStore, table_id: str, rows: int, t0: int = 1_767_225_600_000) -> None:
     """Write ``rows`` logged commands (a scene, then rounds of moves) and snapshots for
     ``table_id`` through ``store``.  ``rows`` - 1 must be a multiple of 10."""
     encounter = engine.Encounter()

@@ -183,6 +183,32 @@ class Pong(ServerWire, frozen=True, kw_only=True):
     TYPE = "pong"
 
 
+#: Longest ``Redirect.url``.
+MAX_URL: Final = 2048
+#: A WebSocket URL: ``ws://`` or ``wss://``, a host, no spaces or control characters.
+WS_URL_PATTERN: Final = r"^wss?://[^\s/?#]+[^\s\x00-\x1f\x7f]*$"
+#: Longest ``Redirect.retry_after``, in seconds.
+MAX_RETRY_AFTER: Final = 3600.0
+
+
+class Redirect(ServerWire, frozen=True, kw_only=True):
+    """This bridge process does not serve the table: another one does, at ``url``.
+
+    Several bridge processes may share one database, each table served by one of them.
+    The answer to a ``join`` (``ref``: the join's seq) whose table another process
+    serves, or sent to every member (``ref`` null) when the table moves away mid-game
+    (its owner lost its lease).  The server closes the connection after it (1000); the
+    client connects to ``url`` after ``retry_after`` seconds (null: at once) and joins
+    again with the same token, ``client`` id and last event, resending what is
+    unanswered under the same seqs (the new owner answers each from the log, or applies
+    it once).  If it cannot reach ``url`` it goes back to the address it started from."""
+
+    TYPE = "redirect"
+    ref: Seq | None
+    url: Annotated[str, Meta(max_length=MAX_URL, pattern=WS_URL_PATTERN)]
+    retry_after: Annotated[float, Meta(ge=0, le=MAX_RETRY_AFTER)] | None = None
+
+
 #: Any server -> client message.
 ServerMessage: TypeAlias = (
     Welcome
@@ -192,6 +218,7 @@ ServerMessage: TypeAlias = (
     | Prompt
     | State
     | Pong
+    | Redirect
     | TokenIssued
     | TokenRevoked
     | TokenList

@@ -53,6 +53,8 @@ from typing import Any
 #: Version 9: the ``options`` answer's ``refused`` pairs are ``unavailable``, each
 #: ``{action, code, reason}``, and list every action the game knows (also when it is not
 #: the token's action).  A reply, not an event: nothing logged changes (no step needed).
+#: Also in version 9 (several bridge processes on one PostgreSQL database): the
+#: server message ``redirect`` is new; no event changed (no step needed).
 WIRE_VERSION = 9
 
 EventUpgrade = Callable[..., dict[str, Any]]

@@ -24,6 +24,7 @@ import msgspec
 
 import engine
 import protocol
+from protocol.server_messages import WS_URL_PATTERN
 from protocol.text import CLEAN_PATTERN
 from protocol.wire import Wire
 from vtt_bridge.event_types import event_sources, register_event_bodies, shipped
@@ -59,6 +60,8 @@ def wire_type(kind: msgspec.inspect.Type) -> str:
     if isinstance(kind, m.StrType):
         # Free text's pattern (no control or bidi characters, :mod:`protocol.text`) is
         # said once in the README's "Free text", not in every row.
+        if kind.pattern == WS_URL_PATTERN:
+            return "`ws://` or `wss://` URL" + _bounds(None, kind.max_length) + " chars"
         if kind.pattern and kind.pattern != CLEAN_PATTERN:
             return "id"
         return f"str{_bounds(kind.min_length, kind.max_length)} chars".replace("str chars", "str")

@@ -15,13 +15,14 @@ import asyncio
 import contextlib
 import logging
 import os
+import secrets
 import signal
 import threading
 from collections.abc import AsyncIterator, Callable
 
 from aiohttp import WSCloseCode, web
 
-from vtt_bridge import prometheus
+from vtt_bridge import ownership, prometheus
 from vtt_bridge.appkeys import CONFIG, CONNECTIONS, HUB, LIMITS, RECORDERS, TASKS, TIMERS
 from vtt_bridge.config import Config
 from vtt_bridge.connection import websocket
@@ -31,7 +32,8 @@ from vtt_bridge.operations import operations_guard, warn_if_files_run_short
 from vtt_bridge.outbound import CLOSE_POLICY, Limits, Outbound
 from vtt_bridge.page import add_routes as add_page_routes
 from vtt_bridge.recording import REPLAYED_LIMITS, FileRecorder
-from vtt_bridge.store import LogRow, Store
+from vtt_bridge.store import LogRow
+from vtt_bridge.store_open import open_store
 from vtt_bridge.tableops import add_routes as add_operator_routes
 from vtt_bridge.tables import Table
 
@@ -135,11 +137,14 @@ async def _hub_context(app: web.Application) -> AsyncIterator[None]:
         app[TIMERS].add(timer)
 
     crash = crash_hook(config.crash_at)
-    store = Store(
+    store = open_store(
         config.database,
         synchronous=config.synchronous,
         crash_hook=crash,
         background_checkpoints=True,
+        bridge=secrets.token_hex(8),
+        public_url=config.public_url or f"ws://{config.host}:{config.port}/ws",
+        lease_s=config.lease,
     )
     hub = Hub(
         store,
@@ -150,6 +155,7 @@ async def _hub_context(app: web.Application) -> AsyncIterator[None]:
         max_message_bytes=config.max_message_bytes,
         max_connections_per_token=config.max_connections_per_token,
         events_kept_bytes=config.events_kept_bytes,
+        clock=config.clock,
     )
     app[HUB] = hub
     if config.demo and hub.table_by_name(DEMO_TABLE) is None:
@@ -179,6 +185,13 @@ async def _hub_context(app: web.Application) -> AsyncIterator[None]:
     watchdog = loop.create_task(_watchdog(app))
     prometheus.register(hub)
     poller = loop.create_task(_poll_revocations(app)) if config.revocation_poll > 0 else None
+    lease = (
+        loop.create_task(
+            ownership.keep_lease(store, hub.committer.in_db, config.lease, hub.table_lost)
+        )
+        if store.shared
+        else None
+    )
     log.info("hub ready", extra={"tables": len(hub.tables), "database": str(config.database)})
     try:
         yield
@@ -187,6 +200,8 @@ async def _hub_context(app: web.Application) -> AsyncIterator[None]:
         ticker.cancel()
         if poller is not None:
             poller.cancel()
+        if lease is not None:
+            lease.cancel()
         for timer in app[TIMERS]:
             timer.cancel()
         app[TIMERS].clear()
@@ -200,6 +215,11 @@ async def _hub_context(app: web.Application) -> AsyncIterator[None]:
                 await hub.committer.snapshot_tables(list(hub.tables.values()))
             except Exception:
                 log.exception("shutdown snapshots failed")
+        if store.shared:
+            try:  # else the tables wait for the lease to run out before moving
+                await ownership.hand_over(store, hub.committer.in_db)
+            except Exception:
+                log.exception("handing the tables over failed")
         for recorder in app[RECORDERS]:
             recorder.close()
         hub.close()

@@ -35,7 +35,9 @@ from vtt_bridge.filelimit import raise_file_limit
 from vtt_bridge.hub import RESERVED_PARTICIPANTS, Hub
 from vtt_bridge.logthrottle import RepeatFilter
 from vtt_bridge.recording import RecordingError, replay
-from vtt_bridge.store import JoinToken, Store, TableRow
+from vtt_bridge.store import JoinToken, TableRow
+from vtt_bridge.store_open import database_arg, is_postgres_url, open_store
+from vtt_bridge.store_protocol import EventStore
 from vtt_bridge.tables import new_join_token
 
 __all__ = ["ENV_PREFIX", "SERVE_OPTIONS", "build_parser", "config_from_args", "main"]
@@ -69,7 +71,9 @@ def _origins(raw: str) -> tuple[str, ...]:
 SERVE_OPTIONS: list[tuple[str, str, Callable[[str], Any], str]] = [
     ("host", "host", str, "address to listen on"),
     ("port", "port", int, "TCP port"),
-    ("db", "database", Path, "SQLite event log"),
+    ("db", "database", database_arg, "SQLite event log, or a postgresql:// URL"),
+    ("public-url", "public_url", str, "with PostgreSQL: the ws:// URL redirects name"),
+    ("lease", "lease", float, "with PostgreSQL: seconds before a silent process's tables move"),
     ("record", "record_dir", Path, "record every table's traffic into this directory"),
     ("prompt-timeout", "prompt_timeout", float, "seconds a new table's prompts wait"),
     ("allowed-origins", "allowed_origins", _origins, "comma-separated Origin allowlist"),
@@ -137,25 +141,26 @@ def build_parser() -> argparse.ArgumentParser:
         help="on start-up also replay every log in full and compare ($VTT_BRIDGE_VERIFY_LOG)",
     )
 
-    db_default = _env("db", Config.database, Path)
+    db_default = _env("db", Config.database, database_arg)
     create = sub.add_parser("create-table", help="create a table and print its join tokens")
     create.add_argument("name")
     create.add_argument("--player", action="append", default=[], help="a player id (repeatable)")
     create.add_argument("--spectators", type=int, default=0)
-    create.add_argument("--db", type=Path, default=db_default)
+    create.add_argument("--db", type=database_arg, default=db_default)
     create.add_argument("--prompt-timeout", type=float, default=Config.prompt_timeout)
     create.add_argument(
         "--dice",
         choices=sorted(protocol.DICE_POLICIES),
         default="gm",
-        help="server: the server rolls every die; gm: the GM's client may supply rolls",
+        help="server: the server rolls every die; gm: the GM's client may supply rolls; "
+        "players: the GM's, and each player's for the tokens it controls",
     )
 
     archive = sub.add_parser(
         "archive-table", help="archive a table: its join tokens stop working, its log stays"
     )
     archive.add_argument("table", help="table id or name")
-    archive.add_argument("--db", type=Path, default=db_default)
+    archive.add_argument("--db", type=database_arg, default=db_default)
     for live in (create, archive):
         live.add_argument(
             "--server",
@@ -173,22 +178,27 @@ def build_parser() -> argparse.ArgumentParser:
     issue.add_argument("table", help="table id or name")
     issue.add_argument("participant")
     issue.add_argument("--role", choices=sorted(protocol.ISSUABLE_ROLES), default="player")
-    issue.add_argument("--db", type=Path, default=db_default)
+    issue.add_argument("--db", type=database_arg, default=db_default)
 
     revoke = sub.add_parser("revoke-token", help="revoke a join token")
     revoke.add_argument("token")
-    revoke.add_argument("--db", type=Path, default=db_default)
+    revoke.add_argument("--db", type=database_arg, default=db_default)
 
+    move = sub.add_parser(
+        "migrate", help="copy a SQLite database's tables into PostgreSQL and check them"
+    )
+    move.add_argument("--db", type=Path, default=Path(Config.database), help="the SQLite file")
+    move.add_argument("--to", required=True, help="the postgresql:// URL to copy into")
     rep = sub.add_parser("replay", help="replay recordings and compare what the bridge sends")
     rep.add_argument("files", nargs="+", type=Path)
 
     save = sub.add_parser("backup", help="copy the database consistently, live or not")
     save.add_argument("dest", type=Path, help="the copy's path (never overwritten)")
-    save.add_argument("--db", type=Path, default=db_default)
+    save.add_argument("--db", type=database_arg, default=db_default)
 
     back = sub.add_parser("restore", help="check a backup and put it in place of the database")
     back.add_argument("source", type=Path, help="the backup to restore")
-    back.add_argument("--db", type=Path, default=db_default)
+    back.add_argument("--db", type=database_arg, default=db_default)
     return parser
 
 
@@ -252,6 +262,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _archive_table(args)
     if args.command in ("backup", "restore"):
         return _backup_or_restore(args)
+    if args.command == "migrate":
+        return _migrate(args)
     return _replay(args.files)
 
 
@@ -320,7 +332,8 @@ def _serve(config: Config) -> int:
         # Its own listening socket: the app tells the two apart by the local port.
         ops_sockets.append(socket.create_server((config.ops_host, config.ops_port)))
     # Held for the server's life: a restore, or a second server, on this database refuses.
-    if str(config.database) != ":memory:":
+    # (A PostgreSQL database is shared by design: its tables' leases are the guard.)
+    if str(config.database) != ":memory:" and not is_postgres_url(config.database):
         try:
             ServerLock(Path(config.database)).acquire()
         except BackupError as exc:
@@ -386,7 +399,7 @@ def _create_table(args: argparse.Namespace) -> int:
         for grant in answer["tokens"]:
             print(f"  {grant['role']:9} {grant['participant']:12} join token {grant['token']}")
         return 0
-    hub = Hub(Store(args.db))
+    hub = Hub(open_store(args.db))
     try:
         table = hub.create_table(
             args.name,
@@ -430,7 +443,7 @@ def ask_server(
     return None
 
 
-def _one_table(store: Store, name: str) -> TableRow | None:
+def _one_table(store: EventStore, name: str) -> TableRow | None:
     """The one live table whose id or name is ``name``; None (said on stderr) otherwise."""
     found = [t for t in store.tables() if name in (t.id, t.name)]
     if len(found) != 1:
@@ -440,7 +453,7 @@ def _one_table(store: Store, name: str) -> TableRow | None:
 
 
 def _issue_token(args: argparse.Namespace) -> int:
-    store = Store(args.db)
+    store = open_store(args.db)
     try:
         table = _one_table(store, args.table)
         if table is None:
@@ -457,7 +470,7 @@ def _issue_token(args: argparse.Namespace) -> int:
 
 
 def _revoke_token(args: argparse.Namespace) -> int:
-    store = Store(args.db)
+    store = open_store(args.db)
     try:
         grant = store.join_token(args.token)
         if grant is None or grant.revoked or grant.role == "gm":
@@ -478,7 +491,7 @@ def _archive_table(args: argparse.Namespace) -> int:
         print(f"archived table {answer['table']} ({answer['name']}): "
               f"{answer['closed']} connections closed")  # fmt: skip
         return 0
-    store = Store(args.db)
+    store = open_store(args.db)
     try:
         table = _one_table(store, args.table)
         if table is None:
@@ -490,7 +503,29 @@ def _archive_table(args: argparse.Namespace) -> int:
     return 0
 
 
+def _migrate(args: argparse.Namespace) -> int:
+    from vtt_bridge.migrate import MigrationError, migrate  # psycopg: only for this
+
+    if not is_postgres_url(args.to):
+        print(f"ERROR --to must be a postgresql:// URL, got {args.to!r}", file=sys.stderr)
+        return 2
+    try:
+        report = migrate(args.db, args.to)
+    except MigrationError as exc:
+        print(f"ERROR {exc}", file=sys.stderr)
+        return 1
+    print(f"migrated {args.db}: {report.describe()}")
+    return 0
+
+
 def _backup_or_restore(args: argparse.Namespace) -> int:
+    if is_postgres_url(args.db):
+        print(
+            f"ERROR {args.command} copies a SQLite file; back a PostgreSQL database up with "
+            "its own tools (pg_dump, or a base backup with WAL archiving)",
+            file=sys.stderr,
+        )
+        return 1
     try:
         if args.command == "backup":
             print(backup(args.db, args.dest).describe())

@@ -40,7 +40,8 @@ from engine.events import PromptOpened
 from vtt_bridge.loading import DeadlineFn, snapshot_of
 from vtt_bridge.metrics import Metrics
 from vtt_bridge.replies import ack_reply, broadcast, send_ack, send_error
-from vtt_bridge.store import AdminReply, LogRow, Store, TableRow
+from vtt_bridge.store import AdminReply, LogRow, TableRow
+from vtt_bridge.store_protocol import EventStore, Fenced
 from vtt_bridge.tables import Session, Table
 
 log = logging.getLogger("vtt_bridge")
@@ -133,14 +134,19 @@ class Committer:
 
     def __init__(
         self,
-        store: Store,
+        store: EventStore,
         metrics: Metrics,
         *,
         on_deadline: DeadlineFn,
         crash: CrashFn,
         snapshot_every: int,
+        on_lost: Callable[[str], None] = lambda table_id: None,
     ) -> None:
         self.store = store
+        #: Called with a table another process has taken over (a fenced commit): its
+        #: commands here are not answered, their senders are sent to the new owner.
+        self._on_lost = on_lost
+
         self.metrics = metrics
         self.snapshot_every = snapshot_every
         self._on_deadline = on_deadline
@@ -291,7 +297,10 @@ class Committer:
             try:
                 ms = await self.in_db(self._commit, rows, due, settings, replies)
             except Exception as exc:
-                self._failed(exc, f"commit of {len(rows)} commands and {len(settings)} settings")
+                if not isinstance(exc, Fenced):  # not the storage's fault: it works
+                    self._failed(
+                        exc, f"commit of {len(rows)} commands and {len(settings)} settings"
+                    )
                 live = await self._commit_tables_apart(live)
             else:
                 self._stored()
@@ -307,6 +316,10 @@ class Committer:
                     pending.action()
                 except Exception:
                     log.exception("answering a session message failed")
+            elif pending.table.moved:
+                # Not answered here: the connection is sent to the table's new owner,
+                # which answers it when the client sends it again.
+                self.metrics.command_done(pending.kind, "not_stored")
             elif pending not in live:
                 self.metrics.command_done(pending.kind, "not_stored")
                 why = self.storage_failure or "the log could not be written"
@@ -426,6 +439,12 @@ class Committer:
                     replies = _settings_replies(mine)
                     ms = await self.in_db(self.store.append_many, rows, (), settings, replies)
                     self.metrics.commit(len(rows), ms)
+            except Fenced:
+                log.warning("table %s: another process owns it now; commit refused", table.id)
+                self._reset(table)
+                table.moved = True
+                self._on_lost(table.id)
+                continue
             except Exception as exc:
                 self._failed(exc, f"commit for table {table.id}")
                 self._reset(table)
@@ -525,8 +544,11 @@ class Committer:
 
 
 def _disk_full(exc: BaseException) -> bool:
-    """Whether a failed commit failed for lack of space (SQLite's ``SQLITE_FULL``, or the
-    operating system's ``ENOSPC`` or ``EDQUOT``)."""
+    """Whether a failed commit failed for lack of space (SQLite's ``SQLITE_FULL``,
+    PostgreSQL's ``disk_full``, SQLSTATE 53100, or the operating system's ``ENOSPC`` or
+    ``EDQUOT``)."""
+    if getattr(exc, "sqlstate", None) == "53100":
+        return True
     if isinstance(exc, sqlite3.Error):
         code = getattr(exc, "sqlite_errorcode", None)
         return code == sqlite3.SQLITE_FULL or "disk is full" in str(exc)

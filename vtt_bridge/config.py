@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 import ssl
 import time
 from collections.abc import Callable
@@ -10,6 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 from urllib.parse import urlsplit
+
+from protocol.server_messages import MAX_URL, WS_URL_PATTERN
 
 #: The prefix of every setting's environment variable (``VTT_BRIDGE_RATE_LIMIT``).
 ENV_PREFIX: Final = "VTT_BRIDGE_"
@@ -71,6 +74,7 @@ BOUNDS: Final[dict[str, Bound]] = {
     "events_kept_bytes": Bound("events-kept-bytes", 0, 2**40),
     "ops_port": Bound("ops-port", 1, 65535),
     "log_repeat_interval": Bound("log-repeat-interval", 0, 86400),
+    "lease": Bound("lease", 1, 3600, "a heartbeat goes every third of it"),
 }
 #: The settings that take one of a few words.
 CHOICES: Final[dict[str, tuple[str, tuple[str, ...]]]] = {
@@ -126,6 +130,14 @@ def check(config: Config) -> None:
         raise ConfigError(
             f"{_named('tls-cert')} and {_named('tls-key')} go together: give both or neither"
         )
+    # What a ``redirect`` may carry: the same pattern and bound as the wire's.
+    if config.public_url and (
+        len(config.public_url) > MAX_URL or not re.match(WS_URL_PATTERN, config.public_url)
+    ):
+        raise ConfigError(
+            f"{_named('public-url')}: {config.public_url!r} is not a WebSocket URL "
+            "(ws:// or wss://host[:port]/path)"
+        )
     for host in config.allowed_hosts:
         if not host or any(c in host for c in "/ @,"):
             raise ConfigError(
@@ -148,7 +160,16 @@ class Config:
 
     host: str = "127.0.0.1"
     port: int = 8080
-    database: Path = Path("data/vtt-bridge.sqlite3")
+    #: The event log: a SQLite file, or a ``postgresql://`` URL (kept as text) that
+    #: several bridge processes share (docs/several-bridges.md).
+    database: Path | str = Path("data/vtt-bridge.sqlite3")
+    #: With PostgreSQL: the WebSocket URL clients reach this process at, which a join
+    #: for one of its tables through another process is redirected to ("": this
+    #: process's ``ws://host:port/ws``).
+    public_url: str = ""
+    #: With PostgreSQL: seconds without a heartbeat after which this process's tables
+    #: may be taken over by another (it renews it every third of that).
+    lease: float = 5.0
     demo: bool = False
     record_dir: Path | None = None
     prompt_timeout: float = 30.0

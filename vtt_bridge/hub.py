@@ -29,16 +29,18 @@ from typing import Any
 import engine
 import protocol
 from engine import SYSTEM, CommandRejected, ExpirePrompt
-from vtt_bridge import admin, loading, membership, permissions
+from vtt_bridge import admin, loading, membership, ownership, permissions
 from vtt_bridge import rows as _rows  # noqa: F401  (registers the shipped messages' rows)
 from vtt_bridge.admin import RESERVED_PARTICIPANTS
 from vtt_bridge.committer import Committer, CrashFn, Pending
+from vtt_bridge.config import wall_clock_ms
 from vtt_bridge.loading import DeadlineFn, StartupError
 from vtt_bridge.membership import CATCH_UP_CHUNK, SERVER_NAME
 from vtt_bridge.metrics import Metrics
 from vtt_bridge.registry import ROWS
 from vtt_bridge.replies import ack_reply, message_digest, resend, send_error
-from vtt_bridge.store import JoinToken, LogRow, Store, TableRow
+from vtt_bridge.store import JoinToken, LogRow, TableRow
+from vtt_bridge.store_protocol import EventStore
 from vtt_bridge.tables import EVENTS_KEPT_BYTES, EventLog, Kept, Session, Table, new_join_token
 from vtt_bridge.translate import command_to_plain, event_to_plain
 
@@ -76,7 +78,7 @@ class Hub:
 
     def __init__(
         self,
-        store: Store,
+        store: EventStore,
         on_deadline: DeadlineFn | None = None,
         *,
         snapshot_every: int = 0,
@@ -85,8 +87,17 @@ class Hub:
         max_message_bytes: int = protocol.MAX_FRAME_BYTES,
         max_connections_per_token: int = 0,
         events_kept_bytes: int = EVENTS_KEPT_BYTES,
+        clock: Callable[[], int] = wall_clock_ms,
     ) -> None:
         self.store = store
+        #: The server's clock (``Config.clock``), for what the hub does on its own (a
+        #: table moved to another process).
+        self.clock = clock
+        #: Tasks the hub started on its own (sending a moved table's members on).
+        self._moving: set[asyncio.Task[None]] = set()
+        #: Tables loaded on demand at once (a shared database), and how many may be.
+        self._loading = 0
+        self.max_loads = ownership.MAX_LOADS
         #: The crash test's fault injector (see :func:`vtt_bridge.app.crash_hook`).
         self.crash: CrashFn = crash or (lambda point: False)
         #: The largest frame decoded (``--max-message-bytes``); the server closes larger
@@ -113,6 +124,7 @@ class Hub:
             on_deadline=self._on_deadline,
             crash=crash or (lambda point: False),
             snapshot_every=snapshot_every,
+            on_lost=self.table_lost,
         )
         #: What start-up did with each table, and ``--verify-log``'s findings.
         self.load_reports: dict[str, loading.LoadReport] = {}
@@ -186,6 +198,15 @@ class Hub:
         self.load_reports[row.id] = loading.load(table, self.store, self._on_deadline)
         return table
 
+    def table_lost(self, table_id: str) -> None:
+        """Another process has taken ``table_id`` over (a shared database): forget it
+        and send its members to the new owner (:func:`vtt_bridge.ownership.give_up`)."""
+        task = asyncio.get_running_loop().create_task(
+            ownership.give_up(self, table_id, self.clock())
+        )
+        self._moving.add(task)
+        task.add_done_callback(self._moving.discard)
+
     def table_by_name(self, name: str) -> Table | None:
         """The first table called ``name``."""
         return next((t for t in self.tables.values() if t.row.name == name), None)
@@ -212,8 +233,16 @@ class Hub:
         """A table another process created since start-up (``vtt-bridge create-table``):
         read and loaded from the database now, on the database thread, and installed;
         None when the database has no such table or it is archived.  Joins for it that
-        arrive together each read it; the first installs it, the others join that one."""
-        read = await self.committer.in_db(self._read_table, table_id)
+        arrive together each read it; the first installs it, the others join that one.
+        On a shared database, beyond :attr:`max_loads` at once the join is asked to come
+        back (:func:`vtt_bridge.ownership.room_to_load`)."""
+        if self.store.shared:
+            ownership.room_to_load(self.store, self._loading, self.max_loads, table_id)
+        self._loading += 1
+        try:
+            read = await self.committer.in_db(self._read_table, table_id)
+        finally:
+            self._loading -= 1
         if table_id in self.tables:
             return self.tables[table_id]
         if read is None:
@@ -233,6 +262,8 @@ class Hub:
         row = self.store.table(table_id)
         if row is None:
             return None
+        if self.store.shared:
+            ownership.take(self.store, table_id)  # raises OwnedElsewhere: join its owner
         table = self._new_table(row, self.store.join_tokens(table_id))
         deadlines: list[tuple[str, str, int]] = []
         report = loading.load(table, self.store, lambda *d: deadlines.append(d))
@@ -240,6 +271,8 @@ class Hub:
         return table, report, deadlines
 
     def _load(self, verify_log: bool) -> None:
+        if self.store.shared:
+            return  # several processes share the database: a table loads when claimed
         for row in self.store.tables():
             table = self._install(row, self.store.join_tokens(row.id))
             report = loading.load(table, self.store, self._on_deadline)

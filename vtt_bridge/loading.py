@@ -35,7 +35,8 @@ from engine.versions import RULES_VERSION, NewerVersion, upgrade_command, upgrad
 from protocol.versions import WIRE_VERSION, fight_after, upgrade_events
 from vtt_bridge import event_upgrades  # noqa: F401  (registers the event upgrade steps)
 from vtt_bridge.replies import ack_reply
-from vtt_bridge.store import LogRow, Snapshot, Store, VersionRun, stored_hash
+from vtt_bridge.store import LogRow, Snapshot, VersionRun, stored_hash
+from vtt_bridge.store_protocol import EventStore
 from vtt_bridge.tables import EventLog, Table
 from vtt_bridge.translate import command_from_plain, event_to_plain
 
@@ -80,7 +81,7 @@ class LoadReport:
     divergences: list[Divergence] = field(default_factory=list)
 
 
-def load(table: Table, store: Store, on_deadline: DeadlineFn) -> LoadReport:
+def load(table: Table, store: EventStore, on_deadline: DeadlineFn) -> LoadReport:
     """Bring a freshly installed ``table`` to the end of its log (see the module
     docstring), then arm the deadline of every prompt still open via ``on_deadline``."""
     report = LoadReport(table.id, table.row.name, positions=store.positions(table.id))
@@ -212,7 +213,7 @@ def wire_events(row: LogRow, fight: str | None) -> list[dict[str, object]]:
 
 
 def _fill_window(
-    table: Table, store: Store, tail: list[LogRow], fights: list[str | None], total: int
+    table: Table, store: EventStore, tail: list[LogRow], fights: list[str | None], total: int
 ) -> None:
     """The catch-up window, numbered so the last event is ``total - 1``: the tail's
     events, and before them, up to the window's count, the newest events of the log
@@ -250,7 +251,7 @@ def _remember_acks(table: Table, rows: Iterable[LogRow]) -> None:
             )
 
 
-def _snapshot_now(table: Table, store: Store) -> None:
+def _snapshot_now(table: Table, store: EventStore) -> None:
     """Store the table's state at the end of its log under this release's versions."""
     snapshot = snapshot_of(table.committed, table.positions, len(table.events), table.deadlines)
     if snapshot is None:
@@ -335,7 +336,7 @@ class Verified:
         return f"table {self.table} ({self.name}): {runs or 'empty log'}"
 
 
-def verify(store: Store, table: Table) -> Verified:
+def verify(store: EventStore, table: Table) -> Verified:
     """Replay ``table``'s whole log from nothing, as ``--verify-log`` does."""
     encounter = Encounter()
     report = LoadReport(table.id, table.row.name)
@@ -352,7 +353,7 @@ def verify(store: Store, table: Table) -> Verified:
     )
 
 
-def full_replay_hash(store: Store, table_id: str) -> str:
+def full_replay_hash(store: EventStore, table_id: str) -> str:
     """The state hash of replaying a table's whole log from nothing (no snapshot)."""
     encounter = Encounter()
     for row in store.log(table_id):

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 import protocol
 from engine.model import Prompt
-from vtt_bridge import admin, describing
+from vtt_bridge import admin, describing, ownership
 from vtt_bridge.replies import prompt_message, send_error
 from vtt_bridge.tables import Session
 from vtt_bridge.translate import public_state
@@ -101,6 +101,9 @@ async def _join(
     if table is None and grant is not None and not grant.revoked:
         try:  # a table another process created while the server runs
             table = await hub.table_created_elsewhere(grant.table_id)
+        except ownership.OwnedElsewhere as elsewhere:  # another process serves it
+            ownership.redirect(session, message.seq, elsewhere.url, elsewhere.retry_after, now_ms)
+            return
         except Exception:
             log.exception("join: table %s could not be loaded", grant.table_id)
             refuse("internal", "try again", None)

@@ -63,7 +63,13 @@ class Outbound:
         self._transport = transport
         self._on_drop = on_drop
         self.session = Session(
-            conn, self.deliver, self.kick, self.deliver_shared, self.room, self.charge
+            conn,
+            self.deliver,
+            self.kick,
+            self.deliver_shared,
+            self.room,
+            self.charge,
+            self.close_after_sent,
         )
         # A deque and a wake-up future rather than an ``asyncio.Queue``: a command puts
         # about six messages on its table's queues, and the queue's bookkeeping (its
@@ -283,6 +289,11 @@ class Outbound:
         log.warning("aborting %s: no frame taken for too long", self.session.conn)
         if isinstance(self._transport, asyncio.WriteTransport):
             self._transport.abort()
+
+    def close_after_sent(self, code: int, reason: str) -> None:
+        """Send what is queued, then close with ``code`` and ``reason`` (a redirect)."""
+        self._close_reason = reason.encode()[:123]  # a close frame's reason limit
+        self.flush_and_close(code)
 
     def flush_and_close(self, code: int) -> None:
         """Send what is queued, then close with ``code`` (graceful shutdown)."""

@@ -13,7 +13,7 @@ from typing import Any, Protocol
 
 from vtt_bridge.committer import Committer, CrashFn
 from vtt_bridge.metrics import Metrics
-from vtt_bridge.store import Store
+from vtt_bridge.store_protocol import EventStore
 from vtt_bridge.tables import Session, Table
 
 __all__ = ["Dispatcher", "HubParts"]
@@ -33,7 +33,7 @@ class HubParts(Protocol):
         """The server's counters."""
 
     @property
-    def store(self) -> Store:
+    def store(self) -> EventStore:
         """The SQLite log (called only through :attr:`committer`'s database thread)."""
 
     @property

@@ -13,7 +13,7 @@ import hashlib
 import json
 import sqlite3
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -181,6 +181,9 @@ SYNCHRONOUS = ("FULL", "EXTRA", "NORMAL", "OFF")
 
 class Store:
     """The event log in one SQLite file."""
+
+    #: One process serves the file: every table loads at start-up.
+    shared = False
 
     def __init__(
         self,
@@ -470,9 +473,7 @@ class Store:
         for (meta,) in cursor:
             if len(found) == len(prompts):
                 break
-            for prompt, deadline in json.loads(meta).get("deadlines", {}).items():
-                if prompt in prompts and prompt not in found:
-                    found[prompt] = deadline
+            opened_before(meta, prompts, found)
         cursor.close()
         return found
 
@@ -506,18 +507,13 @@ class Store:
 
     def versions(self, table_id: str) -> list[VersionRun]:
         """Which positions of a table's log were written under which versions."""
-        runs: list[VersionRun] = []
-        for position, rules, wire in self._db.execute(
-            "SELECT position, rules_version, wire_version FROM log WHERE table_id = ? "
-            "ORDER BY position",
-            (table_id,),
-        ):
-            last = runs[-1] if runs else None
-            if last is not None and (last.rules_version, last.wire_version) == (rules, wire):
-                runs[-1] = VersionRun(last.first, position, rules, wire)
-            else:
-                runs.append(VersionRun(position, position, rules, wire))
-        return runs
+        return version_runs(
+            self._db.execute(
+                "SELECT position, rules_version, wire_version FROM log WHERE table_id = ? "
+                "ORDER BY position",
+                (table_id,),
+            )
+        )
 
     def events_between(self, table_id: str, start: int, end: int) -> list[dict[str, Any]]:
         """The events with index ``start`` <= i < ``end`` of a table, from the log, as
@@ -528,16 +524,7 @@ class Store:
             "FROM log WHERE table_id = ? AND first_event <= ?), 0) ORDER BY first_event",
             (table_id, end, table_id, start),
         ).fetchall()
-        found: list[dict[str, Any]] = []
-        for first, events, wire, command in rows:
-            decoded = json.loads(events)
-            if wire != WIRE_VERSION:
-                fight = self.fight_at(table_id, first)
-                decoded = upgrade_events(decoded, json.loads(command), wire, fight)
-            for offset, event in enumerate(decoded):
-                if start <= first + offset < end:
-                    found.append(event)
-        return found
+        return events_in_range(rows, start, end, lambda first: self.fight_at(table_id, first))
 
     def fight_at(self, table_id: str, first_event: int) -> str | None:
         """The ruleset named by the table's last ``start_combat`` logged at or before
@@ -594,6 +581,47 @@ _ROW_VALUES = "(?, ?, ?, ?, ?, ?, ?, ?)"
 
 def _log_row(r: tuple[Any, ...]) -> LogRow:
     return LogRow(r[0], r[1], json.loads(r[2]), json.loads(r[3]), json.loads(r[4]), r[5], r[6])
+
+
+def version_runs(rows: Iterable[tuple[int, int, int]]) -> list[VersionRun]:
+    """``(position, rules_version, wire_version)`` rows, in order, as runs."""
+    runs: list[VersionRun] = []
+    for position, rules, wire in rows:
+        last = runs[-1] if runs else None
+        if last is not None and (last.rules_version, last.wire_version) == (rules, wire):
+            runs[-1] = VersionRun(last.first, position, rules, wire)
+        else:
+            runs.append(VersionRun(position, position, rules, wire))
+    return runs
+
+
+def events_in_range(
+    rows: Iterable[tuple[int, str, int, str]],
+    start: int,
+    end: int,
+    fight_at: Callable[[int], str | None],
+) -> list[dict[str, Any]]:
+    """The events with index ``start`` <= i < ``end`` among log rows
+    ``(first_event, events, wire_version, command)``, upgraded to this release's wire;
+    ``fight_at(first_event)`` names the ruleset of the fight a row ran in (the upgrade of
+    an older row's moments to its game's clock needs it)."""
+    found: list[dict[str, Any]] = []
+    for first, events, wire, command in rows:
+        decoded = json.loads(events)
+        if wire != WIRE_VERSION:
+            decoded = upgrade_events(decoded, json.loads(command), wire, fight_at(first))
+        for offset, event in enumerate(decoded):
+            if start <= first + offset < end:
+                found.append(event)
+    return found
+
+
+def opened_before(meta: str, prompts: set[str], found: dict[str, int]) -> None:
+    """Add to ``found`` the deadlines a log row's ``meta`` gave ``prompts`` not found yet
+    (the log is read newest first: the newest opening of a prompt is the one)."""
+    for prompt, deadline in json.loads(meta).get("deadlines", {}).items():
+        if prompt in prompts and prompt not in found:
+            found[prompt] = deadline
 
 
 def stored_hash(plain: Any) -> str:

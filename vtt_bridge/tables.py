@@ -55,10 +55,12 @@ class Session:
         deliver_shared: SharedFn | None = None,
         room: RoomFn | None = None,
         charge: ChargeFn | None = None,
+        close_after: KickFn | None = None,
     ) -> None:
         self.conn = conn
         self._deliver = deliver
         self._kick = kick
+        self._close_after = close_after
         self._charge = charge
         self._deliver_shared = deliver_shared
         self._room = room
@@ -90,6 +92,12 @@ class Session:
         """Close the connection (its join token was revoked); replay has nothing to close."""
         if self._kick is not None:
             self._kick(code, reason)
+
+    def close_after_sent(self, code: int, reason: str) -> None:
+        """Close the connection once everything queued for it is sent (a ``redirect``
+        goes first); replay has nothing to close."""
+        if self._close_after is not None:
+            self._close_after(code, reason)
 
     def charge(self, cost: int, message: protocol.ClientMessage) -> bool:
         """Take ``cost`` more tokens from the connection's rate limit for ``message``;
@@ -313,6 +321,9 @@ class Table:
     #: The settings the database holds; ``row`` is ahead of it while a
     #: ``configure_table`` waits for its commit (see :class:`vtt_bridge.committer.Pending`).
     stored_row: TableRow | None = None
+    #: Another bridge process serves the table now (a shared database): what is still
+    #: queued for it here is not answered, its members are sent to the new owner.
+    moved: bool = False
 
     def __post_init__(self) -> None:
         if self.stored_row is None:

@@ -13,6 +13,8 @@ import pytest
 from aiohttp.test_utils import TestServer
 
 import protocol
+from tests.bridge.pg_fixture import pg_dsn, postgres  # noqa: F401  (PostgreSQL, started on use)
+from tests.bridge.stores import store_factory  # noqa: F401  (each store test on both backends)
 from tests.wsclient import TableClient
 from vtt_bridge import Config, create_app
 from vtt_bridge.app import HUB

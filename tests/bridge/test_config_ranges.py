@@ -68,7 +68,8 @@ def test_every_serve_option_is_bounded_or_a_word_or_text() -> None:
         "ops_host",
         "tls_cert",
         "tls_key",
-    }  # tls: files, read at start
+        "public_url",
+    }  # tls: files, read at start; public_url: checked as a ws:// or wss:// URL
     for _, name, kind, _ in SERVE_OPTIONS:
         assert name in BOUNDS or name in CHOICES or name in texts, name
         if kind in (int, float):

@@ -1,47 +1,46 @@
-"""A group commit's rows go in as one statement per chunk and read back as written."""
+"""A group commit's rows go in as one statement per chunk and read back as written
+(in SQLite and in PostgreSQL)."""
 
 from __future__ import annotations
 
 import json
 import math
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from vtt_bridge.store import INSERT_CHUNK, LogRow, Store, TableRow
+from tests.bridge.stores import StoreFactory
+from vtt_bridge.store import INSERT_CHUNK, LogRow, TableRow
+from vtt_bridge.store_protocol import EventStore
 
 
-def _store(path: Path, tables: list[str]) -> Store:
-    store = Store(path, synchronous="OFF")
+def _store(open_store: StoreFactory, tables: list[str]) -> EventStore:
+    store = open_store(synchronous="OFF")
     for table in tables:
         store.create_table(TableRow(table, table, 1, 30.0, 0), [])
     return store
 
 
-def test_a_batch_longer_than_a_chunk_reads_back_in_order(tmp_path: Path) -> None:
+def test_a_batch_longer_than_a_chunk_reads_back_in_order(store_factory: StoreFactory) -> None:
     tables = ["a", "b", "c"]
-    store = _store(tmp_path / "db.sqlite3", tables)
-    try:
-        count = 2 * INSERT_CHUNK + 7  # three statements, the last a short one
-        rows = [
-            (
-                tables[i % 3],
-                LogRow(
-                    i // 3,
-                    i // 3,
-                    {"type": "move", "actor": "p", "path": [[i, 1]]},
-                    [{"kind": "token_placed", "data": {"at": [i, 1], "cost": i / 2}}],
-                    {"t": i, "deadlines": {}},
-                ),
-            )
-            for i in range(count)
-        ]
-        store.append_many(rows)
-        for table in tables:
-            assert store.log(table) == [row for t, row in rows if t == table]
-    finally:
-        store.close()
+    store = _store(store_factory, tables)
+    count = 2 * INSERT_CHUNK + 7  # three statements, the last a short one
+    rows = [
+        (
+            tables[i % 3],
+            LogRow(
+                i // 3,
+                i // 3,
+                {"type": "move", "actor": "p", "path": [[i, 1]]},
+                [{"kind": "token_placed", "data": {"at": [i, 1], "cost": i / 2}}],
+                {"t": i, "deadlines": {}},
+            ),
+        )
+        for i in range(count)
+    ]
+    store.append_many(rows)
+    for table in tables:
+        assert store.log(table) == [row for t, row in rows if t == table]
 
 
 VALUES: list[Any] = [
@@ -53,25 +52,23 @@ VALUES: list[Any] = [
 
 
 @pytest.mark.parametrize("value", VALUES, ids=["unicode", "numbers", "tuple", "order"])
-def test_each_column_reads_back_as_json_dumps_wrote_it(tmp_path: Path, value: Any) -> None:
-    store = _store(tmp_path / "db.sqlite3", ["t"])
-    try:
-        store.append_many([("t", LogRow(0, 0, value, [value], value))])
-        (row,) = store.log("t")
-        expected = json.loads(json.dumps(value))
-        assert row.command == expected and row.events == [expected] and row.meta == expected
-    finally:
-        store.close()
+def test_each_column_reads_back_as_json_dumps_wrote_it(
+    store_factory: StoreFactory, value: Any
+) -> None:
+    store = _store(store_factory, ["t"])
+    store.append_many([("t", LogRow(0, 0, value, [value], value))])
+    (row,) = store.log("t")
+    expected = json.loads(json.dumps(value))
+    assert row.command == expected and row.events == [expected] and row.meta == expected
 
 
 @pytest.mark.parametrize("bad", [math.nan, math.inf, -math.inf])
-def test_a_non_finite_number_refuses_the_whole_batch(tmp_path: Path, bad: float) -> None:
-    store = _store(tmp_path / "db.sqlite3", ["t"])
-    try:
-        good = LogRow(0, 0, {"type": "move"}, [], {"t": 1})
-        worse = LogRow(1, 0, {"type": "move"}, [{"kind": "x", "data": {"cost": bad}}], {"t": 2})
-        with pytest.raises(ValueError):
-            store.append_many([("t", good), ("t", worse)])
-        assert store.log("t") == []
-    finally:
-        store.close()
+def test_a_non_finite_number_refuses_the_whole_batch(
+    store_factory: StoreFactory, bad: float
+) -> None:
+    store = _store(store_factory, ["t"])
+    good = LogRow(0, 0, {"type": "move"}, [], {"t": 1})
+    worse = LogRow(1, 0, {"type": "move"}, [{"kind": "x", "data": {"cost": bad}}], {"t": 2})
+    with pytest.raises(ValueError):
+        store.append_many([("t", good), ("t", worse)])
+    assert store.log("t") == []

@@ -23,6 +23,7 @@ from protocol import (
     Ping,
     Pong,
     Prompt,
+    Redirect,
     Resync,
     SceneSpec,
     ServerMessage,
@@ -346,6 +347,13 @@ SERVER_MESSAGES: st.SearchStrategy[ServerMessage] = st.one_of(
     st.builds(State, seq=SEQ, last_event=st.integers(-1, 2**53 - 1), state=JSON_MAP),
     st.builds(Pong, seq=SEQ),
     st.builds(
+        Redirect,
+        seq=SEQ,
+        ref=st.none() | SEQ,
+        url=st.sampled_from(["ws://127.0.0.1:8081/ws", "wss://bridge-2.example/ws"]),
+        retry_after=st.none() | st.floats(0, 3600),
+    ),
+    st.builds(
         TokenIssued,
         seq=SEQ,
         ref=SEQ,
@@ -486,6 +494,7 @@ def test_every_message_type_has_a_strategy() -> None:
         | {c.__name__ for c in (Act, JoinCombat, LeaveCombat, SetEffect, EndEffect, EditScene)}
     )
     server_names = {c.__name__ for c in (Welcome, Ack, ErrorMessage, Event, Prompt, State, Pong)}
+    server_names.add(Redirect.__name__)
     server_names |= {
         c.__name__ for c in (TokenIssued, TokenRevoked, TokenList, Options, PathPlan, Threat, Exits)
     }

@@ -11,6 +11,10 @@
 // Events are folded in index order; one at or below the last folded index is a repeat and
 // is dropped, a gap asks for a `resync`.  An `ack` promise settles once the events it
 // names are folded, so `await client.move(...)` sees the move in `client.view`.
+// Several bridge processes may share one database, each table served by one: a join
+// through another is answered `redirect {url}` and closed, and the client reconnects to
+// `url` (`target`) the same way, falling back to the address it started from (`url`)
+// when that process cannot be reached.
 
 import { decodeFrame, encodeJson, encodeMsgpack, PROTOCOL_VERSION } from "./codec.js";
 import { BridgeError, ClientClosedError } from "./errors.js";
@@ -76,11 +80,15 @@ import { RulesetWords } from "./words.js";
  * @property {(event: EventMessage, view: TableView) => void} event an event was folded
  * @property {(prompt: PromptView, view: TableView) => void} prompt a prompt for this participant, with its deadline
  * @property {(view: TableView) => void} change the view changed (once per frame)
- * @property {(status: Status, detail?: {code?: number, reason?: string}) => void} status
+ * @property {(status: Status, detail?: {code?: number, reason?: string, redirect?: string}) => void} status
  * @property {(ruleset: RulesetDescription) => void} ruleset the running fight's ruleset
  *   description arrived (at join, or after `combat_started`): re-render its words
  * @property {(error: Error) => void} error an error not tied to a command of ours
  */
+
+/** Redirects followed in a row without a welcome before the usual backoff applies
+ * between them too (two processes that each think the other serves a table). */
+const MAX_QUICK_REDIRECTS = 3;
 
 /** Close codes after which reconnecting cannot help. */
 const FATAL_CLOSE = new Map([
@@ -115,7 +123,10 @@ export class BridgeClient {
    */
   constructor(url, options) {
     if (!options?.token) throw new TypeError("a join token is required");
+    /** The address it started from, and comes back to when a redirect's is unreachable. */
     this.url = url;
+    /** Where the next connection goes: `url`, or the process a `redirect` named. */
+    this.target = url;
     this.token = options.token;
     this.binary = options.binary ?? false;
     this.batch = options.batch ?? true;
@@ -148,6 +159,10 @@ export class BridgeClient {
     this._awaitingState = false;
     this._resyncAsked = -2;
     this._retryMs = this.retryMinMs;
+    /** @type {{url: string, delayMs: number} | null} a redirect received on this connection */
+    this._redirect = null;
+    this._redirects = 0; // redirects followed since the last welcome
+    this._welcomedHere = false; // the current connection was welcomed
     /** @type {ReturnType<typeof setTimeout> | null} */
     this._retryTimer = null;
     /** @type {ReturnType<typeof deferred<Welcome>> | null} */
@@ -217,7 +232,7 @@ export class BridgeClient {
     }
   }
 
-  /** @param {Status} status @param {{code?: number, reason?: string}} [detail] */
+  /** @param {Status} status @param {{code?: number, reason?: string, redirect?: string}} [detail] */
   _setStatus(status, detail) {
     if (this.status === status) return;
     this.status = status;
@@ -226,14 +241,18 @@ export class BridgeClient {
 
   _open() {
     this._setStatus("connecting");
-    const ws = new this.WebSocket(this.url);
+    this._redirect = null;
+    this._welcomedHere = false;
+    const ws = new this.WebSocket(this.target);
     ws.binaryType = "arraybuffer";
     this._ws = ws;
     ws.addEventListener("open", () => this._join(ws));
     ws.addEventListener("message", (e) => this._receive(ws, e.data));
     ws.addEventListener("close", (e) => this._closed(ws, e.code, e.reason));
     ws.addEventListener("error", () => {
-      /* a close event follows */
+      // A close event follows, except where a connection that never opened fails:
+      // Node 20's WebSocket fires only this and stays CONNECTING. Then this is its close.
+      if (ws.readyState !== 1 && ws.readyState !== 2) this._closed(ws, 1006, "");
     });
   }
 
@@ -262,13 +281,33 @@ export class BridgeClient {
       this._shutdown(fatal ?? "disconnected", `connection closed (${code}${reason ? ": " + reason : ""})`);
       return;
     }
-    this._setStatus("disconnected", { code, reason });
-    const delay = this._retryMs * (0.5 + Math.random() / 2);
-    this._retryMs = Math.min(this.retryMaxMs, this._retryMs * 2);
+    const redirect = this._redirect;
+    let delay;
+    if (redirect) {
+      // Another bridge process serves the table: go there, at once (or when it said),
+      // and rejoin from the last event as after any reconnect.
+      this.target = redirect.url;
+      this._redirects += 1;
+      delay = redirect.delayMs + Math.random() * 50;
+      if (this._redirects > MAX_QUICK_REDIRECTS) delay += this._backoff();
+    } else {
+      // A process a redirect named that drops before welcoming (it died): back to the
+      // address we started from, which leads on to whoever serves the table now.
+      if (!this._welcomedHere) this.target = this.url;
+      delay = this._backoff();
+    }
+    this._setStatus("disconnected", { code, reason, redirect: redirect?.url });
     this._retryTimer = setTimeout(() => {
       this._retryTimer = null;
       if (this.status !== "closed") this._open();
     }, delay);
+  }
+
+  /** The next reconnect's jittered, doubling delay. @returns {number} */
+  _backoff() {
+    const delay = this._retryMs * (0.5 + Math.random() / 2);
+    this._retryMs = Math.min(this.retryMaxMs, this._retryMs * 2);
+    return delay;
   }
 
   /** @param {string} code @param {string} message */
@@ -398,6 +437,10 @@ export class BridgeClient {
         this._described(/** @type {any} */ (body));
         if (typeof body.ref === "number") this._settle(body.ref, body);
         return;
+      case "redirect":
+        // The server closes the connection next; `_closed` follows it.
+        this._redirect = { url: body.url, delayMs: (body.retry_after ?? 0) * 1000 };
+        return;
       default:
         if (typeof body.ref === "number") this._settle(body.ref, body);
     }
@@ -408,6 +451,8 @@ export class BridgeClient {
     this.welcome = welcome;
     this._replacedPrompts = {};
     this._retryMs = this.retryMinMs;
+    this._redirects = 0;
+    this._welcomedHere = true;
     this._setStatus("joined");
     this._emit("welcome", welcome);
     // Everything unanswered, in the order it was first sent, under its original seq.

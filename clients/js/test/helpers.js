@@ -240,3 +240,80 @@ export function sameLastMove(folded, fromState, where) {
   for (const exit of exits) assert.ok(last.exits.some((e) => isDeepStrictEqual(e, exit)), `${where}: exit ${JSON.stringify(exit)} folded`);
 }
 
+
+/**
+ * A throwaway PostgreSQL for the tests of several bridges (`python -m bench.pgserver`:
+ * Debian's binaries, started as a non-root user in a temporary folder). Resolves with a
+ * fresh database's URL and a stop() that ends the server; without PostgreSQL off CI,
+ * with `skip` saying why instead (on CI it rejects).
+ */
+export async function startPostgres() {
+  const child = spawn(PYTHON, ["-m", "bench.pgserver"], { cwd: ROOT, stdio: ["pipe", "pipe", "pipe"] });
+  let out = "";
+  let err = "";
+  child.stderr.on("data", (d) => (err += d));
+  const dsn = await new Promise((resolve, reject) => {
+    child.once("exit", (code) => reject(new Error(`PostgreSQL did not start (${code}):\n${err}`)));
+    child.stdout.on("data", (d) => {
+      out += d;
+      if (out.includes("\n")) resolve(out.split("\n")[0].trim());
+    });
+  });
+  child.removeAllListeners("exit");
+  const skip = dsn.startsWith("SKIP: ") ? dsn.slice(6) : null;
+  return {
+    dsn,
+    skip,
+    async stop() {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.stdin.end();
+      await exited;
+    },
+  };
+}
+
+/**
+ * `vtt-bridge create-table NAME --player alice --player bob --db DB` (any database);
+ * resolves with its join tokens by participant.
+ * @param {string} db @param {string} name
+ */
+export async function createTable(db, name) {
+  return readTokens(await run(["-m", "vtt_bridge", "create-table", name, "--player", "alice", "--player", "bob", "--db", db]));
+}
+
+/**
+ * `vtt-bridge serve` on `db` (a postgresql:// URL several processes share) on a free
+ * port, its own URL as its --public-url. Resolves once it answers /healthz, with its
+ * `url` and a stop(signal) that sends `signal` (default SIGTERM) and waits for the exit.
+ * @param {string} db @param {{lease?: number}} [options]
+ */
+export async function startServe(db, { lease = 2 } = {}) {
+  const port = await freePort();
+  const url = `ws://127.0.0.1:${port}/ws`;
+  const child = spawn(PYTHON, ["-m", "vtt_bridge", "serve", "--host", "127.0.0.1", "--port", String(port),
+    "--db", db, "--public-url", url, "--lease", String(lease)], { cwd: ROOT, stdio: ["ignore", "ignore", "pipe"] });
+  let err = "";
+  child.stderr.on("data", (d) => (err += d));
+  await waitFor(async () => {
+    if (child.exitCode !== null) throw new Error(`bridge exited (${child.exitCode}):\n${err}`);
+    try {
+      return (await fetch(`http://127.0.0.1:${port}/healthz`)).ok;
+    } catch {
+      return false;
+    }
+  }, 20_000);
+  return {
+    url,
+    stderr: () => err,
+    /** @param {NodeJS.Signals} [signal] */
+    async stop(signal = "SIGTERM") {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.kill(signal);
+      const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
