@@ -243,7 +243,7 @@ async def second_fight(table: NightTable, night: Night) -> None:
     await act(gm, protocol.LoadScene, scene=night.second_scene)
     await start_with_own_dice(table, night)
     await night.interrupt(table, night)
-    await reinforce(table, night.reinforcement)
+    await reinforce(table, night)
     await change_stats(table, night.stat_change)
     await remove_token(table, night.removed)
 
@@ -273,16 +273,22 @@ async def start_with_own_dice(table: NightTable, night: Night) -> None:
     assert last(events, "combatant_acts")["combatant"] == night.mover
 
 
-async def reinforce(table: NightTable, newcomer: Reinforcement) -> None:
+async def reinforce(table: NightTable, night: Night) -> None:
     """A reinforcement joins with the table's dice, tied with someone already in the
-    order, and the game's tie rule places it: the exact score and order."""
+    order, and the game's tie rule places it: the exact score and order (everyone else
+    keeping the score they started with)."""
+    newcomer = night.reinforcement
     ack = await act(table.gm, protocol.JoinCombat, token=newcomer.token, rolls=newcomer.rolls)
     events = await caused(table.gm, ack)
     dice = [d["results"] for k, d in events if k == "dice_rolled"]
     assert [die for results in dice for die in results] == list(newcomer.rolls), dice
     joined = last(events, "combatant_joined")
     assert (joined["combatant"], joined["score"]) == (newcomer.token.id, newcomer.score)
-    assert last(events, "initiative_order")["order"] == list(newcomer.order)
+    score_of = {**dict(night.start.scores), newcomer.token.id: newcomer.score}
+    assert last(events, "initiative_order") == {
+        "order": list(newcomer.order),
+        "scores": [[cid, score_of[cid]] for cid in newcomer.order],
+    }
 
 
 async def change_stats(table: NightTable, change: StatChange) -> None:
@@ -315,28 +321,33 @@ async def remove_token(table: NightTable, token: str) -> None:
     assert state.combat is not None and token not in state.combat.order
     assert state.scene is not None and token not in [t.id for t in state.scene.tokens]
     moved = await gm.reply_to(await gm.send(protocol.Move, token=token, path=((0, 0),)))
-    assert isinstance(moved, protocol.ErrorMessage), moved
+    assert isinstance(moved, protocol.ErrorMessage) and moved.code == "unknown_token", moved
 
 
-async def step_away(table: NightTable, mover: str, path: tuple[Cell, ...], provokes: bool) -> None:
-    """Alice's ``mover`` steps out of an enemy's reach along ``path``: the enemy's owner
-    (the GM) is asked for its attack of opportunity where the ruleset has one
-    (``provokes``), and the GM takes it; where it has none nobody is asked."""
+async def step_away(
+    table: NightTable, mover: str, path: tuple[Cell, ...], attacker: str | None
+) -> None:
+    """Alice's ``mover`` steps out of an enemy's reach along ``path``: where the ruleset
+    has attacks of opportunity, ``attacker``'s owner (the GM) is asked for one at the
+    mover's first cell and takes it; where it has none (None) nobody is asked."""
     gm, alice = table.gm, table.alice
     mark = len(gm.inbox)
     await act(alice, protocol.Move, token=mover, path=path)
-    if provokes:
+    if attacker is not None:
         prompt = await gm.wait_for(protocol.Prompt)
-        assert prompt.kind == "attack_of_opportunity", prompt
-        await act(gm, protocol.AnswerPrompt, prompt=prompt.prompt, accept=True, rolls=None)
-        if wire_data(await gm.event("attack_rolled"))["hit"]:
+        asked = (prompt.kind, prompt.attacker, prompt.target)
+        assert asked == ("attack_of_opportunity", attacker, mover), prompt
+        ack = await act(gm, protocol.AnswerPrompt, prompt=prompt.prompt, accept=True, rolls=None)
+        rolled = last(await caused(gm, ack), "attack_rolled")
+        assert (rolled["attacker"], rolled["target"]) == (attacker, mover), rolled
+        if rolled["hit"]:
             ask = await gm.wait_for(protocol.Prompt, lambda p: p.kind == "continue_after_hit")
             await act(gm, protocol.AnswerPrompt, prompt=ask.prompt, accept=True, rolls=None)
     completed = await seen(gm, mark, "move_completed")
     assert wire_data(completed)["token"] == mover
-    if not provokes:
-        asked = [m for m in gm.inbox[mark:] if isinstance(m, protocol.Prompt)]
-        assert asked == [], asked  # the step away provoked nothing: the text has no AoO
+    if attacker is None:
+        prompts = [m for m in gm.inbox[mark:] if isinstance(m, protocol.Prompt)]
+        assert prompts == [], prompts  # the step away provoked nothing: the text has no AoO
 
 
 async def refused(
