@@ -26,6 +26,7 @@
    * :class:`StatChange`: the GM changes a sheet (the order stands, as each game's
      text says) and is refused a statistic the game does not play (``unknown_stat``);
    * ``removed``: the GM takes a token off (``leave_combat`` with ``remove``);
+   * the next pass (Round, Phase) runs in the order those figures make;
 6. the GM revokes the spectator's token; the recording replays identically
    (``vtt-bridge replay``).
 
@@ -246,6 +247,7 @@ async def second_fight(table: NightTable, night: Night) -> None:
     await reinforce(table, night)
     await change_stats(table, night.stat_change)
     await remove_token(table, night.removed)
+    await next_pass(table, night)
 
 
 async def start_with_own_dice(table: NightTable, night: Night) -> None:
@@ -306,8 +308,11 @@ async def change_stats(table: NightTable, change: StatChange) -> None:
     changed = [[k, v] for k, v in change.stats.items()]
     stated = {"combatant": change.token, "stats": changed, "order_kept": True}
     assert events == [("stats_changed", stated)]
-    after = table.bridge.hub.tables[table.id].encounter.state.combat
-    assert after is not None and after.order == before.order
+    state = table.bridge.hub.tables[table.id].encounter.state
+    assert state.combat is not None and state.combat.order == before.order
+    assert state.scene is not None
+    (sheet,) = [dict(t.stats) for t in state.scene.tokens if t.id == change.token]
+    assert {k: sheet[k] for k in change.stats} == change.stats
 
 
 async def remove_token(table: NightTable, token: str) -> None:
@@ -322,6 +327,24 @@ async def remove_token(table: NightTable, token: str) -> None:
     assert state.scene is not None and token not in [t.id for t in state.scene.tokens]
     moved = await gm.reply_to(await gm.send(protocol.Move, token=token, path=((0, 0),)))
     assert isinstance(moved, protocol.ErrorMessage) and moved.code == "unknown_token", moved
+
+
+async def next_pass(table: NightTable, night: Night) -> None:
+    """The fight goes on to its next pass (a Round, a Phase), which runs in the order
+    the night's figures say: the reinforcement where its tie put it, the changed stat
+    moving nobody, the removed token gone.  The GM ends each turn."""
+    gm = table.gm
+    expected = [c for c in night.reinforcement.order if c != night.removed]
+    so_far = [(e.kind, wire_data(e)) for e in gm.inbox if isinstance(e, protocol.Event)]
+    actor, started = last(so_far, "combatant_acts")["combatant"], False
+    went: list[str] = []
+    while len(went) < len(expected):
+        for kind, data in await caused(gm, await act(gm, protocol.EndPhase, token=actor)):
+            started = started or kind == "pass_started"
+            if kind == "combatant_acts":
+                actor = data["combatant"]
+                went += [actor] if started else []
+    assert went == expected, went
 
 
 async def step_away(
