@@ -99,12 +99,8 @@ async def cpr_held_shot(table: NightTable, night: Night) -> None:
     mark = len(gm.inbox)
     await act(gm, protocol.Move, token="goon", path=((2, 4),))
     prompt = await alice.wait_for(protocol.Prompt)
-    assert (prompt.kind, prompt.attacker, prompt.target, prompt.at) == (
-        "readied_action",
-        "gina",
-        "goon",
-        (2, 4),
-    ), prompt
+    asked = (prompt.kind, prompt.attacker, prompt.target, prompt.at)
+    assert asked == ("readied_action", "gina", "goon", (2, 4)), prompt
     ack = await act(alice, protocol.AnswerPrompt, prompt=prompt.prompt, accept=True, rolls=(7,))
     fired = await caused(gm, ack)
     assert last(fired, "cpr_held_fired")["at"] == [2, 4]
