@@ -78,6 +78,9 @@ from geometry.vtt_coords import (
 )
 
 Handler = Callable[[EncounterState, Any, SpatialCache], Result]
+#: The prompts whose acceptance may carry the table's dice (``answer_prompt.rolls``):
+#: the attack of opportunity's and the readied (held) action's own rolls.
+ROLLING_PROMPTS = ("attack_of_opportunity", "readied_action")
 
 
 def load_scene(state: EncounterState, command: LoadScene, spatial: SpatialCache) -> Result:
@@ -354,8 +357,10 @@ def answer_prompt(state: EncounterState, command: AnswerPrompt, spatial: Spatial
             "not_your_prompt",
             f"prompt {prompt.id!r} is addressed to {prompt.controller!r}, not {command.actor!r}",
         )
-    if (not command.accept or prompt.kind != "attack_of_opportunity") and command.rolls is not None:
-        raise CommandRejected("bad_rolls", "only an accepted attack of opportunity takes dice")
+    if command.rolls is not None and not (command.accept and prompt.kind in ROLLING_PROMPTS):
+        raise CommandRejected(
+            "bad_rolls", "only an accepted attack of opportunity or readied action takes dice"
+        )
     outcome = "accepted" if command.accept else "declined"
     events: list[Any] = [PromptClosed(prompt.id, outcome, command.actor)]
     tray = DiceTray(state.seed, state.draws, command.actor)
@@ -367,7 +372,12 @@ def answer_prompt(state: EncounterState, command: AnswerPrompt, spatial: Spatial
     if prompt.kind == "attack_of_opportunity" and command.accept:
         return _opportunity_attack(state, ruleset, spatial, prompt, command, tray, events)
     if prompt.kind == "readied_action" and command.accept:
-        return _trigger_fired(state, ruleset, spatial, prompt, command, tray, events)
+        # The held action's own dice may be the table's, sent with the answer (the one
+        # moment they are known), each used once.
+        tray = DiceTray(state.seed, state.draws, command.actor, command.rolls)
+        fired = _trigger_fired(state, ruleset, spatial, prompt, command, tray, events)
+        tray.require_supply_used()
+        return fired
     if prompt.kind == "continue_after_hit" and not command.accept:
         return _stop_move(state, events, "the GM reports it can no longer act")
     return _resume(state, ruleset, spatial, tray, events)

@@ -11,23 +11,26 @@
 3. the first fight: the ruleset's golden-session script (``tests/scenario_*.py``), which
    loads a scene, starts combat and plays it, a newcomer joining on the way;
 4. the GM ends it (``end_combat``); everyone sees ``combat_ended``;
-5. a new scene loads and a second fight starts; the first to act steps out of an
-   enemy's reach: an attack of opportunity where the ruleset's text has one (Hero's
-   Combat Reflexes), none where it has none (Cyberpunk RED, M&M: checked, no prompt);
-   a reinforcement joins, a token is removed, the GM revokes the spectator's token;
-6. the recording replays identically (``vtt-bridge replay``).
+5. the GM lets players roll (``configure_table {dice: "players"}``), a new scene loads
+   and the second fight, a :class:`Night`'s figures, each worked out by hand from the
+   game's text where the night is declared (``tests/bridge/test_game_night.py``):
 
-The places other work plugs into are the :class:`Night` hooks, each run at its point
-of the second fight (None: what exists today runs there):
+   * :class:`Start`: Alice rolls her token's initiative (``roll_initiative``), Bob
+     may not roll it nor she another's token (``dice_refused``); the GM starts the fight
+     and Alice's dice are used, in her name: the exact order and scores;
+   * ``interrupt``: the game's own interruption of a move (Hero: an attack of
+     opportunity; Cyberpunk RED: a held action firing as a token enters an area; M&M,
+     which has neither: a step away that provokes nothing);
+   * :class:`Reinforcement`: a newcomer joins with the table's dice, tied with someone
+     already in the order, placed by the game's tie rule: the exact score and order;
+   * :class:`StatChange`: the GM changes a sheet (the order stands, as each game's
+     text says) and is refused a statistic the game does not play (``unknown_stat``);
+   * ``removed``: the GM takes a token off (``leave_combat`` with ``remove``);
+   * the next pass (Round, Phase) runs in the order those figures make;
+6. the GM revokes the spectator's token; the recording replays identically
+   (``vtt-bridge replay``).
 
-* ``start_fight``: how the second fight starts.  Today the GM starts it and the server
-  rolls every initiative.  Here a player rolls its own initiative where the table
-  allows it, and is refused for another's token.
-* ``reinforce``: a reinforcement joins.  Today ``join_combat`` with the server's die.
-  Here it joins with the table's die and is placed by the game's tie rule.
-* ``change_stats``: the GM changes a token's stats mid-fight.  Nothing does that yet,
-  so nothing runs.
-* ``remove_token``: the GM takes a token out.  Today ``leave_combat`` with ``remove``.
+Every refusal leaves the table's fingerprint as it was.
 """
 
 from __future__ import annotations
@@ -41,8 +44,9 @@ from pathlib import Path
 from typing import Any
 
 import protocol
-from tests.bridge.conftest import Bridge, closed_with, running
+from tests.bridge.conftest import Bridge, closed_with, running, table_fingerprint
 from tests.demo_table import BINARY, act
+from tests.scenario_hands import ROLL_INITIATIVE, SET_STATS
 from tests.wsclient import TableClient, wire_data
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -74,25 +78,59 @@ Hook = Callable[[NightTable, "Night"], Awaitable[None]]
 
 
 @dataclass(frozen=True)
+class Start:
+    """How the second fight starts: Alice's own dice for her token, the GM's for the
+    rest, and the order and scores they make."""
+
+    #: Alice's dice for the night's mover (``roll_initiative``).
+    own: tuple[int, ...]
+    #: A token Alice does not control: she is refused rolling for it.
+    refused_for: str
+    #: The GM's ``start_combat.rolls``: every other die, in the order the game rolls.
+    gm_rolls: tuple[int, ...]
+    order: tuple[str, ...]
+    scores: tuple[tuple[str, int], ...]
+
+
+@dataclass(frozen=True)
+class Reinforcement:
+    """A newcomer joining with the table's dice, tied with someone in the order."""
+
+    token: protocol.TokenSpec
+    rolls: tuple[int, ...]
+    score: int
+    order: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class StatChange:
+    """The GM's sheet change mid-fight, and a statistic the game does not play."""
+
+    token: str
+    stats: dict[str, Any]
+    unplayed: str
+    #: A statistic the refusal names among those the game plays.
+    named: str
+
+
+@dataclass(frozen=True)
 class Night:
-    """One ruleset's game night: its first fight's script, its second scene, and the
-    hooks (see the module) where later work plugs in."""
+    """One ruleset's game night: its first fight's script, its second scene and the
+    second fight's figures (see the module)."""
 
     ruleset: str
     first_fight: FirstFight
     second_scene: protocol.SceneSpec
-    #: Alice's token, which acts first in the second fight, and its step out of an
-    #: enemy's reach.
+    #: Alice's token, which acts first in the second fight.
     mover: str
-    step_away: tuple[Cell, ...]
-    #: Whether that step provokes an attack of opportunity (the ruleset's text says).
-    provokes: bool
-    reinforcement: protocol.TokenSpec
+    start: Start
+    #: The game's interruption of a move, played from the mover's first turn.
+    interrupt: Hook
+    reinforcement: Reinforcement
+    stat_change: StatChange
+    #: The token the GM takes off the scene.
+    removed: str
     start_options: dict[str, Any] = field(default_factory=dict)
-    start_fight: Hook | None = None
-    reinforce: Hook | None = None
-    change_stats: Hook | None = None
-    remove_token: Hook | None = None
 
 
 @dataclass
@@ -197,55 +235,174 @@ async def end_fight(table: NightTable, reason: str) -> None:
 
 
 async def second_fight(table: NightTable, night: Night) -> None:
-    """Step 5: a new scene, a second fight, its first step, a reinforcement, a token
-    removed (see the module for the hooks)."""
+    """Step 5: the dice policy ``players``, a new scene, a second fight started with a
+    player's own initiative dice, its interruption, a tied reinforcement, a stat
+    changed and a token removed (see the module)."""
     gm = table.gm
+    await act(gm, protocol.ConfigureTable, dice="players", prompt_timeout_ms=None)
+    assert table.bridge.hub.tables[table.id].row.dice == "players"
     await act(gm, protocol.LoadScene, scene=night.second_scene)
-    mark = len(gm.inbox)
-    if night.start_fight is not None:
-        await night.start_fight(table, night)
-    else:
-        await act(gm, protocol.StartCombat, ruleset=night.ruleset, aware=None, seed=None,
-                  **night.start_options)  # fmt: skip
-    first = await seen(gm, mark, "combatant_acts")
-    assert wire_data(first)["combatant"] == night.mover, wire_data(first)
-    await step_away(table, night)
-    if night.reinforce is not None:
-        await night.reinforce(table, night)
-    else:
-        await act(gm, protocol.JoinCombat, token=night.reinforcement)
-        assert wire_data(await gm.event("combatant_joined"))["token"]["id"] == (
-            night.reinforcement.id
-        )
-    if night.change_stats is not None:
-        await night.change_stats(table, night)
-    if night.remove_token is not None:
-        await night.remove_token(table, night)
-    else:
-        await act(gm, protocol.LeaveCombat, token=night.reinforcement.id, remove=True)
-        left = wire_data(await gm.event("combatant_left"))
-        assert left == {"combatant": night.reinforcement.id, "removed": True}
-    await act(table.alice, protocol.EndPhase, token=night.mover)
+    await start_with_own_dice(table, night)
+    await night.interrupt(table, night)
+    await reinforce(table, night)
+    await change_stats(table, night.stat_change)
+    await remove_token(table, night.removed)
+    await next_pass(table, night)
 
 
-async def step_away(table: NightTable, night: Night) -> None:
-    """Alice's token steps out of an enemy's reach: the enemy's owner (the GM) is asked
-    for its attack of opportunity where the ruleset has one, and the GM takes it."""
+async def start_with_own_dice(table: NightTable, night: Night) -> None:
+    """Alice rolls her token's initiative herself (``roll_initiative``); Bob may not
+    roll it, nor she another's token (``dice_refused``, nothing changed); the GM
+    starts the fight with the rest of the dice and Alice's are used, in her name."""
+    gm, alice, bob, start = table.gm, table.alice, table.bob, night.start
+    for who, token in ((bob, night.mover), (alice, start.refused_for)):
+        no = await refused(table, who, ROLL_INITIATIVE, token=token, rolls=list(start.own))
+        assert no.code == "dice_refused", no
+    ack = await act(alice, ROLL_INITIATIVE, token=night.mover, rolls=list(start.own))
+    (rolled,) = await caused(gm, ack)
+    assert rolled == ("initiative_rolled",
+                      {"token": night.mover, "by": "alice", "rolls": list(start.own)})  # fmt: skip
+    ack = await act(gm, protocol.StartCombat, ruleset=night.ruleset, aware=None, seed=None,
+                    rolls=start.gm_rolls, **night.start_options)  # fmt: skip
+    events = await caused(gm, ack)
+    dice = [d for k, d in events if k == "dice_rolled"]
+    own = [(d["results"], d["source"]) for d in dice if d["by"] == "alice"]
+    assert own == [(list(start.own), "table")], dice
+    assert all(d["by"] == "gm" for d in dice if d["by"] != "alice"), dice
+    assert last(events, "initiative_order") == {
+        "order": list(start.order), "scores": [list(s) for s in start.scores],
+    }  # fmt: skip
+    assert last(events, "combatant_acts")["combatant"] == night.mover
+
+
+async def reinforce(table: NightTable, night: Night) -> None:
+    """A reinforcement joins with the table's dice, tied with someone already in the
+    order, and the game's tie rule places it: the exact score and order (everyone else
+    keeping the score they started with)."""
+    newcomer = night.reinforcement
+    ack = await act(table.gm, protocol.JoinCombat, token=newcomer.token, rolls=newcomer.rolls)
+    events = await caused(table.gm, ack)
+    dice = [d["results"] for k, d in events if k == "dice_rolled"]
+    assert [die for results in dice for die in results] == list(newcomer.rolls), dice
+    joined = last(events, "combatant_joined")
+    assert (joined["combatant"], joined["score"]) == (newcomer.token.id, newcomer.score)
+    score_of = {**dict(night.start.scores), newcomer.token.id: newcomer.score}
+    assert last(events, "initiative_order") == {
+        "order": list(newcomer.order),
+        "scores": [[cid, score_of[cid]] for cid in newcomer.order],
+    }
+
+
+async def change_stats(table: NightTable, change: StatChange) -> None:
+    """The GM changes a sheet mid-fight: a statistic the game does not play is refused
+    (``unknown_stat``, naming those it does, nothing changed); a played one changes
+    with the game's stated effect on the order (it stands, for all three games)."""
+    gm = table.gm
+    unplayed = {change.unplayed: 3}
+    no = await refused(table, gm, SET_STATS, token=change.token, stats=unplayed)
+    assert no.code == "unknown_stat" and change.named in no.message, no
+    before = table.bridge.hub.tables[table.id].encounter.state.combat
+    assert before is not None
+    ack = await act(gm, SET_STATS, token=change.token, stats=change.stats)
+    events = await caused(gm, ack)
+    changed = [[k, v] for k, v in change.stats.items()]
+    stated = {"combatant": change.token, "stats": changed, "order_kept": True}
+    assert events == [("stats_changed", stated)]
+    state = table.bridge.hub.tables[table.id].encounter.state
+    assert state.combat is not None and state.combat.order == before.order
+    assert state.scene is not None
+    (sheet,) = [dict(t.stats) for t in state.scene.tokens if t.id == change.token]
+    assert {k: sheet[k] for k in change.stats} == change.stats
+
+
+async def remove_token(table: NightTable, token: str) -> None:
+    """The GM takes ``token`` out of the fight and off the scene (``leave_combat``
+    with ``remove``): it leaves the order, and the scene no longer holds it."""
+    gm = table.gm
+    ack = await act(gm, protocol.LeaveCombat, token=token, remove=True)
+    events = await caused(gm, ack)
+    assert ("combatant_left", {"combatant": token, "removed": True}) in events, events
+    state = table.bridge.hub.tables[table.id].encounter.state
+    assert state.combat is not None and token not in state.combat.order
+    assert state.scene is not None and token not in [t.id for t in state.scene.tokens]
+    moved = await gm.reply_to(await gm.send(protocol.Move, token=token, path=((0, 0),)))
+    assert isinstance(moved, protocol.ErrorMessage) and moved.code == "unknown_token", moved
+
+
+async def next_pass(table: NightTable, night: Night) -> None:
+    """The fight goes on to its next pass (a Round, a Phase), which runs in the order
+    the night's figures say: the reinforcement where its tie put it, the changed stat
+    moving nobody, the removed token gone.  The GM ends each turn."""
+    gm = table.gm
+    expected = [c for c in night.reinforcement.order if c != night.removed]
+    so_far = [(e.kind, wire_data(e)) for e in gm.inbox if isinstance(e, protocol.Event)]
+    actor, started = last(so_far, "combatant_acts")["combatant"], False
+    went: list[str] = []
+    while len(went) < len(expected):
+        for kind, data in await caused(gm, await act(gm, protocol.EndPhase, token=actor)):
+            started = started or kind == "pass_started"
+            if kind == "combatant_acts":
+                actor = data["combatant"]
+                went += [actor] if started else []
+    assert went == expected, went
+
+
+async def step_away(
+    table: NightTable, mover: str, path: tuple[Cell, ...], attacker: str | None
+) -> None:
+    """Alice's ``mover`` steps out of an enemy's reach along ``path``: where the ruleset
+    has attacks of opportunity, ``attacker``'s owner (the GM) is asked for one at the
+    mover's first cell and takes it; where it has none (None) nobody is asked."""
     gm, alice = table.gm, table.alice
     mark = len(gm.inbox)
-    await act(alice, protocol.Move, token=night.mover, path=night.step_away)
-    if night.provokes:
+    await act(alice, protocol.Move, token=mover, path=path)
+    if attacker is not None:
         prompt = await gm.wait_for(protocol.Prompt)
-        assert prompt.kind == "attack_of_opportunity", prompt
-        await act(gm, protocol.AnswerPrompt, prompt=prompt.prompt, accept=True, rolls=None)
-        if wire_data(await gm.event("attack_rolled"))["hit"]:
+        asked = (prompt.kind, prompt.attacker, prompt.target)
+        assert asked == ("attack_of_opportunity", attacker, mover), prompt
+        ack = await act(gm, protocol.AnswerPrompt, prompt=prompt.prompt, accept=True, rolls=None)
+        rolled = last(await caused(gm, ack), "attack_rolled")
+        assert (rolled["attacker"], rolled["target"]) == (attacker, mover), rolled
+        if rolled["hit"]:
             ask = await gm.wait_for(protocol.Prompt, lambda p: p.kind == "continue_after_hit")
             await act(gm, protocol.AnswerPrompt, prompt=ask.prompt, accept=True, rolls=None)
     completed = await seen(gm, mark, "move_completed")
-    assert wire_data(completed)["token"] == night.mover
-    if not night.provokes:
-        asked = [m for m in gm.inbox[mark:] if isinstance(m, protocol.Prompt)]
-        assert asked == [], asked  # the step away provoked nothing: the text has no AoO
+    assert wire_data(completed)["token"] == mover
+    if attacker is None:
+        prompts = [m for m in gm.inbox[mark:] if isinstance(m, protocol.Prompt)]
+        assert prompts == [], prompts  # the step away provoked nothing: the text has no AoO
+
+
+async def refused(
+    table: NightTable, client: TableClient, message: Any, **body: Any
+) -> protocol.ErrorMessage:
+    """Send a command that must be refused, leaving the table as it was."""
+    before = table_fingerprint(table.bridge.hub.tables[table.id])
+    answer = await client.reply_to(await client.send(message, **body))
+    assert isinstance(answer, protocol.ErrorMessage), answer
+    assert table_fingerprint(table.bridge.hub.tables[table.id]) == before
+    return answer
+
+
+async def caused(client: TableClient, ack: protocol.Ack) -> list[tuple[str, Any]]:
+    """The events the command ``ack`` answers caused, as ``client`` received them:
+    (kind, wire data) each, in order."""
+    assert ack.first_event is not None and ack.last_event is not None, ack
+    first, last_ = ack.first_event, ack.last_event
+    if not any(isinstance(m, protocol.Event) and m.index == last_ for m in client.inbox):
+        await client.wait_for(protocol.Event, lambda e: e.index == last_)
+    return [
+        (m.kind, wire_data(m))
+        for m in client.inbox
+        if isinstance(m, protocol.Event) and first <= m.index <= last_
+    ]
+
+
+def last(events: list[tuple[str, Any]], kind: str) -> Any:
+    """The wire data of the last event of ``kind`` in ``events``."""
+    found = [data for k, data in events if k == kind]
+    assert found, (kind, events)
+    return found[-1]
 
 
 async def revoke_spectator(table: NightTable) -> None:

@@ -19,7 +19,9 @@ from engine import (
     to_plain,
 )
 from engine.commands import Act, AnswerPrompt, JoinCombat, SetCondition
+from engine.events import DiceRolled, PromptOpened
 from engine.model import EncounterState
+from engine.rulesets.cyberpunk_red.events import AttackRolled
 from engine.rulesets.cyberpunk_red.state import Fighter
 from tests.engine.cyberpunk_red.helpers import cpr, vehicle
 from tests.engine.helpers import kinds, refused
@@ -227,6 +229,26 @@ def test_a_hold_fires_when_a_token_enters_the_area_interrupting_its_move() -> No
     refused(encounter, Move("gm", "rex", ((3, 6),)), "illegal_action")  # only the held shot
     events = done(encounter)  # Rex's interruption is over: the goon's move goes on
     assert events[-1].kind == "move_completed" and events[-1].at == (10, 2)
+
+
+def test_the_held_shot_may_take_the_tables_d10_with_the_answer() -> None:
+    encounter = started()
+    done(encounter)  # Gina
+    done(encounter)  # the boss
+    shoot = {"target": "goon", "weapon": "rifle", "base": 11}
+    act(encounter, "rex", "hold_action", action="attack", trigger="enters",
+        area=[[11, 2], [11, 3]], params=shoot)  # fmt: skip
+    done(encounter)
+    opened = encounter.apply(Move("gm", "goon", ((12, 2), (11, 2), (10, 2))))[-1]
+    assert isinstance(opened, PromptOpened)
+    prompt = opened.prompt
+    # One d10 is rolled: two are one too many, and a declined prompt rolls none.
+    refused(encounter, AnswerPrompt("gm", prompt, True, (4, 4)), "bad_rolls")
+    refused(encounter, AnswerPrompt("gm", prompt, False, (4,)), "bad_rolls")
+    events = encounter.apply(AnswerPrompt("gm", prompt, True, (4,)))
+    die, attack = events[-2:]
+    assert isinstance(die, DiceRolled) and (die.results, die.source) == ((4,), "table")
+    assert isinstance(attack, AttackRolled) and attack.total == 4 + 11
 
 
 def test_a_hold_not_fired_by_the_end_of_the_round_is_lost() -> None:
