@@ -136,6 +136,7 @@ async def test_a_fight_played_from_the_pages(pages: dict[str, Any], tmp_path: Pa
     shots.mkdir(parents=True, exist_ok=True)
 
     # The GM sets the table up from the page.
+    await gm.get_by_label("Ruleset").select_option("hero-supplement")
     await gm.get_by_role("button", name="Load the demo scene").click()
     await expect(alice.locator('[data-token="hero"]')).to_be_visible()
     await gm.get_by_role("button", name=re.compile("Start combat")).click()
@@ -310,6 +311,7 @@ async def test_the_gm_ends_the_fight_from_the_page(pages: dict[str, Any]) -> Non
     clicked, both pages drop the fight and the GM may start another."""
     gm: Page = pages["gm"]
     alice: Page = pages["alice"]
+    await gm.get_by_label("Ruleset").select_option("hero-supplement")
     await gm.get_by_role("button", name="Load the demo scene").click()
     await expect(alice.locator('[data-token="hero"]')).to_be_visible()
     end = gm.get_by_role("button", name="End combat")
