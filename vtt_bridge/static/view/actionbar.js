@@ -59,14 +59,17 @@ export class ActionBar {
   shapes() {
     const description = this.plan ? this.client.actionParams(this.plan.entry) : null;
     const flat = [];
-    const walk = (shapes, prefix) => {
+    // A field of an optional map is optional in the form: the map is sent only when one
+    // of its fields is filled, and then the bridge checks the rest.
+    const walk = (shapes, prefix, required) => {
       for (const shape of shapes) {
         if (shape.dice) continue;
-        if (shape.type === "map" && shape.fields.length) walk(shape.fields, `${prefix}${shape.name}.`);
-        else flat.push([`${prefix}${shape.name}`, shape]);
+        const own = { ...shape, required: required && shape.required };
+        if (shape.type === "map" && shape.fields.length) walk(shape.fields, `${prefix}${shape.name}.`, own.required);
+        else flat.push([`${prefix}${shape.name}`, own]);
       }
     };
-    walk(description?.params ?? [], "");
+    walk(description?.params ?? [], "", true);
     return flat;
   }
 

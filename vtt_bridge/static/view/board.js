@@ -209,9 +209,38 @@ export function describeHold(hold, view) {
   return `${hold.kind === "ready" ? "readied" : "held"} ${(hold.action ?? "action").replaceAll("_", " ")}, ${when}`;
 }
 
-/** @param {import("./layout.js").Layout} layout @param {Array<[number, number]>} cells */
-function pathLine(layout, cells, kind, s) {
+/** A path's line.  Its width and dashes are the style sheet's, in screen pixels
+ * (`vector-effect: non-scaling-stroke`), whatever the cell size and unit.
+ * @param {import("./layout.js").Layout} layout @param {Array<[number, number]>} cells @param {string} kind */
+function pathLine(layout, cells, kind) {
   return el("polyline", { class: kind, points: pointsAttr(cells.map((c) => layout.center(c))), fill: "none" });
+}
+
+/** A number as the ruler shows it (one decimal at most). @param {number} v */
+const short = (v) => String(Math.round(v * 10) / 10);
+
+/**
+ * The ruler along a planned path: at each waypoint the distance along the line from the
+ * token (centre to centre, in the scene's unit) and, once the bridge answered, the cost
+ * to get there by its rules.
+ * @param {import("./layout.js").Layout} layout @param {[number, number]} from
+ * @param {{path: Array<[number, number]>, costs?: number[]}} plan @param {string} unit @param {number} s
+ */
+function ruler(layout, from, plan, unit, s) {
+  const group = el("g", { class: "ruler" });
+  let [px, py] = layout.center(from);
+  let distance = 0;
+  plan.path.forEach((cell, i) => {
+    const [x, y] = layout.center(cell);
+    distance += Math.hypot(x - px, y - py);
+    [px, py] = [x, y];
+    const cost = plan.costs?.[i];
+    const text = `${short(distance)} ${unit}${cost === undefined ? "" : `, cost ${short(cost)}`}`;
+    group.append(el("text", { x, y: y - s * 0.3, "text-anchor": "middle", "font-size": s * 0.2,
+      "data-ruler-cell": `${cell[0]},${cell[1]}`, "data-distance": short(distance),
+      ...(cost === undefined ? {} : { "data-cost": short(cost) }) }, text));
+  });
+  return group;
 }
 
 /**
