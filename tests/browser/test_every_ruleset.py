@@ -6,8 +6,7 @@ and areas picked on the board, choices and numbers in the form), answer prompts 
 their buttons, and the GM ends the fight.  No player's action goes over the wire from
 the test: the test only reads the pages' views to know whose turn the dice made it.
 Screenshots of each ruleset's page go to ``docs/images/table-view-<ruleset>.png`` when
-``VTT_BRIDGE_DOC_SCREENSHOTS`` is set (``scripts/`` nothing else writes them), else to
-the test's temporary directory.
+``VTT_BRIDGE_DOC_SCREENSHOTS`` is set, else to the test's temporary directory.
 """
 
 from __future__ import annotations
@@ -132,8 +131,8 @@ async def test_hero_a_whole_fight(pages: dict[str, Any], tmp_path: Path) -> None
 async def test_cyberpunk_red_a_whole_fight(pages: dict[str, Any], tmp_path: Path) -> None:
     """Cyberpunk RED: the Round's first fighter holds an attack for two cells beside a
     foe, drawn on the board as they are picked; the foe steps in, the holder's
-    controller fires it from the prompt (its arithmetic in the log); the foe then
-    shoots from the action bar; the GM ends the fight."""
+    controller fires it from the prompt (its arithmetic in the log); the GM ends the
+    fight.  The dice order the fight, so the test reads who acts first from the view."""
     gm: Page = pages["gm"]
     alice: Page = pages["alice"]
     scene = await _set_up(gm, alice, "cyberpunk-red")
@@ -151,7 +150,7 @@ async def test_cyberpunk_red_a_whole_fight(pages: dict[str, Any], tmp_path: Path
     for cell in area:
         await page.locator(f'[data-cell="{cell[0]},{cell[1]}"]').click(force=True)
     await expect(page.locator("g.picked polygon")).to_have_count(len(area))
-    await page.get_by_label("params: target (optional)").select_option(mover)
+    await page.get_by_label("params: target (optional)").fill(mover)
     await page.get_by_label("params: weapon (optional)").fill(tokens[holder]["stats"]["hand.right"])
     await page.get_by_label("params: base (optional)").fill("12")
     await page.get_by_role("button", name="Do it: Hold action").click()

@@ -253,10 +253,11 @@ export class ActionBar {
       control.value = value ?? (shape.required ? shape.choices[0] : "");
       set(control.value || undefined);
     } else if (shape.type === "boolean") {
+      // Sent only once ticked or unticked: an optional flag left alone is the default.
       control = h("input", { type: "checkbox", checked: value ?? !!shape.default });
-      set(control.checked);
       control.addEventListener("change", () => set(control.checked));
-      return h("label", { className: "param" }, [control, ` ${words}`]);
+      control.setAttribute("aria-label", words);
+      return h("label", { className: "param", title: shape.doc }, [control, ` ${words}`]);
     } else if (shape.type === "integer" || shape.type === "number") {
       control = h("input", { type: "number", step: shape.type === "integer" ? "1" : "any", value: value ?? "",
         placeholder: shape.default === null || shape.default === undefined ? "" : String(shape.default) });
@@ -267,6 +268,7 @@ export class ActionBar {
       control = h("input", { type: "text", value: value ?? "", required: shape.required,
         placeholder: shape.default === null || shape.default === undefined ? "" : String(shape.default) });
     }
+    control.setAttribute("aria-label", words); // the label's text alone, not a select's value too
     control.addEventListener("input", () => set(control.value));
     control.addEventListener("change", () => set(control.value));
     return h("label", { className: "param", title: shape.doc }, [`${words} `, control]);
