@@ -5,7 +5,7 @@ players act from the action bar (``ask_options`` and the ruleset's description: 
 and areas picked on the board, choices and numbers in the form), answer prompts with
 their buttons, and the GM ends the fight.  No player's action goes over the wire from
 the test: the test only reads the pages' views to know whose turn the dice made it.
-Screenshots of each ruleset's page go to ``docs/images/table-view-<ruleset>.png`` when
+Screenshots of each ruleset's page go to ``docs/table-view-<ruleset>.png`` when
 ``VTT_BRIDGE_DOC_SCREENSHOTS`` is set, else to the test's temporary directory.
 """
 
@@ -17,14 +17,12 @@ import re
 from pathlib import Path
 from typing import Any
 
-from playwright.async_api import Page, expect
-
 from engine.rulesets.base import registered
 from tests.bridge.conftest import token_of
-from tests.browser.test_table_view import _view, pages  # noqa: F401  (the fixture)
+from tests.browser.pages import Page, expect, view_of
 
 VIEW = Path(__file__).parent.parent.parent / "vtt_bridge" / "static" / "view"
-DOCS_IMAGES = Path(__file__).parent.parent.parent / "docs" / "images"
+DOCS_IMAGES = Path(__file__).parent.parent.parent / "docs"
 
 
 def _demo(ruleset: str) -> dict[str, Any]:
@@ -53,10 +51,10 @@ async def _end_turns_until(gm: Page, wanted: set[str]) -> str:
     """The GM ends the acting token's Turn or Phase with its button until one of
     ``wanted`` acts; returns it."""
     for _ in range(12):
-        actor = str(await _view(gm, ".combat.actor"))
+        actor = str(await view_of(gm, ".combat.actor"))
         if actor in wanted:
             return actor
-        name = await _view(gm, f".tokens[{json.dumps(actor)}].name")
+        name = await view_of(gm, f".tokens[{json.dumps(actor)}].name")
         await gm.get_by_role("button", name=re.compile(rf"^End {re.escape(name)}'s ")).click()
         await expect(gm.locator("#order li.actor")).not_to_contain_text(name)
     raise AssertionError(f"none of {wanted} came to act")
@@ -74,8 +72,10 @@ async def test_the_picker_lists_the_servers_rulesets(pages: dict[str, Any]) -> N
     player who selects a token out of turn reads "Not your turn" before any plan."""
     gm: Page = pages["gm"]
     alice: Page = pages["alice"]
-    listed = await gm.get_by_label("Ruleset").locator("option").evaluate_all(
-        "(os) => os.map((o) => o.value)"
+    listed = (
+        await gm.get_by_label("Ruleset")
+        .locator("option")
+        .evaluate_all("(os) => os.map((o) => o.value)")
     )
     assert sorted(listed) == sorted(r.name for r in registered())
     await expect(alice.get_by_label("Ruleset")).to_have_count(0)
@@ -137,7 +137,7 @@ async def test_cyberpunk_red_a_whole_fight(pages: dict[str, Any], tmp_path: Path
     alice: Page = pages["alice"]
     scene = await _set_up(gm, alice, "cyberpunk-red")
     tokens = {t["id"]: t for t in scene["tokens"]}
-    order = await _view(gm, ".combat.order")
+    order = await view_of(gm, ".combat.order")
     holder = order[0]
     mover = next(t for t in order[1:] if tokens[t]["side"] != tokens[holder]["side"])
     page = alice if tokens[holder]["owner"] == "alice" else gm
@@ -192,7 +192,10 @@ async def test_mm3e_a_whole_fight(pages: dict[str, Any], tmp_path: Path) -> None
     await alice.locator('[data-token="villain"]').click()
     await alice.get_by_label("reach (optional)").select_option("close")
     await alice.get_by_role("button", name="Do it: Attack").click()
-    line = re.compile(r"Hero makes a close attack on Villain: d20 \d+ \+ 8 = \d+ vs DC 10 \+ parry \d+ = \d+.*: (hit|miss)")
+    line = re.compile(
+        r"Hero makes a close attack on Villain: d20 \d+ \+ 8 = \d+ "
+        r"vs DC 10 \+ parry \d+ = \d+.*: (hit|miss)"
+    )
     await expect(alice.locator("#log li", has_text=line)).to_have_count(1)
     # A 5 ft cell is five scene units: its outline is still one screen pixel wide.
     width = await alice.locator('[data-cell="0,0"]').evaluate(

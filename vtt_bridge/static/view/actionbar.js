@@ -6,6 +6,8 @@
 // as a group.  The table's own dice params are left to the bridge (it rolls).  The page
 // knows no game: every word comes from the options answer and the description.
 
+import { h } from "./dom.js";
+
 /** @typedef {import("/client/src/words.js").ParamShape} ParamShape */
 
 /** What the bar leaves to other controls: the moves and the end of the action. */
@@ -17,16 +19,6 @@ export function actionLabel(entry) {
   const words = name.replaceAll("_", " ");
   const label = words.charAt(0).toUpperCase() + words.slice(1);
   return choice ? `${label}: ${choice}` : label;
-}
-
-/** @param {string} tag @param {Record<string, any>} [props] @param {Array<Node | string>} [children] */
-function h(tag, props = {}, children = []) {
-  const { dataset = {}, attrs = {}, ...rest } = props;
-  const node = Object.assign(document.createElement(tag), rest);
-  Object.assign(node.dataset, dataset);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
-  node.append(...children);
-  return node;
 }
 
 export class ActionBar {

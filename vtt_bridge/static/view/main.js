@@ -1,19 +1,23 @@
 // The table view: joins with the token in the URL fragment and draws the fight live from
 // the client library's view.  It plays too: a player selects its token and clicks a
-// cell, or drags from its token, sees the bridge's planned path and cost (ask_path) and
-// what it may still do (ask_options), and commits the move; whoever controls a prompt
-// answers it here; the acting combatant's controller ends its action (its game's Turn
-// or Phase, as the bridge names them).  Hovering a token (or selecting one) shows its
+// cell, or drags from its token, sees the bridge's planned path and cost (ask_path, a
+// ruler with the cost to each waypoint) and what it may still do (ask_options, asked
+// again on every change: "Not your turn" before any plan), and commits the move (Enter;
+// Esc cancels); the action bar (actionbar.js) takes any other action the options list;
+// whoever controls a prompt answers it here; the acting combatant's controller ends its
+// action (its game's Turn or Phase, as the bridge names them); the GM picks the game
+// and loads its demo scene (picker.js).  Hovering a token (or selecting one) shows its
 // reach and threatened cells as the bridge answers ask_threat: the page computes no
 // rule itself.
 
-import { BridgeClient, BridgeError, clockLabel, endActionLabel } from "/client/src/index.js";
-import { cellUnder, describeHold, drawBoard } from "./board.js";
+import { BridgeClient, BridgeError, endActionLabel } from "/client/src/index.js";
+import { cellUnder, drawBoard } from "./board.js";
+import { $, h } from "./dom.js";
+import { renderLastMove, renderOrder, renderPrompts, tick } from "./panels.js";
 import { describe } from "./describe.js";
 import { ActionBar } from "./actionbar.js";
 import { Picker } from "./picker.js";
 
-const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 const svg = /** @type {SVGSVGElement} */ (/** @type {unknown} */ ($("board")));
 const LOG_KEPT = 500;
 /** The waypoints of a planned path the ruler asks the cost of (a long path: its first). */
@@ -29,15 +33,6 @@ let actionBar = null;
 let picker = null;
 /** A press on the board not yet released: its release is a click unless a drag began. */
 let pressed = false;
-
-/** @param {string} tag @param {Record<string, any>} [props] @param {Array<Node | string>} [children] */
-function h(tag, props = {}, children = []) {
-  const { dataset = {}, ...rest } = props;
-  const node = Object.assign(document.createElement(tag), rest);
-  Object.assign(node.dataset, dataset);
-  node.append(...children);
-  return node;
-}
 
 /** @param {string} text @param {string} [kind] @returns {HTMLElement} */
 function log(text, kind = "") {
@@ -366,80 +361,11 @@ function render(client) {
   actionBar?.render(board.selected, board.options);
   refreshOptions(client);
   renderOrder(view);
-  renderPrompts(client);
+  renderPrompts(client, act);
   renderControls(client);
   renderThreat(client);
   renderLastMove(view);
   refreshThreat(client);
-}
-
-/** The last move in words: where it went and where it left threatened areas (the same
- * marks the board keeps until the next move).
- * @param {import("/client/src/table.js").TableView} view */
-function renderLastMove(view) {
-  const last = view.lastMove;
-  const name = (id) => view.tokens[id]?.name || id;
-  let text = "";
-  if (last) {
-    const state = last.end === "moving" ? "moving" : last.end === "stopped" ? "stopped" : `cost ${last.cost}`;
-    text = `Last move: ${name(last.token)} ${last.path[0].join(",")} to ${last.path.at(-1)?.join(",")} (${state}).`;
-    for (const exit of last.exits) text += ` Left ${name(exit.by)}'s reach at (${exit.point.join(", ")}).`;
-  }
-  $("last-move").textContent = text;
-}
-
-/** @param {import("/client/src/table.js").TableView} view */
-function renderOrder(view) {
-  const combat = view.combat;
-  $("time").textContent = clockLabel(combat); // the bridge's label, in the game's words
-  $("order").replaceChildren(
-    ...(combat?.order ?? []).map((id) => {
-      const hold = combat.holds[id];
-      const name = view.tokens[id]?.name || id;
-      const extra = [];
-      if (hold) extra.push(h("span", { className: "hold", textContent: ` (${describeHold(hold, view)})` }));
-      for (const condition of combat.conditions[id] ?? []) extra.push(` [${condition}]`);
-      for (const effect of Object.values(combat.effects ?? {})) if (effect.token === id) extra.push(` {${effect.name}}`);
-      return h("li", { className: combat.actor === id ? "actor" : "" }, [`${name} (${combat.scores[id]})`, ...extra]);
-    }),
-  );
-}
-
-/** @param {BridgeClient} client */
-function renderPrompts(client) {
-  const me = client.welcome?.participant;
-  const items = Object.values(client.view.prompts).map((prompt) => {
-    const mine = prompt.controller === me;
-    // The ruleset's description words the question and both answers.
-    const words = client.promptWords(prompt) ?? {
-      question: `${prompt.kind.replaceAll("_", " ")}: ${prompt.attacker} on ${prompt.target}`,
-      accept: "Accept",
-      decline: "Decline",
-      expired: "it counts as declined",
-    };
-    const text = `${words.question} (${prompt.controller} decides; if nobody does, ${words.expired})`;
-    const children = [text, " ", h("span", { className: "countdown", dataset: { prompt: prompt.prompt } })];
-    if (mine) {
-      children.push(h("br"));
-      for (const [label, accept] of [[words.accept, true], [words.decline, false]]) {
-        const button = h("button", { textContent: label });
-        button.addEventListener("click", () => act("answer_prompt", () => client.answerPrompt(prompt.prompt, accept)));
-        children.push(button);
-      }
-    }
-    return h("li", { className: mine ? "mine" : "theirs" }, children);
-  });
-  $("prompt-list").replaceChildren(...items);
-  tick(client);
-}
-
-/** Refresh the prompts' countdowns. @param {BridgeClient} client */
-function tick(client) {
-  for (const span of document.querySelectorAll(".countdown")) {
-    const prompt = client.view.prompts[/** @type {HTMLElement} */ (span).dataset.prompt ?? ""];
-    const left = prompt ? BridgeClient.remainingMs(prompt) : null;
-    span.textContent = left === null ? "" : `${Math.ceil(left / 1000)} s`;
-  }
 }
 
 /** @param {BridgeClient} client */
