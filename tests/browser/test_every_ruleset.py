@@ -164,11 +164,11 @@ async def test_cyberpunk_red_a_whole_fight(pages: dict[str, Any], tmp_path: Path
     await mover_page.get_by_role("button", name="Move there").click()
     prompt = page.locator("#prompt-list li.mine")
     await expect(prompt).to_have_count(1)
+    await alice.screenshot(path=_shot(tmp_path, "cyberpunk-red"))  # the area, the paused move
     await prompt.get_by_role("button").first.click()
     holder_name, mover_name = tokens[holder]["name"], tokens[mover]["name"]
     fired = re.compile(rf"{holder_name} attacks {mover_name} with .+: d10 \d+ \+ base 12 = \d+")
     await expect(alice.locator("#log li", has_text=fired)).to_have_count(1)
-    await alice.screenshot(path=_shot(tmp_path, "cyberpunk-red"))
     await gm.get_by_role("button", name="End combat").click()
     await expect(alice.locator("#log")).to_contain_text("The fight is over")
     assert pages["errors"] == []
