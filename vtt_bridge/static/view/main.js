@@ -280,7 +280,10 @@ function released(client, event) {
   pressed = false;
   board.drag = null;
   if (svg.hasPointerCapture(event.pointerId)) svg.releasePointerCapture(event.pointerId);
-  if (drag?.cell) render(client); // the plan for where the drag ended stays, with its buttons
+  if (drag?.cell) {
+    render(client); // the plan for where the drag ended stays, with its buttons
+    if (board.plan && !asking.path) measure(client, board.plan);
+  }
   else if (wasPressed) clicked(client, event);
 }
 
@@ -343,6 +346,8 @@ async function planTo(client, token, cell) {
  * it (a cheapest path's every prefix is a cheapest path to its end).  Asked once the plan
  * is settled, never while dragging.  @param {BridgeClient} client @param {any} plan */
 async function measure(client, plan) {
+  if (plan.measured) return;
+  plan.measured = true;
   for (const cell of plan.path.slice(0, RULER_ASKED)) {
     const answer = await act("ask_path", () => client.askPath(plan.token, cell));
     if (board.plan !== plan || !answer) return;
