@@ -67,6 +67,14 @@ async def _choose_action(page: Page, token: str, action: str) -> None:
     await expect(page.locator("#action-form")).to_be_visible()
 
 
+#: Every control on a page without an accessible name: no aria-label, no label, no text.
+UNNAMED_CONTROLS = """() => [...document.querySelectorAll("button, select, input")]
+  .filter((c) => !c.hidden && c.offsetParent !== null)
+  .filter((c) => !(c.getAttribute("aria-label") || c.textContent.trim()
+    || [...(c.labels ?? [])].some((l) => l.textContent.trim())))
+  .map((c) => c.outerHTML)"""
+
+
 async def test_the_picker_lists_the_servers_rulesets(pages: dict[str, Any]) -> None:
     """The GM's picker is the server's list (never the page's), a player has none; a
     player who selects a token out of turn reads "Not your turn" before any plan."""
@@ -118,6 +126,8 @@ async def test_hero_a_whole_fight(pages: dict[str, Any], tmp_path: Path) -> None
     await alice.locator('[data-token="ogre"]').click()
     await alice.get_by_label("ranged (optional)").check()
     await alice.get_by_label("range (optional)").fill("10")
+    for page in (gm, alice):  # the action form, the picker and the turn's buttons
+        assert await page.evaluate(UNNAMED_CONTROLS) == []
     await alice.get_by_role("button", name="Do it: Attack").click()
     line = re.compile(r"Hero attacks Ogre.*: 3d6 \d+ \(\d, \d, \d\) \+ OCV 6 = \d+ vs")
     for page in (gm, alice):
