@@ -23,95 +23,22 @@ import asyncio
 import json
 import os
 import re
-import shutil
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import aiohttp
-import pytest
-from aiohttp.test_utils import TestServer
 
 import protocol
 from tests.bridge.conftest import token_of
+from tests.browser.pages import PATIENCE_MS, Page, expect, view_of
 from tests.demo_table import act
 from tests.scenario_cpr import SEED, street
 from tests.wsclient import TableClient
-from vtt_bridge import Config, create_app
-from vtt_bridge.app import HUB
-
-#: As the machine's notes run Chromium as root on a closed network: no sandbox (root),
-#: and no background connections to refuse.
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-ON_CI = os.environ.get("CI", "").lower() in ("true", "1")
-#: Milliseconds a page may take to show something: generous, the machine is shared.
-PATIENCE_MS = 30_000
-
-
-def _missing(what: str) -> None:
-    if ON_CI:
-        pytest.fail(f"{what} (CI must run the browser tests)")
-    pytest.skip(what)
-
-
-def _chromium() -> str:
-    found = os.environ.get("VTT_BRIDGE_CHROMIUM") or shutil.which("chromium")
-    if found is None:
-        _missing("Debian's chromium is not installed: run scripts/install-test-tools")
-    assert found is not None
-    return found
-
-
-try:
-    from playwright.async_api import Page, async_playwright, expect
-except ImportError:  # pragma: no cover - the dev extras install it
-    async_playwright = None
-
-
-@pytest.fixture
-async def pages(tmp_path: Path) -> AsyncIterator[dict[str, Any]]:
-    """A bridge with one table, and Chromium pages joined as its GM and as alice."""
-    if async_playwright is None:
-        _missing("playwright is not installed: pip install -e '.[dev]'")
-    expect.set_options(timeout=PATIENCE_MS)
-    chromium = _chromium()
-    config = Config(database=tmp_path / "db.sqlite3")
-    async with TestServer(create_app(config), host="127.0.0.1") as server:
-        table = server.app[HUB].create_table("view", ["alice", "bob"])
-        base = f"http://127.0.0.1:{server.port}/"
-        async with async_playwright() as playwright:
-            browser = await playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
-            errors: list[str] = []
-            opened: dict[str, Any] = {"errors": errors, "table": table, "server": server}
-            try:
-                for who in ("gm", "alice"):
-                    page = await browser.new_page(viewport={"width": 1280, "height": 800})
-                    page.set_default_timeout(PATIENCE_MS)
-                    page.on("pageerror", lambda e, who=who: errors.append(f"{who}: {e}"))
-                    await page.goto(f"{base}#token={token_of(table, who)}")
-                    await expect(page.locator("#status")).to_have_text("joined")
-                    opened[who] = page
-                yield opened
-            finally:
-                await browser.close()
 
 
 def _js_numbers(point: tuple[float, ...]) -> str:
     """``point`` as JavaScript writes a list of numbers (``String([6, 5.5])``)."""
     return ",".join(repr(v) if v != int(v) else str(int(v)) for v in point)
-
-
-async def _view(page: Page, expression: str) -> Any:
-    """A value of the page's client view (the library's folded table)."""
-    return await page.evaluate(f"(() => window.vttClient.view{expression})()")
 
 
 async def _centre(page: Page, selector: str) -> tuple[float, float]:
@@ -136,6 +63,7 @@ async def test_a_fight_played_from_the_pages(pages: dict[str, Any], tmp_path: Pa
     shots.mkdir(parents=True, exist_ok=True)
 
     # The GM sets the table up from the page.
+    await gm.get_by_label("Ruleset").select_option("hero-supplement")
     await gm.get_by_role("button", name="Load the demo scene").click()
     await expect(alice.locator('[data-token="hero"]')).to_be_visible()
     await gm.get_by_role("button", name=re.compile("Start combat")).click()
@@ -177,7 +105,7 @@ async def test_a_fight_played_from_the_pages(pages: dict[str, Any], tmp_path: Pa
     await expect(alice.locator('circle.plan-exit[data-exit-by="ogre"]')).to_have_count(1)
     point = ", ".join(f"{v:g}" for v in exits[0].point)
     await expect(alice.locator("#hint")).to_contain_text(f"Leaves Ogre's reach at ({point})")
-    assert await _view(alice, ".tokens.hero.x") == 6, "planning moves nothing"
+    assert await view_of(alice, ".tokens.hero.x") == 6, "planning moves nothing"
     await alice.screenshot(path=shots / "alice-drag.png")
     # The GM's computer clock is ten minutes fast: by it the prompt's deadline_ms has
     # passed before the prompt arrives.
@@ -220,7 +148,7 @@ async def test_a_fight_played_from_the_pages(pages: dict[str, Any], tmp_path: Pa
             await follow_up.get_by_role("button", name="Let them finish the move").click()
         await asyncio.sleep(0.05)
     await expect(arrived).to_have_count(1)
-    assert await _view(alice, ".tokens.hero.x") == 3
+    assert await view_of(alice, ".tokens.hero.x") == 3
 
     # The player ends the Phase: the marker moves on, on both pages; the move's path and
     # where it left the ogre's reach stay drawn until the next move.
@@ -265,7 +193,7 @@ async def test_another_rulesets_held_action_and_its_trigger_area(
         " await window.vttClient.startCombat('cyberpunk-red', { seed }); }",
         [scene, start["seed"]],
     )
-    actor = await _view(alice, ".combat.actor")
+    actor = await view_of(alice, ".combat.actor")
     assert actor is not None
     foe = next(t["id"] for t in scene["tokens"] if t["side"] != _side(scene, actor))
     area = [[0, 0], [0, 1], [1, 1]]
@@ -310,6 +238,7 @@ async def test_the_gm_ends_the_fight_from_the_page(pages: dict[str, Any]) -> Non
     clicked, both pages drop the fight and the GM may start another."""
     gm: Page = pages["gm"]
     alice: Page = pages["alice"]
+    await gm.get_by_label("Ruleset").select_option("hero-supplement")
     await gm.get_by_role("button", name="Load the demo scene").click()
     await expect(alice.locator('[data-token="hero"]')).to_be_visible()
     end = gm.get_by_role("button", name="End combat")
@@ -322,7 +251,7 @@ async def test_the_gm_ends_the_fight_from_the_page(pages: dict[str, Any]) -> Non
         await expect(page.locator("#log")).to_contain_text(
             "The fight is over: ended from the table view"
         )
-        assert await _view(page, ".combat") is None
+        assert await view_of(page, ".combat") is None
     await expect(end).to_have_count(0)
     await expect(gm.get_by_role("button", name=re.compile("Start combat"))).to_be_visible()
     await gm.get_by_role("button", name=re.compile("Start combat")).click()
@@ -370,7 +299,7 @@ async def test_the_log_reads_each_games_events_in_its_words(pages: dict[str, Any
             " await c.startCombat(ruleset, { seed }); }",
             [scene, ruleset, start["seed"]],
         )
-        actor = await _view(alice, ".combat.actor")
+        actor = await view_of(alice, ".combat.actor")
         foe = next(t["id"] for t in scene["tokens"] if t["side"] != _side(scene, actor))
         if ruleset == "cyberpunk-red":
             weapon = scene_stat(scene, actor, "hand.right")

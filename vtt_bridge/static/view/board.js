@@ -110,28 +110,38 @@ export function drawBoard(svg, view, board) {
       group.append(el("polygon", { class: "threat", points: pointsAttr(layout.corners(cell)), "data-threat-cell": `${cell[0]},${cell[1]}` }));
     }
     const d = threat.outline.map((ring) => `M${pointsAttr(ring).replaceAll(" ", " L")}Z`).join(" ");
-    if (d) group.append(el("path", { class: "reach", d, "fill-rule": "evenodd", "stroke-width": s / 20 }));
+    if (d) group.append(el("path", { class: "reach", d, "fill-rule": "evenodd" }));
     svg.append(group);
   }
 
   for (const wall of walls) {
     const kind = wall.door === "none" ? (wall.blocks_sight ? "wall" : "window") : `door ${wall.door}`;
-    svg.append(el("line", { class: kind, x1: wall.a[0], y1: wall.a[1], x2: wall.b[0], y2: wall.b[1],
-      "stroke-width": s / 8, "data-wall": wall.id }));
+    svg.append(el("line", { class: kind, x1: wall.a[0], y1: wall.a[1], x2: wall.b[0], y2: wall.b[1], "data-wall": wall.id }));
   }
 
   // A move under way, else the last one (kept until the next), and the path the player
   // is planning.
   const last = view.lastMove;
-  if (combat?.moving) svg.append(pathLine(layout, combat.moving.path, "moving", s));
+  if (combat?.moving) svg.append(pathLine(layout, combat.moving.path, "moving"));
   else if (last && view.tokens[last.token]) {
-    const line = pathLine(layout, last.path, "last-move", s);
+    const line = pathLine(layout, last.path, "last-move");
     line.dataset.lastMove = last.token;
     svg.append(line);
   }
   if (board.plan?.path.length) {
     const from = view.tokens[board.plan.token];
-    if (from) svg.append(pathLine(layout, [[from.x, from.y], ...board.plan.path], "plan", s));
+    if (from) {
+      svg.append(pathLine(layout, [[from.x, from.y], ...board.plan.path], "plan"));
+      svg.append(ruler(layout, [from.x, from.y], board.plan, grid.unit, s));
+    }
+  }
+  // The cells the action being composed names (a held action's trigger area ...).
+  if (board.picked?.length) {
+    const picked = el("g", { class: `picked${board.picking ? " picking" : ""}` });
+    for (const cell of board.picked) {
+      picked.append(el("polygon", { points: pointsAttr(layout.corners(cell)), "data-picked-cell": `${cell[0]},${cell[1]}` }));
+    }
+    svg.append(picked);
   }
   if (board.drag?.cell) {
     svg.append(el("polygon", { class: "drag-target", points: pointsAttr(layout.corners(board.drag.cell)) }));
@@ -146,7 +156,7 @@ export function drawBoard(svg, view, board) {
     if (board.participant && token.owner === board.participant) classes.push("mine");
     const group = el("g", { class: classes.join(" "), "data-token": token.id });
     const label = token.name || token.id;
-    group.append(el("polygon", { points: pointsAttr(outline), fill: sideColour(token.side, sides), "stroke-width": s / 12 }));
+    group.append(el("polygon", { points: pointsAttr(outline), fill: sideColour(token.side, sides) }));
     // The name fits the footprint: smaller type for long names on small tokens.
     const type = Math.min(s * 0.34, (1.45 * s * token.size) / Math.max(1, label.length));
     group.append(el("text", { x: center[0], y: center[1] + type * 0.35, "text-anchor": "middle",
@@ -163,22 +173,20 @@ export function drawBoard(svg, view, board) {
   // Where the planned move would be stopped: the exact points the bridge answered,
   // above the tokens (an exit is on the edge of the square the mover leaves).
   for (const exit of board.plan?.exits ?? []) {
-    svg.append(el("circle", { class: `plan-exit ${exit.kind}`, cx: exit.point[0], cy: exit.point[1], r: s / 8,
-      "stroke-width": s / 30, "data-exit-by": exit.by }));
+    svg.append(el("circle", { class: `plan-exit ${exit.kind}`, cx: exit.point[0], cy: exit.point[1], r: s / 8, "data-exit-by": exit.by }));
   }
 
   // Where an open prompt's mover stands ...
   for (const prompt of Object.values(view.prompts)) {
     const [x, y] = layout.center(prompt.at);
-    svg.append(el("circle", { class: "prompt-at", cx: x, cy: y, r: s * 0.55, "stroke-width": s / 14 }));
+    svg.append(el("circle", { class: "prompt-at", cx: x, cy: y, r: s * 0.55 }));
   }
   // ... and the exact points where the last move left a threatened area, as the
   // bridge's move_interrupted events said: taken, declined or unanswered, each stays
   // until the next move.
   for (const exit of last?.exits ?? []) {
     const who = view.tokens[exit.by]?.name || exit.by;
-    const mark = el("circle", { class: "exit-point", cx: exit.point[0], cy: exit.point[1], r: s / 9,
-      "stroke-width": s / 40, "data-exit-by": exit.by, "data-exit-point": exit.point.join(",") });
+    const mark = el("circle", { class: "exit-point", cx: exit.point[0], cy: exit.point[1], r: s / 9, "data-exit-by": exit.by, "data-exit-point": exit.point.join(",") });
     mark.append(el("title", {}, `left ${who}'s reach at (${exit.point.join(", ")})`));
     svg.append(mark);
   }
@@ -201,10 +209,38 @@ export function describeHold(hold, view) {
   return `${hold.kind === "ready" ? "readied" : "held"} ${(hold.action ?? "action").replaceAll("_", " ")}, ${when}`;
 }
 
-/** @param {import("./layout.js").Layout} layout @param {Array<[number, number]>} cells */
-function pathLine(layout, cells, kind, s) {
-  return el("polyline", { class: kind, points: pointsAttr(cells.map((c) => layout.center(c))),
-    "stroke-width": s / 10, fill: "none" });
+/** A path's line.  Its width and dashes are the style sheet's, in screen pixels
+ * (`vector-effect: non-scaling-stroke`), whatever the cell size and unit.
+ * @param {import("./layout.js").Layout} layout @param {Array<[number, number]>} cells @param {string} kind */
+function pathLine(layout, cells, kind) {
+  return el("polyline", { class: kind, points: pointsAttr(cells.map((c) => layout.center(c))), fill: "none" });
+}
+
+/** A number as the ruler shows it (one decimal at most). @param {number} v */
+const short = (v) => String(Math.round(v * 10) / 10);
+
+/**
+ * The ruler along a planned path: at each waypoint the distance along the line from the
+ * token (centre to centre, in the scene's unit) and, once the bridge answered, the cost
+ * to get there by its rules.
+ * @param {import("./layout.js").Layout} layout @param {[number, number]} from
+ * @param {{path: Array<[number, number]>, costs?: number[]}} plan @param {string} unit @param {number} s
+ */
+function ruler(layout, from, plan, unit, s) {
+  const group = el("g", { class: "ruler" });
+  let [px, py] = layout.center(from);
+  let distance = 0;
+  plan.path.forEach((cell, i) => {
+    const [x, y] = layout.center(cell);
+    distance += Math.hypot(x - px, y - py);
+    [px, py] = [x, y];
+    const cost = plan.costs?.[i];
+    const text = `${short(distance)} ${unit}${cost === undefined ? "" : `, cost ${short(cost)}`}`;
+    group.append(el("text", { x, y: y - s * 0.3, "text-anchor": "middle", "font-size": s * 0.2,
+      "data-ruler-cell": `${cell[0]},${cell[1]}`, "data-distance": short(distance),
+      ...(cost === undefined ? {} : { "data-cost": short(cost) }) }, text));
+  });
+  return group;
 }
 
 /**

@@ -1,38 +1,38 @@
 // The table view: joins with the token in the URL fragment and draws the fight live from
 // the client library's view.  It plays too: a player selects its token and clicks a
-// cell, or drags from its token, sees the bridge's planned path and cost (ask_path) and
-// what it may still do (ask_options), and commits the move; whoever controls a prompt
-// answers it here; the acting combatant's controller ends its action (its game's Turn
-// or Phase, as the bridge names them).  Hovering a token (or selecting one) shows its
+// cell, or drags from its token, sees the bridge's planned path and cost (ask_path, a
+// ruler with the cost to each waypoint) and what it may still do (ask_options, asked
+// again on every change: "Not your turn" before any plan), and commits the move (Enter;
+// Esc cancels); the action bar (actionbar.js) takes any other action the options list;
+// whoever controls a prompt answers it here; the acting combatant's controller ends its
+// action (its game's Turn or Phase, as the bridge names them); the GM picks the game
+// and loads its demo scene (picker.js).  Hovering a token (or selecting one) shows its
 // reach and threatened cells as the bridge answers ask_threat: the page computes no
 // rule itself.
 
-import { BridgeClient, BridgeError, clockLabel, endActionLabel } from "/client/src/index.js";
-import { cellUnder, describeHold, drawBoard } from "./board.js";
+import { BridgeClient, BridgeError, endActionLabel } from "/client/src/index.js";
+import { cellUnder, drawBoard } from "./board.js";
+import { $, h } from "./dom.js";
+import { renderLastMove, renderOrder, renderPrompts, tick } from "./panels.js";
 import { describe } from "./describe.js";
+import { ActionBar } from "./actionbar.js";
+import { Picker } from "./picker.js";
 
-const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 const svg = /** @type {SVGSVGElement} */ (/** @type {unknown} */ ($("board")));
 const LOG_KEPT = 500;
-/** The demo scene (the one `serve --demo` loads) and the ruleset its stats are for. */
-const DEMO_SCENE_URL = "/view/demo-scene.json";
-const DEMO_RULESET = "hero-supplement";
+/** The waypoints of a planned path the ruler asks the cost of (a long path: its first). */
+const RULER_ASKED = 24;
 
 /** What the page adds to the table view. */
-const board = { selected: null, hovered: null, plan: null, participant: null, options: null, threat: null, drag: null };
+const board = { selected: null, hovered: null, plan: null, participant: null, options: null, threat: null, drag: null, picked: [] };
 /** Queries kept to one in flight each (the protocol README asks as much of a drag). */
-const asking = { threat: "", path: false, nextPath: null };
+const asking = { threat: "", path: false, nextPath: null, options: "" };
+/** @type {ActionBar | null} the selected token's actions */
+let actionBar = null;
+/** @type {Picker | null} the GM's ruleset picker */
+let picker = null;
 /** A press on the board not yet released: its release is a click unless a drag began. */
 let pressed = false;
-
-/** @param {string} tag @param {Record<string, any>} [props] @param {Array<Node | string>} [children] */
-function h(tag, props = {}, children = []) {
-  const { dataset = {}, ...rest } = props;
-  const node = Object.assign(document.createElement(tag), rest);
-  Object.assign(node.dataset, dataset);
-  node.append(...children);
-  return node;
-}
 
 /** @param {string} text @param {string} [kind] @returns {HTMLElement} */
 function log(text, kind = "") {
@@ -74,21 +74,35 @@ async function act(what, run) {
   }
 }
 
+/** The join screen: paste a token (again, after `why` a token was refused). @param {string} [why] */
+function joinScreen(why = "") {
+  $("join").hidden = false;
+  $("join-error").textContent = why;
+  $("join-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    location.hash = `token=${encodeURIComponent(/** @type {HTMLInputElement} */ ($("join-token")).value.trim())}`;
+    location.reload();
+  });
+  /** @type {HTMLInputElement} */ ($("join-token")).focus();
+  drawBoard(svg, { lastEvent: -1, scene: null, tokens: {}, combat: null, prompts: {} }, board);
+}
+
 function start() {
   const token = new URLSearchParams(location.hash.slice(1)).get("token");
   if (!token) {
-    $("join").hidden = false;
-    $("join-form").addEventListener("submit", (event) => {
-      event.preventDefault();
-      location.hash = `token=${encodeURIComponent(/** @type {HTMLInputElement} */ ($("join-token")).value.trim())}`;
-      location.reload();
-    });
-    drawBoard(svg, { lastEvent: -1, scene: null, tokens: {}, combat: null, prompts: {} }, board);
+    joinScreen();
     return;
   }
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   const client = new BridgeClient(`${scheme}://${location.host}/ws`, { token, binary: true });
   window.vttClient = client; // for the console, and for browser tests
+  picker = new Picker($("setup"), act);
+  actionBar = new ActionBar(client, $("action-bar"), {
+    act,
+    changed: () => render(client),
+    done: (id) => select(client, id),
+  });
+  document.addEventListener("keydown", (event) => keyPressed(client, event));
   client.on("status", (status) => {
     $("status").textContent = status;
     $("status").className = `status ${status}`;
@@ -112,7 +126,32 @@ function start() {
   svg.addEventListener("pointerup", (event) => released(client, event));
   svg.addEventListener("pointerleave", () => hover(client, null));
   setInterval(() => tick(client), 250);
-  client.connect().then(() => render(client), (err) => log(`cannot join: ${err.message}`, "error"));
+  client.connect().then(
+    () => render(client),
+    (err) => {
+      log(`cannot join: ${err.message}`, "error");
+      client.close();
+      joinScreen(`That token was refused (${err.code ?? "error"}: ${err.message}). Paste another one.`);
+    },
+  );
+}
+
+/** Esc cancels what is being planned (an action, else a move); Enter commits it, unless
+ * the key is a form control's own (a button, a select, a field in the action's form).
+ * @param {BridgeClient} client @param {KeyboardEvent} event */
+function keyPressed(client, event) {
+  const target = /** @type {HTMLElement} */ (event.target);
+  const inControl = !!target.closest?.("button, select, textarea, form, a");
+  if (event.key === "Escape") {
+    if (actionBar?.cancel()) return;
+    if (board.plan) {
+      board.plan = null;
+      render(client);
+    }
+  } else if (event.key === "Enter" && !inControl) {
+    if (actionBar?.plan) actionBar.commit();
+    else if (board.plan?.path.length) commitMove(client);
+  }
 }
 
 /** May this participant move or end the action of `token`? (The bridge decides; this only
@@ -127,11 +166,14 @@ async function clicked(client, event) {
   const view = client.view;
   if (!view.scene) return;
   const id = tokenUnder(event);
+  const cell = cellUnder(svg, event, view.scene.grid);
+  // The action being composed picks first: a target token, its cells or area.
+  if (id && actionBar?.pickToken(id)) return;
+  if (cell && actionBar?.pickCell(cell)) return;
   if (id && controls(client, view.tokens[id])) {
     await select(client, id);
     return;
   }
-  const cell = cellUnder(svg, event, view.scene.grid);
   if (!cell || !board.selected) return;
   await planTo(client, board.selected, cell);
 }
@@ -203,7 +245,7 @@ function dragStart(client, event) {
   pressed = true;
   const id = tokenUnder(event);
   const token = id ? client.view.tokens[id] : null;
-  if (!token || !controls(client, token) || event.button !== 0) return;
+  if (!token || !controls(client, token) || actionBar?.pickingShape()) return;
   event.preventDefault(); // no text selection while dragging
   board.drag = { token: id, cell: null };
 }
@@ -238,22 +280,49 @@ function released(client, event) {
   pressed = false;
   board.drag = null;
   if (svg.hasPointerCapture(event.pointerId)) svg.releasePointerCapture(event.pointerId);
-  if (drag?.cell) render(client); // the plan for where the drag ended stays, with its buttons
+  if (drag?.cell) {
+    render(client); // the plan for where the drag ended stays, with its buttons
+    if (board.plan && !asking.path) measure(client, board.plan);
+  }
   else if (wasPressed) clicked(client, event);
 }
 
 /** Select `id` and ask what it may do. @param {BridgeClient} client @param {string} id */
 async function select(client, id) {
+  if (board.selected !== id) actionBar?.cancel();
   board.selected = id;
   board.plan = null;
+  asking.options = "";
   refreshThreat(client);
-  board.options = await act("ask_options", () => client.askOptions(id));
+  await refreshOptions(client);
+}
+
+/** Ask what the selected token may do, again whenever the table changed since the
+ * answer shown (one question in flight).  @param {BridgeClient} client */
+async function refreshOptions(client) {
+  const id = board.selected;
+  const key = id && client.view.tokens[id] ? `${id}@${client.view.lastEvent}` : "";
+  if (key === asking.options || asking.options === "?") return;
+  asking.options = "?";
+  board.options = key ? await act("ask_options", () => client.askOptions(/** @type {string} */ (id))) : null;
+  asking.options = key;
   render(client);
+}
+
+/** Is the selected token's turn elsewhere (the options answer says so)? */
+function notMyTurn(client, token) {
+  const o = board.options;
+  return !!o && o.token === token && !o.can_act && !!client.view.combat && client.view.combat.actor !== token;
 }
 
 /** Plan a path to `cell`, one ask_path in flight: a newer target waits for the answer.
  * @param {BridgeClient} client @param {string} token @param {[number, number]} cell */
 async function planTo(client, token, cell) {
+  if (notMyTurn(client, token)) {
+    // Said before any plan starts: the move would be refused on commit.
+    $("hint").textContent = `Not your turn: ${board.options.reason}.`;
+    return;
+  }
   if (asking.path) {
     asking.nextPath = { token, cell };
     return;
@@ -263,92 +332,45 @@ async function planTo(client, token, cell) {
   // Where the planned move would be stopped, as the bridge would stop it.
   const exits = plan?.path.length ? await act("ask_exits", () => client.askExits(token, plan.path)) : null;
   asking.path = false;
-  if (plan) board.plan = { ...plan, exits: exits?.exits ?? [] };
+  if (plan) board.plan = { ...plan, exits: exits?.exits ?? [], costs: [] };
   const next = asking.nextPath;
   asking.nextPath = null;
   if (next) planTo(client, next.token, next.cell);
-  else render(client);
+  else {
+    render(client);
+    if (plan && !board.drag) measure(client, board.plan);
+  }
+}
+
+/** The ruler: the cost to each waypoint of the plan, as the bridge answers ask_path to
+ * it (a cheapest path's every prefix is a cheapest path to its end).  Asked once the plan
+ * is settled, never while dragging.  @param {BridgeClient} client @param {any} plan */
+async function measure(client, plan) {
+  if (plan.measured) return;
+  plan.measured = true;
+  for (const cell of plan.path.slice(0, RULER_ASKED)) {
+    const answer = await act("ask_path", () => client.askPath(plan.token, cell));
+    if (board.plan !== plan || !answer) return;
+    plan.costs.push(answer.cost);
+    drawBoard(svg, client.view, board);
+  }
 }
 
 /** @param {BridgeClient} client */
 function render(client) {
   const view = client.view;
+  board.picked = actionBar?.pickedCells() ?? [];
+  board.picking = !!actionBar?.pickingShape();
   drawBoard(svg, view, board);
+  picker?.render(client);
+  actionBar?.render(board.selected, board.options);
+  refreshOptions(client);
   renderOrder(view);
-  renderPrompts(client);
+  renderPrompts(client, act);
   renderControls(client);
   renderThreat(client);
   renderLastMove(view);
   refreshThreat(client);
-}
-
-/** The last move in words: where it went and where it left threatened areas (the same
- * marks the board keeps until the next move).
- * @param {import("/client/src/table.js").TableView} view */
-function renderLastMove(view) {
-  const last = view.lastMove;
-  const name = (id) => view.tokens[id]?.name || id;
-  let text = "";
-  if (last) {
-    const state = last.end === "moving" ? "moving" : last.end === "stopped" ? "stopped" : `cost ${last.cost}`;
-    text = `Last move: ${name(last.token)} ${last.path[0].join(",")} to ${last.path.at(-1)?.join(",")} (${state}).`;
-    for (const exit of last.exits) text += ` Left ${name(exit.by)}'s reach at (${exit.point.join(", ")}).`;
-  }
-  $("last-move").textContent = text;
-}
-
-/** @param {import("/client/src/table.js").TableView} view */
-function renderOrder(view) {
-  const combat = view.combat;
-  $("time").textContent = clockLabel(combat); // the bridge's label, in the game's words
-  $("order").replaceChildren(
-    ...(combat?.order ?? []).map((id) => {
-      const hold = combat.holds[id];
-      const name = view.tokens[id]?.name || id;
-      const extra = [];
-      if (hold) extra.push(h("span", { className: "hold", textContent: ` (${describeHold(hold, view)})` }));
-      for (const condition of combat.conditions[id] ?? []) extra.push(` [${condition}]`);
-      for (const effect of Object.values(combat.effects ?? {})) if (effect.token === id) extra.push(` {${effect.name}}`);
-      return h("li", { className: combat.actor === id ? "actor" : "" }, [`${name} (${combat.scores[id]})`, ...extra]);
-    }),
-  );
-}
-
-/** @param {BridgeClient} client */
-function renderPrompts(client) {
-  const me = client.welcome?.participant;
-  const items = Object.values(client.view.prompts).map((prompt) => {
-    const mine = prompt.controller === me;
-    // The ruleset's description words the question and both answers.
-    const words = client.promptWords(prompt) ?? {
-      question: `${prompt.kind.replaceAll("_", " ")}: ${prompt.attacker} on ${prompt.target}`,
-      accept: "Accept",
-      decline: "Decline",
-      expired: "it counts as declined",
-    };
-    const text = `${words.question} (${prompt.controller} decides; if nobody does, ${words.expired})`;
-    const children = [text, " ", h("span", { className: "countdown", dataset: { prompt: prompt.prompt } })];
-    if (mine) {
-      children.push(h("br"));
-      for (const [label, accept] of [[words.accept, true], [words.decline, false]]) {
-        const button = h("button", { textContent: label });
-        button.addEventListener("click", () => act("answer_prompt", () => client.answerPrompt(prompt.prompt, accept)));
-        children.push(button);
-      }
-    }
-    return h("li", { className: mine ? "mine" : "theirs" }, children);
-  });
-  $("prompt-list").replaceChildren(...items);
-  tick(client);
-}
-
-/** Refresh the prompts' countdowns. @param {BridgeClient} client */
-function tick(client) {
-  for (const span of document.querySelectorAll(".countdown")) {
-    const prompt = client.view.prompts[/** @type {HTMLElement} */ (span).dataset.prompt ?? ""];
-    const left = prompt ? BridgeClient.remainingMs(prompt) : null;
-    span.textContent = left === null ? "" : `${Math.ceil(left / 1000)} s`;
-  }
 }
 
 /** @param {BridgeClient} client */
@@ -361,11 +383,6 @@ function renderControls(client) {
     b.addEventListener("click", () => act(what, run));
     buttons.push(b);
   };
-  if (gm && !view.combat) {
-    button(view.scene ? "Load the demo scene again" : "Load the demo scene", "load_scene", async () =>
-      client.loadScene(await (await fetch(DEMO_SCENE_URL)).json()));
-    if (view.scene) button(`Start combat (${DEMO_RULESET})`, "start_combat", () => client.startCombat(DEMO_RULESET));
-  }
   if (gm && view.scene) {
     for (const wall of view.scene.walls.filter((w) => w.door !== "none")) {
       const open = wall.door === "closed";
@@ -386,7 +403,10 @@ function renderControls(client) {
     : "Click one of your tokens to select it, or drag it to plan a move. Hover any token to see its reach.";
   if (board.options) {
     const o = board.options;
-    hint += o.can_act ? ` Movement left: ${o.movement_left}.` : ` Cannot act now: ${o.reason}.`;
+    if (o.token !== board.selected) {
+      // an answer about another token, replaced on the next refresh
+    } else if (o.can_act) hint += ` Movement left: ${o.movement_left}.`;
+    else hint += notMyTurn(client, o.token) ? ` Not your turn: ${o.reason}.` : ` Cannot act now: ${o.reason}.`;
   }
   if (plan) {
     if (plan.path.length) {
@@ -397,12 +417,7 @@ function renderControls(client) {
           ? ` Leaves ${who}'s reach at (${exit.point.join(", ")}): ${who} may attack.`
           : ` Trips ${who}'s readied action at ${exit.at}.`;
       }
-      button("Move there", "move", async () => {
-        board.plan = null;
-        const ack = await client.move(plan.token, plan.path);
-        board.options = await client.askOptions(plan.token);
-        return ack;
-      });
+      button("Move there", "move", () => commitMove(client));
       button("Cancel", "cancel", async () => {
         board.plan = null;
         render(client);
@@ -412,7 +427,19 @@ function renderControls(client) {
     }
   }
   $("control-list").replaceChildren(...buttons);
+  $("control-list").setAttribute("aria-label", "Turn controls");
   $("hint").textContent = hint;
+}
+
+/** Send the planned move.  @param {BridgeClient} client */
+async function commitMove(client) {
+  const plan = board.plan;
+  if (!plan) return null;
+  board.plan = null;
+  const ack = await act("move", () => client.move(plan.token, plan.path));
+  asking.options = "";
+  await refreshOptions(client);
+  return ack;
 }
 
 start();
