@@ -92,6 +92,17 @@ async def pages(tmp_path: Path) -> AsyncIterator[dict[str, Any]]:
                 await browser.close()
 
 
+async def actor_of(page: Page, ruleset: str) -> str:
+    """Who acts now in ``page``'s view of a ``ruleset`` fight, once that fight has
+    reached the page (another page started it: its events may still be on the way)."""
+    await page.wait_for_function(
+        "(r) => { const c = window.vttClient.view.combat;"
+        " return c != null && c.ruleset === r && c.actor != null; }",
+        arg=ruleset,
+    )
+    return str(await view_of(page, ".combat.actor"))
+
+
 async def view_of(page: Page, expression: str) -> Any:
     """A value of the page's client view (the library's folded table)."""
     return await page.evaluate(f"(() => window.vttClient.view{expression})()")

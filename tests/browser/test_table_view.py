@@ -30,7 +30,7 @@ import aiohttp
 
 import protocol
 from tests.bridge.conftest import token_of
-from tests.browser.pages import PATIENCE_MS, Page, expect, view_of
+from tests.browser.pages import PATIENCE_MS, Page, actor_of, expect, view_of
 from tests.demo_table import act
 from tests.scenario_cpr import SEED, street
 from tests.wsclient import TableClient
@@ -193,8 +193,7 @@ async def test_another_rulesets_held_action_and_its_trigger_area(
         " await window.vttClient.startCombat('cyberpunk-red', { seed }); }",
         [scene, start["seed"]],
     )
-    actor = await view_of(alice, ".combat.actor")
-    assert actor is not None
+    actor = await actor_of(alice, "cyberpunk-red")
     foe = next(t["id"] for t in scene["tokens"] if t["side"] != _side(scene, actor))
     area = [[0, 0], [0, 1], [1, 1]]
     weapon = scene_stat(scene, actor, "hand.right")
@@ -299,7 +298,7 @@ async def test_the_log_reads_each_games_events_in_its_words(pages: dict[str, Any
             " await c.startCombat(ruleset, { seed }); }",
             [scene, ruleset, start["seed"]],
         )
-        actor = await view_of(alice, ".combat.actor")
+        actor = await actor_of(alice, ruleset)
         foe = next(t["id"] for t in scene["tokens"] if t["side"] != _side(scene, actor))
         if ruleset == "cyberpunk-red":
             weapon = scene_stat(scene, actor, "hand.right")

@@ -32,7 +32,7 @@ from aiohttp.test_utils import TestServer
 import protocol
 from tests import wsclient
 from tests.bridge.conftest import token_of
-from tests.browser.test_table_view import CHROMIUM_ARGS, PATIENCE_MS, _chromium, _missing
+from tests.browser.pages import CHROMIUM_ARGS, PATIENCE_MS, _chromium, _missing
 from tests.node_suite import ROOT, node, run_node_suite
 from tests.wsclient import TableClient, wire_data
 from vtt_bridge import Config, create_app
