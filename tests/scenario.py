@@ -41,15 +41,12 @@ def scene_spec() -> protocol.SceneSpec:
     return protocol.SceneSpec.from_wire(scene_body())
 
 
-async def play_steps_1_to_4(gm: TableClient, alice: TableClient) -> dict[str, Any]:
-    """GM loads and starts; Alice moves and provokes; GM accepts; Alice ends her Phase."""
-    seq = await gm.send(protocol.LoadScene, scene=scene_spec())
-    assert isinstance(await gm.reply_to(seq), protocol.Ack)
-    seq = await gm.send(protocol.StartCombat, ruleset="hero-supplement", aware=None, seed=None)
-    assert isinstance(await gm.reply_to(seq), protocol.Ack)
-    order = await alice.event("initiative_order")
-    seq = await alice.send(protocol.Move, token="hero", path=((3, 5), (2, 5), (1, 5)))
-    prompt = await gm.wait_for(protocol.Prompt)
+async def attack_and_let_the_hero_on(
+    gm: TableClient, alice: TableClient, prompt: protocol.Prompt
+) -> tuple[Any, Any]:
+    """The GM takes the attack of opportunity ``prompt`` offers, lets the hero finish
+    the move if it hits, and Alice ends the hero's Phase: ``(attack_rolled,
+    move_completed)``."""
     seq = await gm.send(protocol.AnswerPrompt, prompt=prompt.prompt, accept=True, rolls=None)
     assert isinstance(await gm.reply_to(seq), protocol.Ack)
     attack = await alice.event("attack_rolled")
@@ -60,6 +57,19 @@ async def play_steps_1_to_4(gm: TableClient, alice: TableClient) -> dict[str, An
     completed = await alice.event("move_completed")
     seq = await alice.send(protocol.EndPhase, token="hero")
     assert isinstance(await alice.reply_to(seq), protocol.Ack)
+    return attack, completed
+
+
+async def play_steps_1_to_4(gm: TableClient, alice: TableClient) -> dict[str, Any]:
+    """GM loads and starts; Alice moves and provokes; GM accepts; Alice ends her Phase."""
+    seq = await gm.send(protocol.LoadScene, scene=scene_spec())
+    assert isinstance(await gm.reply_to(seq), protocol.Ack)
+    seq = await gm.send(protocol.StartCombat, ruleset="hero-supplement", aware=None, seed=None)
+    assert isinstance(await gm.reply_to(seq), protocol.Ack)
+    order = await alice.event("initiative_order")
+    seq = await alice.send(protocol.Move, token="hero", path=((3, 5), (2, 5), (1, 5)))
+    prompt = await gm.wait_for(protocol.Prompt)
+    attack, completed = await attack_and_let_the_hero_on(gm, alice, prompt)
     next_up = await gm.event("combatant_acts")
     while wire_data(next_up)["combatant"] != "ogre":
         next_up = await gm.event("combatant_acts")

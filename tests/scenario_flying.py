@@ -16,7 +16,7 @@ from typing import Any
 
 import protocol
 from tests.demo_table import play_on_demo_table
-from tests.scenario import HERO_STATS, OGRE_STATS
+from tests.scenario import HERO_STATS, OGRE_STATS, attack_and_let_the_hero_on
 from tests.wsclient import TableClient, wire_data
 
 HARPY_STATS = {"ocv": 4, "dcv": 5, "init": 13}
@@ -62,16 +62,7 @@ async def play_flying(gm: TableClient, alice: TableClient) -> dict[str, Any]:
     seq = await alice.send(protocol.Move, token="hero", path=((3, 5), (2, 5), (1, 5)))
     prompt = await gm.wait_for(protocol.Prompt)
     assert (prompt.attacker, prompt.at) == ("harpy", (4, 5)), prompt
-    seq = await gm.send(protocol.AnswerPrompt, prompt=prompt.prompt, accept=True, rolls=None)
-    assert isinstance(await gm.reply_to(seq), protocol.Ack)
-    attack = await alice.event("attack_rolled")
-    if wire_data(attack)["hit"]:
-        ask = await gm.wait_for(protocol.Prompt, lambda p: p.kind == "continue_after_hit")
-        seq = await gm.send(protocol.AnswerPrompt, prompt=ask.prompt, accept=True, rolls=None)
-        assert isinstance(await gm.reply_to(seq), protocol.Ack)
-    completed = await alice.event("move_completed")
-    seq = await alice.send(protocol.EndPhase, token="hero")
-    assert isinstance(await alice.reply_to(seq), protocol.Ack)
+    attack, completed = await attack_and_let_the_hero_on(gm, alice, prompt)
     return {"order": order, "prompt": prompt, "attack": attack, "completed": completed}
 
 

@@ -167,17 +167,22 @@ def list_tokens(session: Session, message: protocol.ListTokens, now_ms: int) -> 
             ref=message.seq,
             offset=message.offset,
             total=len(grants),
-            tokens=tuple(
-                protocol.ListedToken(
-                    token=g.token,
-                    participant=g.participant,
-                    role=g.role,  # type: ignore[arg-type]  # the struct checks it when built
-                    revoked=g.revoked,
-                )
-                for g in page
-            ),
+            tokens=listed(page),
         ),
         now_ms,
+    )
+
+
+def listed(grants: Iterable[JoinToken]) -> tuple[protocol.ListedToken, ...]:
+    """Join tokens as a ``token_list`` (or an operator's ``table_created``) lists them."""
+    return tuple(
+        protocol.ListedToken(
+            token=g.token,
+            participant=g.participant,
+            role=g.role,  # type: ignore[arg-type]  # the struct checks it when built
+            revoked=g.revoked,
+        )
+        for g in grants
     )
 
 

@@ -34,7 +34,7 @@ from protocol.operator import (
     TableArchived,
     TableCreated,
 )
-from vtt_bridge.admin import RESERVED_PARTICIPANTS
+from vtt_bridge.admin import RESERVED_PARTICIPANTS, listed
 from vtt_bridge.appkeys import CONFIG, HUB
 from vtt_bridge.hub import Hub, new_table_records
 from vtt_bridge.tables import Table
@@ -108,15 +108,7 @@ def _created(table: Table, seats: int) -> TableCreated:
     return TableCreated(
         table=table.id,
         name=table.row.name,
-        tokens=tuple(
-            protocol.ListedToken(
-                token=g.token,
-                participant=g.participant,
-                role=g.role,  # type: ignore[arg-type]  # the struct checks it when built
-                revoked=g.revoked,
-            )
-            for g in first
-        ),
+        tokens=listed(first),
     )
 
 
