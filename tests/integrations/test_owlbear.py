@@ -37,6 +37,7 @@ from tests.node_suite import ROOT, node, run_node_suite
 from tests.wsclient import TableClient, wire_data
 from vtt_bridge import Config, create_app
 from vtt_bridge.app import HUB
+from vtt_bridge.describing import description
 
 OWLBEAR = ROOT / "integrations" / "owlbear"
 
@@ -361,7 +362,7 @@ async def test_prompt_popover_counts_down_the_bridges_time_with_a_fast_computer_
 ) -> None:
     """Alice's computer clock is ten minutes fast: by it the bridge's ``deadline_ms`` has
     passed, yet the prompt popover the background opens counts the table's 30 s timeout
-    down from ``remaining_ms``; its Decline button answers."""
+    down from ``remaining_ms``; its decline button (the game's words) answers."""
     page = stand_in.page
     await page.add_init_script(_CLOCK_TEN_MINUTES_FAST)
     # The GM's hero walks out of the reach of alice's ogre: alice is asked.
@@ -381,7 +382,10 @@ async def test_prompt_popover_counts_down_the_bridges_time_with_a_fast_computer_
         text = await left.inner_text()
         found = re.match(r"(\d+) s left", text)
         assert found and 20 < int(found.group(1)) <= 30, text
-        await prompt.get_by_role("button", name="Decline").click()
+        # The answer's label is the ruleset description's (the popover names no game).
+        words = {p.kind: p for p in description("hero-supplement", None).prompts}
+        decline = words["attack_of_opportunity"].decline
+        await prompt.get_by_role("button", name=decline).click()
         closed = await gm.event("prompt_closed")
         assert wire_data(closed)["prompt"] == wire_data(opened)["prompt"]
         await gm.close()
@@ -419,6 +423,12 @@ async def test_gm_links_tokens_sends_the_scene_and_starts_combat_from_the_popove
             ("hero", "alice", 4, 5),
             ("ogre", "gm", 5, 5),
         ]
+        # The choice lists the bridge's rulesets by title; the GM picks one.
+        choice = popover.locator("#ruleset")
+        pairs = "(os) => os.map((o) => [o.value, o.text])"
+        titles = dict(await choice.locator("option").evaluate_all(pairs))
+        assert titles["hero-supplement"] == description("hero-supplement", None).title, titles
+        await choice.select_option("hero-supplement")
         await popover.get_by_role("button", name="Start combat").click()
         started = await alice.event("combat_started")
         assert wire_data(started)["ruleset"] == "hero-supplement"

@@ -30,10 +30,12 @@ export function showPrompt(model, answer, dismissed) {
     answered = true;
     answer(accept);
   };
+  // What happens if nobody answers, in the game's words (none while they are unknown).
+  const expiredHtml = model.expired ? `<p class="vtt-bridge-expired">${escapeHtml(model.expired)}</p>` : "";
   const dialog = new DialogV2({
     window: { title: t("VTTBRIDGE.Prompt.window", { title: model.title }) },
     classes: ["vtt-bridge-prompt"],
-    content: `<p>${escapeHtml(model.text)}</p><p class="vtt-bridge-countdown">${countdown(model.localDeadlineMs)}</p>`,
+    content: `<p>${escapeHtml(model.text)}</p>${expiredHtml}<p class="vtt-bridge-countdown">${countdown(model.localDeadlineMs)}</p>`,
     buttons: [
       { action: "accept", label: escapeHtml(model.accept), default: true, callback: () => reply(true) },
       { action: "decline", label: escapeHtml(model.decline), callback: () => reply(false) },

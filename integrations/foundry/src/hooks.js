@@ -8,7 +8,9 @@ import { phaseLabel, planIsEmpty, trackerPlan } from "./combat.js";
 import { SquareGrid, UnsupportedGrid, sceneGrid, tokenHexShape } from "./grid.js";
 import { t } from "./i18n.js";
 import { MoveTracker, cellsToWaypoints, changesLevel, judgeDrag, movementPoints, updatePoints } from "./movement.js";
+import { FightLog } from "./log.js";
 import { PromptDesk } from "./prompts.js";
+import { chooseRuleset } from "./settings.js";
 import { MODULE_ID, doorChange, idOf, isCombatToken, listOf, nameFor, sceneMessage, tokenSpec } from "./scene.js";
 
 /**
@@ -55,12 +57,15 @@ export function install(env) {
     place: (token, cells) => placeToken(env, gridOf(activeScene()), tokenDoc(token), cells),
     notify: env.notify,
   });
+  const nameOf = (id) => nameFor(tokenDoc(id), game.user);
   const desk = new PromptDesk({
     answer: (id, accept) => client.answerPrompt(id, accept),
     show: env.showPrompt,
     notify: env.notify,
-    nameOf: (id) => nameFor(tokenDoc(id), game.user),
+    nameOf,
+    wordsOf: (prompt) => client.promptWords(prompt, nameOf),
   });
+  const log = new FightLog((event) => client.describeEvent(event, undefined, nameOf));
 
   // -- movement: only the client that asked for a move talks to the bridge -------------
 
@@ -105,7 +110,9 @@ export function install(env) {
 
   // -- the bridge's word: placements, prompts, the tracker ---------------------------
 
-  client.on("event", ({ kind, data }) => {
+  client.on("event", (event) => {
+    const { kind, data } = event;
+    log.add(event);
     tracker.event(kind, data);
     if (kind === "prompt_closed") desk.closed(data.prompt);
     if (kind === "move_completed" || kind === "move_stopped") reconcileLater(data.token);
@@ -248,9 +255,14 @@ export function install(env) {
     else track(client.joinCombat(spec).catch((err) => env.notify("warn", t("VTTBRIDGE.Notify.joinRefused", { name: doc.name, error: err.message }))));
   }
 
-  /** The GM starts the bridge's fight with the world's ruleset. */
+  /** The GM starts the bridge's fight with the world's ruleset, if the bridge plays it. */
   function startFight() {
-    return track(client.startCombat(env.ruleset(), { seed: env.seed?.() ?? null }).catch((err) => {
+    const chosen = chooseRuleset(env.ruleset() ?? "", client.rulesets);
+    if ("error" in chosen) {
+      env.notify("warn", chosen.error);
+      return Promise.resolve();
+    }
+    return track(client.startCombat(chosen.name, { seed: env.seed?.() ?? null }).catch((err) => {
       env.notify("warn", t("VTTBRIDGE.Notify.startFailed", { error: err.message }));
     }));
   }
@@ -261,7 +273,7 @@ export function install(env) {
     await tracker.settled();
   }
 
-  return { tracker, desk, sendScene, syncTracker, startFight, idle, phaseLabel: () => phaseLabel(client.view.combat) };
+  return { tracker, desk, log, sendScene, syncTracker, startFight, idle, phaseLabel: () => phaseLabel(client.view.combat) };
 }
 
 /**

@@ -10,7 +10,7 @@ import { install } from "./hooks.js";
 import { t, useI18n } from "./i18n.js";
 import { registerQuenchBatch } from "./quench.js";
 import { MODULE_ID, listOf } from "./scene.js";
-import { readSettings, registerBypassKey, registerSettings } from "./settings.js";
+import { chooseRuleset, offerRulesets, readSettings, registerBypassKey, registerSettings } from "./settings.js";
 
 /** The module's parts once the bridge is joined (hooks.js `install`), else null. */
 let parts = null;
@@ -29,6 +29,9 @@ Hooks.on("getSceneControlButtons", (controls) =>
     bypass,
     toggled: (active) => active && notify("warn", t("VTTBRIDGE.Notify.bypassOn")),
   }));
+
+/** How many of the fight's latest log lines the combat tracker shows. */
+const LOG_LINES = 5;
 
 Hooks.once("init", () => {
   registerSettings(game.settings);
@@ -64,6 +67,11 @@ Hooks.once("ready", async () => {
     notify("error", t("VTTBRIDGE.Notify.joinFailed", { url, error: err.message }));
     return;
   }
+  // The bridge says which games it plays: they become the ruleset setting's choices, and
+  // a GM whose setting names none of them is told which there are (settings.js).
+  offerRulesets(game.settings.settings, client.rulesets, ruleset);
+  const chosen = chooseRuleset(ruleset, client.rulesets);
+  if (game.user.isGM && "error" in chosen) notify("info", chosen.error);
   parts = install({
     Hooks,
     game,
@@ -90,9 +98,19 @@ Hooks.once("ready", async () => {
     const div = document.createElement("div");
     div.className = "vtt-bridge-phase";
     div.textContent = t("VTTBRIDGE.Prefixed", { text: label });
+    // The fight's last events in its game's words (the bridge's description: log.js).
+    const lines = parts.log.lines(LOG_LINES);
+    if (lines.length) {
+      const list = document.createElement("ol");
+      list.className = "vtt-bridge-log";
+      for (const line of lines) list.append(Object.assign(document.createElement("li"), { textContent: line }));
+      div.append(list);
+    }
     (root.querySelector(".combat-tracker-header, header") ?? root).prepend(div);
   });
   client.on("change", () => ui.combat?.render());
+  // The fight's description arrived: its log lines can be worded now.
+  client.on("ruleset", () => ui.combat?.render());
   if (game.user.isGM) parts.sendScene();
 });
 

@@ -13,30 +13,30 @@
 // client library hands over only the prompts this participant controls, so a player
 // never sees the GM's (a GM's `continue_after_hit`, say).
 
+import { kindLabel } from "../lib/client/src/words.js";
 import { t } from "./i18n.js";
 
 /**
- * The prompt kinds the module words, each with its lang/en.json keys
- * (`VTTBRIDGE.Prompt.<kind>.title`, `.text`, `.accept`, `.decline`).
- */
-export const PROMPT_KINDS = Object.freeze(["attack_of_opportunity", "readied_action", "delayed_action", "continue_after_hit"]);
-
-/**
- * The dialog's content for a prompt, in the user's language.
+ * The dialog's content for a prompt. The question and its two answers are the game's
+ * words, from the bridge's description of the fight's ruleset (`client.promptWords`), so
+ * a ruleset added on the bridge asks its own questions with no edit here; the module's
+ * own strings (the window, the countdown, the fallback while no description has
+ * arrived) are lang/en.json's.
  * @param {{prompt: string, kind: string, attacker: string, target: string, at: [number, number], localDeadlineMs: number | null}} prompt
  * @param {(tokenId: string) => string} nameOf a token's name as this user may see it
+ * @param {{question: string, accept: string, decline: string, expired: string} | null} [words]
+ *   the description's words for it (null: not arrived, or a kind it does not word)
  */
-export function promptModel(prompt, nameOf) {
+export function promptModel(prompt, nameOf, words = null) {
   const names = { attacker: nameOf(prompt.attacker), target: nameOf(prompt.target) };
-  const known = PROMPT_KINDS.includes(prompt.kind);
-  const key = (part) => `VTTBRIDGE.Prompt.${known ? prompt.kind : "other"}.${part}`;
   return {
     id: prompt.prompt,
     kind: prompt.kind,
-    title: known ? t(key("title")) : prompt.kind,
-    text: t(key("text"), names),
-    accept: t(key("accept")),
-    decline: t(key("decline")),
+    title: kindLabel(prompt.kind),
+    text: words ? words.question : t("VTTBRIDGE.Prompt.other.text", names),
+    accept: words ? words.accept : t("VTTBRIDGE.Prompt.other.accept"),
+    decline: words ? words.decline : t("VTTBRIDGE.Prompt.other.decline"),
+    expired: words ? t("VTTBRIDGE.Prompt.expired", { expired: words.expired }) : "",
     localDeadlineMs: prompt.localDeadlineMs ?? null,
   };
 }
@@ -59,6 +59,8 @@ export function countdown(localDeadlineMs, now = performance.now()) {
  *   open a dialog; it calls `answer` on a button, `dismissed` when closed without one
  * @property {(level: "info" | "warn" | "error", text: string) => void} notify
  * @property {(tokenId: string) => string} nameOf
+ * @property {(prompt: any) => {question: string, accept: string, decline: string, expired: string} | null} [wordsOf]
+ *   the game's words for a prompt (`client.promptWords(prompt, nameOf)`)
  */
 
 /** The prompts waiting for this user, each shown in a dialog until the bridge closes it. */
@@ -84,7 +86,8 @@ export class PromptDesk {
       if (!known.dialog && !known.answered) this._show(prompt.prompt);
       return;
     }
-    this.open.set(prompt.prompt, { model: promptModel(prompt, this.io.nameOf), dialog: null, answered: false });
+    const model = promptModel(prompt, this.io.nameOf, this.io.wordsOf?.(prompt) ?? null);
+    this.open.set(prompt.prompt, { model, dialog: null, answered: false });
     this._show(prompt.prompt);
   }
 

@@ -3,15 +3,17 @@
 // The bridge URL and the join token are client settings: Foundry keeps them in this
 // browser only, while world settings are sent to every connected user, and a join
 // token is one person's key to the table. The ruleset is the world's (the GM's) choice.
+//
+// The module names no ruleset: which games there are is the bridge's to say (its
+// `rulesets` message, `client.rulesets`), and settings are registered at `init`, before
+// any connection. So the ruleset is a text setting (a ruleset's name on the bridge), and
+// once connected the module gives it the bridge's list as its choices (`offerRulesets`):
+// Configure Settings then shows a drop-down of the games by title. Starting a fight
+// checks the setting against the bridge's list (`chooseRuleset`) and, when it names none
+// of them, tells the GM which there are instead of sending it.
 
+import { t } from "./i18n.js";
 import { MODULE_ID } from "./scene.js";
-
-/** The rulesets the bridge ships (engine/rulesets/). */
-export const RULESETS = Object.freeze({
-  "hero-supplement": "Hero System (rules supplement)",
-  "cyberpunk-red": "Cyberpunk RED",
-  mm3e: "Mutants & Masterminds 3e",
-});
 
 /** Every setting: key -> Foundry's SettingConfig (name and hint are i18n keys). */
 export const SETTINGS = Object.freeze({
@@ -39,8 +41,7 @@ export const SETTINGS = Object.freeze({
     scope: "world",
     config: true,
     type: String,
-    choices: RULESETS,
-    default: "hero-supplement",
+    default: "",
   },
 });
 
@@ -73,6 +74,39 @@ export function registerBypassKey(keybindings) {
     },
   });
   return () => down;
+}
+
+/**
+ * Give the ruleset setting the bridge's rulesets as its choices (name -> title), so
+ * Configure Settings shows them as a drop-down; a value the list lacks is kept as a
+ * choice too (shown as its name), so opening the form never changes it silently.
+ * @param {Map<string, any>} registered `game.settings.settings` (key "module.setting")
+ * @param {Array<{name: string, title: string}>} rulesets `client.rulesets`
+ * @param {string} current the setting's value
+ */
+export function offerRulesets(registered, rulesets, current) {
+  const config = registered.get(`${MODULE_ID}.ruleset`);
+  if (!config || !rulesets.length) return;
+  const choices = Object.fromEntries(rulesets.map((r) => [r.name, r.title]));
+  if (current && !(current in choices)) choices[current] = current;
+  config.choices = choices;
+}
+
+/**
+ * The ruleset a fight starts with: the setting when the bridge plays it, the bridge's
+ * only one when the setting is empty; else `{error}`, a text for the GM naming the
+ * games the bridge plays.
+ * @param {string} setting the world's ruleset setting
+ * @param {Array<{name: string, title: string}>} rulesets `client.rulesets`
+ * @returns {{name: string} | {error: string}}
+ */
+export function chooseRuleset(setting, rulesets) {
+  if (rulesets.some((r) => r.name === setting)) return { name: setting };
+  if (!setting && rulesets.length === 1) return { name: rulesets[0].name };
+  const list = rulesets.map((r) => `${r.title} (${r.name})`).join(", ");
+  return setting
+    ? { error: t("VTTBRIDGE.Notify.unknownRuleset", { ruleset: setting, rulesets: list }) }
+    : { error: t("VTTBRIDGE.Notify.chooseRuleset", { rulesets: list }) };
 }
 
 /** The settings' current values. */

@@ -44,6 +44,8 @@ after(() => delete globalThis.foundry);
 const model = () => promptModel(
   { prompt: "p1", kind: "attack_of_opportunity", attacker: "ogre", target: "hero", at: [4, 5], localDeadlineMs: performance.now() + 9_000 },
   (id) => ({ ogre: "Ogre", hero: "Hero <b>" })[id],
+  // The game's words (the bridge's description), names filled in as this user sees them.
+  { question: "Ogre may attack Hero <b>, who is leaving its reach", accept: "Attack", decline: "Let it go", expired: "they pass unattacked" },
 );
 
 test("the dialog: only configuration keys, escaped words, a countdown, two answers", async () => {
@@ -53,7 +55,8 @@ test("the dialog: only configuration keys, escaped words, a countdown, two answe
   assert.deepEqual(Object.keys(dialog.options).filter((k) => !CONFIGURATION.has(k)), []);
   assert.equal(dialog.rendered, true);
   assert.equal(dialog.options.window.title, "vtt-bridge: Attack of opportunity");
-  assert.match(dialog.options.content, /Hero &lt;b&gt; leaves Ogre&#39;s reach/);
+  assert.match(dialog.options.content, /<p>Ogre may attack Hero &lt;b&gt;, who is leaving its reach<\/p>/);
+  assert.match(dialog.options.content, /<p class="vtt-bridge-expired">If nobody answers in time: they pass unattacked\.<\/p>/);
   assert.match(dialog.options.content, /<p class="vtt-bridge-countdown">9 s<\/p>/);
   assert.deepEqual(dialog.options.buttons.map((b) => [b.action, b.label]), [["accept", "Attack"], ["decline", "Let it go"]]);
   await dialog.click("decline");

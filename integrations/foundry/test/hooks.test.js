@@ -157,7 +157,7 @@ test("a player's threatener: only its player gets the dialog, with the deadline;
   assert.equal(alice.parts.tracker.phase(a.tokenIds.get("hero")), "paused");
   assert.deepEqual([gm.dialogs.length, alice.dialogs.length, bob.dialogs.length], [0, 0, 1]);
   const dialog = bob.dialogs[0];
-  assert.equal(dialog.model.text, "Hero leaves Ogre's reach. Does Ogre strike?");
+  assert.equal(dialog.model.text, "Ogre may attack Hero, who is leaving its reach"); // the Hero rules' words, the bridge's
   assert.ok(dialog.model.localDeadlineMs > performance.now());
   dialog.open = false; // a button click closes a DialogV2
   await dialog.answer(false);

@@ -30,10 +30,14 @@ function desk({ refuse = false } = {}) {
   return { d, log, dialogs };
 }
 
-test("the dialog says who may strike whom, its answers and the time left", () => {
-  const m = promptModel(prompt("p1"), (id) => names[id]);
-  assert.deepEqual(m, { id: "p1", kind: "attack_of_opportunity", title: "Attack of opportunity", text: "Hero leaves Ogre's reach. Does Ogre strike?", accept: "Attack", decline: "Let it go", localDeadlineMs: 10_000 });
-  assert.equal(promptModel(prompt("p2", "continue_after_hit"), (id) => names[id]).accept, "The move goes on");
+test("the dialog: the game's question and answers, the time left", () => {
+  const words = { question: "Ogre may attack Hero", accept: "Attack", decline: "Let them pass", expired: "they pass unattacked" };
+  const m = promptModel(prompt("p1"), (id) => names[id], words);
+  assert.deepEqual(m, { id: "p1", kind: "attack_of_opportunity", title: "Attack of opportunity", text: "Ogre may attack Hero",
+    accept: "Attack", decline: "Let them pass", expired: "If nobody answers in time: they pass unattacked.", localDeadlineMs: 10_000 });
+  // No words from the bridge yet: the module's plain ones, with the names it may show.
+  assert.deepEqual(promptModel(prompt("p2", "some_new_kind"), (id) => names[id]),
+    { id: "p2", kind: "some_new_kind", title: "Some new kind", text: "Ogre may act against Hero.", accept: "Yes", decline: "No", expired: "", localDeadlineMs: 10_000 });
   assert.equal(countdown(10_000, 7_500), "3 s");
   assert.equal(countdown(10_000, 12_000), "0 s");
   assert.equal(countdown(null, 0), "");

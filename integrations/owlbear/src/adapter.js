@@ -23,6 +23,9 @@ import { COMMAND_CHANNEL, PROMPT_POPOVER_ID, STATE_CHANNEL, tableSummary } from 
  * }} Obr the part of SDK 3.1.0's OBR object the adapter uses
  */
 
+/** How many of the latest events the adapter keeps for the popover's log. */
+const KEPT_EVENTS = 50;
+
 /** Joins one Owlbear client to the bridge. */
 export class OwlbearAdapter {
   /**
@@ -52,6 +55,8 @@ export class OwlbearAdapter {
     this.movesSent = 0;
     /** @type {{token: string, points: number[][], image?: unknown} | null} */
     this.lastSent = null;
+    /** The latest events, oldest first: the popover's log. @type {Array<{kind: string, data: any}>} */
+    this.events = [];
     /** @type {Array<() => void>} */
     this._off = [];
     /** @type {Promise<void>} item work runs one batch at a time, in order */
@@ -71,7 +76,13 @@ export class OwlbearAdapter {
     this._off.push(
       obr.scene.items.onChange((items) => this._enqueue(() => this.onItems(items))),
       obr.scene.grid.onChange(() => this._enqueue(() => this.refreshGrid())),
-      client.on("event", (event) => this._enqueue(() => this.onEvent(event))),
+      client.on("event", (event) => {
+        this.events.push(event);
+        this.events.splice(0, this.events.length - KEPT_EVENTS);
+        this._enqueue(() => this.onEvent(event));
+      }),
+      // The fight's description arrived: its prompts and log lines can be worded now.
+      client.on("ruleset", () => this.publish()),
       client.on("prompt", () => this._enqueue(() => this.showPrompts())),
       // A rejoin past the bridge's event window brings the whole state instead of events.
       client.on("state", () => this._enqueue(() => this._learnAll())),
@@ -302,7 +313,7 @@ export class OwlbearAdapter {
 
   /** Tell this player's popover how the table stands. */
   publish() {
-    const summary = tableSummary(this.client, { error: this.error, bypass: this.bypass });
+    const summary = tableSummary(this.client, { error: this.error, bypass: this.bypass, events: this.events });
     this.obr.broadcast.sendMessage(STATE_CHANNEL, summary, { destination: "LOCAL" }).catch(() => {});
   }
 }

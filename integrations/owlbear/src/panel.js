@@ -2,7 +2,7 @@
 // tableSummary). Pure, so node --test checks it; popover.js puts it on the page and turns
 // clicks on `data-op` buttons into commands.
 
-import { kindLabel, RULESETS, secondsLeft } from "./messages.js";
+import { kindLabel, secondsLeft } from "./messages.js";
 
 /** Text safe to put in HTML. */
 export function escapeHtml(/** @type {unknown} */ value) {
@@ -29,12 +29,15 @@ export function panelHtml(s, sinceMs, { view = "panel" } = {}) {
   const parts = [];
   const prompts = s.prompts.map((p) => {
     const left = secondsLeft(p.remainingMs, sinceMs);
+    // The game's words (the ruleset description); plain ones until they arrive.
+    const w = p.words ?? { question: `${p.attacker} may act against ${p.target}.`, accept: "Accept", decline: "Decline",
+      expired: "no answer counts as declining" };
     return `<section class="prompt" data-prompt="${escapeHtml(p.prompt)}">
 <h2>${escapeHtml(kindLabel(p.kind))}</h2>
-<p><b>${escapeHtml(p.attacker)}</b> may act against <b>${escapeHtml(p.target)}</b>.</p>
-${left === null ? "" : `<p class="deadline">${left} s left; no answer counts as declining.</p>`}
-<button data-op="answer" data-prompt="${escapeHtml(p.prompt)}" data-accept="true">Accept</button>
-<button data-op="answer" data-prompt="${escapeHtml(p.prompt)}" data-accept="false">Decline</button>
+<p class="question">${escapeHtml(w.question)}</p>
+${left === null ? "" : `<p class="deadline">${left} s left; if nobody answers, ${escapeHtml(w.expired)}.</p>`}
+<button data-op="answer" data-prompt="${escapeHtml(p.prompt)}" data-accept="true">${escapeHtml(w.accept)}</button>
+<button data-op="answer" data-prompt="${escapeHtml(p.prompt)}" data-accept="false">${escapeHtml(w.decline)}</button>
 </section>`;
   });
   if (view === "prompt") return prompts.length ? prompts.join("\n") : "<p>No prompt is waiting for you.</p>";
@@ -51,8 +54,14 @@ ${left === null ? "" : `<p class="deadline">${left} s left; no answer counts as 
   } else if (s.status === "joined") {
     parts.push(`<p>No fight under way${s.scene ? "" : "; the GM has not sent a scene yet"}.</p>`);
   }
+  if (s.log?.length) {
+    parts.push(`<section class="log"><h2>Log</h2>
+<ol>${s.log.map((line) => `<li>${escapeHtml(line)}</li>`).join("")}</ol></section>`);
+  }
   if (s.role === "gm") {
-    const options = RULESETS.map((r) => `<option value="${r}">${r}</option>`).join("");
+    // The rulesets the bridge plays, as it names them (`rulesets`, sent after the welcome).
+    const options = (s.rulesets ?? [])
+      .map((r) => `<option value="${escapeHtml(r.name)}">${escapeHtml(r.title)}</option>`).join("");
     parts.push(`<section class="gm"><h2>GM</h2>
 <button data-op="send_scene">Send scene</button>
 <button data-op="place_all">Put tokens where the bridge has them</button>

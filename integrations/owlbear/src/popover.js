@@ -31,7 +31,13 @@ function start() {
   const send = (/** @type {Record<string, unknown>} */ command) =>
     OBR.broadcast.sendMessage(COMMAND_CHANNEL, command, { destination: "LOCAL" });
   const render = () => {
-    if (summary) $("table").innerHTML = panelHtml(summary, performance.now() - receivedAt, { view });
+    if (summary) {
+      // Redrawn every second: the GM's ruleset choice survives the redraw.
+      const chosen = /** @type {HTMLSelectElement | null} */ (document.getElementById("ruleset"))?.value;
+      $("table").innerHTML = panelHtml(summary, performance.now() - receivedAt, { view });
+      const select = /** @type {HTMLSelectElement | null} */ (document.getElementById("ruleset"));
+      if (select && chosen && [...select.options].some((o) => o.value === chosen)) select.value = chosen;
+    }
     $("link").hidden = view === "prompt" || summary?.role !== "gm";
     $("terrain").hidden = $("link").hidden;
   };

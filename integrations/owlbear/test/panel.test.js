@@ -9,6 +9,8 @@ import { panelHtml } from "../src/panel.js";
 
 const summary = {
   status: "joined", participant: "gm", role: "gm", scene: true,
+  rulesets: [{ name: "hero-supplement", title: "Hero System Rules Supplement" }, { name: "x<y", title: "<X>" }],
+  log: ["Ogre attacks <Hero>"],
   combat: { ruleset: "hero-supplement", clock: "Turn 1, Phase 3", action: "Phase", actor: "ogre", paused: true,
     order: [{ id: "hero", name: "Hero", acting: false, mine: false }, { id: "ogre", name: "<Ogre>", acting: true, mine: true }] },
   prompts: [{ prompt: "p-1", kind: "attack_of_opportunity", attacker: "<Ogre>", target: "Hero", remainingMs: 20_500 }],
@@ -23,6 +25,11 @@ test("the panel: prompt with countdown, order with the actor, End Phase for my a
   assert.match(html, /Turn 1, Phase 3 \(paused\)/);
   assert.match(html, /<li class="acting">&#60;Ogre&#62; \(acting\) <button data-op="end_phase" data-token="ogre">End Phase<\/button>/);
   assert.match(html, /data-op="send_scene"/);
+  // The ruleset choice is the bridge's list, by title; the log its lines, escaped.
+  assert.match(html, /<option value="hero-supplement">Hero System Rules Supplement<\/option><option value="x&#60;y">&#60;X&#62;<\/option>/);
+  assert.match(html, /<li>Ogre attacks &#60;Hero&#62;<\/li>/);
+  // No words from the description yet: plain ones.
+  assert.match(html, /<p class="question">&#60;Ogre&#62; may act against Hero\.<\/p>/);
   assert.match(html, /<button data-op="end_combat">End combat<\/button>/);
   assert.ok(!html.includes('data-op="start_combat"'), "a fight is on: it can end, not start");
   assert.ok(!html.includes("<Ogre>"));

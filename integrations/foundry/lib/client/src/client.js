@@ -597,10 +597,12 @@ export class BridgeClient {
    * shares reads in the core's words before any description; null for a game's own
    * kind while its description has not arrived (the `ruleset` callback says when).
    * @param {{kind: string, data: Record<string, any>}} event @param {string} [ruleset]
+   * @param {(id: string) => string} [nameOf] a token's name as the page may show it
+   *   (default: the bridge's name, else its id); a VTT passes its own
    * @returns {string | null}
    */
-  describeEvent(event, ruleset) {
-    return this._wordsOf(ruleset)?.event(event, (id) => this._name(id)) ?? null;
+  describeEvent(event, ruleset, nameOf = (id) => this._name(id)) {
+    return this._wordsOf(ruleset)?.event(event, nameOf) ?? null;
   }
 
   /**
@@ -608,10 +610,12 @@ export class BridgeClient {
    * `answerPrompt(id, true)`), and what happens if nobody answers; null when its kind's
    * words are not known yet.
    * @param {{kind: string, attacker: string, target: string, at: [number, number]}} prompt
+   * @param {(id: string) => string} [nameOf] a token's name as the page may show it
+   *   (default: the bridge's name, else its id); a VTT passes its own
    * @returns {{question: string, accept: string, decline: string, expired: string} | null}
    */
-  promptWords(prompt) {
-    return this._wordsOf()?.prompt(prompt, (id) => this._name(id)) ?? null;
+  promptWords(prompt, nameOf = (id) => this._name(id)) {
+    return this._wordsOf()?.prompt(prompt, nameOf) ?? null;
   }
 
   /**

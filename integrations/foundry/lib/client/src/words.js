@@ -125,6 +125,16 @@ export function render(template, data, name = String) {
 }
 
 /**
+ * A wire name as a heading, for a kind no description words yet:
+ * "attack_of_opportunity" -> "Attack of opportunity".
+ * @param {string} kind
+ */
+export function kindLabel(kind) {
+  const text = kind.replaceAll("_", " ");
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/**
  * The words of a described ruleset, ready to use: each event kind's template, each
  * prompt kind's words, each action by name.
  */
