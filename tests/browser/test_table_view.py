@@ -360,3 +360,58 @@ async def test_a_game_no_page_file_names_reads_and_prompts_in_its_words(
     await prompt.get_by_role("button", name="Let them pass").click()
     await expect(alice.locator("#log")).to_contain_text("Ann arrives on (0, 2) (cost 2, 2 left)")
     assert pages["errors"] == []
+
+
+async def test_a_paused_move_its_prompts_and_the_log_after_a_reload(
+    pages: dict[str, Any],
+) -> None:
+    """While a prompt pauses the hero's move its player's page says the move is paused
+    (not the movement left before it); the follow-up prompt's buttons say what each
+    answer does; once the prompts closed the options are asked again.  A reloaded page
+    joins asking for the events the bridge keeps: its log shows the fight's past again,
+    the same lines in the same words, then goes on with new ones."""
+    gm: Page = pages["gm"]
+    alice: Page = pages["alice"]
+    await gm.get_by_label("Ruleset").select_option("hero-supplement")
+    await gm.get_by_role("button", name="Load the demo scene").click()
+    await gm.get_by_role("button", name=re.compile("Start combat")).click()
+    await expect(alice.locator("#order li.actor")).to_contain_text("Hero")
+    await alice.locator('[data-token="hero"]').click()
+    await expect(alice.locator("#hint")).to_contain_text("Movement left: 12.")
+    # The step provokes the ogre: while the GM decides, the hero's move is paused.
+    await alice.evaluate("() => window.vttClient.move('hero', [[6, 5]])")
+    prompt = gm.locator("#prompt-list li.mine")
+    await expect(prompt).to_contain_text("Ogre may attack Hero")
+    await expect(alice.locator("#hint")).to_contain_text("Its move is paused")
+    await expect(alice.locator("#hint")).not_to_contain_text("Movement left")
+    await prompt.get_by_role("button", name="Attack").click()
+    # The table's seed makes it a hit: the follow-up asks in the description's words,
+    # its buttons saying what each answer does (never a bare Accept / Decline).
+    question = "Ogre hit Hero: can Hero finish its move?"
+    follow_up = gm.locator("#prompt-list li.mine", has_text=question)
+    await expect(follow_up.get_by_role("button")).to_have_text(
+        ["Let them finish the move", "Stop them here"]
+    )
+    await expect(alice.locator("#prompt-list li.theirs")).to_contain_text(question)
+    await follow_up.get_by_role("button", name="Let them finish the move").click()
+    await expect(alice.locator("#log")).to_contain_text("Hero arrives on (6, 5)")
+    # The prompt closed and the move ended: the options are asked again.
+    await expect(alice.locator("#hint")).to_contain_text(re.compile(r"Movement left: \d"))
+    await expect(alice.locator("#hint")).not_to_contain_text("waiting for prompt answers")
+    await alice.get_by_role("button", name="End Hero's Phase").click()
+    await expect(alice.locator("#order li.actor")).to_contain_text("Elf")
+    lines = alice.locator("#log li.event")
+    before = await lines.all_inner_texts()
+    assert any("Hero arrives" in line for line in before)
+    assert any(re.search(r"3d6 \d+ \(\d, \d, \d\) \+ OCV 5", line) for line in before)
+    await alice.reload()
+    await expect(alice.locator("#status")).to_have_text("joined")
+    await expect(lines).to_have_text(before)
+    # The GM's page, which never reloaded, reads the same.
+    await expect(gm.locator("#log li.event")).to_have_text(before)
+    await gm.get_by_role("button", name="End Elf's Phase").click()
+    await alice.wait_for_function(
+        "(n) => document.querySelectorAll('#log li.event').length > n", arg=len(before)
+    )
+    assert (await lines.all_inner_texts())[: len(before)] == before
+    assert pages["errors"] == []

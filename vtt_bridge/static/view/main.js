@@ -94,7 +94,9 @@ function start() {
     return;
   }
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const client = new BridgeClient(`${scheme}://${location.host}/ws`, { token, binary: true });
+  // With the history: after a reload the log shows the fight's past again, in words, from
+  // the events the bridge still keeps.
+  const client = new BridgeClient(`${scheme}://${location.host}/ws`, { token, binary: true, history: true });
   window.vttClient = client; // for the console, and for browser tests
   picker = new Picker($("setup"), act);
   actionBar = new ActionBar(client, $("action-bar"), {
@@ -405,6 +407,9 @@ function renderControls(client) {
     const o = board.options;
     if (o.token !== board.selected) {
       // an answer about another token, replaced on the next refresh
+    } else if (view.combat?.moving?.token === o.token) {
+      // The options' movement_left is the budget before this move: not what is left.
+      hint += Object.keys(view.prompts).length ? " Its move is paused: a prompt waits for an answer." : " Its move is under way.";
     } else if (o.can_act) hint += ` Movement left: ${o.movement_left}.`;
     else hint += notMyTurn(client, o.token) ? ` Not your turn: ${o.reason}.` : ` Cannot act now: ${o.reason}.`;
   }

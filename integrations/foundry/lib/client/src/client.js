@@ -36,6 +36,10 @@ import { RulesetWords } from "./words.js";
  *   (both, or neither: a reused id with a restarted seq would get old answers)
  * @property {number} [seq] the seq of the last message sent under this clientId (default 0)
  * @property {boolean} [reconnect] reconnect when the connection drops (default true)
+ * @property {boolean} [history] on the first join, ask for every event the bridge still
+ *   keeps (`last_event` -1) instead of its state, so that the "event" callbacks replay the
+ *   table's recent past (a page's log after a reload); a bridge whose catch-up window no
+ *   longer starts at the first event sends its state instead, as to any join (default false)
  * @property {number} [retryMinMs] first reconnect delay (default 200)
  * @property {number} [retryMaxMs] longest reconnect delay (default 5000)
  * @property {typeof WebSocket} [WebSocket] the WebSocket class (default: the global one)
@@ -132,6 +136,7 @@ export class BridgeClient {
     this.batch = options.batch ?? true;
     this.clientId = options.clientId ?? randomId();
     this.reconnect = options.reconnect ?? true;
+    this.history = options.history ?? false;
     this.retryMinMs = options.retryMinMs ?? 200;
     this.retryMaxMs = options.retryMaxMs ?? 5000;
     this.WebSocket = options.WebSocket ?? globalThis.WebSocket;
@@ -260,10 +265,13 @@ export class BridgeClient {
   _join(ws) {
     if (ws !== this._ws) return;
     this._joinSeq = ++this.seq;
-    this._awaitingState = !this._synced;
+    // Asking for the history, the answer is events or a state: the join is ready at its
+    // welcome, and the view fills as they come.
+    const history = !this._synced && this.history;
+    this._awaitingState = !this._synced && !history;
     const body = {
       token: this.token,
-      last_event: this._synced ? this.view.lastEvent : null,
+      last_event: this._synced || history ? this.view.lastEvent : null,
       client: this.clientId,
       batch: this.batch,
       describe: true,
