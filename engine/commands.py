@@ -3,6 +3,12 @@
 Every command names its ``actor``, the participant id of whoever gave it: the bridge
 fills it from the connection's join token, never from a message's payload.  ``"gm"``
 is the table's GM; ``"system"`` is the bridge itself (a prompt's deadline passing).
+
+A command a client sends is declared here once: the bridge derives its wire struct from
+the dataclass (:mod:`vtt_bridge.derive`), so a field's ``Annotated`` bounds are the
+wire's and its docstring is the one ``protocol/README.md`` shows.  ``TokenRef`` is a
+token id on the wire, and the same shape for any other id or word a command names (a
+wall, a condition, an effect).
 """
 
 from __future__ import annotations
@@ -17,6 +23,8 @@ from geometry.vtt_coords import OwlbearImageGrid
 
 GM = "gm"
 SYSTEM = "system"
+#: The longest an effect may be set to last, in Turns (Rounds).
+MAX_ROUNDS = 10_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,20 +120,20 @@ class ExpirePrompt:
 
 @dataclass(frozen=True, slots=True)
 class EndPhase:
-    """``token`` is done acting; initiative passes to the next combatant."""
+    """``token`` is done with its current phase (turn segment)."""
 
     kind: ClassVar[str] = "end_phase"
     actor: str
-    token: str
+    token: TokenRef
 
 
 @dataclass(frozen=True, slots=True)
 class SetDoor:
-    """Open or close the door ``wall``."""
+    """Open or close the door ``wall`` (a wall of the scene whose ``door`` is not "none")."""
 
     kind: ClassVar[str] = "set_door"
     actor: str
-    wall: str
+    wall: TokenRef
     open: bool
 
 
@@ -154,13 +162,13 @@ class EditScene:
 
 @dataclass(frozen=True, slots=True)
 class SetCondition:
-    """The GM sets or clears a ``condition`` on ``token`` (one of the ruleset's
-    ``vocabulary.conditions``)."""
+    """GM only: set or clear a ``condition`` on ``token`` (a word of the fight's ruleset;
+    the engine refuses one it does not know)."""
 
     kind: ClassVar[str] = "set_condition"
     actor: str
-    token: str
-    condition: str
+    token: TokenRef
+    condition: TokenRef
     on: bool
 
 
@@ -212,35 +220,35 @@ class JoinCombat:
 
 @dataclass(frozen=True, slots=True)
 class LeaveCombat:
-    """The GM takes ``token`` out of the running fight; ``remove`` also takes it off the
-    scene (else it stays there as scenery, acting no more)."""
+    """GM only: take ``token`` out of the running fight (``remove``: off the scene too;
+    else it stays there as scenery, acting no more)."""
 
     kind: ClassVar[str] = "leave_combat"
     actor: str
-    token: str
+    token: TokenRef
     remove: bool = False
 
 
 @dataclass(frozen=True, slots=True)
 class SetEffect:
-    """The GM starts an effect ``name`` on ``token`` (None: on the scene) lasting
-    ``rounds`` Turns (None: until ended); it ends just before the current count comes
-    up again that many Turns later."""
+    """GM only: start an effect ``name`` on ``token`` (null: the scene) lasting
+    ``rounds`` Turns (null: until ended); it ends just before the current initiative
+    count comes up that many Turns later."""
 
     kind: ClassVar[str] = "set_effect"
     actor: str
-    name: str
-    token: str | None = None
-    rounds: int | None = None
+    name: Annotated[str, Length(1, 64)]
+    token: TokenRef | None = None
+    rounds: Annotated[int, Range(1, MAX_ROUNDS)] | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class EndEffect:
-    """The GM ends the effect ``effect`` now."""
+    """GM only: end the effect ``effect`` (its id, ``e<n>``) now."""
 
     kind: ClassVar[str] = "end_effect"
     actor: str
-    effect: str
+    effect: TokenRef
 
 
 @dataclass(frozen=True, slots=True)

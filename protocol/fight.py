@@ -1,5 +1,7 @@
 """Client messages every game shares beyond moving: a ruleset action (``act``), a
-combatant joining or leaving a running fight, and the GM's effects.
+combatant joining a running fight, and the GM's scene edits.  (Leaving a fight and the
+GM's effects are declared once as engine commands, ``engine/commands.py``; the bridge
+derives their wire structs.)
 
 ``act`` carries a ruleset's action by name with its ``params`` as a map.  The protocol
 checks only the shape (a map of JSON-safe values, bounded in depth and size); what the
@@ -17,12 +19,10 @@ from msgspec import Meta
 from protocol.features import MAX_TERRAIN, MAX_WALLS, TerrainSpec, WallSpec
 from protocol.scene import TokenSpec, check_unique
 from protocol.validate import json_safe
-from protocol.wire import ClientWire, Name, Rolls, TokenId
+from protocol.wire import ClientWire, Rolls, TokenId
 
 #: How deep an ``act``'s params may nest (a list of cells is depth 2).
 MAX_PARAMS_DEPTH: Final = 6
-#: The longest an effect may be set to last, in Turns (Rounds).
-MAX_ROUNDS: Final = 10_000
 
 
 class Act(ClientWire, frozen=True, kw_only=True):
@@ -68,31 +68,3 @@ class EditScene(ClientWire, frozen=True, kw_only=True):
     def check(self) -> None:
         """Unique wall ids."""
         check_unique([wall.id for wall in self.walls or ()], "wall id", "walls[{}].id")
-
-
-class LeaveCombat(ClientWire, frozen=True, kw_only=True):
-    """GM only: take ``token`` out of the running fight (``remove``: off the scene too)."""
-
-    TYPE = "leave_combat"
-    LATER = ("remove",)
-    token: TokenId
-    remove: bool = False
-
-
-class SetEffect(ClientWire, frozen=True, kw_only=True):
-    """GM only: start an effect ``name`` on ``token`` (null: the scene) lasting
-    ``rounds`` Turns (null: until ended); it ends just before the current initiative
-    count comes up that many Turns later."""
-
-    TYPE = "set_effect"
-    LATER = ("token", "rounds")
-    name: Name
-    token: TokenId | None = None
-    rounds: Annotated[int, Meta(ge=1, le=MAX_ROUNDS)] | None = None
-
-
-class EndEffect(ClientWire, frozen=True, kw_only=True):
-    """GM only: end the effect ``effect`` (its id, ``e<n>``) now."""
-
-    TYPE = "end_effect"
-    effect: TokenId

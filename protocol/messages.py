@@ -13,10 +13,10 @@ from typing import Annotated, Any, Final, TypeAlias, cast, get_args
 
 from msgspec import Meta
 
-from protocol.actions import MoveOptions, MovePoints, SetCondition, SetDoor, check_maneuver
+from protocol.actions import MoveOptions, MovePoints, check_maneuver
 from protocol.admin import ConfigureTable, IssueToken, ListTokens, RevokeToken
 from protocol.describe import DescribeRuleset, ListRulesets
-from protocol.fight import Act, EditScene, EndEffect, JoinCombat, LeaveCombat, SetEffect
+from protocol.fight import Act, EditScene, JoinCombat
 from protocol.queries import AskOptions, AskPath
 from protocol.scene import MAX_TOKENS, SceneSpec, check_unique
 from protocol.threat import MAX_PATH, AskExits, AskThreat
@@ -104,13 +104,6 @@ class AnswerPrompt(ClientWire, frozen=True, kw_only=True):
         check_maneuver(self.maneuver)
 
 
-class EndPhase(ClientWire, frozen=True, kw_only=True):
-    """``token`` is done with its current phase (turn segment)."""
-
-    TYPE = "end_phase"
-    token: TokenId
-
-
 class Resync(ClientWire, frozen=True, kw_only=True):
     """Ask for every event after index ``after`` (-1: from the start)."""
 
@@ -131,7 +124,6 @@ ClientMessage: TypeAlias = (
     | StartCombat
     | Move
     | AnswerPrompt
-    | EndPhase
     | Resync
     | Ping
     | IssueToken
@@ -139,14 +131,9 @@ ClientMessage: TypeAlias = (
     | ConfigureTable
     | ListTokens
     | MovePoints
-    | SetDoor
-    | SetCondition
     | Act
     | JoinCombat
-    | LeaveCombat
     | EditScene
-    | SetEffect
-    | EndEffect
     | AskOptions
     | AskPath
     | AskThreat

@@ -32,6 +32,7 @@ from msgspec import Meta
 
 from engine.params import MAX_INT, MAX_ITEMS, Length, Range, TokenRef
 from geometry.vtt_coords import OwlbearImageGrid
+from protocol.text import CLEAN_PATTERN
 from protocol.wire import ClientWire, TokenId, Wire
 
 Convert = Callable[[Any], Any]
@@ -122,8 +123,9 @@ def engine_fields(cls: type, skip: tuple[str, ...] = ()) -> tuple[str, ...]:
 
 def wire_text(length: Length) -> Any:
     """The wire type of a string bounded by ``length``: the one place a declared string
-    becomes a wire string, so a rule every string keeps applies to each."""
-    return Annotated[str, Meta(min_length=length.lo, max_length=length.hi)]
+    becomes a wire string, so a rule every string keeps applies to each (no control or
+    bidirectional formatting characters: :mod:`protocol.text`, as ``Name`` says)."""
+    return Annotated[str, Meta(min_length=length.lo, max_length=length.hi, pattern=CLEAN_PATTERN)]
 
 
 def wire_bound(hint: Any) -> Any:

@@ -13,7 +13,6 @@ from protocol import (
     Ack,
     AnswerPrompt,
     ClientMessage,
-    EndPhase,
     ErrorMessage,
     Event,
     GridSpec,
@@ -38,7 +37,7 @@ from protocol import (
     server_from_wire,
     to_wire,
 )
-from protocol.actions import ImageGrid, MovePoints, SetCondition, SetDoor
+from protocol.actions import ImageGrid, MovePoints
 from protocol.admin import (
     ConfigureTable,
     IssueToken,
@@ -58,7 +57,7 @@ from protocol.features import (
     VttSpec,
     WallSpec,
 )
-from protocol.fight import Act, EditScene, EndEffect, JoinCombat, LeaveCombat, SetEffect
+from protocol.fight import Act, EditScene, JoinCombat
 from protocol.queries import AskOptions, AskPath, Options, PathPlan
 from protocol.scene import DIAGONAL_RULES, GRID_KINDS, HEX_OFFSETS
 from protocol.threat import AskExits, AskThreat, Exits, PathExit, Threat
@@ -236,15 +235,6 @@ CLIENT_MESSAGES: st.SearchStrategy[ClientMessage] = st.one_of(
         scenes(),
         st.tuples(st.booleans(), st.booleans()),
     ),
-    st.builds(LeaveCombat, seq=SEQ, token=IDS, remove=st.booleans()),
-    st.builds(
-        SetEffect,
-        seq=SEQ,
-        name=text(1, 64),
-        token=nullable(IDS),
-        rounds=nullable(st.integers(1, 10_000)),
-    ),
-    st.builds(EndEffect, seq=SEQ, effect=IDS),
     st.builds(
         Move,
         seq=SEQ,
@@ -263,10 +253,8 @@ CLIENT_MESSAGES: st.SearchStrategy[ClientMessage] = st.one_of(
         rolls=nullable(st.lists(st.integers(1, 1000), min_size=1, max_size=100).map(tuple)),
         maneuver=nullable(MANEUVERS),
     ),
-    st.builds(EndPhase, seq=SEQ, token=IDS),
     st.builds(Resync, seq=SEQ, after=st.integers(-1, 2**53 - 1)),
     st.builds(Ping, seq=SEQ),
-    st.builds(SetDoor, seq=SEQ, wall=IDS, open=st.booleans()),
     st.builds(AskOptions, seq=SEQ, token=IDS),
     st.builds(AskPath, seq=SEQ, token=IDS, to=CELL),
     st.builds(AskThreat, seq=SEQ, token=IDS),
@@ -290,7 +278,6 @@ CLIENT_MESSAGES: st.SearchStrategy[ClientMessage] = st.one_of(
         rolls=nullable(st.lists(st.integers(1, 1000), min_size=1, max_size=5).map(tuple)),
         image=nullable(IMAGE_GRIDS),
     ),
-    st.builds(SetCondition, seq=SEQ, token=IDS, condition=IDS, on=st.booleans()),
 )
 
 
@@ -469,10 +456,7 @@ def test_every_message_type_has_a_strategy() -> None:
     from protocol import CLIENT_MESSAGE_TYPES, SERVER_MESSAGE_TYPES
 
     client_names = (
-        {
-            c.__name__
-            for c in (Join, LoadScene, StartCombat, Move, AnswerPrompt, EndPhase, Resync, Ping)
-        }
+        {c.__name__ for c in (Join, LoadScene, StartCombat, Move, AnswerPrompt, Resync, Ping)}
         | {
             c.__name__
             for c in (
@@ -481,8 +465,6 @@ def test_every_message_type_has_a_strategy() -> None:
                 ConfigureTable,
                 ListTokens,
                 MovePoints,
-                SetDoor,
-                SetCondition,
                 AskOptions,
                 AskPath,
                 AskThreat,
@@ -491,7 +473,7 @@ def test_every_message_type_has_a_strategy() -> None:
                 DescribeRuleset,
             )
         }
-        | {c.__name__ for c in (Act, JoinCombat, LeaveCombat, SetEffect, EndEffect, EditScene)}
+        | {c.__name__ for c in (Act, JoinCombat, EditScene)}
     )
     server_names = {c.__name__ for c in (Welcome, Ack, ErrorMessage, Event, Prompt, State, Pong)}
     server_names.add(Redirect.__name__)
@@ -499,7 +481,7 @@ def test_every_message_type_has_a_strategy() -> None:
         c.__name__ for c in (TokenIssued, TokenRevoked, TokenList, Options, PathPlan, Threat, Exits)
     }
     server_names |= {RulesetList.__name__, RulesetDescription.__name__}
-    # The protocol's own structs; a bridge row's derived struct (``end_combat``, once
+    # The protocol's own structs; a bridge row's derived struct (``set_door``, once
     # ``vtt_bridge`` is imported) is checked by its row (tests/bridge/test_message_rows.py).
     declared = [c for c in CLIENT_MESSAGE_TYPES.values() if c.__module__.startswith("protocol")]
     assert {c.__name__ for c in declared} == client_names
