@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Annotated, Any, ClassVar, Literal
 
 from engine.model import Combatant, Scene, StatValue, TerrainSpec, WallSpec
-from engine.params import DICE, Length, Range, TokenRef
+from engine.params import DICE, Json, Length, Range, TokenRef
 from geometry import Cell, Point
 from geometry.vtt_coords import OwlbearImageGrid
 
@@ -25,6 +25,8 @@ GM = "gm"
 SYSTEM = "system"
 #: The longest an effect may be set to last, in Turns (Rounds).
 MAX_ROUNDS = 10_000
+#: How deep a move's or an answer's ``maneuver`` map may nest.
+MAX_OPTION_DEPTH = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,14 +101,19 @@ class MovePoints:
 
 @dataclass(frozen=True, slots=True)
 class AnswerPrompt:
-    """Accept or decline an open prompt; ``rolls`` are dice the table rolled, if any."""
+    """Answer the server's ``prompt`` (e.g. "take the attack of opportunity?").
+    ``rolls`` are dice the table rolled itself; ``None`` lets the server roll.
+    ``maneuver`` (optional) is the ruleset's manoeuvre map for the attack."""
 
     kind: ClassVar[str] = "answer_prompt"
     actor: str
-    prompt: str
+    prompt: Annotated[str, Length(1, 64)]
     accept: bool
-    rolls: tuple[int, ...] | None = None
-    maneuver: Any = None
+    # On the wire since its first version: a client sends it, even null.
+    rolls: Annotated[tuple[Annotated[int, Range(1, 1000)], ...] | None, DICE, Length(1, 100)] = (
+        field(default=None, metadata={"later": False})
+    )
+    maneuver: Annotated[dict[str, Any] | None, Json(MAX_OPTION_DEPTH)] = None
 
 
 @dataclass(frozen=True, slots=True)

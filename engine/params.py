@@ -105,6 +105,15 @@ class Dice:
 DICE = Dice()
 
 
+@dataclass(frozen=True, slots=True)
+class Json:
+    """``Annotated`` mark of a command's field holding a small map the ruleset reads
+    (a move's or an answer's ``maneuver``): checked only as JSON-safe, nested at most
+    ``depth`` deep (the bridge's wire struct checks it; the ruleset reads the fields)."""
+
+    depth: int
+
+
 def decode_params(cls: type[P], data: object) -> P:
     """Build the ``cls`` params from a plain map, or raise :class:`ParamError`."""
     if data is None:

@@ -45,7 +45,6 @@ from protocol.features import DOOR_STATES, TERRAIN_KINDS, TerrainSpec, VttSpec, 
 from protocol.fight import Act, EditScene, JoinCombat
 from protocol.messages import (
     CLIENT_MESSAGE_TYPES,
-    AnswerPrompt,
     ClientMessage,
     Join,
     LoadScene,
@@ -103,7 +102,6 @@ __all__ = [
     "TERRAIN_KINDS",
     "Ack",
     "Act",
-    "AnswerPrompt",
     "AskOptions",
     "AskPath",
     "ClientMessage",

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final, cast
 
 import protocol
 from engine import UnsupportedRuleset, find_ruleset
@@ -113,8 +113,9 @@ def dice_owner(state: EncounterState) -> RollsFor:
     names, or for ``answer_prompt`` the participant the prompt is addressed to."""
 
     def owner(message: protocol.ClientMessage) -> str | None:
-        if isinstance(message, protocol.AnswerPrompt):
-            prompt = state.combat.prompt(message.prompt) if state.combat is not None else None
+        if message.TYPE == "answer_prompt":  # a struct the bridge derives (rows.py)
+            asked: str = cast(Any, message).prompt
+            prompt = state.combat.prompt(asked) if state.combat is not None else None
             return None if prompt is None else prompt.controller
         name = getattr(message, "token", None)
         token = state.scene.token(name) if isinstance(name, str) and state.scene else None

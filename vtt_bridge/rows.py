@@ -180,10 +180,10 @@ SHIPPED: tuple[MessageRow, ...] = (
         "not_your_token, not_your_turn, over_budget (+ dice policy)",
         {"token": "pc.alice", "path": [[4, 4], [5, 4], [6, 5]]}, dice=("rolls",),
     ),
-    _command(
-        protocol.AnswerPrompt, engine.AnswerPrompt, ACTORS,
-        "unknown_prompt, not_your_prompt, bad_rolls (+ dice policy)",
-        {"prompt": "oa-17", "accept": True, "rolls": [14, 6]}, dice=("rolls",),
+    command_row(
+        engine.AnswerPrompt, command, roles=ACTORS,
+        example={"prompt": "oa-17", "accept": True, "rolls": [14, 6]},
+        engine="unknown_prompt, not_your_prompt, bad_rolls (+ dice policy)",
     ),
     command_row(
         engine.EndPhase, command, roles=ACTORS, example={"token": "pc.alice"},

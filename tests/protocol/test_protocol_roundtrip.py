@@ -11,7 +11,6 @@ from hypothesis import strategies as st
 import protocol
 from protocol import (
     Ack,
-    AnswerPrompt,
     ClientMessage,
     ErrorMessage,
     Event,
@@ -245,14 +244,6 @@ CLIENT_MESSAGES: st.SearchStrategy[ClientMessage] = st.one_of(
         maneuver=nullable(MANEUVERS),
         rolls=nullable(st.lists(st.integers(1, 1000), min_size=1, max_size=5).map(tuple)),
     ),
-    st.builds(
-        AnswerPrompt,
-        seq=SEQ,
-        prompt=text(1, 64),
-        accept=st.booleans(),
-        rolls=nullable(st.lists(st.integers(1, 1000), min_size=1, max_size=100).map(tuple)),
-        maneuver=nullable(MANEUVERS),
-    ),
     st.builds(Resync, seq=SEQ, after=st.integers(-1, 2**53 - 1)),
     st.builds(Ping, seq=SEQ),
     st.builds(AskOptions, seq=SEQ, token=IDS),
@@ -456,7 +447,7 @@ def test_every_message_type_has_a_strategy() -> None:
     from protocol import CLIENT_MESSAGE_TYPES, SERVER_MESSAGE_TYPES
 
     client_names = (
-        {c.__name__ for c in (Join, LoadScene, StartCombat, Move, AnswerPrompt, Resync, Ping)}
+        {c.__name__ for c in (Join, LoadScene, StartCombat, Move, Resync, Ping)}
         | {
             c.__name__
             for c in (
