@@ -6,9 +6,8 @@ is the table's GM; ``"system"`` is the bridge itself (a prompt's deadline passin
 
 A command a client sends is declared here once: the bridge derives its wire struct from
 the dataclass (:mod:`vtt_bridge.derive`), so a field's ``Annotated`` bounds are the
-wire's and its docstring is the one ``protocol/README.md`` shows.  ``TokenRef`` is a
-token id on the wire, and the same shape for any other id or word a command names (a
-wall, a condition, an effect).
+wire's and its docstring is the one ``protocol/README.md`` shows.  ``Id`` is an id or a
+word a command names (a token, a wall, a condition, an effect: one shape on the wire).
 """
 
 from __future__ import annotations
@@ -17,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Annotated, Any, ClassVar, Literal
 
 from engine.model import Combatant, Scene, StatValue, TerrainSpec, WallSpec
-from engine.params import DICE, Json, Length, Range, TokenRef
+from engine.params import DICE, Id, Json, Length, Range, TokenRef
 from geometry import Cell, Point
 from geometry.vtt_coords import OwlbearImageGrid
 
@@ -27,6 +26,8 @@ SYSTEM = "system"
 MAX_ROUNDS = 10_000
 #: How deep a move's or an answer's ``maneuver`` map may nest.
 MAX_OPTION_DEPTH = 3
+#: How deep an ``act``'s params may nest (a list of cells is depth 2).
+MAX_PARAMS_DEPTH = 6
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,7 +132,7 @@ class EndPhase:
 
     kind: ClassVar[str] = "end_phase"
     actor: str
-    token: TokenRef
+    token: Id
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,7 +141,7 @@ class SetDoor:
 
     kind: ClassVar[str] = "set_door"
     actor: str
-    wall: TokenRef
+    wall: Id
     open: bool
 
 
@@ -174,8 +175,8 @@ class SetCondition:
 
     kind: ClassVar[str] = "set_condition"
     actor: str
-    token: TokenRef
-    condition: TokenRef
+    token: Id
+    condition: Id
     on: bool
 
 
@@ -193,7 +194,8 @@ class SetStats:
 
 @dataclass(frozen=True, slots=True)
 class Act:
-    """``token`` takes the ruleset action ``action`` with ``params``.
+    """``token`` takes the ruleset action ``action`` with ``params`` (a map; its fields
+    are the action's, listed per game in the README; may be left out: none).
 
     ``params`` is the plain map of the action's declared params (the ruleset's
     :class:`~engine.rulesets.base.ActionSpec`); the engine decodes it with that
@@ -202,9 +204,9 @@ class Act:
 
     kind: ClassVar[str] = "act"
     actor: str
-    token: str
-    action: str
-    params: dict[str, Any]
+    token: Id
+    action: Id
+    params: Annotated[dict[str, Any], Json(MAX_PARAMS_DEPTH)] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,7 +234,7 @@ class LeaveCombat:
 
     kind: ClassVar[str] = "leave_combat"
     actor: str
-    token: TokenRef
+    token: Id
     remove: bool = False
 
 
@@ -245,7 +247,7 @@ class SetEffect:
     kind: ClassVar[str] = "set_effect"
     actor: str
     name: Annotated[str, Length(1, 64)]
-    token: TokenRef | None = None
+    token: Id | None = None
     rounds: Annotated[int, Range(1, MAX_ROUNDS)] | None = None
 
 
@@ -255,7 +257,7 @@ class EndEffect:
 
     kind: ClassVar[str] = "end_effect"
     actor: str
-    effect: TokenRef
+    effect: Id
 
 
 @dataclass(frozen=True, slots=True)

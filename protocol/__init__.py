@@ -42,7 +42,7 @@ from protocol.codec import (
 )
 from protocol.errors import ERROR_CODES, ProtocolError
 from protocol.features import DOOR_STATES, TERRAIN_KINDS, TerrainSpec, VttSpec, WallSpec
-from protocol.fight import Act, EditScene, JoinCombat
+from protocol.fight import EditScene, JoinCombat
 from protocol.messages import (
     CLIENT_MESSAGE_TYPES,
     ClientMessage,
@@ -101,7 +101,6 @@ __all__ = [
     "SERVER_MESSAGE_TYPES",
     "TERRAIN_KINDS",
     "Ack",
-    "Act",
     "AskOptions",
     "AskPath",
     "ClientMessage",

@@ -16,7 +16,7 @@ from msgspec import Meta
 from protocol.actions import MoveOptions, MovePoints
 from protocol.admin import ConfigureTable, IssueToken, ListTokens, RevokeToken
 from protocol.describe import DescribeRuleset, ListRulesets
-from protocol.fight import Act, EditScene, JoinCombat
+from protocol.fight import EditScene, JoinCombat
 from protocol.queries import AskOptions, AskPath
 from protocol.scene import MAX_TOKENS, SceneSpec, check_unique
 from protocol.threat import MAX_PATH, AskExits, AskThreat
@@ -112,7 +112,6 @@ ClientMessage: TypeAlias = (
     | ConfigureTable
     | ListTokens
     | MovePoints
-    | Act
     | JoinCombat
     | EditScene
     | AskOptions

@@ -13,7 +13,8 @@ imports both, makes one from the other instead of restating it:
 - :func:`wire_command` makes a command's wire struct from its engine dataclass, as
   :mod:`vtt_bridge.event_types` makes event bodies: the dataclass's fields but
   ``actor``, in order, bounded as its ``Annotated`` marks say (:mod:`engine.params`'
-  ``Range`` and ``Length`` (of a string, or of a list: its items), ``TokenRef``), every
+  ``Range`` and ``Length`` (of a string, or of a list: its items), ``TokenRef`` and
+  ``Id``), every
   field with a default optional on the wire (``LATER``) unless its metadata says
   ``{"later": False}`` (on the wire since version 1: sent, even null).  A field marked
   :class:`~engine.params.Json` is a map checked only as JSON-safe to its depth (by the
@@ -33,7 +34,7 @@ from typing import Annotated, Any, Literal, get_args, get_origin, get_type_hints
 import msgspec
 from msgspec import Meta
 
-from engine.params import MAX_INT, MAX_ITEMS, Json, Length, Range, TokenRef
+from engine.params import MAX_INT, MAX_ITEMS, Ident, Json, Length, Range, TokenRef
 from geometry.vtt_coords import OwlbearImageGrid
 from protocol.text import CLEAN_PATTERN
 from protocol.validate import json_safe
@@ -143,7 +144,7 @@ def wire_bound(hint: Any) -> Any:
     origin, args = get_origin(hint), get_args(hint)
     if origin is dict and any(isinstance(e, Json) for e in extras):
         return dict[str, Any]  # its depth is checked by the struct's check()
-    if hint is TokenRef:
+    if hint is TokenRef or (hint is str and any(isinstance(e, Ident) for e in extras)):
         return TokenId
     if hint is str:
         return wire_text(length or Length(0, 1024))

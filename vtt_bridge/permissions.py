@@ -145,7 +145,7 @@ def field_refusal(
     for name in rule.dice if rule is not None else ():
         if getattr(message, name) is not None:
             return _dice_refusal(sender, dice, f"body.{name}")
-    if isinstance(message, protocol.Act) and ruleset is not None:
+    if message.TYPE == "act" and ruleset is not None:  # derived from engine.Act (rows.py)
         return _act_refusal(sender, message, dice, ruleset)
     return None
 
@@ -178,7 +178,7 @@ def _dice_refusal(sender: _Sender, dice: str, path: str) -> Refusal | None:
     return None
 
 
-def _act_refusal(sender: _Sender, message: protocol.Act, dice: str, ruleset: str) -> Refusal | None:
+def _act_refusal(sender: _Sender, message: Any, dice: str, ruleset: str) -> Refusal | None:
     """An ``act``'s params against its action's declaration (an unknown ruleset or
     action is left to the engine, which refuses it with its own code)."""
     try:

@@ -218,10 +218,12 @@ SHIPPED: tuple[MessageRow, ...] = (
         example={"token": "ogre", "condition": "stunned", "on": True},
         engine="gm_only, unknown_token",
     ),
-    _command(
-        protocol.Act, engine.Act, ACTORS,
-        "unknown_action, not_your_token, not_your_turn, the action's own (+ params, dice policy)",
-        _ACT,
+    command_row(
+        engine.Act, command, roles=ACTORS, example=_ACT,
+        engine=(
+            "unknown_action, not_your_token, not_your_turn, the action's own"
+            " (+ params, dice policy)"
+        ),
     ),
     _command(
         protocol.JoinCombat, engine.JoinCombat, GM_ONLY,

@@ -56,7 +56,7 @@ from protocol.features import (
     VttSpec,
     WallSpec,
 )
-from protocol.fight import Act, EditScene, JoinCombat
+from protocol.fight import EditScene, JoinCombat
 from protocol.queries import AskOptions, AskPath, Options, PathPlan
 from protocol.scene import DIAGONAL_RULES, GRID_KINDS, HEX_OFFSETS
 from protocol.threat import AskExits, AskThreat, Exits, PathExit, Threat
@@ -205,7 +205,6 @@ CLIENT_MESSAGES: st.SearchStrategy[ClientMessage] = st.one_of(
         rolls=nullable(st.lists(st.integers(1, 1000), max_size=5).map(tuple)),
         groups=st.lists(st.lists(IDS, unique=True, max_size=3).map(tuple), max_size=3).map(tuple),
     ),
-    st.builds(Act, seq=SEQ, token=IDS, action=IDS, params=JSON_MAP),
     st.builds(
         JoinCombat,
         seq=SEQ,
@@ -464,7 +463,7 @@ def test_every_message_type_has_a_strategy() -> None:
                 DescribeRuleset,
             )
         }
-        | {c.__name__ for c in (Act, JoinCombat, EditScene)}
+        | {c.__name__ for c in (JoinCombat, EditScene)}
     )
     server_names = {c.__name__ for c in (Welcome, Ack, ErrorMessage, Event, Prompt, State, Pong)}
     server_names.add(Redirect.__name__)
