@@ -3,6 +3,11 @@
 Every command names its ``actor``, the participant id of whoever gave it: the bridge
 fills it from the connection's join token, never from a message's payload.  ``"gm"``
 is the table's GM; ``"system"`` is the bridge itself (a prompt's deadline passing).
+
+A command a client sends is declared here once: the bridge derives its wire struct from
+the dataclass (:mod:`vtt_bridge.derive`), so a field's ``Annotated`` bounds are the
+wire's and its docstring is the one ``protocol/README.md`` shows.  ``Id`` is an id or a
+word a command names (a token, a wall, a condition, an effect: one shape on the wire).
 """
 
 from __future__ import annotations
@@ -11,12 +16,18 @@ from dataclasses import dataclass, field
 from typing import Annotated, Any, ClassVar, Literal
 
 from engine.model import Combatant, Scene, StatValue, TerrainSpec, WallSpec
-from engine.params import DICE, Length, Range, TokenRef
+from engine.params import DICE, Id, Json, Length, Range, TokenRef
 from geometry import Cell, Point
 from geometry.vtt_coords import OwlbearImageGrid
 
 GM = "gm"
 SYSTEM = "system"
+#: The longest an effect may be set to last, in Turns (Rounds).
+MAX_ROUNDS = 10_000
+#: How deep a move's or an answer's ``maneuver`` map may nest.
+MAX_OPTION_DEPTH = 3
+#: How deep an ``act``'s params may nest (a list of cells is depth 2).
+MAX_PARAMS_DEPTH = 6
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,14 +102,19 @@ class MovePoints:
 
 @dataclass(frozen=True, slots=True)
 class AnswerPrompt:
-    """Accept or decline an open prompt; ``rolls`` are dice the table rolled, if any."""
+    """Answer the server's ``prompt`` (e.g. "take the attack of opportunity?").
+    ``rolls`` are dice the table rolled itself; ``None`` lets the server roll.
+    ``maneuver`` (optional) is the ruleset's manoeuvre map for the attack."""
 
     kind: ClassVar[str] = "answer_prompt"
     actor: str
-    prompt: str
+    prompt: Annotated[str, Length(1, 64)]
     accept: bool
-    rolls: tuple[int, ...] | None = None
-    maneuver: Any = None
+    # On the wire since its first version: a client sends it, even null.
+    rolls: Annotated[tuple[Annotated[int, Range(1, 1000)], ...] | None, DICE, Length(1, 100)] = (
+        field(default=None, metadata={"later": False})
+    )
+    maneuver: Annotated[dict[str, Any] | None, Json(MAX_OPTION_DEPTH)] = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,20 +128,20 @@ class ExpirePrompt:
 
 @dataclass(frozen=True, slots=True)
 class EndPhase:
-    """``token`` is done acting; initiative passes to the next combatant."""
+    """``token`` is done with its current phase (turn segment)."""
 
     kind: ClassVar[str] = "end_phase"
     actor: str
-    token: str
+    token: Id
 
 
 @dataclass(frozen=True, slots=True)
 class SetDoor:
-    """Open or close the door ``wall``."""
+    """Open or close the door ``wall`` (a wall of the scene whose ``door`` is not "none")."""
 
     kind: ClassVar[str] = "set_door"
     actor: str
-    wall: str
+    wall: Id
     open: bool
 
 
@@ -154,13 +170,13 @@ class EditScene:
 
 @dataclass(frozen=True, slots=True)
 class SetCondition:
-    """The GM sets or clears a ``condition`` on ``token`` (one of the ruleset's
-    ``vocabulary.conditions``)."""
+    """GM only: set or clear a ``condition`` on ``token`` (a word of the fight's ruleset;
+    the engine refuses one it does not know)."""
 
     kind: ClassVar[str] = "set_condition"
     actor: str
-    token: str
-    condition: str
+    token: Id
+    condition: Id
     on: bool
 
 
@@ -178,7 +194,8 @@ class SetStats:
 
 @dataclass(frozen=True, slots=True)
 class Act:
-    """``token`` takes the ruleset action ``action`` with ``params``.
+    """``token`` takes the ruleset action ``action`` with ``params`` (a map; its fields
+    are the action's, listed per game in the README; may be left out: none).
 
     ``params`` is the plain map of the action's declared params (the ruleset's
     :class:`~engine.rulesets.base.ActionSpec`); the engine decodes it with that
@@ -187,9 +204,9 @@ class Act:
 
     kind: ClassVar[str] = "act"
     actor: str
-    token: str
-    action: str
-    params: dict[str, Any]
+    token: Id
+    action: Id
+    params: Annotated[dict[str, Any], Json(MAX_PARAMS_DEPTH)] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,35 +229,35 @@ class JoinCombat:
 
 @dataclass(frozen=True, slots=True)
 class LeaveCombat:
-    """The GM takes ``token`` out of the running fight; ``remove`` also takes it off the
-    scene (else it stays there as scenery, acting no more)."""
+    """GM only: take ``token`` out of the running fight (``remove``: off the scene too;
+    else it stays there as scenery, acting no more)."""
 
     kind: ClassVar[str] = "leave_combat"
     actor: str
-    token: str
+    token: Id
     remove: bool = False
 
 
 @dataclass(frozen=True, slots=True)
 class SetEffect:
-    """The GM starts an effect ``name`` on ``token`` (None: on the scene) lasting
-    ``rounds`` Turns (None: until ended); it ends just before the current count comes
-    up again that many Turns later."""
+    """GM only: start an effect ``name`` on ``token`` (null: the scene) lasting
+    ``rounds`` Turns (null: until ended); it ends just before the current initiative
+    count comes up that many Turns later."""
 
     kind: ClassVar[str] = "set_effect"
     actor: str
-    name: str
-    token: str | None = None
-    rounds: int | None = None
+    name: Annotated[str, Length(1, 64)]
+    token: Id | None = None
+    rounds: Annotated[int, Range(1, MAX_ROUNDS)] | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class EndEffect:
-    """The GM ends the effect ``effect`` now."""
+    """GM only: end the effect ``effect`` (its id, ``e<n>``) now."""
 
     kind: ClassVar[str] = "end_effect"
     actor: str
-    effect: str
+    effect: Id
 
 
 @dataclass(frozen=True, slots=True)

@@ -105,6 +105,27 @@ class Dice:
 DICE = Dice()
 
 
+@dataclass(frozen=True, slots=True)
+class Ident:
+    """``Annotated`` mark of a command's string that is an id or a word (a token's, a
+    wall's or an effect's id, a word of a ruleset's vocabulary): 1..64 of
+    ``A-Za-z0-9_.:-`` on the wire.  A plain ``str`` in Python (unlike ``TokenRef``), so
+    code building the command passes its strings as they are."""
+
+
+#: A command's id or word (see :class:`Ident`).
+Id = Annotated[str, Ident()]
+
+
+@dataclass(frozen=True, slots=True)
+class Json:
+    """``Annotated`` mark of a command's field holding a small map the ruleset reads
+    (a move's or an answer's ``maneuver``): checked only as JSON-safe, nested at most
+    ``depth`` deep (the bridge's wire struct checks it; the ruleset reads the fields)."""
+
+    depth: int
+
+
 def decode_params(cls: type[P], data: object) -> P:
     """Build the ``cls`` params from a plain map, or raise :class:`ParamError`."""
     if data is None:

@@ -9,7 +9,7 @@ Every refusal is a :class:`ProtocolError` with a stable ``code`` and the ``path`
 the offending field.
 """
 
-from protocol.actions import ImageGrid, MovePoints, SetCondition, SetDoor
+from protocol.actions import ImageGrid, MovePoints
 from protocol.admin import (
     DICE_POLICIES,
     ISSUABLE_ROLES,
@@ -42,12 +42,10 @@ from protocol.codec import (
 )
 from protocol.errors import ERROR_CODES, ProtocolError
 from protocol.features import DOOR_STATES, TERRAIN_KINDS, TerrainSpec, VttSpec, WallSpec
-from protocol.fight import Act, EditScene, EndEffect, JoinCombat, LeaveCombat, SetEffect
+from protocol.fight import EditScene, JoinCombat
 from protocol.messages import (
     CLIENT_MESSAGE_TYPES,
-    AnswerPrompt,
     ClientMessage,
-    EndPhase,
     Join,
     LoadScene,
     Move,
@@ -103,16 +101,12 @@ __all__ = [
     "SERVER_MESSAGE_TYPES",
     "TERRAIN_KINDS",
     "Ack",
-    "Act",
-    "AnswerPrompt",
     "AskOptions",
     "AskPath",
     "ClientMessage",
     "Clock",
     "ConfigureTable",
     "EditScene",
-    "EndEffect",
-    "EndPhase",
     "ErrorMessage",
     "Event",
     "EventBody",
@@ -121,7 +115,6 @@ __all__ = [
     "IssueToken",
     "Join",
     "JoinCombat",
-    "LeaveCombat",
     "ListTokens",
     "ListedToken",
     "LoadScene",
@@ -139,9 +132,6 @@ __all__ = [
     "RevokeToken",
     "SceneSpec",
     "ServerMessage",
-    "SetCondition",
-    "SetDoor",
-    "SetEffect",
     "StartCombat",
     "StatValue",
     "State",
@@ -168,3 +158,13 @@ __all__ = [
     "server_from_wire",
     "to_wire",
 ]
+
+
+def __getattr__(name: str) -> type[Wire]:
+    """A client message registered from outside the package, by its class name (the
+    commands the server derives from their engine declaration, such as ``SetDoor``:
+    ``protocol.SetDoor`` once the server's rows are loaded)."""
+    for cls in CLIENT_MESSAGE_TYPES.values():
+        if cls.__name__ == name:
+            return cls
+    raise AttributeError(f"module 'protocol' has no attribute {name!r}")

@@ -1,6 +1,7 @@
-"""Client messages that act on the map or in combat beyond a plain move, shared by every
-game: doors, conditions, and moves given in the VTT's pixels; and the fields every kind
-of move shares.
+"""Client messages that move beyond a plain move, shared by every game: moves given in
+the VTT's pixels, and the fields every kind of move shares.  (Doors and conditions are
+declared once as engine commands, ``engine/commands.py``; the bridge derives their wire
+structs.)
 
 A game's own actions are not here: they travel as ``act`` (:mod:`protocol.fight`),
 declared in the game's folder.
@@ -44,24 +45,6 @@ class MoveOptions(ClientWire, frozen=True, kw_only=True):
     def check(self) -> None:
         """The manoeuvre map nests at most :data:`MAX_OPTION_DEPTH` deep."""
         check_maneuver(self.maneuver)
-
-
-class SetDoor(ClientWire, frozen=True, kw_only=True):
-    """Open or close the door ``wall`` (a wall of the scene whose ``door`` is not "none")."""
-
-    TYPE = "set_door"
-    wall: TokenId
-    open: bool
-
-
-class SetCondition(ClientWire, frozen=True, kw_only=True):
-    """GM only: set or clear a ``condition`` on ``token`` (a word of the fight's ruleset;
-    the engine refuses one it does not know)."""
-
-    TYPE = "set_condition"
-    token: TokenId
-    condition: TokenId
-    on: bool
 
 
 class ImageGrid(Wire, frozen=True, kw_only=True):

@@ -1,44 +1,24 @@
-"""Client messages every game shares beyond moving: a ruleset action (``act``), a
-combatant joining or leaving a running fight, and the GM's effects.
+"""Client messages every game shares beyond moving: a combatant joining a running fight,
+and the GM's scene edits.
 
-``act`` carries a ruleset's action by name with its ``params`` as a map.  The protocol
-checks only the shape (a map of JSON-safe values, bounded in depth and size); what the
-action and its params mean belongs to the ruleset, which declares them once, typed, in
-its folder (``engine/rulesets/<game>/``), and the bridge checks ``params`` against that
+A ruleset's action (``act``), leaving a fight and the GM's effects are declared once as
+engine commands (``engine/commands.py``) and the bridge derives their wire structs.
+``act`` carries a ruleset's action by name with its ``params`` as a map: the wire checks
+only the shape (a map of JSON-safe values, bounded in depth and size); what the action
+and its params mean belongs to the ruleset, which declares them once, typed, in its
+folder (``engine/rulesets/<game>/``), and the bridge checks ``params`` against that
 declaration before the engine sees them.  So a new game needs no new message type.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Final
+from typing import Annotated
 
 from msgspec import Meta
 
 from protocol.features import MAX_TERRAIN, MAX_WALLS, TerrainSpec, WallSpec
 from protocol.scene import TokenSpec, check_unique
-from protocol.validate import json_safe
-from protocol.wire import ClientWire, Name, Rolls, TokenId
-
-#: How deep an ``act``'s params may nest (a list of cells is depth 2).
-MAX_PARAMS_DEPTH: Final = 6
-#: The longest an effect may be set to last, in Turns (Rounds).
-MAX_ROUNDS: Final = 10_000
-
-
-class Act(ClientWire, frozen=True, kw_only=True):
-    """``token`` takes the ruleset action ``action`` with ``params`` (a map; its fields
-    are the action's, listed per game in the README; may be left out: none)."""
-
-    TYPE = "act"
-    LATER = ("params",)
-    UNHASHED = ("params",)
-    token: TokenId
-    action: TokenId
-    params: dict[str, Any] = {}
-
-    def check(self) -> None:
-        """``params`` nests at most :data:`MAX_PARAMS_DEPTH` deep."""
-        json_safe(self.params, "params", max_depth=MAX_PARAMS_DEPTH)
+from protocol.wire import ClientWire, Rolls
 
 
 class JoinCombat(ClientWire, frozen=True, kw_only=True):
@@ -68,31 +48,3 @@ class EditScene(ClientWire, frozen=True, kw_only=True):
     def check(self) -> None:
         """Unique wall ids."""
         check_unique([wall.id for wall in self.walls or ()], "wall id", "walls[{}].id")
-
-
-class LeaveCombat(ClientWire, frozen=True, kw_only=True):
-    """GM only: take ``token`` out of the running fight (``remove``: off the scene too)."""
-
-    TYPE = "leave_combat"
-    LATER = ("remove",)
-    token: TokenId
-    remove: bool = False
-
-
-class SetEffect(ClientWire, frozen=True, kw_only=True):
-    """GM only: start an effect ``name`` on ``token`` (null: the scene) lasting
-    ``rounds`` Turns (null: until ended); it ends just before the current initiative
-    count comes up that many Turns later."""
-
-    TYPE = "set_effect"
-    LATER = ("token", "rounds")
-    name: Name
-    token: TokenId | None = None
-    rounds: Annotated[int, Meta(ge=1, le=MAX_ROUNDS)] | None = None
-
-
-class EndEffect(ClientWire, frozen=True, kw_only=True):
-    """GM only: end the effect ``effect`` (its id, ``e<n>``) now."""
-
-    TYPE = "end_effect"
-    effect: TokenId

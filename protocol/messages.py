@@ -1,6 +1,6 @@
 """Client -> server messages: the session (``join``, ``resync``, ``ping``), the scene
-and the fight's core (``load_scene``, ``start_combat``, ``move``, ``answer_prompt``,
-``end_phase``), and the registry of every client message.
+and the fight's core (``load_scene``, ``start_combat``, ``move``), and the registry of
+every client message (with those the server derives from its engine commands).
 
 Each is declared once, as a :class:`~protocol.wire.ClientWire` struct (see
 :mod:`protocol.wire` for how the declaration gives decoding, encoding and checks).
@@ -9,19 +9,19 @@ Each is declared once, as a :class:`~protocol.wire.ClientWire` struct (see
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Annotated, Any, Final, TypeAlias, cast, get_args
+from typing import Annotated, Final, TypeAlias, cast, get_args
 
 from msgspec import Meta
 
-from protocol.actions import MoveOptions, MovePoints, SetCondition, SetDoor, check_maneuver
+from protocol.actions import MoveOptions, MovePoints
 from protocol.admin import ConfigureTable, IssueToken, ListTokens, RevokeToken
 from protocol.describe import DescribeRuleset, ListRulesets
-from protocol.fight import Act, EditScene, EndEffect, JoinCombat, LeaveCombat, SetEffect
+from protocol.fight import EditScene, JoinCombat
 from protocol.queries import AskOptions, AskPath
 from protocol.scene import MAX_TOKENS, SceneSpec, check_unique
 from protocol.threat import MAX_PATH, AskExits, AskThreat
 from protocol.validate import INT_MAX
-from protocol.wire import Cell, ClientWire, EventIndex, LongName, Name, Roll, Rolls, TokenId
+from protocol.wire import Cell, ClientWire, EventIndex, LongName, Name, Roll, TokenId
 
 MAX_ROLLS: Final = 100
 MAX_GROUPS: Final = 256
@@ -86,31 +86,6 @@ class Move(MoveOptions, frozen=True, kw_only=True):
     path: Annotated[tuple[Cell, ...], Meta(min_length=1, max_length=MAX_PATH)]
 
 
-class AnswerPrompt(ClientWire, frozen=True, kw_only=True):
-    """Answer the server's ``prompt`` (e.g. "take the attack of opportunity?").
-    ``rolls`` are dice the table rolled itself; ``None`` lets the server roll.
-    ``maneuver`` (optional) is the ruleset's manoeuvre map for the attack."""
-
-    TYPE = "answer_prompt"
-    LATER = ("maneuver",)
-    UNHASHED = ("maneuver",)
-    prompt: Name
-    accept: bool
-    rolls: Rolls | None = None
-    maneuver: dict[str, Any] | None = None
-
-    def check(self) -> None:
-        """The manoeuvre map is small."""
-        check_maneuver(self.maneuver)
-
-
-class EndPhase(ClientWire, frozen=True, kw_only=True):
-    """``token`` is done with its current phase (turn segment)."""
-
-    TYPE = "end_phase"
-    token: TokenId
-
-
 class Resync(ClientWire, frozen=True, kw_only=True):
     """Ask for every event after index ``after`` (-1: from the start)."""
 
@@ -130,8 +105,6 @@ ClientMessage: TypeAlias = (
     | LoadScene
     | StartCombat
     | Move
-    | AnswerPrompt
-    | EndPhase
     | Resync
     | Ping
     | IssueToken
@@ -139,14 +112,8 @@ ClientMessage: TypeAlias = (
     | ConfigureTable
     | ListTokens
     | MovePoints
-    | SetDoor
-    | SetCondition
-    | Act
     | JoinCombat
-    | LeaveCombat
     | EditScene
-    | SetEffect
-    | EndEffect
     | AskOptions
     | AskPath
     | AskThreat

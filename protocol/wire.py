@@ -341,15 +341,37 @@ def _refusal(exc: msgspec.ValidationError, data: Any) -> ProtocolError:
         name = found.group(2)
         where = join_path(path, key_segment(name))
         return ProtocolError(code, f"{code.split('_')[0]} field {name!r}", path=where)
-    if "matching regex '^[^" in text_ and isinstance(value, str):
-        why = why_forbidden(value)
-        if why is not None:
-            return ProtocolError("bad_value", why, path=path)
+    if "matching regex '^[^" in text_:
+        # Free text with a forbidden character; msgspec does not point at a map's key
+        # or value, so the first such string in the data is the one it refused.
+        flagged = (path, why_forbidden(value)) if isinstance(value, str) else _forbidden(data)
+        if flagged is not None and flagged[1] is not None:
+            return ProtocolError("bad_value", flagged[1], path=flagged[0])
     if found := re.match(r"Expected `([^`]+)` (.*?)(, got \d+)?$", text_):
         kind = _KINDS.get(found.group(1), (None, found.group(1)))[1]
         detail = f"expected {kind} {found.group(2)}, got {show(value)}"
         return ProtocolError("bad_value", detail, path=path)
     return ProtocolError("bad_value", f"{text_[0].lower()}{text_[1:]}", path=path)
+
+
+def _forbidden(data: Any, path: str = "") -> tuple[str, str] | None:
+    """(path, why) of the first string in ``data`` (a map's key or any value) that
+    :func:`~protocol.text.why_forbidden` refuses, or None; a key is named in the why,
+    at its map's path (the key itself is what may not be shown)."""
+    if type(data) is str:
+        why = why_forbidden(data)
+        return None if why is None else (path, why)
+    if type(data) is dict:
+        for key, value in data.items():
+            if type(key) is str and (why := why_forbidden(key)) is not None:
+                return path, f"key {show(key)}: {why}"
+            if found := _forbidden(value, join_path(path, key_segment(str(key)))):
+                return found
+    if type(data) is list:
+        for i, item in enumerate(data):
+            if found := _forbidden(item, f"{path}[{i}]"):
+                return found
+    return None
 
 
 def _locate(data: Any, segments: list[tuple[str, str]], got: str | None) -> Any:

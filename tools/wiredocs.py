@@ -27,6 +27,7 @@ import protocol
 from protocol.server_messages import WS_URL_PATTERN
 from protocol.text import CLEAN_PATTERN
 from protocol.wire import Wire
+from vtt_bridge import registry
 from vtt_bridge.event_types import event_sources, register_event_bodies, shipped
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -137,7 +138,10 @@ def _nested(classes: typing.Iterable[type[Wire]]) -> list[type[Wire]]:
 
 def messages_section() -> str:
     """Every client and server message, then every nested shape, as field tables."""
-    client: list[type[Wire]] = list(protocol.CLIENT_MESSAGE_TYPES.values())
+    # In the rows' order (a command derived from its engine declaration is registered
+    # with its row, after the protocol's own messages, yet listed where its row is).
+    client: list[type[Wire]] = [row.wire for row in registry.rows()]
+    client += [c for c in protocol.CLIENT_MESSAGE_TYPES.values() if c not in client]
     server: list[type[Wire]] = list(protocol.SERVER_MESSAGE_TYPES.values())
     parts = ["### Client messages\n", *map(message_table, client)]
     parts += ["### Server messages\n", *map(message_table, server)]

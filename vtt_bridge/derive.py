@@ -13,8 +13,12 @@ imports both, makes one from the other instead of restating it:
 - :func:`wire_command` makes a command's wire struct from its engine dataclass, as
   :mod:`vtt_bridge.event_types` makes event bodies: the dataclass's fields but
   ``actor``, in order, bounded as its ``Annotated`` marks say (:mod:`engine.params`'
-  ``Range`` and ``Length``, ``TokenRef``), every field with a default optional on the
-  wire.  Strings are bounded in one place, :func:`wire_text`.
+  ``Range`` and ``Length`` (of a string, or of a list: its items), ``TokenRef`` and
+  ``Id``), every
+  field with a default optional on the wire (``LATER``) unless its metadata says
+  ``{"later": False}`` (on the wire since version 1: sent, even null).  A field marked
+  :class:`~engine.params.Json` is a map checked only as JSON-safe to its depth (by the
+  struct's ``check``; not hashed).  Strings are bounded in one place, :func:`wire_text`.
 """
 
 from __future__ import annotations
@@ -30,8 +34,10 @@ from typing import Annotated, Any, Literal, get_args, get_origin, get_type_hints
 import msgspec
 from msgspec import Meta
 
-from engine.params import MAX_INT, MAX_ITEMS, Length, Range, TokenRef
+from engine.params import MAX_INT, MAX_ITEMS, Ident, Json, Length, Range, TokenRef
 from geometry.vtt_coords import OwlbearImageGrid
+from protocol.text import CLEAN_PATTERN
+from protocol.validate import json_safe
 from protocol.wire import ClientWire, TokenId, Wire
 
 Convert = Callable[[Any], Any]
@@ -122,8 +128,9 @@ def engine_fields(cls: type, skip: tuple[str, ...] = ()) -> tuple[str, ...]:
 
 def wire_text(length: Length) -> Any:
     """The wire type of a string bounded by ``length``: the one place a declared string
-    becomes a wire string, so a rule every string keeps applies to each."""
-    return Annotated[str, Meta(min_length=length.lo, max_length=length.hi)]
+    becomes a wire string, so a rule every string keeps applies to each (no control or
+    bidirectional formatting characters: :mod:`protocol.text`, as ``Name`` says)."""
+    return Annotated[str, Meta(min_length=length.lo, max_length=length.hi, pattern=CLEAN_PATTERN)]
 
 
 def wire_bound(hint: Any) -> Any:
@@ -135,7 +142,9 @@ def wire_bound(hint: Any) -> Any:
     bound = next((e for e in extras if isinstance(e, Range)), None)
     length = next((e for e in extras if isinstance(e, Length)), None)
     origin, args = get_origin(hint), get_args(hint)
-    if hint is TokenRef:
+    if origin is dict and any(isinstance(e, Json) for e in extras):
+        return dict[str, Any]  # its depth is checked by the struct's check()
+    if hint is TokenRef or (hint is str and any(isinstance(e, Ident) for e in extras)):
         return TokenId
     if hint is str:
         return wire_text(length or Length(0, 1024))
@@ -147,7 +156,12 @@ def wire_bound(hint: Any) -> Any:
     if origin in (types.UnionType, typing.Union):
         return functools.reduce(operator.or_, (wire_bound(_with(a, extras)) for a in args))
     if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
-        return Annotated[tuple[wire_bound(args[0]), ...], Meta(max_length=MAX_ITEMS)]  # type: ignore[misc]
+        size = (
+            Meta(min_length=length.lo, max_length=length.hi)
+            if length
+            else Meta(max_length=MAX_ITEMS)
+        )
+        return Annotated[tuple[wire_bound(args[0]), ...], size]  # type: ignore[misc]
     if origin is tuple:
         return tuple.__class_getitem__(tuple(wire_bound(a) for a in args))
     if origin is dict:
@@ -170,12 +184,15 @@ def _fields(cls: type, skip: tuple[str, ...]) -> tuple[list[Any], tuple[str, ...
         if f.name in skip:
             continue
         kind = wire_bound(hints[f.name])
+        # A default makes a field LATER (clients may leave it out) unless it is marked
+        # ``metadata={"later": False}``: on the wire since version 1, sent even null.
+        optional = f.metadata.get("later", True)
         if f.default is not dataclasses.MISSING:
             fields.append((f.name, kind, f.default))
-            later.append(f.name)
+            later.extend([f.name] if optional else [])
         elif f.default_factory is not dataclasses.MISSING:
             fields.append((f.name, kind, msgspec.field(default_factory=f.default_factory)))
-            later.append(f.name)
+            later.extend([f.name] if optional else [])
         else:
             fields.append((f.name, kind))
     # Required fields first: msgspec takes them in that order, keyword-only anyway.
@@ -194,12 +211,39 @@ def wire_shape(cls: type) -> type[Wire]:
     return typing.cast(type[Wire], struct)
 
 
+def json_maps(cls: type) -> dict[str, int]:
+    """The fields of ``cls`` marked :class:`~engine.params.Json`, to their depth."""
+    hints = get_type_hints(cls, include_extras=True)
+    found = {}
+    for name, hint in hints.items():
+        marks = get_args(hint)[1:] if get_origin(hint) is Annotated else ()
+        for mark in marks:
+            if isinstance(mark, Json):
+                found[name] = mark.depth
+    return found
+
+
+def _check_maps(maps: dict[str, int]) -> Callable[[Any], None]:
+    def check(self: Any) -> None:
+        """Each map field is JSON-safe and nests at most its declared depth."""
+        for name, depth in maps.items():
+            value = getattr(self, name)
+            if value is not None:
+                json_safe(value, name, max_depth=depth)
+
+    return check
+
+
 def wire_command(cls: type, *, skip: tuple[str, ...] = ("actor",)) -> type[ClientWire]:
     """The client message of the engine command ``cls``: wire ``type`` its ``kind``,
     its fields but ``skip`` (the actor, which the connection gives), its docstring."""
     fields, later = _fields(cls, skip)
     kind: str = typing.cast(Any, cls).kind
-    namespace = {"__doc__": cls.__doc__, "TYPE": kind, "LATER": later}
+    namespace: dict[str, Any] = {"__doc__": cls.__doc__, "TYPE": kind, "LATER": later}
+    maps = json_maps(cls)
+    if maps:
+        namespace["UNHASHED"] = tuple(maps)
+        namespace["check"] = _check_maps(maps)
     struct = msgspec.defstruct(
         cls.__name__, fields, bases=(ClientWire,), module=__name__, namespace=namespace,
         kw_only=True,

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final, cast
 
 import protocol
 from engine import UnsupportedRuleset, find_ruleset
@@ -113,8 +113,9 @@ def dice_owner(state: EncounterState) -> RollsFor:
     names, or for ``answer_prompt`` the participant the prompt is addressed to."""
 
     def owner(message: protocol.ClientMessage) -> str | None:
-        if isinstance(message, protocol.AnswerPrompt):
-            prompt = state.combat.prompt(message.prompt) if state.combat is not None else None
+        if message.TYPE == "answer_prompt":  # a struct the bridge derives (rows.py)
+            asked: str = cast(Any, message).prompt
+            prompt = state.combat.prompt(asked) if state.combat is not None else None
             return None if prompt is None else prompt.controller
         name = getattr(message, "token", None)
         token = state.scene.token(name) if isinstance(name, str) and state.scene else None
@@ -144,7 +145,7 @@ def field_refusal(
     for name in rule.dice if rule is not None else ():
         if getattr(message, name) is not None:
             return _dice_refusal(sender, dice, f"body.{name}")
-    if isinstance(message, protocol.Act) and ruleset is not None:
+    if message.TYPE == "act" and ruleset is not None:  # derived from engine.Act (rows.py)
         return _act_refusal(sender, message, dice, ruleset)
     return None
 
@@ -177,7 +178,7 @@ def _dice_refusal(sender: _Sender, dice: str, path: str) -> Refusal | None:
     return None
 
 
-def _act_refusal(sender: _Sender, message: protocol.Act, dice: str, ruleset: str) -> Refusal | None:
+def _act_refusal(sender: _Sender, message: Any, dice: str, ruleset: str) -> Refusal | None:
     """An ``act``'s params against its action's declaration (an unknown ruleset or
     action is left to the engine, which refuses it with its own code)."""
     try:

@@ -180,14 +180,14 @@ SHIPPED: tuple[MessageRow, ...] = (
         "not_your_token, not_your_turn, over_budget (+ dice policy)",
         {"token": "pc.alice", "path": [[4, 4], [5, 4], [6, 5]]}, dice=("rolls",),
     ),
-    _command(
-        protocol.AnswerPrompt, engine.AnswerPrompt, ACTORS,
-        "unknown_prompt, not_your_prompt, bad_rolls (+ dice policy)",
-        {"prompt": "oa-17", "accept": True, "rolls": [14, 6]}, dice=("rolls",),
+    command_row(
+        engine.AnswerPrompt, command, roles=ACTORS,
+        example={"prompt": "oa-17", "accept": True, "rolls": [14, 6]},
+        engine="unknown_prompt, not_your_prompt, bad_rolls (+ dice policy)",
     ),
-    _command(
-        protocol.EndPhase, engine.EndPhase, ACTORS,
-        "not_your_token, not_your_turn, prompt_pending", {"token": "pc.alice"},
+    command_row(
+        engine.EndPhase, command, roles=ACTORS, example={"token": "pc.alice"},
+        engine="not_your_token, not_your_turn, prompt_pending",
     ),
     MessageRow(protocol.Resync, "session", resync, JOINED, cost=9, example={"after": 41}),
     MessageRow(protocol.Ping, "session", ping, JOINED, example={}),
@@ -209,27 +209,30 @@ SHIPPED: tuple[MessageRow, ...] = (
         "not_your_token, illegal_move, not_your_turn (+ dice policy)",
         {"token": "hero", "points": [[650, 450]], "mode": "combat"}, dice=("rolls",),
     ),
-    _command(
-        protocol.SetDoor, engine.SetDoor, GM_ONLY, "gm_only, unknown_door, prompt_pending",
-        {"wall": "d1", "open": True},
+    command_row(
+        engine.SetDoor, command, roles=GM_ONLY, example={"wall": "d1", "open": True},
+        engine="gm_only, unknown_door, prompt_pending",
     ),
-    _command(
-        protocol.SetCondition, engine.SetCondition, GM_ONLY, "gm_only, unknown_token",
-        {"token": "ogre", "condition": "stunned", "on": True},
+    command_row(
+        engine.SetCondition, command, roles=GM_ONLY,
+        example={"token": "ogre", "condition": "stunned", "on": True},
+        engine="gm_only, unknown_token",
     ),
-    _command(
-        protocol.Act, engine.Act, ACTORS,
-        "unknown_action, not_your_token, not_your_turn, the action's own (+ params, dice policy)",
-        _ACT,
+    command_row(
+        engine.Act, command, roles=ACTORS, example=_ACT,
+        engine=(
+            "unknown_action, not_your_token, not_your_turn, the action's own"
+            " (+ params, dice policy)"
+        ),
     ),
     _command(
         protocol.JoinCombat, engine.JoinCombat, GM_ONLY,
         "gm_only, no_combat, not_in_combat, bad_scene, bad_rolls (+ dice policy)",
         {"token": _TOKEN, "rolls": [7]}, dice=("rolls",),
     ),
-    _command(
-        protocol.LeaveCombat, engine.LeaveCombat, GM_ONLY, "gm_only, no_combat, not_in_combat",
-        {"token": "ganger2", "remove": True},
+    command_row(
+        engine.LeaveCombat, command, roles=GM_ONLY, example={"token": "ganger2", "remove": True},
+        engine="gm_only, no_combat, not_in_combat",
     ),
     _command(
         protocol.EditScene, engine.EditScene, GM_ONLY,
@@ -237,13 +240,14 @@ SHIPPED: tuple[MessageRow, ...] = (
         {"walls": [{"id": "w9", "a": [10, 0], "b": [10, 20], "blocks_move": True,
                     "blocks_sight": True, "door": "none"}]}, cost=edit_scene_cost,
     ),
-    _command(
-        protocol.SetEffect, engine.SetEffect, GM_ONLY, "gm_only, no_combat, unknown_token",
-        {"name": "smoke", "token": None, "rounds": 2},
+    command_row(
+        engine.SetEffect, command, roles=GM_ONLY,
+        example={"name": "smoke", "token": None, "rounds": 2},
+        engine="gm_only, no_combat, unknown_token",
     ),
-    _command(
-        protocol.EndEffect, engine.EndEffect, GM_ONLY, "gm_only, no_combat, unknown_effect",
-        {"effect": "e1"},
+    command_row(
+        engine.EndEffect, command, roles=GM_ONLY, example={"effect": "e1"},
+        engine="gm_only, no_combat, unknown_effect",
     ),
     MessageRow(protocol.AskOptions, "session", ask_options, JOINED, cost=1,
                example={"token": "hero"}),

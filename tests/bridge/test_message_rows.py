@@ -26,7 +26,10 @@ SLOW = [HealthCheck.filter_too_much, HealthCheck.too_slow]
 
 
 def test_every_client_message_has_exactly_one_row() -> None:
-    assert [row.wire for row in ROWS] == list(protocol.CLIENT_MESSAGE_TYPES.values())
+    # Every decodable message has its row (the derived commands' structs are registered
+    # with their rows, so the decoder lists them after the protocol's own).
+    assert sorted(row.name for row in ROWS) == sorted(protocol.CLIENT_MESSAGE_TYPES)
+    assert all(protocol.CLIENT_MESSAGE_TYPES[row.name] is row.wire for row in ROWS)
     assert len({row.name for row in ROWS}) == len(ROWS)
 
 
@@ -105,3 +108,65 @@ def test_a_messages_digest_is_its_packed_builtin_body(
     message = data.draw(for_struct(row.wire))
     packed = msgpack.packb([message.TYPE, message.to_body()])
     assert message_digest(message) == hashlib.blake2b(packed, digest_size=12).hexdigest()
+
+
+@pytest.mark.parametrize(
+    ("kind", "body", "path"),
+    [
+        ("set_effect", {"name": "smoke\u202e", "token": None, "rounds": 2}, "body.name"),
+        ("end_combat", {"reason": "fled\x07"}, "body.reason"),
+        ("set_stats", {"token": "ganger2", "stats": {"ref\u2028": 7}}, "body.stats"),
+        ("set_stats", {"token": "ganger2", "stats": {"label": "a\x00b"}}, "body.stats.label"),
+    ],
+)
+def test_a_derived_commands_strings_refuse_what_a_name_refuses(
+    kind: str, body: dict[str, object], path: str
+) -> None:
+    # A string a command declares is free text other members are shown, like a scene's
+    # names and stats: no control or bidirectional formatting characters.
+    envelope = {"v": protocol.PROTOCOL_VERSION, "type": kind, "seq": 1, "body": body}
+    with pytest.raises(protocol.ProtocolError) as refused:
+        protocol.client_from_wire(envelope)
+    assert refused.value.code == "bad_value"
+    assert refused.value.path == path
+    assert "is not allowed in text" in str(refused.value)
+
+
+@pytest.mark.parametrize(
+    ("body", "code", "path"),
+    [
+        ({"prompt": "p1", "accept": True}, "missing_field", "body.rolls"),  # since version 1
+        ({"prompt": "p1", "accept": True, "rolls": []}, "bad_value", "body.rolls"),
+        ({"prompt": "p1", "accept": True, "rolls": [1] * 101}, "bad_value", "body.rolls"),
+        (
+            {"prompt": "p1", "accept": True, "rolls": None, "maneuver": {"a": {"b": {"c": {}}}}},
+            "too_deep",
+            "body.maneuver.a.b.c",
+        ),
+        (
+            {"prompt": "p1", "accept": True, "rolls": None, "maneuver": [1]},
+            "bad_type",
+            "body.maneuver",
+        ),
+        ({"prompt": "", "accept": True, "rolls": None}, "bad_value", "body.prompt"),
+    ],
+)
+def test_a_derived_answer_keeps_the_wires_first_shape(
+    body: dict[str, object], code: str, path: str
+) -> None:
+    # ``answer_prompt`` is derived from the engine's declaration: ``rolls`` (a default,
+    # yet on the wire since version 1) must be sent, the dice are 1..100, the manoeuvre
+    # map nests at most three deep, and each refusal keeps its code and path.
+    envelope = {"v": protocol.PROTOCOL_VERSION, "type": "answer_prompt", "seq": 1, "body": body}
+    with pytest.raises(protocol.ProtocolError) as refused:
+        protocol.client_from_wire(envelope)
+    assert (refused.value.code, refused.value.path) == (code, path)
+
+
+def test_a_derived_answer_leaves_out_only_its_later_field() -> None:
+    wire = protocol.CLIENT_MESSAGE_TYPES["answer_prompt"]
+    answer = wire(seq=1, prompt="p1", accept=True, rolls=None)
+    assert answer.to_body() == {"prompt": "p1", "accept": True, "rolls": None}
+    with_map = wire(seq=2, prompt="p1", accept=True, rolls=(3,), maneuver={"name": "set"})
+    assert with_map.to_body()["maneuver"] == {"name": "set"}
+    assert hash(with_map) == hash(wire(seq=2, prompt="p1", accept=True, rolls=(3,)))

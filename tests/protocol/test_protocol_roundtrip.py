@@ -11,9 +11,7 @@ from hypothesis import strategies as st
 import protocol
 from protocol import (
     Ack,
-    AnswerPrompt,
     ClientMessage,
-    EndPhase,
     ErrorMessage,
     Event,
     GridSpec,
@@ -38,7 +36,7 @@ from protocol import (
     server_from_wire,
     to_wire,
 )
-from protocol.actions import ImageGrid, MovePoints, SetCondition, SetDoor
+from protocol.actions import ImageGrid, MovePoints
 from protocol.admin import (
     ConfigureTable,
     IssueToken,
@@ -58,7 +56,7 @@ from protocol.features import (
     VttSpec,
     WallSpec,
 )
-from protocol.fight import Act, EditScene, EndEffect, JoinCombat, LeaveCombat, SetEffect
+from protocol.fight import EditScene, JoinCombat
 from protocol.queries import AskOptions, AskPath, Options, PathPlan
 from protocol.scene import DIAGONAL_RULES, GRID_KINDS, HEX_OFFSETS
 from protocol.threat import AskExits, AskThreat, Exits, PathExit, Threat
@@ -207,7 +205,6 @@ CLIENT_MESSAGES: st.SearchStrategy[ClientMessage] = st.one_of(
         rolls=nullable(st.lists(st.integers(1, 1000), max_size=5).map(tuple)),
         groups=st.lists(st.lists(IDS, unique=True, max_size=3).map(tuple), max_size=3).map(tuple),
     ),
-    st.builds(Act, seq=SEQ, token=IDS, action=IDS, params=JSON_MAP),
     st.builds(
         JoinCombat,
         seq=SEQ,
@@ -236,15 +233,6 @@ CLIENT_MESSAGES: st.SearchStrategy[ClientMessage] = st.one_of(
         scenes(),
         st.tuples(st.booleans(), st.booleans()),
     ),
-    st.builds(LeaveCombat, seq=SEQ, token=IDS, remove=st.booleans()),
-    st.builds(
-        SetEffect,
-        seq=SEQ,
-        name=text(1, 64),
-        token=nullable(IDS),
-        rounds=nullable(st.integers(1, 10_000)),
-    ),
-    st.builds(EndEffect, seq=SEQ, effect=IDS),
     st.builds(
         Move,
         seq=SEQ,
@@ -255,18 +243,8 @@ CLIENT_MESSAGES: st.SearchStrategy[ClientMessage] = st.one_of(
         maneuver=nullable(MANEUVERS),
         rolls=nullable(st.lists(st.integers(1, 1000), min_size=1, max_size=5).map(tuple)),
     ),
-    st.builds(
-        AnswerPrompt,
-        seq=SEQ,
-        prompt=text(1, 64),
-        accept=st.booleans(),
-        rolls=nullable(st.lists(st.integers(1, 1000), min_size=1, max_size=100).map(tuple)),
-        maneuver=nullable(MANEUVERS),
-    ),
-    st.builds(EndPhase, seq=SEQ, token=IDS),
     st.builds(Resync, seq=SEQ, after=st.integers(-1, 2**53 - 1)),
     st.builds(Ping, seq=SEQ),
-    st.builds(SetDoor, seq=SEQ, wall=IDS, open=st.booleans()),
     st.builds(AskOptions, seq=SEQ, token=IDS),
     st.builds(AskPath, seq=SEQ, token=IDS, to=CELL),
     st.builds(AskThreat, seq=SEQ, token=IDS),
@@ -290,7 +268,6 @@ CLIENT_MESSAGES: st.SearchStrategy[ClientMessage] = st.one_of(
         rolls=nullable(st.lists(st.integers(1, 1000), min_size=1, max_size=5).map(tuple)),
         image=nullable(IMAGE_GRIDS),
     ),
-    st.builds(SetCondition, seq=SEQ, token=IDS, condition=IDS, on=st.booleans()),
 )
 
 
@@ -469,10 +446,7 @@ def test_every_message_type_has_a_strategy() -> None:
     from protocol import CLIENT_MESSAGE_TYPES, SERVER_MESSAGE_TYPES
 
     client_names = (
-        {
-            c.__name__
-            for c in (Join, LoadScene, StartCombat, Move, AnswerPrompt, EndPhase, Resync, Ping)
-        }
+        {c.__name__ for c in (Join, LoadScene, StartCombat, Move, Resync, Ping)}
         | {
             c.__name__
             for c in (
@@ -481,8 +455,6 @@ def test_every_message_type_has_a_strategy() -> None:
                 ConfigureTable,
                 ListTokens,
                 MovePoints,
-                SetDoor,
-                SetCondition,
                 AskOptions,
                 AskPath,
                 AskThreat,
@@ -491,7 +463,7 @@ def test_every_message_type_has_a_strategy() -> None:
                 DescribeRuleset,
             )
         }
-        | {c.__name__ for c in (Act, JoinCombat, LeaveCombat, SetEffect, EndEffect, EditScene)}
+        | {c.__name__ for c in (JoinCombat, EditScene)}
     )
     server_names = {c.__name__ for c in (Welcome, Ack, ErrorMessage, Event, Prompt, State, Pong)}
     server_names.add(Redirect.__name__)
@@ -499,7 +471,7 @@ def test_every_message_type_has_a_strategy() -> None:
         c.__name__ for c in (TokenIssued, TokenRevoked, TokenList, Options, PathPlan, Threat, Exits)
     }
     server_names |= {RulesetList.__name__, RulesetDescription.__name__}
-    # The protocol's own structs; a bridge row's derived struct (``end_combat``, once
+    # The protocol's own structs; a bridge row's derived struct (``set_door``, once
     # ``vtt_bridge`` is imported) is checked by its row (tests/bridge/test_message_rows.py).
     declared = [c for c in CLIENT_MESSAGE_TYPES.values() if c.__module__.startswith("protocol")]
     assert {c.__name__ for c in declared} == client_names
