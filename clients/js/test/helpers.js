@@ -317,3 +317,16 @@ export async function startServe(db, { lease = 2 } = {}) {
     },
   };
 }
+
+/** A Hero hero and an ogre far apart on a 12 x 12 square grid: a fight with nothing in reach. */
+export const APART_SCENE = {
+  grid: { kind: "square", cell_size: 1, unit: "m", width: 12, height: 12 },
+  tokens: [
+    { id: "hero", name: "Hero", owner: "alice", side: "heroes", x: 1, y: 1, size: 1, reach: 1, movement: 6,
+      stats: { ocv: 6, dcv: 4, init: 14 } },
+    { id: "ogre", name: "Ogre", owner: "gm", side: "monsters", x: 9, y: 9, size: 1, reach: 1, movement: 6,
+      stats: { ocv: 5, dcv: 3, init: 12 } },
+  ],
+  walls: [],
+  terrain: [],
+};

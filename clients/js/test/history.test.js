@@ -6,19 +6,7 @@ import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 
 import { BridgeClient } from "../src/index.js";
-import { comparable, startBridge, waitFor } from "./helpers.js";
-
-const SCENE = {
-  grid: { kind: "square", cell_size: 1, unit: "m", width: 12, height: 12 },
-  tokens: [
-    { id: "hero", name: "Hero", owner: "alice", side: "heroes", x: 1, y: 1, size: 1, reach: 1, movement: 6,
-      stats: { ocv: 6, dcv: 4, init: 14 } },
-    { id: "ogre", name: "Ogre", owner: "gm", side: "monsters", x: 9, y: 9, size: 1, reach: 1, movement: 6,
-      stats: { ocv: 5, dcv: 3, init: 12 } },
-  ],
-  walls: [],
-  terrain: [],
-};
+import { APART_SCENE as SCENE, comparable, startBridge, waitFor } from "./helpers.js";
 
 let bridge;
 const clients = [];
