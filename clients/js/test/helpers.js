@@ -124,18 +124,19 @@ export async function waitFor(check, timeoutMs = 30_000) {
 
 /**
  * A TCP proxy in front of the bridge whose connections the test can cut.
- * `cutAfterNextSend()` lets the client's next chunk through to the bridge, then closes
- * both sides at once: the bridge gets the command, the client never gets the answer.
+ * `cutAfterNextSend()` lets the client's next chunk through to the bridge, then drops
+ * the client's side at once and the bridge's once it answers: the bridge gets the
+ * command, the client never gets the answer.
  * @param {number} target the bridge's port
  */
 export async function startProxy(target) {
-  /** @type {Set<{client: net.Socket, upstream: net.Socket}>} */
+  /** @type {Set<{client: net.Socket, upstream: net.Socket, cut: boolean}>} */
   const pairs = new Set();
   let cutNext = false;
   let cuts = 0;
   const server = net.createServer((client) => {
     const upstream = net.connect(target, "127.0.0.1");
-    const pair = { client, upstream };
+    const pair = { client, upstream, cut: false };
     pairs.add(pair);
     let upgraded = false;
     client.on("data", (chunk) => {
@@ -144,8 +145,13 @@ export async function startProxy(target) {
       if (upgraded && cutNext) {
         cutNext = false;
         cuts += 1;
-        upstream.end(); // flushes the frame to the bridge first
+        // The client is gone at once; the bridge's side stays open until it answers (or
+        // 2 s), so the command surely reached it however busy the machine is.
+        pair.cut = true;
         client.destroy();
+        const end = () => upstream.destroy();
+        upstream.once("data", end);
+        setTimeout(end, 2000);
       }
       upgraded = true;
     });
@@ -153,7 +159,7 @@ export async function startProxy(target) {
     const close = () => {
       pairs.delete(pair);
       client.destroy();
-      upstream.destroy();
+      if (!pair.cut) upstream.destroy();
     };
     client.on("close", close);
     upstream.on("close", close);
