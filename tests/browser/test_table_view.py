@@ -5,7 +5,8 @@ and sees its reach and threatened cells as the bridge answers ``ask_threat``; se
 hero, clicks a cell and sees the bridge's planned path and cost; then drags the hero out
 of the ogre's reach, sees the plan for where the drag ended, and moves;
 the GM's page (its clock ten minutes fast) shows the attack of opportunity prompt with
-its countdown from the bridge's ``remaining_ms`` and answers it;
+its countdown from the bridge's ``remaining_ms`` and answers it, while the player's page
+counts the same prompt down (``prompt_waiting``);
 both pages show the attack and, after the player ends the Phase, the initiative marker
 moved on, with the move's path and the exact point where it left the ogre's reach still
 drawn.  A second test declares a Cyberpunk RED Hold Action and sees its trigger area on
@@ -120,7 +121,12 @@ async def test_a_fight_played_from_the_pages(pages: dict[str, Any], tmp_path: Pa
     await expect(prompt).to_contain_text("if nobody does, they pass unattacked")
     await expect(prompt.get_by_role("button", name="Let them pass")).to_have_count(1)
     await expect(prompt.locator(".countdown")).to_have_text(re.compile(r"^([12]\d|30) s$"))
-    await expect(alice.locator("#prompt-list li.theirs")).to_contain_text("gm decides")
+    theirs = alice.locator("#prompt-list li.theirs")
+    await expect(theirs).to_contain_text("gm decides")
+    # The mover waits on the GM's answer and sees the same countdown (prompt_waiting),
+    # with no buttons: only the GM answers.
+    await expect(theirs.locator(".countdown")).to_have_text(re.compile(r"^([12]\d|30) s$"))
+    await expect(theirs.get_by_role("button")).to_have_count(0)
     await expect(alice.locator("polyline.moving")).to_have_count(1)
     # Where it stopped is marked at the bridge's exact exit point, on both pages.
     exit_at = _js_numbers(exits[0].point)

@@ -83,6 +83,8 @@ import { RulesetWords } from "./words.js";
  * @property {(view: TableView) => void} state a full state replaced the view
  * @property {(event: EventMessage, view: TableView) => void} event an event was folded
  * @property {(prompt: PromptView, view: TableView) => void} prompt a prompt for this participant, with its deadline
+ * @property {(prompt: PromptView, view: TableView) => void} prompt_waiting someone else's
+ *   prompt the fight waits on, with its deadline (its countdown for the whole table)
  * @property {(view: TableView) => void} change the view changed (once per frame)
  * @property {(status: Status, detail?: {code?: number, reason?: string, redirect?: string}) => void} status
  * @property {(ruleset: RulesetDescription) => void} ruleset the running fight's ruleset
@@ -212,7 +214,7 @@ export class BridgeClient {
 
   /**
    * Subscribe to `name` ("welcome", "state", "event", "event:<kind>", "prompt",
-   * "change", "status", "error"); returns the function that unsubscribes.
+   * "prompt_waiting", "change", "status", "error"); returns the function that unsubscribes.
    * @template {keyof ClientEvents | `event:${string}`} K
    * @param {K} name
    * @param {K extends keyof ClientEvents ? ClientEvents[K] : (data: Record<string, any>, event: EventMessage) => void} handler
@@ -427,6 +429,12 @@ export class BridgeClient {
         applyPrompt(this.view, this.welcome?.participant ?? "", body, receivedAt, this._replacedPrompts[body.prompt]);
         this._changed = true;
         this._emit("prompt", this.view.prompts[body.prompt], this.view);
+        return;
+      case "prompt_waiting":
+        // Someone else's prompt: the same countdown, kept as a prompt's is.
+        applyPrompt(this.view, this.welcome?.participant ?? "", body, receivedAt, this._replacedPrompts[body.prompt]);
+        this._changed = true;
+        if (this.view.prompts[body.prompt]) this._emit("prompt_waiting", this.view.prompts[body.prompt], this.view);
         return;
       case "pong": {
         const seq = this._pings.shift();
@@ -644,6 +652,12 @@ export class BridgeClient {
     return Object.values(this.view.prompts).filter((p) => p.controller === me);
   }
 
+  /** The open prompts someone else answers, which the fight waits on. @returns {PromptView[]} */
+  waitingPrompts() {
+    const me = this.welcome?.participant;
+    return Object.values(this.view.prompts).filter((p) => p.controller !== me);
+  }
+
   /**
    * Resolves once `predicate(view)` holds (checked now and after every frame that changes
    * the view), e.g. `await client.until((v) => v.combat?.moving === null)` to wait for a
@@ -685,7 +699,8 @@ export class BridgeClient {
 
   /**
    * Milliseconds left to answer `prompt` before the bridge takes the default answer
-   * (null: no deadline known, someone else's prompt).  Counted on this machine's
+   * (null: no deadline known yet, or a bridge before wire version 10 and someone
+   * else's prompt): its controller's countdown and everyone else's alike.  Counted on this machine's
    * monotonic clock from the `prompt` message's receipt and its `remaining_ms`, so
    * it is right however far this machine's wall clock is from the bridge's.
    * @param {PromptView} prompt

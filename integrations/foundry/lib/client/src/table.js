@@ -105,7 +105,8 @@
  * @property {Cell} at
  * @property {[number, number]} exitPoint
  * @property {number | null} deadlineMs server clock (ms since the epoch) when it expires;
- *   null when this participant was not sent the prompt (it is someone else's to answer)
+ *   null until the bridge sent its `prompt` (to its controller) or `prompt_waiting` (to
+ *   everyone else; a bridge before wire version 10 sends no one else a deadline)
  * @property {number | null} localDeadlineMs the same moment on this machine's monotonic
  *   clock (a `performance.now()` reading): the `prompt` message's receipt plus its
  *   `remaining_ms`, so a wrong wall clock here does not matter; null with `deadlineMs`
@@ -538,8 +539,9 @@ export function applyEvent(view, index, kind, data) {
  * `deadline_ms` is a new deadline and replaces the old.
  *
  * @param {TableView} view
- * @param {string} controller the participant this connection joined as
- * @param {any} body the prompt message's body
+ * @param {string} controller the participant this connection joined as (a `prompt`
+ *   is for it; a `prompt_waiting` names its own `controller`)
+ * @param {any} body the `prompt` or `prompt_waiting` message's body
  * @param {number} [receivedAt] when the message arrived, a `performance.now()` reading
  * @param {PromptView} [before] what was known of the prompt before this message, if the
  *   view does not have its deadline (a `state` message just replaced the view): the
@@ -547,13 +549,18 @@ export function applyEvent(view, index, kind, data) {
  */
 export function applyPrompt(view, controller, body, receivedAt = performance.now(), before = undefined) {
   const known = view.prompts[body.prompt];
+  // A `prompt_waiting` names whom the prompt waits on, not what it asks: that came in
+  // its `prompt_opened` event (or the state) before it.
+  const asks = "attacker" in body ? body : known ? { ...known, exit_point: known.exitPoint } : null;
+  if (asks === null) return; // closed before its countdown arrived: nothing to count down
   const left = typeof body.remaining_ms === "number" ? body.remaining_ms : body.deadline_ms - Date.now();
   let local = receivedAt + left;
   const earlier = known?.localDeadlineMs != null ? known : before;
   if (earlier?.localDeadlineMs != null && earlier.deadlineMs === body.deadline_ms) {
     local = Math.min(local, earlier.localDeadlineMs);
   }
-  view.prompts[body.prompt] = promptView(body.prompt, body.kind, known?.controller ?? controller, body, body.deadline_ms, local);
+  const answers = body.controller ?? known?.controller ?? controller;
+  view.prompts[body.prompt] = promptView(body.prompt, body.kind, answers, asks, body.deadline_ms, local);
 }
 
 /** The event kinds the view folds; others pass through to callbacks only. */
