@@ -189,6 +189,9 @@ export class BridgeClient {
     this._describing = new Map();
     /** @type {RulesetWords | null} the words every game shares (sent with `rulesets`) */
     this._shared = null;
+    /** @type {import("./table.js").HoldsByRuleset} each ruleset's held actions as the
+     * server describes them (with `rulesets`, before any event): the view folds them */
+    this.holds = {};
   }
 
   // -- connection --------------------------------------------------------------------
@@ -413,7 +416,7 @@ export class BridgeClient {
         return this._welcomed(/** @type {Welcome} */ (body));
       case "state":
         this._replacedPrompts = this.view.prompts;
-        this.view = viewFromState(body.state, body.last_event);
+        this.view = viewFromState(body.state, body.last_event, this.holds);
         this._synced = true;
         this._changed = true;
         this._emit("state", this.view);
@@ -445,8 +448,9 @@ export class BridgeClient {
         return this._error(body);
       case "rulesets":
         this.rulesets = body.rulesets;
+        for (const r of body.rulesets) this.holds[r.name] = r.holds ?? null;
         this._shared = new RulesetWords({ name: "", title: "", time: { units: [{ key: "round", name: "Round", seconds: 0, also: [] }], surprise: "Surprise Round", action: "Turn" },
-          actions: [], move_modes: [], conditions: [], stats: [], triggers: [], prompts: body.prompts, events: body.events });
+          actions: [], move_modes: [], conditions: [], stats: [], triggers: [], holds: null, prompts: body.prompts, events: body.events });
         if (typeof body.ref === "number") this._settle(body.ref, body);
         return;
       case "ruleset":
@@ -486,7 +490,7 @@ export class BridgeClient {
   _event(event) {
     let applied;
     try {
-      applied = applyEvent(this.view, event.index, event.kind, event.data);
+      applied = applyEvent(this.view, event.index, event.kind, event.data, this.holds);
     } catch (err) {
       if (!(err instanceof RangeError)) throw err;
       // Missing events: ask once per position for everything after what we hold.
@@ -549,6 +553,7 @@ export class BridgeClient {
   _described(body) {
     const { ref: _ref, ...description } = body;
     this._words.set(description.name, new RulesetWords(description));
+    this.holds[description.name] = description.holds ?? null;
     // Unasked (ref null: sent after the welcome) it is the running fight's.
     if (_ref == null || this.view.combat?.ruleset === description.name) {
       this.ruleset = description;
