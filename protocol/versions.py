@@ -58,6 +58,9 @@ from typing import Any
 #: Version 10: the server message ``prompt_waiting`` is new: every member but an open
 #: prompt's controller is told its kind, whom it waits on and its deadline (the
 #: countdown for the whole table).  No event changed (no step needed).
+#: Also in version 10: ``rulesets`` entries and ``ruleset`` carry ``holds``, how a
+#: client follows the game's held actions (the events that declare, fire and drop one
+#: and where their parts are); replies, not events: nothing logged changes.
 WIRE_VERSION = 10
 
 EventUpgrade = Callable[..., dict[str, Any]]
