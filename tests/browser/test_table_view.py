@@ -214,7 +214,8 @@ async def test_another_rulesets_held_action_and_its_trigger_area(
     await expect(alice.locator(drawn)).to_have_count(len(area))
     cells = await alice.locator(drawn).evaluate_all("(ps) => ps.map((p) => p.dataset.triggerCell)")
     assert sorted(cells) == sorted(f"{c},{r}" for c, r in area)
-    listed = "held attack, when anyone enters the area"
+    # The trigger in the game's words, from its description's trigger words.
+    listed = "hold attack, when someone enters the area"
     await expect(alice.locator("#order")).to_contain_text(listed)
     # The bridge's own state says the same: a fresh join folds it from the state message.
     table = pages["table"]
@@ -334,7 +335,8 @@ async def test_a_game_no_page_file_names_reads_and_prompts_in_its_words(
     pages: dict[str, Any],
 ) -> None:
     """The tests' toy ruleset, which no page or client file names: its zap reads in the
-    log in its own words and its attack of opportunity prompt asks with the core's."""
+    log in its own words, its attack of opportunity prompt asks with the core's, and its
+    ambush is drawn with its trigger area and listed in the order."""
     import tests.toy_ruleset  # noqa: F401  (registers "toy-duel" in this server)
 
     gm: Page = pages["gm"]
@@ -365,6 +367,20 @@ async def test_a_game_no_page_file_names_reads_and_prompts_in_its_words(
     await expect(prompt).to_contain_text("Bo may attack Ann, who is leaving its reach")
     await prompt.get_by_role("button", name="Let them pass").click()
     await expect(alice.locator("#log")).to_contain_text("Ann arrives on (0, 2) (cost 2, 2 left)")
+    # Bo lies in ambush: its trigger area is drawn and the order says it, in the toy's
+    # words (its description's holds and trigger words), on both pages.
+    await alice.evaluate("() => window.vttClient.endPhase('ann')")
+    await gm.evaluate(
+        "() => window.vttClient.act('bo', 'ambush', { on: 'enter', area: [[5, 5], [5, 6]] })"
+    )
+    for page in (gm, alice):
+        await expect(page.locator('g.trigger.ambush[data-hold="bo"] polygon')).to_have_count(2)
+        await expect(page.locator("#order")).to_contain_text(
+            "(ambush, when a token enters the area)"
+        )
+        await expect(page.locator("#log")).to_contain_text(
+            "Bo lies in ambush until enter in 2 cells"
+        )
     assert pages["errors"] == []
 
 
