@@ -111,7 +111,7 @@ async def test_hero_a_whole_fight(pages: dict[str, Any], tmp_path: Path) -> None
     the GM's page), then attacks it from the action bar, target clicked on the board;
     the log shows the roll's arithmetic; Esc cancels a plan, Enter commits one.  In a
     later Phase the hero readies an attack against the ogre's action and takes it when
-    the ogre's Phase comes."""
+    the ogre's Phase comes; in the next it uses a Power at an amount typed in the form."""
     gm: Page = pages["gm"]
     alice: Page = pages["alice"]
     await _set_up(gm, alice, "hero-supplement")
@@ -166,6 +166,19 @@ async def test_hero_a_whole_fight(pages: dict[str, Any], tmp_path: Path) -> None
     await alice.get_by_role("button", name="Do it: Attack").click()
     for page in (gm, alice):
         await expect(page.locator("#log li", has_text=line)).to_have_count(2)
+    # In its next Phase the hero uses its Blast (the demo scene's Power) at 3d6 of its
+    # 6d6, the amount typed into the form: the log says the dice and the END it cost.
+    await _end_turn(gm)  # the readied attack's own limited Phase
+    await _end_turns_until(gm, {"hero"})
+    await _choose_action(alice, "hero", "use_power:Blast")
+    await alice.get_by_label("dice (optional)", exact=True).fill("3d6")
+    await alice.get_by_label("target (optional)", exact=True).select_option("ogre")
+    await alice.get_by_role("button", name="Do it: Use power: Blast").click()
+    blast = re.compile(
+        r"^Hero uses Blast \(3d6, 15 Active Points\) on Ogre .*END \d+ \(\d+ left\)$"
+    )
+    for page in (gm, alice):
+        await expect(page.locator("#log li", has_text=blast)).to_have_count(1)
     await gm.get_by_role("button", name="End combat").click()
     await expect(alice.locator("#log")).to_contain_text("The fight is over")
     assert pages["errors"] == []
