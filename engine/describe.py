@@ -21,12 +21,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, get_args, get_type_hints
 
+from engine.combat_state import Combat
 from engine.events import Event
 from engine.param_shapes import ParamShape, param_shapes
 from engine.params import dice_fields
 from engine.rulesets.base import NoParams, Ruleset, find_ruleset, registered
 from engine.timewords import TimeWords
-from engine.words import CORE_EVENTS, CORE_PROMPTS, PromptWords, StatWords
+from engine.words import CORE_EVENTS, CORE_PROMPTS, HoldFields, PromptWords, StatWords
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +65,23 @@ class TriggerWords:
 
 
 @dataclass(frozen=True, slots=True)
+class HoldsDescription:
+    """How a client follows a ruleset's held actions (:class:`~engine.words.HoldWords`,
+    its classes as their event kinds): the kinds of the events that declare, fire and
+    drop one, where their parts are in the declaring event (``event``), where the
+    state's ``combat`` lists those under way (``listed``) and their parts in each entry
+    (``entry``), and the word for a hold whose records name no kind."""
+
+    declared: str
+    fired: str | None
+    dropped: tuple[str, ...]
+    event: HoldFields
+    listed: str
+    entry: HoldFields
+    kind: str | None
+
+
+@dataclass(frozen=True, slots=True)
 class RulesetDescription:
     """Everything a client needs to play ``name`` without knowing the game."""
 
@@ -75,6 +93,7 @@ class RulesetDescription:
     conditions: tuple[str, ...]
     stats: tuple[StatWords, ...]
     triggers: tuple[TriggerWords, ...]
+    holds: HoldsDescription | None
     prompts: tuple[PromptWords, ...]
     events: tuple[EventWords, ...]
 
@@ -94,9 +113,60 @@ def describe(name: str) -> RulesetDescription:
         conditions=tuple(kind.vocabulary.conditions),
         stats=tuple(wording.stats),
         triggers=tuple(TriggerWords(n, d) for n, d in wording.triggers.items()),
+        holds=holds_of(name),
         prompts=(*CORE_PROMPTS, *wording.prompts),
         events=tuple(EventWords(k, t) for k, t in templates(ruleset).items()),
     )
+
+
+def holds_of(name: str) -> HoldsDescription | None:
+    """How a client follows the held actions of the ruleset registered as ``name``
+    (None: it has none); see :func:`describe_holds`."""
+    return describe_holds(type(find_ruleset(name)))
+
+
+def describe_holds(kind: type[Ruleset]) -> HoldsDescription | None:
+    """How a client follows ruleset class ``kind``'s held actions (its
+    ``wording.holds``; None: it has none).  Every path is checked against the classes
+    it reads (the events', the state entries', the fight state's): a ``ValueError``
+    names one that is not there."""
+    holds, name = kind.wording.holds, kind.name
+    if holds is None:
+        return None
+    for cls in (holds.declared, *([holds.fired] if holds.fired else []), *holds.dropped):
+        _check_path(name, cls, holds.event.holder)
+    # The list is the core's (``triggers``) or in the ruleset's own fight state.
+    head, _, rest = holds.listed.partition(".")
+    if head == "rules" and rest:
+        _check_path(name, kind.fight_state or object, rest)
+    else:
+        _check_path(name, Combat, holds.listed)
+    for fields, cls in ((holds.event, holds.declared), (holds.entry, holds.entry_type)):
+        for path in dataclasses.astuple(fields):
+            if path is not None:
+                _check_path(name, cls, path)
+    return HoldsDescription(
+        declared=holds.declared.kind,
+        fired=holds.fired.kind if holds.fired else None,
+        dropped=tuple(cls.kind for cls in holds.dropped),
+        event=holds.event,
+        listed=holds.listed,
+        entry=holds.entry,
+        kind=holds.kind,
+    )
+
+
+def _check_path(ruleset: str, cls: type, path: str) -> None:
+    """``path`` (``trigger.area``) names a field of dataclass ``cls``, then of each
+    field's dataclass in turn."""
+    here: Any = cls
+    for part in path.split("."):
+        hints = get_type_hints(here) if dataclasses.is_dataclass(here) else {}
+        if part not in hints:
+            raise ValueError(
+                f"ruleset {ruleset!r}: its holds name {path!r}, which {cls.__name__} has not"
+            )
+        here = hints[part]
 
 
 def catalogue() -> tuple[tuple[str, str], ...]:

@@ -3,7 +3,8 @@
 A ruleset sets ``wording`` (a :class:`Wording`) next to its events, in its own
 ``words.py``: a template per event kind (the language of :mod:`engine.templates`), the
 words of each prompt kind it opens and of each answer, the statistics a token needs,
-and the trigger kinds of its held actions (its clock's words are its ``time_words``,
+the trigger kinds of its held actions and the events and fields that follow them
+(:class:`HoldWords`) (its clock's words are its ``time_words``,
 :mod:`engine.timewords`).  The core's own events and
 prompts are worded here (:data:`CORE_EVENTS`, :data:`CORE_PROMPTS`).  The rest of a
 description (actions and their params, move modes, conditions) is read from the
@@ -14,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 StatType = Literal["integer", "number", "flag", "text"]
 
@@ -45,14 +46,56 @@ class StatWords:
 
 
 @dataclass(frozen=True, slots=True)
+class HoldFields:
+    """Where each part of a held action is in one record of it (an event's data, or an
+    entry of the state's list): a field's name, a dotted path into a nested record
+    (``trigger.area``), or None where the record has no such part.  ``holder`` names
+    who holds it; ``kind`` the ruleset's word for the hold (``delay``, ``ready``);
+    ``before`` whom a delay waits for; ``action`` the action held; ``trigger`` the
+    trigger's word (:attr:`Wording.triggers`); ``trigger_by`` the token that sets it
+    off; ``area`` the cells that do."""
+
+    holder: str
+    kind: str | None = None
+    before: str | None = None
+    action: str | None = None
+    trigger: str | None = None
+    trigger_by: str | None = None
+    area: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class HoldWords:
+    """A ruleset's held (delayed, readied) actions, as a client follows them: the event
+    class that ``declared`` one (its parts where ``event`` says), the one whose holder
+    acts now because it ``fired`` (None: it never interjects), those that end one
+    otherwise (``dropped``), each naming the holder in ``event.holder``; ``listed``,
+    the path in the state's ``combat`` of the list of holds under way, each entry of
+    type ``entry_type`` with its parts where ``entry`` says; and ``kind``, the word for
+    a hold whose records name no kind.  ``engine.describe`` checks every path against
+    those classes."""
+
+    declared: type[Any]
+    event: HoldFields
+    listed: str
+    entry_type: type[Any]
+    entry: HoldFields
+    fired: type[Any] | None = None
+    dropped: tuple[type[Any], ...] = ()
+    kind: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Wording:
     """Everything a ruleset says in words (see the module docstring).  ``events``: kind
-    -> template; ``triggers``: a held action's trigger word -> what sets it off."""
+    -> template; ``triggers``: a held action's trigger word -> what sets it off;
+    ``holds``: how its held actions are followed (None: it has none)."""
 
     events: Mapping[str, str] = field(default_factory=dict)
     prompts: tuple[PromptWords, ...] = ()
     stats: tuple[StatWords, ...] = ()
     triggers: Mapping[str, str] = field(default_factory=dict)
+    holds: HoldWords | None = None
 
 
 def stat_words(

@@ -1,16 +1,17 @@
 """``list_rulesets`` -> ``rulesets`` and ``describe_ruleset`` -> ``ruleset``: which games
 the server plays, and everything a client needs to play one without knowing it.
 
-A description carries a game's name and title, its clock's words, its actions (when
-each may be taken, each param's shape: type, choices, range, default, whether it holds
-the table's dice; whether the action names a target, an area or one of several
-choices), its move modes, conditions, the stats a token carries, its held actions'
-trigger words, the words of each prompt kind and its answers, and a template per event
-kind (``engine.templates`` is the language; a client renders an event's ``data`` with
-it).  The engine builds it from the ruleset's declarations (``engine.describe``); these
-structs are its wire shape.  A member that joins with ``describe`` gets ``rulesets``
-and, while a fight runs, that fight's ``ruleset`` right after its ``welcome`` (``ref``
-null); any member may ask for any shipped ruleset's at any time.
+A description carries a game's name and title, its clock's words, its actions (when each
+may be taken, each param's shape: type, choices, range, default, whether it holds the
+table's dice; whether the action names a target, an area or one of several choices), its
+move modes, conditions, the stats a token carries, its held actions' trigger words and
+the events and fields that follow them, the words of each prompt kind and its answers,
+and a template per event kind (``engine.templates`` is the language; a client renders an
+event's ``data`` with it).  The engine builds it from the ruleset's declarations
+(``engine.describe``); these structs are its wire shape.  A member that joins with
+``describe`` gets ``rulesets`` and, while a fight runs, that fight's ``ruleset`` right
+after its ``welcome`` (``ref`` null); any member may ask for any shipped ruleset's at
+any time.
 """
 
 from __future__ import annotations
@@ -38,11 +39,53 @@ class ListRulesets(ClientWire, frozen=True, kw_only=True):
     TYPE = "list_rulesets"
 
 
+#: A field of a record, or a dotted path into a nested one (``trigger.area``).
+FieldPath = Annotated[
+    str, Meta(min_length=1, max_length=128, pattern=r"^[a-z_][a-z0-9_]*(\.[a-z_][a-z0-9_]*)*$")
+]
+
+
+class HoldFieldsDescription(Wire, frozen=True, kw_only=True):
+    """Where each part of a held action is in one record of it (an event's ``data``, or
+    an entry of the state's list), each a field path, null where the record has none:
+    who holds it, the ruleset's word for its ``kind``, whom a delay waits for
+    (``before``), the ``action`` held, the ``trigger`` word, the token that sets it off
+    (``trigger_by``) and the cells that do (``area``)."""
+
+    holder: FieldPath
+    kind: FieldPath | None
+    before: FieldPath | None
+    action: FieldPath | None
+    trigger: FieldPath | None
+    trigger_by: FieldPath | None
+    area: FieldPath | None
+
+
+class HoldsDescription(Wire, frozen=True, kw_only=True):
+    """How a client follows a game's held actions: the event kind that ``declared``
+    one (its parts where ``event`` says), the one whose holder acts now, out of turn
+    (``fired``; null: none), those that end one otherwise (``dropped``), each naming
+    the holder at ``event.holder``; the path in a state's ``combat`` of the list of
+    those under way (``listed``), the parts of each entry (``entry``); and the word for
+    a hold whose records name no kind (``kind``)."""
+
+    declared: Name
+    fired: Name | None
+    dropped: Names
+    event: HoldFieldsDescription
+    listed: FieldPath
+    entry: HoldFieldsDescription
+    kind: Name | None
+
+
 class RulesetName(Wire, frozen=True, kw_only=True):
-    """A ruleset's ``name`` (what ``start_combat`` takes) and ``title`` (for people)."""
+    """A ruleset's ``name`` (what ``start_combat`` takes), ``title`` (for people), and
+    how its held actions are followed (``holds``; null: it has none), so a client can
+    fold any fight's events from the first."""
 
     name: Name
     title: LongName
+    holds: HoldsDescription | None = None
 
 
 class DescribeRuleset(ClientWire, frozen=True, kw_only=True):
@@ -175,5 +218,6 @@ class RulesetDescription(ServerWire, frozen=True, kw_only=True):
     conditions: Names
     stats: Annotated[tuple[StatDescription, ...], Meta(max_length=MAX_ITEMS)]
     triggers: Annotated[tuple[TriggerDescription, ...], Meta(max_length=MAX_ITEMS)]
+    holds: HoldsDescription | None = None
     prompts: Annotated[tuple[PromptDescription, ...], Meta(max_length=MAX_ITEMS)]
     events: Annotated[tuple[EventTemplate, ...], Meta(max_length=MAX_ITEMS)]

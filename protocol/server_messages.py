@@ -168,6 +168,21 @@ class Prompt(ServerWire, frozen=True, kw_only=True):
     remaining_ms: Seq
 
 
+class PromptWaiting(ServerWire, frozen=True, kw_only=True):
+    """A prompt of ``kind`` waits on ``controller``'s answer until ``deadline_ms`` (the
+    server's wall clock), ``remaining_ms`` from when the message was sent: sent to every
+    member of the table but the controller (who is sent the ``prompt``), so the whole
+    table sees whom the fight waits on, and for how long.  Only the controller may
+    answer; what the prompt asks is in its ``prompt_opened`` event."""
+
+    TYPE = "prompt_waiting"
+    prompt: Name
+    kind: Name
+    controller: Name
+    deadline_ms: Seq
+    remaining_ms: Seq
+
+
 class State(ServerWire, frozen=True, kw_only=True):
     """The full table ``state`` as of event ``last_event`` (-1: before any event).
     Unhashable (``state`` is a dict)."""
@@ -216,6 +231,7 @@ ServerMessage: TypeAlias = (
     | ErrorMessage
     | Event
     | Prompt
+    | PromptWaiting
     | State
     | Pong
     | Redirect

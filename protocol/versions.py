@@ -55,7 +55,13 @@ from typing import Any
 #: the token's action).  A reply, not an event: nothing logged changes (no step needed).
 #: Also in version 9 (several bridge processes on one PostgreSQL database): the
 #: server message ``redirect`` is new; no event changed (no step needed).
-WIRE_VERSION = 9
+#: Version 10: the server message ``prompt_waiting`` is new: every member but an open
+#: prompt's controller is told its kind, whom it waits on and its deadline (the
+#: countdown for the whole table).  No event changed (no step needed).
+#: Also in version 10: ``rulesets`` entries and ``ruleset`` carry ``holds``, how a
+#: client follows the game's held actions (the events that declare, fire and drop one
+#: and where their parts are); replies, not events: nothing logged changes.
+WIRE_VERSION = 10
 
 EventUpgrade = Callable[..., dict[str, Any]]
 #: ``EVENT_UPGRADES[v]`` turns a logged event (``{"kind", "data"}``) of wire version

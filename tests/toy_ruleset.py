@@ -39,7 +39,7 @@ from engine.rulesets.base import (
     register,
 )
 from engine.tray import DiceTray
-from engine.words import StatWords, Wording
+from engine.words import HoldFields, HoldWords, StatWords, Wording
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +78,24 @@ class Held:
     combatant: str
     on: str
     by: str | None
+    area: tuple[tuple[int, int], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Sprung:
+    """``combatant``'s held zap goes off at ``by``: it acts now, out of turn."""
+
+    kind: ClassVar[str] = "toy_ambush_sprung"
+    combatant: str
+    by: str
+
+
+@dataclass(frozen=True, slots=True)
+class Lapsed:
+    """``combatant``'s held zap lapsed at the end of the Round."""
+
+    kind: ClassVar[str] = "toy_ambush_lapsed"
+    combatant: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,7 +191,8 @@ def _hold(ctx: Context, params: HoldParams) -> Result:
     assert combat is not None
     trigger = Trigger(ctx.token.id, params.on, params.by, tuple(sorted(params.area)), "zap")
     combat = replace(combat, triggers=(*combat.triggers, trigger))
-    return replace(state, combat=combat), [Held(ctx.token.id, params.on, params.by)]
+    held = Held(ctx.token.id, params.on, params.by, trigger.area)
+    return replace(state, combat=combat), [held]
 
 
 def _bless(ctx: Context, params: BlessParams) -> Result:
@@ -226,13 +245,19 @@ class ToyDuel(Ruleset):
         "barge": ActionSpec("barge", BargeParams, _barge, when="gm"),
     }
     vocabulary: ClassVar[Vocabulary] = Vocabulary(
-        conditions=("dazed",), resources=("speed",), events=(Zapped, Held), other=("zaps",)
+        conditions=("dazed",),
+        resources=("speed",),
+        events=(Zapped, Held, Sprung, Lapsed),
+        other=("zaps",),
     )
     # A game's words live in its words.py; the toy keeps them beside its events.
     wording: ClassVar[Wording] = Wording(
         events={
             "toy_zapped": "{attacker:token} zaps {target:token}: 1d6 {roll}, {hit?a hit|a miss}",
-            "toy_ambush": "{combatant:token} lies in ambush until {on:word}[ by {by:token}]",
+            "toy_ambush": "{combatant:token} lies in ambush until {on:word}[ by {by:token}]"
+            "[ in {area:count} cells]",
+            "toy_ambush_sprung": "{combatant:token} springs its ambush on {by:token}",
+            "toy_ambush_lapsed": "{combatant:token}'s ambush lapses",
         },
         stats=(StatWords("speed", "integer", doc="added to the initiative roll"),),
         triggers={
@@ -240,6 +265,17 @@ class ToyDuel(Ruleset):
             "enter": "a token enters the area",
             "sight": "a token comes into sight",
         },
+        # Its held zaps are the core's triggers: a client follows them with no edit.
+        holds=HoldWords(
+            declared=Held,
+            event=HoldFields("combatant", trigger="on", trigger_by="by", area="area"),
+            listed="triggers",
+            entry_type=Trigger,
+            entry=HoldFields("owner", trigger="on", trigger_by="by", area="area"),
+            fired=Sprung,
+            dropped=(Lapsed,),
+            kind="ambush",
+        ),
     )
 
     def check_combatant(self, combatant: Combatant) -> None:
@@ -282,7 +318,8 @@ class ToyDuel(Ruleset):
         """Held zaps lapse at the end of the Round."""
         combat = state.combat
         assert combat is not None
-        return replace(state, combat=replace(combat, triggers=())), []
+        lapsed = [Lapsed(t.owner) for t in combat.triggers]
+        return replace(state, combat=replace(combat, triggers=())), lapsed
 
     def movement_left(self, combat: Any, combatant: Combatant) -> float:
         """What is left of ``movement`` this turn."""
@@ -324,7 +361,8 @@ class ToyDuel(Ruleset):
         """The held zap goes off at whoever set it off."""
         target = ctx.scene.token(by)
         assert target is not None
-        return _zap_free(ctx, target, None)
+        state, events = _zap_free(ctx, target, None)
+        return state, [Sprung(ctx.token.id, by), *events]
 
 
 def _zap_free(ctx: Context, target: Combatant, rolls: tuple[int, ...] | None) -> Result:

@@ -13,7 +13,7 @@ import functools
 from typing import Any
 
 from engine import UnsupportedRuleset
-from engine.describe import catalogue, core_words, describe
+from engine.describe import catalogue, core_words, describe, holds_of
 from engine.serial import to_plain
 from protocol.describe import DescribeRuleset, ListRulesets, RulesetDescription, RulesetList
 from protocol.wire import read
@@ -37,7 +37,10 @@ def description(name: str, ref: int | None) -> RulesetDescription:
 
 def ruleset_list(ref: int | None) -> RulesetList:
     """The ``rulesets`` message answering ``ref``."""
-    names = [{"name": name, "title": title} for name, title in catalogue()]
+    names = [
+        {"name": name, "title": title, "holds": to_plain(holds_of(name))}
+        for name, title in catalogue()
+    ]
     events, prompts = to_plain(core_words())
     body = {"seq": 0, "ref": ref, "rulesets": names, "events": events, "prompts": prompts}
     return read(RulesetList, body)

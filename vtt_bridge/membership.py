@@ -228,7 +228,7 @@ def leave(session: Session, now_ms: int) -> None:
 
 
 async def resync(hub: HubParts, session: Session, after: int, now_ms: int) -> None:
-    """Send every event after index ``after`` and the prompts waiting for this member,
+    """Send every event after index ``after`` and the open prompts,
     as they stand once every command submitted before the request is answered.
 
     The catch-up is sent in a turn of the server's join gate (``session.admission``),
@@ -263,7 +263,7 @@ def in_window(session: Session, after: int) -> bool:
 
 
 def send_state(session: Session, now_ms: int) -> None:
-    """Send ``session`` the table's committed state and the prompts it controls."""
+    """Send ``session`` the table's committed state and the open prompts."""
     table = session.table
     assert table is not None
     state = public_state(table.committed)
@@ -344,19 +344,18 @@ async def _catch_up(
 
 
 def open_prompts(session: Session) -> list[tuple[Prompt, int | None]]:
-    """Every open prompt ``session`` controls, with its deadline."""
+    """Every open prompt, with its deadline: ``session`` is sent the ones it controls
+    to answer, the others as ``prompt_waiting`` (see :func:`prompt_message`)."""
     table = session.table
     assert table is not None
     combat = table.committed.combat
     return [
-        (prompt, table.deadlines.get(prompt.id))
-        for prompt in (combat.prompts if combat else ())
-        if session.participant == prompt.controller
+        (prompt, table.deadlines.get(prompt.id)) for prompt in (combat.prompts if combat else ())
     ]
 
 
 def resend_prompts(session: Session, now_ms: int) -> None:
-    """Send ``session`` every open prompt it controls, with its deadline."""
+    """Send ``session`` every open prompt with its deadline (to answer, or waited on)."""
     for prompt, deadline in open_prompts(session):
         session.send(prompt_message(session, prompt, _or(deadline, now_ms), now_ms), now_ms)
 

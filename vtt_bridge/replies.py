@@ -93,36 +93,76 @@ def send_error(
 
 def prompt_message(
     session: Session, prompt: engine.model.Prompt, deadline_ms: int, now_ms: int
-) -> protocol.Prompt:
-    """The ``prompt`` message telling ``session`` (the prompt's controller) to answer:
-    ``deadline_ms`` on the server's wall clock, and the time left until then."""
-    return protocol.Prompt(
-        seq=session.next_seq(),
-        prompt=prompt.id,
-        kind=prompt.kind,
-        attacker=prompt.attacker,
-        target=prompt.target,
-        at=prompt.at,
-        exit_point=prompt.exit_point,
-        deadline_ms=deadline_ms,
-        remaining_ms=max(0, deadline_ms - now_ms),
+) -> protocol.Prompt | protocol.PromptWaiting:
+    """What ``session`` is told of an open prompt: the ``prompt`` to answer when it is
+    the prompt's controller, else ``prompt_waiting`` (whom the table waits on, till
+    when); ``deadline_ms`` on the server's wall clock, with the time left until then."""
+    return _prompt_for(
+        session,
+        prompt.id,
+        prompt.kind,
+        prompt.controller,
+        prompt.attacker,
+        prompt.target,
+        prompt.at,
+        prompt.exit_point,
+        deadline_ms,
+        now_ms,
     )
 
 
 def opened_prompt(
     session: Session, opened: engine.events.PromptOpened, deadline_ms: int, now_ms: int
-) -> protocol.Prompt:
+) -> protocol.Prompt | protocol.PromptWaiting:
     """:func:`prompt_message` for a prompt a command just opened, read off its event."""
+    return _prompt_for(
+        session,
+        opened.prompt,
+        opened.prompt_kind,
+        opened.controller,
+        opened.attacker,
+        opened.target,
+        opened.at,
+        opened.exit_point,
+        deadline_ms,
+        now_ms,
+    )
+
+
+def _prompt_for(
+    session: Session,
+    prompt: str,
+    kind: str,
+    controller: str,
+    attacker: str,
+    target: str,
+    at: tuple[int, int],
+    exit_point: tuple[float, float],
+    deadline_ms: int,
+    now_ms: int,
+) -> protocol.Prompt | protocol.PromptWaiting:
+    remaining_ms = max(0, deadline_ms - now_ms)
+    if session.participant != controller:
+        # Everyone else sees whom the fight waits on and the countdown, never the
+        # answer: the question itself is in the broadcast ``prompt_opened`` event.
+        return protocol.PromptWaiting(
+            seq=session.next_seq(),
+            prompt=prompt,
+            kind=kind,
+            controller=controller,
+            deadline_ms=deadline_ms,
+            remaining_ms=remaining_ms,
+        )
     return protocol.Prompt(
         seq=session.next_seq(),
-        prompt=opened.prompt,
-        kind=opened.prompt_kind,
-        attacker=opened.attacker,
-        target=opened.target,
-        at=opened.at,
-        exit_point=opened.exit_point,
+        prompt=prompt,
+        kind=kind,
+        attacker=attacker,
+        target=target,
+        at=at,
+        exit_point=exit_point,
         deadline_ms=deadline_ms,
-        remaining_ms=max(0, deadline_ms - now_ms),
+        remaining_ms=remaining_ms,
     )
 
 
@@ -135,7 +175,8 @@ def broadcast(
     prompts: tuple[engine.events.PromptOpened, ...] = (),
 ) -> None:
     """Send committed ``events`` (numbered from ``first``) to every member of ``table``,
-    and each prompt they opened to its controller.  ``opened`` is the deadline of each
+    then each prompt they opened: to its controller the ``prompt`` to answer, to every
+    other member ``prompt_waiting`` (its countdown).  ``opened`` is the deadline of each
     prompt they opened and ``prompts`` those still open, as the command's application
     found them (not re-read from the events or the state)."""
     # Each event is built once, then renumbered per member.  Its data is the engine's
@@ -151,9 +192,8 @@ def broadcast(
         for event in built:
             session.send_shared(event, now_ms)
         for prompt in prompts:
-            if session.participant == prompt.controller:
-                deadline = opened[prompt.prompt]
-                session.send(opened_prompt(session, prompt, deadline, now_ms), now_ms)
+            deadline = opened[prompt.prompt]
+            session.send(opened_prompt(session, prompt, deadline, now_ms), now_ms)
 
     for session in list(table.sessions):
         if session.held is not None:  # catching up: sent once it has caught up

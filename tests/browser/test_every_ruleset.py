@@ -47,16 +47,24 @@ async def _set_up(gm: Page, alice: Page, ruleset: str) -> dict[str, Any]:
     return scene
 
 
-async def _end_turns_until(gm: Page, wanted: set[str]) -> str:
+async def _end_turn(gm: Page) -> str:
+    """The GM ends the acting token's Turn or Phase with its button; returns who it was."""
+    actor = str(await view_of(gm, ".combat.actor"))
+    name = await view_of(gm, f".tokens[{json.dumps(actor)}].name")
+    await gm.get_by_role("button", name=re.compile(rf"^End {re.escape(name)}'s ")).click()
+    await expect(gm.locator("#order li.actor")).not_to_contain_text(name)
+    return actor
+
+
+async def _end_turns_until(gm: Page, wanted: set[str], *, shown: Any = None) -> str:
     """The GM ends the acting token's Turn or Phase with its button until one of
-    ``wanted`` acts; returns it."""
+    ``wanted`` acts, or, given ``shown`` (a locator), until it shows; returns the actor
+    then."""
     for _ in range(12):
         actor = str(await view_of(gm, ".combat.actor"))
-        if actor in wanted:
+        if (await shown.count()) if shown is not None else actor in wanted:
             return actor
-        name = await view_of(gm, f".tokens[{json.dumps(actor)}].name")
-        await gm.get_by_role("button", name=re.compile(rf"^End {re.escape(name)}'s ")).click()
-        await expect(gm.locator("#order li.actor")).not_to_contain_text(name)
+        await _end_turn(gm)
     raise AssertionError(f"none of {wanted} came to act")
 
 
@@ -101,7 +109,9 @@ async def test_the_picker_lists_the_servers_rulesets(pages: dict[str, Any]) -> N
 async def test_hero_a_whole_fight(pages: dict[str, Any], tmp_path: Path) -> None:
     """Hero: the hero leaves the ogre's reach (its attack of opportunity is declined from
     the GM's page), then attacks it from the action bar, target clicked on the board;
-    the log shows the roll's arithmetic; Esc cancels a plan, Enter commits one."""
+    the log shows the roll's arithmetic; Esc cancels a plan, Enter commits one.  In a
+    later Phase the hero readies an attack against the ogre's action and takes it when
+    the ogre's Phase comes; in the next it uses a Power at an amount typed in the form."""
     gm: Page = pages["gm"]
     alice: Page = pages["alice"]
     await _set_up(gm, alice, "hero-supplement")
@@ -133,6 +143,42 @@ async def test_hero_a_whole_fight(pages: dict[str, Any], tmp_path: Path) -> None
     for page in (gm, alice):
         await expect(page.locator("#log li", has_text=line)).to_have_count(1)
     await alice.screenshot(path=_shot(tmp_path, "hero-supplement"))
+    # Then a readied attack: in the hero's next Phase it readies against the ogre's
+    # action, listed in the order; when the ogre's Phase comes, the hero's player is
+    # asked, takes it, and the hero attacks out of turn from the action bar.
+    if await view_of(gm, ".combat.actor") == "hero":
+        await _end_turn(gm)
+    await _end_turns_until(gm, {"hero"})
+    await _choose_action(alice, "hero", "ready")
+    await alice.get_by_label("action", exact=True).select_option("attack")
+    await alice.get_by_label("trigger by (optional)", exact=True).select_option("ogre")
+    await alice.get_by_role("button", name="Do it: Ready").click()
+    for page in (gm, alice):
+        await expect(page.locator("#order")).to_contain_text("(ready attack, on Ogre's action)")
+    readied = alice.locator("#prompt-list li.mine", has_text="held action is set off by Ogre")
+    await _end_turns_until(gm, {"ogre"}, shown=readied)
+    await readied.get_by_role("button", name="Take the held action now").click()
+    await expect(alice.locator("#order")).not_to_contain_text("ready attack")
+    await _choose_action(alice, "hero", "attack")
+    await alice.locator('[data-token="ogre"]').click()
+    await alice.get_by_label("ranged (optional)").check()
+    await alice.get_by_label("range (optional)").fill("10")
+    await alice.get_by_role("button", name="Do it: Attack").click()
+    for page in (gm, alice):
+        await expect(page.locator("#log li", has_text=line)).to_have_count(2)
+    # In its next Phase the hero uses its Blast (the demo scene's Power) at 3d6 of its
+    # 6d6, the amount typed into the form: the log says the dice and the END it cost.
+    await _end_turn(gm)  # the readied attack's own limited Phase
+    await _end_turns_until(gm, {"hero"})
+    await _choose_action(alice, "hero", "use_power:Blast")
+    await alice.get_by_label("dice (optional)", exact=True).fill("3d6")
+    await alice.get_by_label("target (optional)", exact=True).select_option("ogre")
+    await alice.get_by_role("button", name="Do it: Use power: Blast").click()
+    blast = re.compile(
+        r"^Hero uses Blast \(3d6, 15 Active Points\) on Ogre .*END \d+ \(\d+ left\)$"
+    )
+    for page in (gm, alice):
+        await expect(page.locator("#log li", has_text=blast)).to_have_count(1)
     await gm.get_by_role("button", name="End combat").click()
     await expect(alice.locator("#log")).to_contain_text("The fight is over")
     assert pages["errors"] == []

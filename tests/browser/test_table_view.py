@@ -5,7 +5,8 @@ and sees its reach and threatened cells as the bridge answers ``ask_threat``; se
 hero, clicks a cell and sees the bridge's planned path and cost; then drags the hero out
 of the ogre's reach, sees the plan for where the drag ended, and moves;
 the GM's page (its clock ten minutes fast) shows the attack of opportunity prompt with
-its countdown from the bridge's ``remaining_ms`` and answers it;
+its countdown from the bridge's ``remaining_ms`` and answers it, while the player's page
+counts the same prompt down (``prompt_waiting``);
 both pages show the attack and, after the player ends the Phase, the initiative marker
 moved on, with the move's path and the exact point where it left the ogre's reach still
 drawn.  A second test declares a Cyberpunk RED Hold Action and sees its trigger area on
@@ -120,7 +121,12 @@ async def test_a_fight_played_from_the_pages(pages: dict[str, Any], tmp_path: Pa
     await expect(prompt).to_contain_text("if nobody does, they pass unattacked")
     await expect(prompt.get_by_role("button", name="Let them pass")).to_have_count(1)
     await expect(prompt.locator(".countdown")).to_have_text(re.compile(r"^([12]\d|30) s$"))
-    await expect(alice.locator("#prompt-list li.theirs")).to_contain_text("gm decides")
+    theirs = alice.locator("#prompt-list li.theirs")
+    await expect(theirs).to_contain_text("gm decides")
+    # The mover waits on the GM's answer and sees the same countdown (prompt_waiting),
+    # with no buttons: only the GM answers.
+    await expect(theirs.locator(".countdown")).to_have_text(re.compile(r"^([12]\d|30) s$"))
+    await expect(theirs.get_by_role("button")).to_have_count(0)
     await expect(alice.locator("polyline.moving")).to_have_count(1)
     # Where it stopped is marked at the bridge's exact exit point, on both pages.
     exit_at = _js_numbers(exits[0].point)
@@ -208,7 +214,8 @@ async def test_another_rulesets_held_action_and_its_trigger_area(
     await expect(alice.locator(drawn)).to_have_count(len(area))
     cells = await alice.locator(drawn).evaluate_all("(ps) => ps.map((p) => p.dataset.triggerCell)")
     assert sorted(cells) == sorted(f"{c},{r}" for c, r in area)
-    listed = "held attack, when anyone enters the area"
+    # The trigger in the game's words, from its description's trigger words.
+    listed = "hold attack, when someone enters the area"
     await expect(alice.locator("#order")).to_contain_text(listed)
     # The bridge's own state says the same: a fresh join folds it from the state message.
     table = pages["table"]
@@ -328,7 +335,8 @@ async def test_a_game_no_page_file_names_reads_and_prompts_in_its_words(
     pages: dict[str, Any],
 ) -> None:
     """The tests' toy ruleset, which no page or client file names: its zap reads in the
-    log in its own words and its attack of opportunity prompt asks with the core's."""
+    log in its own words, its attack of opportunity prompt asks with the core's, and its
+    ambush is drawn with its trigger area and listed in the order."""
     import tests.toy_ruleset  # noqa: F401  (registers "toy-duel" in this server)
 
     gm: Page = pages["gm"]
@@ -359,6 +367,20 @@ async def test_a_game_no_page_file_names_reads_and_prompts_in_its_words(
     await expect(prompt).to_contain_text("Bo may attack Ann, who is leaving its reach")
     await prompt.get_by_role("button", name="Let them pass").click()
     await expect(alice.locator("#log")).to_contain_text("Ann arrives on (0, 2) (cost 2, 2 left)")
+    # Bo lies in ambush: its trigger area is drawn and the order says it, in the toy's
+    # words (its description's holds and trigger words), on both pages.
+    await alice.evaluate("() => window.vttClient.endPhase('ann')")
+    await gm.evaluate(
+        "() => window.vttClient.act('bo', 'ambush', { on: 'enter', area: [[5, 5], [5, 6]] })"
+    )
+    for page in (gm, alice):
+        await expect(page.locator('g.trigger.ambush[data-hold="bo"] polygon')).to_have_count(2)
+        await expect(page.locator("#order")).to_contain_text(
+            "(ambush, when a token enters the area)"
+        )
+        await expect(page.locator("#log")).to_contain_text(
+            "Bo lies in ambush until enter in 2 cells"
+        )
     assert pages["errors"] == []
 
 

@@ -21,6 +21,7 @@ from protocol import (
     Ping,
     Pong,
     Prompt,
+    PromptWaiting,
     Redirect,
     Resync,
     SceneSpec,
@@ -321,6 +322,15 @@ SERVER_MESSAGES: st.SearchStrategy[ServerMessage] = st.one_of(
         deadline_ms=st.integers(0, 2**53 - 1),
         remaining_ms=st.integers(0, 2**53 - 1),
     ),
+    st.builds(
+        PromptWaiting,
+        seq=SEQ,
+        prompt=text(1, 64),
+        kind=text(1, 64),
+        controller=text(1, 64),
+        deadline_ms=st.integers(0, 2**53 - 1),
+        remaining_ms=st.integers(0, 2**53 - 1),
+    ),
     st.builds(State, seq=SEQ, last_event=st.integers(-1, 2**53 - 1), state=JSON_MAP),
     st.builds(Pong, seq=SEQ),
     st.builds(
@@ -466,7 +476,7 @@ def test_every_message_type_has_a_strategy() -> None:
         | {c.__name__ for c in (JoinCombat, EditScene)}
     )
     server_names = {c.__name__ for c in (Welcome, Ack, ErrorMessage, Event, Prompt, State, Pong)}
-    server_names.add(Redirect.__name__)
+    server_names |= {Redirect.__name__, PromptWaiting.__name__}
     server_names |= {
         c.__name__ for c in (TokenIssued, TokenRevoked, TokenList, Options, PathPlan, Threat, Exits)
     }

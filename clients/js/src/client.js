@@ -83,6 +83,8 @@ import { RulesetWords } from "./words.js";
  * @property {(view: TableView) => void} state a full state replaced the view
  * @property {(event: EventMessage, view: TableView) => void} event an event was folded
  * @property {(prompt: PromptView, view: TableView) => void} prompt a prompt for this participant, with its deadline
+ * @property {(prompt: PromptView, view: TableView) => void} prompt_waiting someone else's
+ *   prompt the fight waits on, with its deadline (its countdown for the whole table)
  * @property {(view: TableView) => void} change the view changed (once per frame)
  * @property {(status: Status, detail?: {code?: number, reason?: string, redirect?: string}) => void} status
  * @property {(ruleset: RulesetDescription) => void} ruleset the running fight's ruleset
@@ -187,6 +189,9 @@ export class BridgeClient {
     this._describing = new Map();
     /** @type {RulesetWords | null} the words every game shares (sent with `rulesets`) */
     this._shared = null;
+    /** @type {import("./table.js").HoldsByRuleset} each ruleset's held actions as the
+     * server describes them (with `rulesets`, before any event): the view folds them */
+    this.holds = {};
   }
 
   // -- connection --------------------------------------------------------------------
@@ -212,7 +217,7 @@ export class BridgeClient {
 
   /**
    * Subscribe to `name` ("welcome", "state", "event", "event:<kind>", "prompt",
-   * "change", "status", "error"); returns the function that unsubscribes.
+   * "prompt_waiting", "change", "status", "error"); returns the function that unsubscribes.
    * @template {keyof ClientEvents | `event:${string}`} K
    * @param {K} name
    * @param {K extends keyof ClientEvents ? ClientEvents[K] : (data: Record<string, any>, event: EventMessage) => void} handler
@@ -411,7 +416,7 @@ export class BridgeClient {
         return this._welcomed(/** @type {Welcome} */ (body));
       case "state":
         this._replacedPrompts = this.view.prompts;
-        this.view = viewFromState(body.state, body.last_event);
+        this.view = viewFromState(body.state, body.last_event, this.holds);
         this._synced = true;
         this._changed = true;
         this._emit("state", this.view);
@@ -428,6 +433,12 @@ export class BridgeClient {
         this._changed = true;
         this._emit("prompt", this.view.prompts[body.prompt], this.view);
         return;
+      case "prompt_waiting":
+        // Someone else's prompt: the same countdown, kept as a prompt's is.
+        applyPrompt(this.view, this.welcome?.participant ?? "", body, receivedAt, this._replacedPrompts[body.prompt]);
+        this._changed = true;
+        if (this.view.prompts[body.prompt]) this._emit("prompt_waiting", this.view.prompts[body.prompt], this.view);
+        return;
       case "pong": {
         const seq = this._pings.shift();
         if (seq !== undefined) this._settle(seq, body);
@@ -437,8 +448,9 @@ export class BridgeClient {
         return this._error(body);
       case "rulesets":
         this.rulesets = body.rulesets;
+        for (const r of body.rulesets) this.holds[r.name] = r.holds ?? null;
         this._shared = new RulesetWords({ name: "", title: "", time: { units: [{ key: "round", name: "Round", seconds: 0, also: [] }], surprise: "Surprise Round", action: "Turn" },
-          actions: [], move_modes: [], conditions: [], stats: [], triggers: [], prompts: body.prompts, events: body.events });
+          actions: [], move_modes: [], conditions: [], stats: [], triggers: [], holds: null, prompts: body.prompts, events: body.events });
         if (typeof body.ref === "number") this._settle(body.ref, body);
         return;
       case "ruleset":
@@ -478,7 +490,7 @@ export class BridgeClient {
   _event(event) {
     let applied;
     try {
-      applied = applyEvent(this.view, event.index, event.kind, event.data);
+      applied = applyEvent(this.view, event.index, event.kind, event.data, this.holds);
     } catch (err) {
       if (!(err instanceof RangeError)) throw err;
       // Missing events: ask once per position for everything after what we hold.
@@ -541,6 +553,7 @@ export class BridgeClient {
   _described(body) {
     const { ref: _ref, ...description } = body;
     this._words.set(description.name, new RulesetWords(description));
+    this.holds[description.name] = description.holds ?? null;
     // Unasked (ref null: sent after the welcome) it is the running fight's.
     if (_ref == null || this.view.combat?.ruleset === description.name) {
       this.ruleset = description;
@@ -644,6 +657,12 @@ export class BridgeClient {
     return Object.values(this.view.prompts).filter((p) => p.controller === me);
   }
 
+  /** The open prompts someone else answers, which the fight waits on. @returns {PromptView[]} */
+  waitingPrompts() {
+    const me = this.welcome?.participant;
+    return Object.values(this.view.prompts).filter((p) => p.controller !== me);
+  }
+
   /**
    * Resolves once `predicate(view)` holds (checked now and after every frame that changes
    * the view), e.g. `await client.until((v) => v.combat?.moving === null)` to wait for a
@@ -685,7 +704,8 @@ export class BridgeClient {
 
   /**
    * Milliseconds left to answer `prompt` before the bridge takes the default answer
-   * (null: no deadline known, someone else's prompt).  Counted on this machine's
+   * (null: no deadline known yet, or a bridge before wire version 10 and someone
+   * else's prompt): its controller's countdown and everyone else's alike.  Counted on this machine's
    * monotonic clock from the `prompt` message's receipt and its `remaining_ms`, so
    * it is right however far this machine's wall clock is from the bridge's.
    * @param {PromptView} prompt

@@ -5,8 +5,10 @@
 // only keeps the latest word on each.
 //
 // Two entry points, kept in step by a test that folds every recorded session both ways:
-//   viewFromState(state, lastEvent)  the bridge's full table state (`state` message)
-//   applyEvent(view, index, kind, data)  one event onto a view
+//   viewFromState(state, lastEvent, holds)  the bridge's full table state (`state` message)
+//   applyEvent(view, index, kind, data, holds)  one event onto a view
+// (`holds`: each ruleset's held actions as the bridge describes them, the one part of a
+// game the view folds from its description).
 // The view is a plain object (camelCase); a consumer may read it but should not change it.
 
 /**
@@ -31,7 +33,8 @@
  *
  * @typedef {object} HoldView a delayed, readied or held action, whatever the ruleset
  * @property {string} combatant who holds it
- * @property {string} kind "delay" or "ready" (Hero), "hold" (Cyberpunk RED's Hold Action)
+ * @property {string} kind the ruleset's word ("delay" or "ready" in Hero, "hold" for
+ *   Cyberpunk RED's Hold Action), from its description
  * @property {string | null} before delay: act just before this combatant
  * @property {string | null} action the action readied or held
  * @property {string | null} trigger the ruleset's word for the moment it fires, when it has
@@ -105,7 +108,8 @@
  * @property {Cell} at
  * @property {[number, number]} exitPoint
  * @property {number | null} deadlineMs server clock (ms since the epoch) when it expires;
- *   null when this participant was not sent the prompt (it is someone else's to answer)
+ *   null until the bridge sent its `prompt` (to its controller) or `prompt_waiting` (to
+ *   everyone else; a bridge before wire version 10 sends no one else a deadline)
  * @property {number | null} localDeadlineMs the same moment on this machine's monotonic
  *   clock (a `performance.now()` reading): the `prompt` message's receipt plus its
  *   `remaining_ms`, so a wrong wall clock here does not matter; null with `deadlineMs`
@@ -156,58 +160,90 @@ function moveView(move) {
 const cellList = (cells) => (cells ?? []).map((c) => [c[0], c[1]]);
 
 /**
- * Held actions are the one thing each ruleset names in its own words, on the wire and in
- * its state: this table is the only place the view knows those words.  A row per ruleset
- * turns its hold (a `rules.holds` entry of the state, or the event that declares one) into
- * the same HoldView, and names the events that declare one, fire one (its holder acts
- * now, out of turn) and drop one.  Shapes only: when a hold fires is the bridge's to say,
- * and these events say it.  A ruleset without a row (M&M 3e has no held actions) shows none.
- * @type {Record<string, {view: (hold: any) => HoldView, holder: string, declared: string, fired: string, dropped: string[]}>}
+ * @typedef {object} HoldFields where each part of a held action is in one record of it
+ *   (an event's data, or an entry of the state's list): a field, a dotted path
+ *   (`trigger.area`), or null where the record has none
+ * @property {string} holder
+ * @property {string | null} kind
+ * @property {string | null} before
+ * @property {string | null} action
+ * @property {string | null} trigger
+ * @property {string | null} trigger_by
+ * @property {string | null} area
+ *
+ * @typedef {object} HoldsDescription how a ruleset's held actions are followed, as the
+ *   bridge describes them (`holds` of each `rulesets` entry, and of `ruleset`)
+ * @property {string} declared the event kind that declares one (its parts: `event`)
+ * @property {string | null} fired the event kind whose holder acts now, out of turn
+ * @property {string[]} dropped the event kinds that end one otherwise
+ * @property {HoldFields} event
+ * @property {string} listed the path in a state's `combat` of the holds under way
+ * @property {HoldFields} entry the parts of each listed entry
+ * @property {string | null} kind the word for a hold whose records name no kind
+ *
+ * @typedef {Record<string, HoldsDescription | null | undefined>} HoldsByRuleset each
+ *   ruleset's `holds`, by ruleset name (the client keeps it from the bridge's `rulesets`)
  */
-const HOLDS = {
-  "hero-supplement": {
-    // state: {combatant, kind, before, action, trigger_by, area, ...};
-    // hold_declared: the same, its kind under `hold`.
-    view: (h) => ({
-      combatant: h.combatant,
-      kind: h.kind ?? h.hold,
-      before: h.before ?? null,
-      action: h.action ?? null,
-      trigger: null,
-      triggerBy: h.trigger_by ?? null,
-      area: cellList(h.area),
-    }),
-    holder: "combatant", // the field naming the holder in the events below
-    declared: "hold_declared",
-    fired: "readied_action_taken",
-    dropped: ["hold_lapsed", "delay_taken"],
-  },
-  "cyberpunk-red": {
-    // state: {holder, action, params, trigger: {kind, token, area}, round};
-    // cpr_action_held: {holder, action, trigger, token, area, round}.
-    view: (h) => {
-      const t = typeof h.trigger === "object" && h.trigger ? h.trigger : { kind: h.trigger, token: h.token, area: h.area };
-      return {
-        combatant: h.holder,
-        kind: "hold",
-        before: null,
-        action: h.action ?? null,
-        trigger: t.kind ?? null,
-        triggerBy: t.token ?? null,
-        area: cellList(t.area),
-      };
-    },
-    holder: "holder",
-    declared: "cpr_action_held",
-    fired: "cpr_held_fired",
-    dropped: ["cpr_held_lost"],
-  },
-};
 
-/** @param {string} ruleset @param {any[]} holds a state's hold entries @returns {Record<string, HoldView>} */
-function holdsOf(ruleset, holds) {
-  const row = HOLDS[ruleset];
-  return row ? Object.fromEntries(holds.map((h) => row.view(h)).map((h) => [h.combatant, h])) : {};
+/** The value at dotted `path` in `record` (undefined: not there). @param {any} record @param {string | null} path */
+function at(record, path) {
+  if (path == null) return undefined;
+  let value = record;
+  for (const key of path.split(".")) value = value !== null && typeof value === "object" ? value[key] : undefined;
+  return value;
+}
+
+/**
+ * A ruleset's hold record (an event's data, or an entry of the state's list) as the
+ * HoldView every ruleset shares, read where its description says each part is: held
+ * actions are the one thing each ruleset names in its own words, and the bridge's
+ * description says which (no client names a ruleset).
+ * @param {HoldsDescription} holds @param {HoldFields} fields @param {any} record
+ * @returns {HoldView}
+ */
+function holdView(holds, fields, record) {
+  return {
+    combatant: at(record, fields.holder),
+    kind: at(record, fields.kind) ?? holds.kind ?? null,
+    before: at(record, fields.before) ?? null,
+    action: at(record, fields.action) ?? null,
+    trigger: at(record, fields.trigger) ?? null,
+    triggerBy: at(record, fields.trigger_by) ?? null,
+    area: cellList(at(record, fields.area)),
+  };
+}
+
+/** The holds a state's `combat` lists, by holder. @param {HoldsDescription | null | undefined} holds @param {any} combat
+ * @returns {Record<string, HoldView>} */
+function holdsOf(holds, combat) {
+  if (!holds) return {}; // a ruleset without held actions (M&M 3e), or not described yet
+  const listed = at(combat, holds.listed) ?? [];
+  return Object.fromEntries(listed.map((h) => holdView(holds, holds.entry, h)).map((h) => [h.combatant, h]));
+}
+
+/**
+ * How a ruleset's hold event changes the view, if `kind` is one: declared adds the
+ * hold, fired makes its holder act now (the move under way waits), dropped removes it.
+ * Shapes only: when a hold fires is the bridge's to say, and these events say it.
+ * @param {HoldsDescription | null | undefined} holds @param {string} kind
+ * @returns {((view: TableView, data: any) => void) | undefined}
+ */
+function holdFold(holds, kind) {
+  if (!holds) return undefined;
+  const holder = (/** @type {any} */ d) => at(d, holds.event.holder);
+  if (kind === holds.declared) {
+    return (view, d) => {
+      const hold = holdView(holds, holds.event, d);
+      combatOf(view, kind).holds[hold.combatant] = hold;
+    };
+  }
+  if (kind === holds.fired) return (view, d) => interject(combatOf(view, kind), holder(d));
+  if (holds.dropped.includes(kind)) {
+    return (view, d) => {
+      delete combatOf(view, kind).holds[holder(d)];
+    };
+  }
+  return undefined;
 }
 
 /** @param {string} id @param {any} effect @returns {EffectView} */
@@ -219,9 +255,11 @@ function effectView(id, effect) {
  * The view of the bridge's full table state (the body of a `state` message).
  * @param {Record<string, any>} state
  * @param {number} lastEvent the index the state stands at
+ * @param {HoldsByRuleset} [holds] each ruleset's held actions, as the bridge describes
+ *   them (without: no holds are shown)
  * @returns {TableView}
  */
-export function viewFromState(state, lastEvent) {
+export function viewFromState(state, lastEvent, holds = {}) {
   const view = emptyView();
   view.lastEvent = lastEvent;
   if (state.scene) loadScene(view, state.scene);
@@ -243,10 +281,10 @@ export function viewFromState(state, lastEvent) {
     interjector: interjection ? interjection.combatant : null,
     moving: moveView(combat.pending_move),
     suspendedMove: moveView(interjection?.suspended),
-    // Per-ruleset state sits under `combat.rules` since the ruleset seam (issue 12); a
-    // ruleset without holds or vitals (or an older state with them at the top) folds too.
-    // Each ruleset's holds are read through its row of HOLDS.
-    holds: holdsOf(combat.ruleset, rules.holds ?? combat.holds ?? []),
+    // Per-ruleset state sits under `combat.rules` since the ruleset seam; a ruleset
+    // without vitals (or an older state with them at the top) folds too.  Its holds are
+    // where its description says it lists them.
+    holds: holdsOf(holds[combat.ruleset], combat),
     conditions: Object.fromEntries((combat.conditions ?? []).map((/** @type {[string, string[]]} */ [id, c]) => [id, [...c]])),
     vitals: Object.fromEntries((rules.vitals ?? combat.vitals ?? []).map((/** @type {any} */ v) => [v.combatant, { end: v.end, stun: v.stun }])),
     effects: Object.fromEntries((combat.effects ?? []).map((/** @type {any} */ e) => [e.id, effectView(e.id, e)])),
@@ -485,21 +523,6 @@ const FOLD = {
   },
 };
 
-// Each ruleset's hold events (its row of HOLDS): declared adds the hold, fired makes its
-// holder act now (the move under way waits), dropped removes it.
-for (const row of Object.values(HOLDS)) {
-  FOLD[row.declared] = (view, d) => {
-    const hold = row.view(d);
-    combatOf(view, row.declared).holds[hold.combatant] = hold;
-  };
-  FOLD[row.fired] = (view, d) => interject(combatOf(view, row.fired), d[row.holder]);
-  for (const kind of row.dropped) {
-    FOLD[kind] = (view, d) => {
-      delete combatOf(view, kind).holds[d[row.holder]];
-    };
-  }
-}
-
 /**
  * Fold event `index` onto `view` (in place).  An event at or below `view.lastEvent` is
  * one the view already holds and is ignored (a catch-up may overlap); returns whether it
@@ -508,14 +531,16 @@ for (const row of Object.values(HOLDS)) {
  * @param {number} index
  * @param {string} kind
  * @param {Record<string, any>} data
+ * @param {HoldsByRuleset} [holds] each ruleset's held actions, as the bridge describes
+ *   them: the fight's ruleset's hold events fold through them (without: they pass through)
  * @returns {boolean}
  */
-export function applyEvent(view, index, kind, data) {
+export function applyEvent(view, index, kind, data, holds = {}) {
   if (index <= view.lastEvent) return false;
   if (index !== view.lastEvent + 1) {
     throw new RangeError(`event ${index} follows ${view.lastEvent}: events ${view.lastEvent + 1}..${index - 1} are missing`);
   }
-  FOLD[kind]?.(view, data);
+  (FOLD[kind] ?? holdFold(view.combat && holds[view.combat.ruleset], kind))?.(view, data);
   view.lastEvent = index;
   return true;
 }
@@ -538,8 +563,9 @@ export function applyEvent(view, index, kind, data) {
  * `deadline_ms` is a new deadline and replaces the old.
  *
  * @param {TableView} view
- * @param {string} controller the participant this connection joined as
- * @param {any} body the prompt message's body
+ * @param {string} controller the participant this connection joined as (a `prompt`
+ *   is for it; a `prompt_waiting` names its own `controller`)
+ * @param {any} body the `prompt` or `prompt_waiting` message's body
  * @param {number} [receivedAt] when the message arrived, a `performance.now()` reading
  * @param {PromptView} [before] what was known of the prompt before this message, if the
  *   view does not have its deadline (a `state` message just replaced the view): the
@@ -547,16 +573,22 @@ export function applyEvent(view, index, kind, data) {
  */
 export function applyPrompt(view, controller, body, receivedAt = performance.now(), before = undefined) {
   const known = view.prompts[body.prompt];
+  // A `prompt_waiting` names whom the prompt waits on, not what it asks: that came in
+  // its `prompt_opened` event (or the state) before it.
+  const asks = "attacker" in body ? body : known ? { ...known, exit_point: known.exitPoint } : null;
+  if (asks === null) return; // closed before its countdown arrived: nothing to count down
   const left = typeof body.remaining_ms === "number" ? body.remaining_ms : body.deadline_ms - Date.now();
   let local = receivedAt + left;
   const earlier = known?.localDeadlineMs != null ? known : before;
   if (earlier?.localDeadlineMs != null && earlier.deadlineMs === body.deadline_ms) {
     local = Math.min(local, earlier.localDeadlineMs);
   }
-  view.prompts[body.prompt] = promptView(body.prompt, body.kind, known?.controller ?? controller, body, body.deadline_ms, local);
+  const answers = body.controller ?? known?.controller ?? controller;
+  view.prompts[body.prompt] = promptView(body.prompt, body.kind, answers, asks, body.deadline_ms, local);
 }
 
-/** The event kinds the view folds; others pass through to callbacks only. */
+/** The event kinds every fight's view folds (and each ruleset's hold events, from its
+ * description); others pass through to callbacks only. */
 export const FOLDED_KINDS = Object.freeze(Object.keys(FOLD));
 
 /**

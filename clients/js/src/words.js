@@ -55,6 +55,8 @@ const SEGMENT = /\[([^[\]]*)\]/g;
  * @property {string[]} conditions
  * @property {Array<{name: string, type: string, required: boolean, doc: string}>} stats
  * @property {Array<{name: string, doc: string}>} triggers
+ * @property {import("./table.js").HoldsDescription | null} holds how its held actions are
+ *   followed (null: it has none)
  * @property {PromptWords[]} prompts
  * @property {Array<{kind: string, template: string}>} events
  */

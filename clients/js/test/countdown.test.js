@@ -2,12 +2,13 @@
 // follows the `prompt` message's `remaining_ms` from its receipt (on the monotonic
 // clock), not `deadline_ms` against this machine's `Date.now()`; a reconnect's catch-up
 // and a `state` resync send the prompt again without moving the countdown later; a
-// bridge older than `remaining_ms` still gets a countdown, from the wall clock.
+// bridge older than `remaining_ms` still gets a countdown, from the wall clock.  The
+// mover and the rest of the table count down the same prompt (`prompt_waiting`).
 
 import assert from "node:assert/strict";
 import { after, afterEach, before, test } from "node:test";
 
-import { BridgeClient, applyPrompt, emptyView } from "../src/index.js";
+import { BridgeClient, applyEvent, applyPrompt, emptyView } from "../src/index.js";
 import { startBridge, startProxy, waitFor } from "./helpers.js";
 
 /** The hero next to the ogre (bob's): walking west leaves the ogre's reach. */
@@ -35,7 +36,7 @@ const realNow = Date.now;
 before(async () => {
   // The smallest window of events kept in memory: a rejoin behind any new event, or a
   // resync from the start, is answered with the whole state.
-  bridge = await startBridge({ tables: ["ahead", "behind", "rejoin", "state"], extra: ["--events-kept-bytes", "1"] });
+  bridge = await startBridge({ tables: ["ahead", "behind", "rejoin", "state", "watch"], extra: ["--events-kept-bytes", "1"] });
   proxy = await startProxy(bridge.port);
 });
 
@@ -136,6 +137,59 @@ test("a state resync replaces the view: the prompt sent after it keeps its count
   assert.equal(again.deadlineMs, prompt.deadlineMs);
   assert.ok(again.localDeadlineMs <= prompt.localDeadlineMs);
   assert.ok(BridgeClient.remainingMs(again) > TIMEOUT_MS - 20_000);
+});
+
+test("the mover and the GM count down bob's prompt with him; only bob may answer", async () => {
+  skewClock(SKEWS[0]);
+  const gm = await join("watch", "gm");
+  const alice = await join("watch", "alice");
+  const bob = await join("watch", "bob");
+  await gm.configureTable({ prompt_timeout_ms: TIMEOUT_MS });
+  await gm.loadScene(SCENE);
+  await gm.startCombat("hero-supplement", { seed: 7 });
+  const asked = new Promise((resolve) => bob.on("prompt", resolve));
+  const waited = [alice, gm].map((c) => new Promise((resolve) => c.on("prompt_waiting", resolve)));
+  await alice.move("hero", [[3, 5], [2, 5]]);
+  const prompt = await asked;
+  for (const [client, waiting] of [[alice, await waited[0]], [gm, await waited[1]]]) {
+    assert.equal(waiting.prompt, prompt.prompt);
+    assert.equal(waiting.controller, "bob");
+    assert.equal(waiting.kind, "attack_of_opportunity");
+    assert.equal(waiting.attacker, "ogre", "what it asks, from its prompt_opened event");
+    assert.equal(waiting.deadlineMs, prompt.deadlineMs, "the same deadline on the bridge's clock");
+    const left = BridgeClient.remainingMs(waiting);
+    assert.ok(left > TIMEOUT_MS - 20_000 && left <= TIMEOUT_MS, `${left} ms left`);
+    assert.deepEqual(client.waitingPrompts().map((p) => p.prompt), [prompt.prompt]);
+    assert.deepEqual(client.myPrompts(), []);
+  }
+  assert.deepEqual(bob.waitingPrompts(), []);
+  // Joining while it is open (a second page of alice's): the same countdown.
+  const late = await join("watch", "alice");
+  await waitFor(() => late.view.prompts[prompt.prompt]?.deadlineMs != null);
+  assert.equal(late.view.prompts[prompt.prompt].deadlineMs, prompt.deadlineMs);
+  // Alice may not answer it; bob does, and the countdown goes from every view.
+  await assert.rejects(alice.answerPrompt(prompt.prompt, true), (err) => err.code === "not_your_prompt");
+  await bob.answerPrompt(prompt.prompt, false);
+  for (const client of [alice, gm, late]) await client.until((v) => !v.prompts[prompt.prompt], 10_000);
+});
+
+test("the fold: a prompt_waiting keeps what its prompt_opened asks and names its controller", () => {
+  const view = emptyView();
+  applyEvent(view, 0, "prompt_opened", {
+    prompt: "p1", prompt_kind: "attack_of_opportunity", controller: "bob", attacker: "ogre", target: "hero",
+    at: [4, 5], exit_point: [3.5, 5.5],
+  });
+  assert.equal(view.prompts.p1.localDeadlineMs, null);
+  const waiting = { prompt: "p1", kind: "attack_of_opportunity", controller: "bob", deadline_ms: 1_000_000, remaining_ms: 30_000 };
+  applyPrompt(view, "alice", waiting, 5_000);
+  assert.deepEqual(view.prompts.p1, {
+    prompt: "p1", kind: "attack_of_opportunity", controller: "bob", attacker: "ogre", target: "hero",
+    at: [4, 5], exitPoint: [3.5, 5.5], deadlineMs: 1_000_000, localDeadlineMs: 35_000,
+  });
+  // One the view no longer holds (closed before its countdown arrived) is not brought back.
+  applyEvent(view, 1, "prompt_closed", { prompt: "p1", outcome: "declined", by: "bob" });
+  applyPrompt(view, "alice", waiting, 6_000);
+  assert.deepEqual(view.prompts, {});
 });
 
 /** A `prompt` message's body as the bridge sends it (protocol README), at `deadline`. */

@@ -1,6 +1,6 @@
 // The server's description of a ruleset, through the client, against a real bridge that
 // plays the toy ruleset (tests/toy_ruleset.py) no client file names: its actions' params,
-// its log lines and its prompts' words all come from the description.
+// its log lines, its prompts' words and its held actions all come from the description.
 
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
@@ -25,16 +25,16 @@ const SCENE = {
 let bridge;
 const clients = [];
 
-/** @param {string} who */
-async function join(who) {
-  const client = new BridgeClient(bridge.url, { token: bridge.tokens[who] });
+/** @param {string} who @param {string} [table] one of the bridge's other tables */
+async function join(who, table) {
+  const client = new BridgeClient(bridge.url, { token: table ? bridge.tables[table][who] : bridge.tokens[who] });
   clients.push(client);
   await client.connect();
   return client;
 }
 
 before(async () => {
-  bridge = await startBridge({ module: "tests.toy_bridge" });
+  bridge = await startBridge({ module: "tests.toy_bridge", tables: ["ambush"] });
 });
 
 after(async () => {
@@ -124,4 +124,42 @@ test("any shipped ruleset is described on request; an unknown one is refused", a
     "ogre attacks hero (strike): 3d6 8 (2, 1, 5) + OCV 5 = 13 vs 10 + DCV 4 = 14: miss");
   await assert.rejects(alice.describeRuleset("dnd5e"),
     (err) => err instanceof BridgeError && err.code === "unknown_ruleset" && err.path === "body.ruleset");
+});
+
+test("a game no client names shows its held actions, from the events and from a state", async () => {
+  const gm = await join("gm", "ambush");
+  const alice = await join("alice", "ambush");
+  assert.equal(alice.holds["toy-duel"].declared, "toy_ambush", "with the rulesets, before any fight");
+  await gm.loadScene(SCENE);
+  await gm.startCombat("toy-duel", { seed: 5 });
+  await alice.until((v) => v.combat?.actor === "ann", 10_000);
+  const hold = (area) => ({ combatant: "ann", kind: "ambush", before: null, action: null, trigger: "enter", triggerBy: null, area });
+
+  // Round 1: an ambush far away, drawn; it lapses at the end of the Round.
+  await alice.act("ann", "ambush", { on: "enter", area: [[10, 10]] });
+  await alice.until((v) => "ann" in v.combat.holds, 10_000);
+  assert.deepEqual(alice.view.combat.holds.ann, hold([[10, 10]]));
+  await alice.endPhase("ann");
+  await gm.until((v) => v.combat?.actor === "bo", 10_000);
+  await gm.endPhase("bo");
+  await alice.until((v) => v.combat?.actor === "ann" && !("ann" in v.combat.holds), 10_000);
+
+  // Round 2: an ambush on Bo's way; a member joining now has it from the state.
+  await alice.act("ann", "ambush", { on: "enter", area: [[3, 4]] });
+  await alice.until((v) => "ann" in v.combat.holds, 10_000);
+  const late = await join("bob", "ambush");
+  assert.deepEqual(late.view.combat.holds.ann, hold([[3, 4]]));
+  await alice.endPhase("ann");
+  await gm.until((v) => v.combat?.actor === "bo", 10_000);
+  // Bo sneaks (no attack of opportunity) into the area: Ann's player is asked, takes
+  // it, and Ann acts at once, out of turn; her hold is spent.
+  await gm.move("bo", [[3, 3], [3, 4]], { mode: "sneak" });
+  await alice.until((v) => alice.myPrompts().some((p) => p.kind === "readied_action"), 10_000);
+  const [asked] = alice.myPrompts();
+  await alice.answerPrompt(asked.prompt, true);
+  for (const client of [alice, late]) {
+    await client.until((v) => v.combat.interjector === "ann", 10_000);
+    assert.deepEqual(client.view.combat.holds, {});
+    assert.equal(client.view.combat.actor, "ann");
+  }
 });

@@ -130,7 +130,10 @@ test("a whole fight through the library", async () => {
   assert.ok(BridgeClient.remainingMs(prompt) > 0);
   assert.deepEqual(gm.myPrompts().map((p) => p.prompt), [prompt.prompt]);
   assert.deepEqual(alice.myPrompts(), []);
-  assert.equal(alice.view.prompts[prompt.prompt].deadlineMs, null, "not alice's to answer");
+  // Not alice's to answer, but she waits on it with the same countdown (prompt_waiting).
+  await alice.until((v) => v.prompts[prompt.prompt]?.deadlineMs != null, 10_000);
+  assert.equal(alice.view.prompts[prompt.prompt].deadlineMs, prompt.deadlineMs);
+  assert.deepEqual(alice.waitingPrompts().map((p) => p.prompt), [prompt.prompt]);
   assert.equal(alice.view.combat.moving.token, "hero");
 
   // The GM takes the attack; a hit asks whether the hero can go on: yes.

@@ -1,5 +1,6 @@
 // Held, delayed and readied actions, whatever the ruleset: the fold shows each ruleset's
-// holds as the same HoldView, from the events that declare, fire and drop them, and the
+// holds as the same HoldView, from the events that declare, fire and drop them (named,
+// with their fields, by the ruleset's description: no client file names a ruleset), and the
 // bridge's own state agrees (recordings.test.js compares the two at every step).  Here
 // each recorded hold is followed from its declaration to its end.
 
@@ -9,7 +10,10 @@ import path from "node:path";
 import { test } from "node:test";
 
 import { applyEvent, emptyView, viewFromState } from "../src/index.js";
-import { ROOT } from "./helpers.js";
+import { ROOT, pythonJson } from "./helpers.js";
+
+/** Each ruleset's held actions as the bridge describes them (its `rulesets` message). */
+const holds = await pythonJson(["-m", "tests.clients.ruleset_holds"]);
 
 /** The events one connection of a recording was sent, in index order, and the state
  * message that started it (if any). */
@@ -29,9 +33,9 @@ function eventsOf(file) {
  */
 function follow(file, check) {
   const { start, events } = eventsOf(file);
-  const view = start ? viewFromState(start.body.state, start.body.last_event) : emptyView();
+  const view = start ? viewFromState(start.body.state, start.body.last_event, holds) : emptyView();
   for (const event of events) {
-    if (applyEvent(view, event.index, event.kind, event.data)) check(view, event);
+    if (applyEvent(view, event.index, event.kind, event.data, holds)) check(view, event);
   }
   return view;
 }

@@ -1,5 +1,5 @@
 """Cyberpunk RED in words: a template per event kind, the stats a token carries, the
-Hold Action's triggers.
+Hold Action's triggers and how a client follows it.
 
 Read by :mod:`engine.describe` (through ``CyberpunkRed.wording``); the language is
 :mod:`engine.templates`.  An attack reads with its arithmetic: "d10 7 + base 12 = 19"
@@ -9,9 +9,10 @@ it beats the DV stays the table's, so the line names no outcome.
 
 from __future__ import annotations
 
-from engine.rulesets.cyberpunk_red.state import HANDS
+from engine.rulesets.cyberpunk_red.events import ActionHeld, HeldActionFired, HeldActionLost
+from engine.rulesets.cyberpunk_red.state import HANDS, HeldAction
 from engine.rulesets.cyberpunk_red.stats import HAND, MELEE, WEAPON
-from engine.words import StatWords, Wording
+from engine.words import HoldFields, HoldWords, StatWords, Wording
 
 EVENTS = {
     "cpr_action": "{combatant:token}: {action:word} ({cost:word})[ on {target:token}]"
@@ -48,4 +49,20 @@ TRIGGERS = {
     "in_sight": "someone comes into sight",
 }
 
-WORDING = Wording(events=EVENTS, stats=STATS, triggers=TRIGGERS)
+#: The Hold Action: ``cpr_action_held`` names its trigger, token and area at the top,
+#: the state's entries (``rules.holds``) inside their ``trigger``; one kind, ``hold``.
+HOLDS = HoldWords(
+    declared=ActionHeld,
+    event=HoldFields("holder", action="action", trigger="trigger", trigger_by="token", area="area"),
+    listed="rules.holds",
+    entry_type=HeldAction,
+    entry=HoldFields(
+        "holder", action="action", trigger="trigger.kind", trigger_by="trigger.token",
+        area="trigger.area",
+    ),
+    fired=HeldActionFired,
+    dropped=(HeldActionLost,),
+    kind="hold",
+)  # fmt: skip
+
+WORDING = Wording(events=EVENTS, stats=STATS, triggers=TRIGGERS, holds=HOLDS)

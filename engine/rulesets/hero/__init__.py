@@ -226,6 +226,7 @@ class HeroSupplement(Ruleset):
             StatWords("framework:<name>", "text", doc="a Power Framework, as JSON"),
         ),
         triggers=words.TRIGGERS,
+        holds=words.HOLDS,
     )
     #: Its characteristics and flags may change mid-fight (END and STUN as maximums:
     #: the tracked pools keep their current values).  INIT changes, but the order

@@ -1,4 +1,4 @@
-"""The Hero supplement in words: a template per event kind, its delay prompt.
+"""The Hero supplement in words: a template per event kind, its delay prompt, its holds.
 
 Read by :mod:`engine.describe` (through ``HeroSupplement.wording``); the template
 language is :mod:`engine.templates`.  An Attack Roll reads with its arithmetic: "3d6 8
@@ -8,8 +8,10 @@ plus ``ocv``, its ``target_number`` 10 + ``dcv``: seed 000).
 
 from __future__ import annotations
 
+from engine.rulesets.hero.events import DelayTaken, HoldDeclared, HoldLapsed, ReadiedActionTaken
+from engine.rulesets.hero.state import Hold
 from engine.rulesets.hero.time import DELAYED_ACTION
-from engine.words import PromptWords
+from engine.words import HoldFields, HoldWords, PromptWords
 
 EVENTS = {
     "attack_rolled": "{attacker:token} attacks {target:token} ({attack:word}): "
@@ -56,3 +58,21 @@ TRIGGERS = {
     "action": "the named character starts an action",
     "enter": "someone enters the area",
 }
+
+#: Delays and readied actions: ``hold_declared`` names the kind ``hold``, the state's
+#: entries (``rules.holds``) ``kind``; a readied action that fires interjects.
+HOLDS = HoldWords(
+    declared=HoldDeclared,
+    event=HoldFields(
+        "combatant", kind="hold", before="before", action="action",
+        trigger_by="trigger_by", area="area",
+    ),
+    listed="rules.holds",
+    entry_type=Hold,
+    entry=HoldFields(
+        "combatant", kind="kind", before="before", action="action",
+        trigger_by="trigger_by", area="area",
+    ),
+    fired=ReadiedActionTaken,
+    dropped=(HoldLapsed, DelayTaken),
+)  # fmt: skip

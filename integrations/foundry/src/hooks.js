@@ -9,7 +9,7 @@ import { SquareGrid, UnsupportedGrid, sceneGrid, tokenHexShape } from "./grid.js
 import { t } from "./i18n.js";
 import { MoveTracker, cellsToWaypoints, changesLevel, judgeDrag, movementPoints, updatePoints } from "./movement.js";
 import { FightLog } from "./log.js";
-import { PromptDesk } from "./prompts.js";
+import { PromptDesk, waitingLines } from "./prompts.js";
 import { chooseRuleset } from "./settings.js";
 import { MODULE_ID, doorChange, idOf, isCombatToken, listOf, nameFor, sceneMessage, tokenSpec } from "./scene.js";
 
@@ -66,6 +66,12 @@ export function install(env) {
     wordsOf: (prompt) => client.promptWords(prompt, nameOf),
   });
   const log = new FightLog((event) => client.describeEvent(event, undefined, nameOf));
+  // A participant is a Foundry user id (the GM issues the players' join tokens under
+  // them), or the bridge's GM.
+  const userName = (id) => (id === "gm" ? t("VTTBRIDGE.Waiting.gm") : (game.users.get?.(id)?.name ?? id));
+  /** The prompts someone else answers, as the tracker's lines (prompts.js waitingLines). */
+  const waiting = (now) =>
+    waitingLines(client.waitingPrompts(), { nameOf, wordsOf: (p) => client.promptWords(p, nameOf), userName }, now);
 
   // -- movement: only the client that asked for a move talks to the bridge -------------
 
@@ -273,7 +279,7 @@ export function install(env) {
     await tracker.settled();
   }
 
-  return { tracker, desk, log, sendScene, syncTracker, startFight, idle, phaseLabel: () => phaseLabel(client.view.combat) };
+  return { tracker, desk, log, waiting, sendScene, syncTracker, startFight, idle, phaseLabel: () => phaseLabel(client.view.combat) };
 }
 
 /**

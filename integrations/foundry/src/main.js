@@ -106,8 +106,27 @@ Hooks.once("ready", async () => {
       for (const line of lines) list.append(Object.assign(document.createElement("li"), { textContent: line }));
       div.append(list);
     }
+    // The prompts someone else answers, with their countdowns (ticked below).
+    const waiting = parts.waiting();
+    if (waiting.length) {
+      const list = document.createElement("ul");
+      list.className = "vtt-bridge-waiting";
+      for (const { prompt, text } of waiting) {
+        const item = Object.assign(document.createElement("li"), { textContent: text });
+        item.dataset.prompt = prompt;
+        list.append(item);
+      }
+      div.append(list);
+    }
     (root.querySelector(".combat-tracker-header, header") ?? root).prepend(div);
   });
+  // Tick the waited-on prompts' countdowns in place, without rendering the tracker again.
+  setInterval(() => {
+    for (const { prompt, text } of parts.waiting()) {
+      const item = document.querySelector(`.vtt-bridge-waiting li[data-prompt="${CSS.escape(prompt)}"]`);
+      if (item) item.textContent = text;
+    }
+  }, 1000);
   client.on("change", () => ui.combat?.render());
   // The fight's description arrived: its log lines can be worded now.
   client.on("ruleset", () => ui.combat?.render());

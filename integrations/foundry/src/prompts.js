@@ -6,6 +6,9 @@
 // bridge said was left. Never from the bridge's `deadlineMs` against `Date.now()`: a
 // player's computer clock a minute fast would see every prompt expired.
 //
+// Everyone else sees the prompt waited on, with its countdown, in the combat tracker
+// (`waitingLines`).
+//
 // A prompt is never only a chat message that scrolls away: it stays in `pending` until
 // the bridge closes it (answered, or its deadline passed); a dialog closed without an
 // answer can be opened again (the token controls' button, or `reopen()`), and a reconnect
@@ -50,6 +53,25 @@ export function promptModel(prompt, nameOf, words = null) {
 export function countdown(localDeadlineMs, now = performance.now()) {
   if (localDeadlineMs === null || localDeadlineMs === undefined) return "";
   return t("VTTBRIDGE.Prompt.seconds", { seconds: Math.max(0, Math.ceil((localDeadlineMs - now) / 1000)) });
+}
+
+/**
+ * The open prompts someone else answers, one line each for the combat tracker ("Waiting
+ * on the GM: Ogre may attack Hero, who is leaving its reach (12 s)"), so the mover and
+ * everyone watching see whom the fight waits on and the countdown (the bridge's
+ * `prompt_waiting`, kept by the client library as every prompt's `localDeadlineMs`).
+ * @param {any[]} prompts the client's `waitingPrompts()`
+ * @param {{nameOf: (tokenId: string) => string, wordsOf?: DeskIO["wordsOf"], userName: (participant: string) => string}} io
+ * @param {number} [now] a `performance.now()` reading (default: now)
+ * @returns {{prompt: string, text: string}[]}
+ */
+export function waitingLines(prompts, io, now = performance.now()) {
+  return prompts.map((prompt) => {
+    const question = promptModel(prompt, io.nameOf, io.wordsOf?.(prompt) ?? null).text;
+    const seconds = countdown(prompt.localDeadlineMs, now);
+    const data = { who: io.userName(prompt.controller), question, seconds };
+    return { prompt: prompt.prompt, text: t(seconds ? "VTTBRIDGE.Waiting.timed" : "VTTBRIDGE.Waiting.untimed", data) };
+  });
 }
 
 /**

@@ -159,10 +159,21 @@ test("a player's threatener: only its player gets the dialog, with the deadline;
   const dialog = bob.dialogs[0];
   assert.equal(dialog.model.text, "Ogre may attack Hero, who is leaving its reach"); // the Hero rules' words, the bridge's
   assert.ok(dialog.model.localDeadlineMs > performance.now());
+  // The mover and the GM see in their trackers whom the fight waits on, with the same
+  // countdown (the bridge's prompt_waiting); bob's own prompt is his dialog, not a line.
+  for (const seat of [alice, gm]) {
+    const [line, ...more] = seat.parts.waiting();
+    assert.deepEqual(more, []);
+    assert.equal(line.prompt, dialog.model.id);
+    const seconds = Number(/^Waiting on bob: Ogre may attack Hero, who is leaving its reach \((\d+) s\)$/.exec(line.text)?.[1]);
+    assert.ok(seconds > 20 && seconds <= 30, line.text);
+  }
+  assert.deepEqual(bob.parts.waiting(), []);
   dialog.open = false; // a button click closes a DialogV2
   await dialog.answer(false);
   await a.settle();
   assert.deepEqual(bob.parts.desk.pending(), []); // the bridge's prompt_closed
+  assert.deepEqual(alice.parts.waiting(), []);
   assert.deepEqual(cellOf(a, "hero"), [0, 7]);
   assert.equal(alice.parts.tracker.phase(a.tokenIds.get("hero")), "idle");
 });

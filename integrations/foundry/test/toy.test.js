@@ -1,7 +1,7 @@
 // A game the module does not name (the tests' toy ruleset, tests/toy_ruleset.py) played in
 // Foundry-shaped clients against a real bridge: the ruleset setting's choices, the GM told
-// when the setting names no game the bridge plays, the prompt dialog's words and the log's
-// lines all come from the bridge's description of it.
+// when the setting names no game the bridge plays, the prompt dialog's words, the log's
+// lines and its held actions all come from the bridge's description of it.
 
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
@@ -83,4 +83,16 @@ test("the toy ruleset's choice, prompt dialog and log lines with no edit to the 
   assert.ok(lines.includes("Round 1 begins"), lines.join("\n"));
   assert.ok(lines.every((line) => !/[{}[\]]/.test(line)), lines.join("\n"));
   assert.deepEqual(gm.parts.log.lines(2), lines.slice(-2));
+
+  // Ann lies in ambush: every seat's client (the module's copy of the library) holds it,
+  // read as the bridge's description of the toy says, and the log words it.
+  const alice = adapter.seats.get("alice");
+  const ann = adapter.tokenIds.get("ann"); // the token's Foundry id
+  await alice.bridge.act(ann, "ambush", { on: "enter", area: [[5, 5]] });
+  for (const seat of [gm, alice]) {
+    await seat.bridge.until((v) => ann in v.combat.holds, 10_000);
+    assert.deepEqual(seat.bridge.view.combat.holds[ann],
+      { combatant: ann, kind: "ambush", before: null, action: null, trigger: "enter", triggerBy: null, area: [[5, 5]] });
+  }
+  await waitFor(() => gm.parts.log.lines(1)[0] === "Ann lies in ambush until enter in 1 cells", 10_000, "the hold's line");
 });

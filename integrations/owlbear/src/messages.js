@@ -20,7 +20,8 @@ export const LOG_LINES = 12;
  * What the popover needs of the table: connection, who I am, the order with names, the
  * current actor, the fight's moment and the word for ending an action in its game's
  * words (the bridge's: "Round 2" and "Turn", "Turn 1, Phase 3" and "Phase"), and the
- * prompts I answer with the time left to answer, in their game's words.
+ * prompts I answer with the time left to answer, in their game's words, and the
+ * prompts someone else answers (`waiting`: whom the fight waits on, and for how long).
  * Names only, so nothing beyond what the bridge told this participant is shown.
  *
  * No game is named here: the rulesets the GM may start come from the bridge
@@ -68,6 +69,13 @@ export function tableSummary(client, extra = {}, nowMs = performance.now()) {
       attacker: name(p.attacker),
       target: name(p.target),
       words: client.promptWords(p, name),
+      remainingMs: p.localDeadlineMs == null ? null : Math.max(0, p.localDeadlineMs - nowMs),
+    })),
+    waiting: client.waitingPrompts().map((p) => ({
+      prompt: p.prompt,
+      kind: p.kind,
+      controller: p.controller,
+      question: client.promptWords(p, name)?.question ?? null,
       remainingMs: p.localDeadlineMs == null ? null : Math.max(0, p.localDeadlineMs - nowMs),
     })),
     log: (extra.events ?? [])

@@ -45,6 +45,12 @@ ${left === null ? "" : `<p class="deadline">${left} s left; if nobody answers, $
     s.participant ? ` You are <b>${escapeHtml(s.participant)}</b> (${escapeHtml(s.role)}).` : ""}</p>`);
   if (s.error) parts.push(`<p class="error">${escapeHtml(s.error)}</p>`);
   parts.push(...prompts);
+  // Someone else's prompts: the fight waits on them, and everyone sees for how long.
+  for (const p of s.waiting ?? []) {
+    const left = secondsLeft(p.remainingMs, sinceMs);
+    parts.push(`<p class="waiting" data-prompt="${escapeHtml(p.prompt)}">Waiting on <b>${escapeHtml(p.controller)}</b>: ${
+      escapeHtml(p.question ?? kindLabel(p.kind))}${left === null ? "" : ` (${left} s left)`}</p>`);
+  }
   if (s.combat) {
     const c = s.combat;
     const rows = c.order.map((o) => `<li class="${o.acting ? "acting" : ""}">${escapeHtml(o.name)}${o.acting ? " (acting)" : ""}${

@@ -1,6 +1,7 @@
 // The prompt popover's countdown when the player's computer clock is minutes off the
 // bridge's: items shaped like Owlbear's, a real bridge on loopback, and every seat's
-// `Date.now` ten minutes fast. The popover shows the time the bridge said was left.
+// `Date.now` ten minutes fast. The popover shows the time the bridge said was left, to
+// the one who answers and to the mover waiting on the answer.
 
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
@@ -55,5 +56,25 @@ test("a computer clock ten minutes fast: the prompt popover counts down the brid
   assert.ok(seconds > 20 && seconds <= 30, html);
   // The summary holds no wall-clock reading the popover could misread.
   assert.equal("deadlineMs" in data.prompts[0], false);
+
+  // The mover's popover (alice's) counts the same prompt down, waiting on the GM, with
+  // no answer buttons: only the GM answers.
+  const alice = table.player("alice");
+  const hers = [];
+  alice.obr.broadcast.onMessage(STATE_CHANNEL, ({ data }) => hers.push({ data, at: performance.now() }));
+  await alice.obr.broadcast.sendMessage(COMMAND_CHANNEL, { op: "state" }, { destination: "LOCAL" });
+  await waitUntil(() => hers.some((s) => s.data.waiting?.length > 0));
+  const seen = hers.findLast((s) => s.data.waiting?.length > 0);
+  assert.deepEqual(seen.data.prompts, []);
+  const [waiting] = seen.data.waiting;
+  assert.equal(waiting.prompt, prompt.prompt);
+  assert.equal(waiting.controller, "gm");
+  assert.equal(waiting.question, "Ogre may attack Hero, who is leaving its reach");
+  assert.ok(waiting.remainingMs > 20_000 && waiting.remainingMs <= 30_000, `${waiting.remainingMs} ms`);
+  const panel = panelHtml(seen.data, performance.now() - seen.at);
+  const her = Number(/Waiting on <b>gm<\/b>: Ogre may attack Hero, who is leaving its reach \((\d+) s left\)/.exec(panel)?.[1]);
+  assert.ok(her > 20 && her <= 30, panel);
+  assert.equal(panel.includes('data-op="answer"'), false);
   await table.answer("gm", false);
+  await waitUntil(() => alice.client.waitingPrompts().length === 0);
 });

@@ -1,6 +1,6 @@
 // A game the extension does not name (the tests' toy ruleset, tests/toy_ruleset.py) played
-// through the popover against a real bridge: the GM's ruleset choice, the prompt's words
-// and the log's lines all come from the bridge's description of it.
+// through the popover against a real bridge: the GM's ruleset choice, the prompt's words,
+// the log's lines and its held actions all come from the bridge's description of it.
 
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
@@ -72,4 +72,15 @@ test("the toy ruleset's choice, prompt and log lines with no edit to the extensi
   assert.ok(log.includes("Round 1 begins"), log.join("\n"));
   assert.ok(log.every((line) => !/[{}[\]]/.test(line)), log.join("\n"));
   assert.match(panelHtml(states.at(-1), 0), /<section class="log"><h2>Log<\/h2>\n<ol>.*<li>Round 1 begins<\/li>/);
+
+  // Ann lies in ambush: every seat's client holds it, read as the bridge's description of
+  // the toy says, and the popover's log words it.
+  const alice = table.player("alice");
+  await alice.client.act("ann", "ambush", { on: "enter", area: [[5, 5]] });
+  for (const seat of [gm, alice]) {
+    await seat.client.until((v) => "ann" in v.combat.holds, 10_000);
+    assert.deepEqual(seat.client.view.combat.holds.ann,
+      { combatant: "ann", kind: "ambush", before: null, action: null, trigger: "enter", triggerBy: null, area: [[5, 5]] });
+  }
+  await waitUntil(() => states.at(-1).log.at(-1) === "Ann lies in ambush until enter in 1 cells");
 });

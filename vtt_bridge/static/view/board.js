@@ -52,6 +52,8 @@ export function sideColour(side, sides) {
  * @property {{token: string, cells: Array<[number, number]>, outline: Array<Array<[number, number]>>, attacks: string[]} | null} threat
  *   the bridge's `threat` answer for the hovered (else selected) token
  * @property {{token: string, cell: [number, number] | null} | null} drag a path being dragged
+ * @property {Array<{name: string, doc: string}>} [triggers] the fight's trigger words, as
+ *   its ruleset's description has them
  */
 
 /**
@@ -93,7 +95,7 @@ export function drawBoard(svg, view, board) {
     if (!hold.area.length) continue;
     const name = view.tokens[hold.combatant]?.name || hold.combatant;
     const area = el("g", { class: `trigger ${hold.kind}`, "data-hold": hold.combatant });
-    area.append(el("title", {}, `${name}: ${describeHold(hold, view)}`));
+    area.append(el("title", {}, `${name}: ${describeHold(hold, view, board.triggers)}`));
     for (const cell of hold.area) {
       area.append(el("polygon", { points: pointsAttr(layout.corners(cell)), "data-trigger-cell": `${cell[0]},${cell[1]}` }));
     }
@@ -193,20 +195,24 @@ export function drawBoard(svg, view, board) {
 }
 
 /**
- * A hold in words, from its view (what it is, and what sets it off).
+ * A held action in words, from what the bridge said: its kind and action (the
+ * ruleset's words), and its trigger as the ruleset's description words it (`triggers`:
+ * the running fight's `{name, doc}` list), with the token that sets it off.
  * @param {import("/client/src/table.js").HoldView} hold
  * @param {import("/client/src/table.js").TableView} view
+ * @param {Array<{name: string, doc: string}>} [triggers]
  */
-export function describeHold(hold, view) {
-  const name = (id) => view.tokens[id]?.name || id;
-  if (hold.kind === "delay") return `delayed action${hold.before ? ` (before ${name(hold.before)})` : ""}`;
-  const by = hold.triggerBy ? name(hold.triggerBy) : "anyone";
-  const when = {
-    after_turn: `after ${by}'s turn`,
-    enters: `when ${by} enters the area`,
-    in_sight: `when ${by} comes into sight`,
-  }[hold.trigger ?? ""] ?? (hold.triggerBy ? `on ${by}'s action` : "when someone enters the area");
-  return `${hold.kind === "ready" ? "readied" : "held"} ${(hold.action ?? "action").replaceAll("_", " ")}, ${when}`;
+export function describeHold(hold, view, triggers = []) {
+  const name = (/** @type {string} */ id) => view.tokens[id]?.name || id;
+  const words = (/** @type {string} */ w) => w.replaceAll("_", " ");
+  const by = hold.triggerBy ? name(hold.triggerBy) : null;
+  const doc = triggers.find((t) => t.name === hold.trigger)?.doc;
+  let when = "";
+  if (doc) when = `when ${doc}${by ? ` (${by})` : ""}`;
+  else if (hold.before) when = `before ${name(hold.before)}`;
+  else if (by) when = hold.area.length ? `when ${by} enters the area` : `on ${by}'s action`;
+  else if (hold.area.length) when = "when someone enters the area";
+  return `${words(hold.kind)}${hold.action ? ` ${words(hold.action)}` : ""}${when ? `, ${when}` : ""}`;
 }
 
 /** A path's line.  Its width and dashes are the style sheet's, in screen pixels

@@ -361,13 +361,14 @@ async function measure(client, plan) {
 /** @param {BridgeClient} client */
 function render(client) {
   const view = client.view;
+  board.triggers = client.ruleset?.triggers ?? []; // held actions' words, the ruleset's
   board.picked = actionBar?.pickedCells() ?? [];
   board.picking = !!actionBar?.pickingShape();
   drawBoard(svg, view, board);
   picker?.render(client);
   actionBar?.render(board.selected, board.options);
   refreshOptions(client);
-  renderOrder(view);
+  renderOrder(view, board.triggers);
   renderPrompts(client, act);
   renderControls(client);
   renderThreat(client);

@@ -21,8 +21,9 @@ export function renderLastMove(view) {
 }
 
 /** The initiative order, the acting combatant marked, with holds, conditions and effects.
- * @param {import("/client/src/table.js").TableView} view */
-export function renderOrder(view) {
+ * @param {import("/client/src/table.js").TableView} view
+ * @param {Array<{name: string, doc: string}>} [triggers] the fight's trigger words */
+export function renderOrder(view, triggers = []) {
   const combat = view.combat;
   $("time").textContent = clockLabel(combat); // the bridge's label, in the game's words
   $("order").replaceChildren(
@@ -30,7 +31,7 @@ export function renderOrder(view) {
       const hold = combat.holds[id];
       const name = view.tokens[id]?.name || id;
       const extra = [];
-      if (hold) extra.push(h("span", { className: "hold", textContent: ` (${describeHold(hold, view)})` }));
+      if (hold) extra.push(h("span", { className: "hold", textContent: ` (${describeHold(hold, view, triggers)})` }));
       for (const condition of combat.conditions[id] ?? []) extra.push(` [${condition}]`);
       for (const effect of Object.values(combat.effects ?? {})) if (effect.token === id) extra.push(` {${effect.name}}`);
       return h("li", { className: combat.actor === id ? "actor" : "" }, [`${name} (${combat.scores[id]})`, ...extra]);
