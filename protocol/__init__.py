@@ -40,6 +40,19 @@ from protocol.codec import (
     server_from_wire,
     to_wire,
 )
+from protocol.commands import (
+    Act,
+    AnswerPrompt,
+    EndCombat,
+    EndEffect,
+    EndPhase,
+    LeaveCombat,
+    RollInitiative,
+    SetCondition,
+    SetDoor,
+    SetEffect,
+    SetStats,
+)
 from protocol.errors import ERROR_CODES, ProtocolError
 from protocol.features import DOOR_STATES, TERRAIN_KINDS, TerrainSpec, VttSpec, WallSpec
 from protocol.fight import EditScene, JoinCombat
@@ -101,12 +114,17 @@ __all__ = [
     "SERVER_MESSAGE_TYPES",
     "TERRAIN_KINDS",
     "Ack",
+    "Act",
+    "AnswerPrompt",
     "AskOptions",
     "AskPath",
     "ClientMessage",
     "Clock",
     "ConfigureTable",
     "EditScene",
+    "EndCombat",
+    "EndEffect",
+    "EndPhase",
     "ErrorMessage",
     "Event",
     "EventBody",
@@ -115,6 +133,7 @@ __all__ = [
     "IssueToken",
     "Join",
     "JoinCombat",
+    "LeaveCombat",
     "ListTokens",
     "ListedToken",
     "LoadScene",
@@ -130,8 +149,13 @@ __all__ = [
     "Redirect",
     "Resync",
     "RevokeToken",
+    "RollInitiative",
     "SceneSpec",
     "ServerMessage",
+    "SetCondition",
+    "SetDoor",
+    "SetEffect",
+    "SetStats",
     "StartCombat",
     "StatValue",
     "State",
@@ -158,13 +182,3 @@ __all__ = [
     "server_from_wire",
     "to_wire",
 ]
-
-
-def __getattr__(name: str) -> type[Wire]:
-    """A client message registered from outside the package, by its class name (the
-    commands the server derives from their engine declaration, such as ``SetDoor``:
-    ``protocol.SetDoor`` once the server's rows are loaded)."""
-    for cls in CLIENT_MESSAGE_TYPES.values():
-        if cls.__name__ == name:
-            return cls
-    raise AttributeError(f"module 'protocol' has no attribute {name!r}")

@@ -1,9 +1,11 @@
 """Client -> server messages: the session (``join``, ``resync``, ``ping``), the scene
 and the fight's core (``load_scene``, ``start_combat``, ``move``), and the registry of
-every client message (with those the server derives from its engine commands).
+every client message (with the commands declared as engine dataclasses,
+:mod:`protocol.commands`).
 
 Each is declared once, as a :class:`~protocol.wire.ClientWire` struct (see
-:mod:`protocol.wire` for how the declaration gives decoding, encoding and checks).
+:mod:`protocol.wire` for how the declaration gives decoding, encoding and checks) or as
+the engine command its struct is derived from.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from msgspec import Meta
 
 from protocol.actions import MoveOptions, MovePoints
 from protocol.admin import ConfigureTable, IssueToken, ListTokens, RevokeToken
+from protocol.commands import DERIVED
 from protocol.describe import DescribeRuleset, ListRulesets
 from protocol.fight import EditScene, JoinCombat
 from protocol.queries import AskOptions, AskPath
@@ -122,16 +125,17 @@ ClientMessage: TypeAlias = (
     | DescribeRuleset
 )
 
-#: Wire ``type`` -> class, for every client message.
+#: Wire ``type`` -> class, for every client message (the derived commands after the
+#: structs declared here; a derived one is typed as the union for the decoder's sake).
 CLIENT_MESSAGE_TYPES: Final[Mapping[str, type[ClientMessage]]] = {
-    cls.TYPE: cls for cls in get_args(ClientMessage)
+    cls.TYPE: cast(type[ClientMessage], cls) for cls in (*get_args(ClientMessage), *DERIVED)
 }
 _SHIPPED: Final = frozenset(CLIENT_MESSAGE_TYPES)
 
 
 def register_client_message(cls: type[ClientWire]) -> None:
     """Decode ``cls`` as a client message from now on: a message declared outside this
-    package (a server's own command, whose struct the server derives from its
+    package (a command a server adds, whose struct it derives from its engine
     declaration).  A ``type`` already taken is refused."""
     if CLIENT_MESSAGE_TYPES.get(cls.TYPE, cls) is not cls:
         raise ValueError(f"client message type {cls.TYPE!r} is already registered")

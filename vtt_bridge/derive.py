@@ -18,7 +18,8 @@ imports both, makes one from the other instead of restating it:
   field with a default optional on the wire (``LATER``) unless its metadata says
   ``{"later": False}`` (on the wire since version 1: sent, even null).  A field marked
   :class:`~engine.params.Json` is a map checked only as JSON-safe to its depth (by the
-  struct's ``check``; not hashed).  Strings are bounded in one place, :func:`wire_text`.
+  struct's ``check``); a map is left out of ``hash()``.  Strings are bounded in one
+  place, :func:`wire_text`.
 """
 
 from __future__ import annotations
@@ -234,6 +235,15 @@ def _check_maps(maps: dict[str, int]) -> Callable[[Any], None]:
     return check
 
 
+def _holds_map(kind: Any) -> bool:
+    """Whether a wire type is a map (maybe nullable)."""
+    if get_origin(kind) is Annotated:
+        kind = get_args(kind)[0]
+    if get_origin(kind) in (types.UnionType, typing.Union):
+        return any(_holds_map(arm) for arm in get_args(kind))
+    return get_origin(kind) is dict or kind is dict
+
+
 def wire_command(cls: type, *, skip: tuple[str, ...] = ("actor",)) -> type[ClientWire]:
     """The client message of the engine command ``cls``: wire ``type`` its ``kind``,
     its fields but ``skip`` (the actor, which the connection gives), its docstring."""
@@ -242,8 +252,11 @@ def wire_command(cls: type, *, skip: tuple[str, ...] = ("actor",)) -> type[Clien
     namespace: dict[str, Any] = {"__doc__": cls.__doc__, "TYPE": kind, "LATER": later}
     maps = json_maps(cls)
     if maps:
-        namespace["UNHASHED"] = tuple(maps)
         namespace["check"] = _check_maps(maps)
+    # Maps are compared but left out of hash() (a dict has none): a message stays a value.
+    unhashed = tuple(f[0] for f in fields if _holds_map(f[1]))
+    if unhashed:
+        namespace["UNHASHED"] = unhashed
     struct = msgspec.defstruct(
         cls.__name__, fields, bases=(ClientWire,), module=__name__, namespace=namespace,
         kw_only=True,

@@ -7,18 +7,24 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import inspect
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import msgpack
+import msgspec
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import engine
 import protocol
+from protocol.commands import DERIVED
 from tests.bridge.test_wire_drift import readme_frames
 from tests.protocol.strategies import for_struct
 from vtt_bridge import registry, rows
-from vtt_bridge.derive import engine_fields
+from vtt_bridge.derive import engine_fields, wire_command
 from vtt_bridge.replies import message_digest
 
 ROWS = registry.rows()
@@ -26,8 +32,8 @@ SLOW = [HealthCheck.filter_too_much, HealthCheck.too_slow]
 
 
 def test_every_client_message_has_exactly_one_row() -> None:
-    # Every decodable message has its row (the derived commands' structs are registered
-    # with their rows, so the decoder lists them after the protocol's own).
+    # Every decodable message has its row (the derived commands' structs are the
+    # protocol's written copies, listed after the structs it declares by hand).
     assert sorted(row.name for row in ROWS) == sorted(protocol.CLIENT_MESSAGE_TYPES)
     assert all(protocol.CLIENT_MESSAGE_TYPES[row.name] is row.wire for row in ROWS)
     assert len({row.name for row in ROWS}) == len(ROWS)
@@ -69,6 +75,39 @@ def test_a_command_row_becomes_its_engine_command_field_by_field(
             continue  # nested shapes: read by field name too, compared by the goldens
         elif name in wire:
             assert plain[name] == wire[name], name
+
+
+def test_protocol_alone_decodes_every_rows_message() -> None:
+    # A Python client imports the protocol alone: no engine, no server, yet every row's
+    # message decodes, from the very struct the row holds.
+    probe = (
+        "import sys, protocol; "
+        "assert not {'engine', 'vtt_bridge', 'geometry'} & set(sys.modules), sys.modules; "
+        "print(sorted(protocol.CLIENT_MESSAGE_TYPES))"
+    )
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, env=env
+    )
+    assert done.stdout.strip() == str(sorted(row.name for row in ROWS))
+    for row in ROWS:
+        if registry.derived(row):
+            assert getattr(protocol, row.wire.__name__) is row.wire, row.name
+
+
+def test_the_protocols_copies_are_what_the_rows_derive() -> None:
+    # Each written struct has the fields, types and defaults (type_info) the bridge derives
+    # from its engine declaration (the tool's drift check compares the source too).
+    for struct in DERIVED:
+        row = registry.ROWS[struct]
+        assert row.command is not None
+        fresh = wire_command(row.command)
+        assert struct.__struct_fields__ == fresh.__struct_fields__
+        assert (struct.TYPE, struct.LATER, struct.UNHASHED) == (
+            fresh.TYPE, fresh.LATER, fresh.UNHASHED
+        )  # fmt: skip
+        assert msgspec.inspect.type_info(struct).fields == msgspec.inspect.type_info(fresh).fields
+        assert struct.__doc__ == row.command.__doc__
 
 
 def test_the_shipped_rows_are_the_tables_rows() -> None:
