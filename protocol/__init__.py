@@ -46,16 +46,18 @@ from protocol.commands import (
     EndCombat,
     EndEffect,
     EndPhase,
+    JoinCombat,
     LeaveCombat,
     RollInitiative,
     SetCondition,
     SetDoor,
     SetEffect,
     SetStats,
+    StartCombat,
 )
 from protocol.errors import ERROR_CODES, ProtocolError
 from protocol.features import DOOR_STATES, TERRAIN_KINDS, TerrainSpec, VttSpec, WallSpec
-from protocol.fight import EditScene, JoinCombat
+from protocol.fight import EditScene
 from protocol.messages import (
     CLIENT_MESSAGE_TYPES,
     ClientMessage,
@@ -64,7 +66,6 @@ from protocol.messages import (
     Move,
     Ping,
     Resync,
-    StartCombat,
 )
 from protocol.queries import AskOptions, AskPath, Clock, Options, PathPlan, Unavailable
 from protocol.scene import (

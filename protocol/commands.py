@@ -16,9 +16,42 @@ from typing import Annotated, Any, Final
 import msgspec
 from msgspec import Meta
 
+from protocol.scene import TokenSpec, check_unique
 from protocol.text import CLEAN_PATTERN
 from protocol.validate import json_safe
 from protocol.wire import ClientWire, TokenId
+
+
+class StartCombat(ClientWire, frozen=True, kw_only=True):
+    """Start combat under ``ruleset``. ``aware`` lists the combatants aware of their foes
+    at the start (``None``: everyone is); ``seed`` seeds the dice (``None``: server picks).
+    ``rolls`` (optional) are the table's own dice for the rolls starting a fight makes
+    (initiative tie-breaks), in the order the ruleset makes them; ``[]`` says there are
+    none to make.  Absent or ``None``: the server rolls.  ``groups`` (optional) lists
+    sets of token ids that share one initiative roll and act at one count.
+
+    GM only.  The engine's ``seed`` is always a number, logged with the command: a
+    message's ``None`` is the table's seed, which the bridge fills in.  ``groups`` are
+    a GM's minions, each a tuple of token ids.
+    """
+
+    TYPE = "start_combat"
+    LATER = ("rolls", "groups")
+    ruleset: Annotated[str, Meta(min_length=1, max_length=64, pattern=CLEAN_PATTERN)]
+    aware: Annotated[tuple[TokenId, ...], Meta(max_length=2000)] | None = None
+    seed: Annotated[int, Meta(ge=0, le=9223372036854775807)] | None = None
+    rolls: (
+        Annotated[tuple[Annotated[int, Meta(ge=1, le=1000)], ...], Meta(max_length=100)] | None
+    ) = None
+    groups: Annotated[
+        tuple[Annotated[tuple[TokenId, ...], Meta(max_length=2000)], ...], Meta(max_length=256)
+    ] = ()
+
+    def check(self) -> None:
+        """Maps JSON-safe to their depth; no item twice in a list that must differ."""
+        check_unique(list(self.aware or ()), "token id", "aware[{}]")
+        for i, items in enumerate(self.groups or ()):
+            check_unique(list(items), "token id", f"groups[{i}][{{}}]")
 
 
 class AnswerPrompt(ClientWire, frozen=True, kw_only=True):
@@ -40,7 +73,7 @@ class AnswerPrompt(ClientWire, frozen=True, kw_only=True):
     maneuver: dict[str, Any] | None = None
 
     def check(self) -> None:
-        """Each map field is JSON-safe and nests at most its declared depth."""
+        """Maps JSON-safe to their depth; no item twice in a list that must differ."""
         if self.maneuver is not None:
             json_safe(self.maneuver, "maneuver", max_depth=3)
 
@@ -87,9 +120,32 @@ class Act(ClientWire, frozen=True, kw_only=True):
     params: dict[str, Any] = msgspec.field(default_factory=dict)
 
     def check(self) -> None:
-        """Each map field is JSON-safe and nests at most its declared depth."""
+        """Maps JSON-safe to their depth; no item twice in a list that must differ."""
         if self.params is not None:
             json_safe(self.params, "params", max_depth=6)
+
+
+class JoinCombat(ClientWire, frozen=True, kw_only=True):
+    """GM only: bring a new ``token`` (a scene token spec) into the running fight; it is
+    placed on the scene and rolls its place in the order (at a count already taken, by
+    the game's tie rule).  ``rolls`` (optional) are the table's own dice for those rolls,
+    in the order they are made (its initiative first, then any tie-breaks); absent or
+    ``None``: the server rolls.
+
+    The token is placed on a free cell.  ``ties``: ``game``, the ruleset's tie rule;
+    ``after``, after everyone already at its score, rolling nothing (how a join was
+    placed before rules version 7: a logged join keeps it, see :mod:`engine.versions`;
+    not on the wire)."""
+
+    TYPE = "join_combat"
+    LATER = ("rolls",)
+    token: TokenSpec
+    rolls: (
+        Annotated[
+            tuple[Annotated[int, Meta(ge=1, le=1000)], ...], Meta(min_length=1, max_length=100)
+        ]
+        | None
+    ) = None
 
 
 class LeaveCombat(ClientWire, frozen=True, kw_only=True):
@@ -163,11 +219,13 @@ class SetStats(ClientWire, frozen=True, kw_only=True):
 
 #: Every derived command's wire struct, in the order ``protocol/README.md`` lists them.
 DERIVED: Final[tuple[type[ClientWire], ...]] = (
+    StartCombat,
     AnswerPrompt,
     EndPhase,
     SetDoor,
     SetCondition,
     Act,
+    JoinCombat,
     LeaveCombat,
     SetEffect,
     EndEffect,

@@ -179,16 +179,28 @@ def struct_source(command: type, source: _Source) -> str:
 
 
 def _check_source(command: type, source: _Source) -> list[str]:
-    """The ``check`` of a struct with maps checked only as JSON-safe (``Json`` marks)."""
-    maps = derive.json_maps(command)
-    if not maps:
+    """The ``check`` the bridge's derivation gives (:func:`vtt_bridge.derive.field_checks`)."""
+    checks = derive.field_checks(command)
+    if not checks:
         return []
-    json_safe = source.use("protocol.validate", "json_safe")
     lines = ["", "    def check(self) -> None:"]
-    lines.append('        """Each map field is JSON-safe and nests at most its declared depth."""')
-    for name, depth in maps.items():
-        lines.append(f"        if self.{name} is not None:")
-        lines.append(f"            {json_safe}(self.{name}, {name!r}, max_depth={depth})")
+    doc = "Maps JSON-safe to their depth; no item twice in a list that must differ."
+    lines.append(f'        """{doc}"""')
+    for one in checks:
+        name = one.name
+        if one.kind == "json":
+            json_safe = source.use("protocol.validate", "json_safe")
+            lines.append(f"        if self.{name} is not None:")
+            lines.append(f"            {json_safe}(self.{name}, {name!r}, max_depth={one.depth})")
+        elif one.kind == "unique":
+            unique = source.use("protocol.scene", "check_unique")
+            lines.append(f"        {unique}(list(self.{name} or ()), {one.what!r}, '{name}[{{}}]')")
+        else:
+            unique = source.use("protocol.scene", "check_unique")
+            lines.append(f"        for i, items in enumerate(self.{name} or ()):")
+            lines.append(
+                f"            {unique}(list(items), {one.what!r}, f'{name}[{{i}}][{{{{}}}}]')"
+            )
     return lines
 
 

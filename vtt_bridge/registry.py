@@ -163,6 +163,7 @@ def command_row(
     example: dict[str, Any],
     cost: int | Callable[[Any], int] = 0,
     engine: str = "",
+    fill: Callable[[Any, Table], dict[str, Any]] | None = None,
 ) -> MessageRow:
     """The row of an engine command: its wire struct derived from the dataclass
     (:func:`vtt_bridge.derive.wire_command`; a shipped one's is the protocol's copy of
@@ -181,6 +182,7 @@ def command_row(
         command=command,
         engine=engine,
         dice=dice_fields(command),
+        fill=fill,
     )
 
 

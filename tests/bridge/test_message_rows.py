@@ -209,3 +209,66 @@ def test_a_derived_answer_leaves_out_only_its_later_field() -> None:
     with_map = wire(seq=2, prompt="p1", accept=True, rolls=(3,), maneuver={"name": "set"})
     assert with_map.to_body()["maneuver"] == {"name": "set"}
     assert hash(with_map) == hash(wire(seq=2, prompt="p1", accept=True, rolls=(3,)))
+
+
+@pytest.mark.parametrize(
+    ("body", "code", "path", "words"),
+    [
+        # aware and seed are on the wire since version 1: sent, even null.
+        ({"ruleset": "5e", "seed": None}, "missing_field", "body.aware", "missing field"),
+        ({"ruleset": "5e", "aware": None}, "missing_field", "body.seed", "missing field"),
+        (
+            {"ruleset": "5e", "aware": ["a", "b", "a"], "seed": None},
+            "bad_value",
+            "body.aware[2]",
+            "duplicate token id 'a'",
+        ),
+        (
+            {"ruleset": "5e", "aware": None, "seed": 1, "groups": [["a"], ["b", "c", "b"]]},
+            "bad_value",
+            "body.groups[1][2]",
+            "duplicate token id 'b'",
+        ),
+        (
+            {"ruleset": "5e", "aware": None, "seed": 1, "rolls": [0]},
+            "bad_value",
+            "body.rolls[0]",
+            "",
+        ),
+        ({"ruleset": "5e", "aware": None, "seed": 2**63}, "bad_value", "body.seed", ""),
+    ],
+)
+def test_a_derived_start_keeps_the_wires_first_shape(
+    body: dict[str, object], code: str, path: str, words: str
+) -> None:
+    # ``start_combat`` is derived from the engine's declaration and refuses as the hand
+    # declaration did: the same codes, paths and words.
+    envelope = {"v": protocol.PROTOCOL_VERSION, "type": "start_combat", "seq": 1, "body": body}
+    with pytest.raises(protocol.ProtocolError) as refused:
+        protocol.client_from_wire(envelope)
+    assert (refused.value.code, refused.value.path) == (code, path)
+    assert words in str(refused.value)
+
+
+def test_a_derived_start_and_join_write_their_bodies_as_before() -> None:
+    # The body's keys in the order version 1 wrote them (kept replies hold digests of
+    # it), LATER fields left out at their default, the seed null for the table's.
+    start = protocol.StartCombat(seq=1, ruleset="5e", aware=None, seed=None)
+    assert list(start.to_body()) == ["ruleset", "aware", "seed"]
+    assert registry.ROWS[protocol.StartCombat].to_command(start, "gm", _Table()).seed == 4242
+    grouped = protocol.StartCombat(seq=2, ruleset="5e", aware=("a",), seed=3, groups=(("a",),))
+    assert list(grouped.to_body()) == ["ruleset", "aware", "seed", "groups"]
+    token = protocol.TokenSpec(
+        id="g", name="G", owner="gm", side="x", x=1, y=1, size=1, reach=1, movement=6
+    )
+    join = protocol.JoinCombat(seq=3, token=token)
+    assert list(join.to_body()) == ["token"]
+    command = registry.ROWS[protocol.JoinCombat].to_command(join, "gm", _Table())
+    assert command.token == engine.Combatant(
+        id="g", name="G", owner="gm", side="x", x=1, y=1, size=1, reach=1.0, movement=6
+    )
+    assert command.ties == "game"  # not on the wire: an upgraded log's alone
+
+
+def test_the_engines_token_bound_is_the_scenes() -> None:
+    assert engine.commands.MAX_TOKENS == protocol.scene.MAX_TOKENS
