@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Annotated, Any, ClassVar, Literal
 
 from engine.model import Combatant, Scene, StatValue, TerrainSpec, WallSpec
-from engine.params import DICE, Id, Json, Length, Range, TokenRef
+from engine.params import DICE, Id, Json, Length, Range, TokenRef, Unique
 from geometry import Cell, Point
 from geometry.vtt_coords import OwlbearImageGrid
 
@@ -28,6 +28,17 @@ MAX_ROUNDS = 10_000
 MAX_OPTION_DEPTH = 3
 #: How deep an ``act``'s params may nest (a list of cells is depth 2).
 MAX_PARAMS_DEPTH = 6
+#: The most tokens a scene holds (``protocol.scene.MAX_TOKENS``: a test compares).
+MAX_TOKENS = 2000
+#: The most dice a fight's start takes from the table, and the most shared groups.
+MAX_START_ROLLS = 100
+MAX_GROUPS = 256
+#: The largest dice seed (an int64, as every integer on the wire).
+MAX_SEED = 2**63 - 1
+#: A die the table rolled itself.
+Roll = Annotated[int, Range(1, 1000)]
+#: Token ids, each at most once (the wire refuses a repeat).
+TokenIds = Annotated[tuple[Id, ...], Length(0, MAX_TOKENS), Unique("token id")]
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,23 +52,29 @@ class LoadScene:
 
 @dataclass(frozen=True, slots=True)
 class StartCombat:
-    """Start a fight under ``ruleset`` (GM only).
+    """Start combat under ``ruleset``. ``aware`` lists the combatants aware of their foes
+    at the start (``None``: everyone is); ``seed`` seeds the dice (``None``: server picks).
+    ``rolls`` (optional) are the table's own dice for the rolls starting a fight makes
+    (initiative tie-breaks), in the order the ruleset makes them; ``[]`` says there are
+    none to make.  Absent or ``None``: the server rolls.  ``groups`` (optional) lists
+    sets of token ids that share one initiative roll and act at one count.
 
-    ``aware`` lists the combatants aware of their opponents at the start; None means
-    everyone.  ``seed`` seeds the encounter's dice and is logged with the command.
-    ``rolls`` are the table's own dice for every roll starting the fight makes (the
-    initiative tie-breaks), taken in the order the rolls are made; None: the seed rolls.
-    ``groups`` are sets of combatants that share one initiative roll and act at one
-    count (a GM's minions), each a tuple of token ids.
+    GM only.  The engine's ``seed`` is always a number, logged with the command: a
+    message's ``None`` is the table's seed, which the bridge fills in.  ``groups`` are
+    a GM's minions, each a tuple of token ids.
     """
 
     kind: ClassVar[str] = "start_combat"
+    #: The wire's field order since version 1 (the engine's puts the seed, which every
+    #: command has, before the optional fields).
+    wire_order: ClassVar[tuple[str, ...]] = ("ruleset", "aware", "seed", "rolls", "groups")
     actor: str
-    ruleset: str
-    seed: int
-    aware: tuple[str, ...] | None = None
-    rolls: tuple[int, ...] | None = None
-    groups: tuple[tuple[str, ...], ...] = ()
+    ruleset: Annotated[str, Length(1, 64)]
+    seed: Annotated[int, Range(0, MAX_SEED)] = field(metadata={"filled": True, "later": False})
+    # On the wire since its first version: a client sends it, even null.
+    aware: TokenIds | None = field(default=None, metadata={"later": False})
+    rolls: Annotated[tuple[Roll, ...] | None, DICE, Length(0, MAX_START_ROLLS)] = None
+    groups: Annotated[tuple[TokenIds, ...], Length(0, MAX_GROUPS)] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,19 +228,21 @@ class Act:
 
 @dataclass(frozen=True, slots=True)
 class JoinCombat:
-    """The GM brings ``token`` into the running fight: it is placed on the scene (on a
-    free cell) and takes its place in the order by the ruleset's initiative and, at a
-    count already taken, the ruleset's tie rule.  ``rolls`` are the table's own dice for
-    every roll that makes (its initiative, then any tie-breaks), in the order they are
-    made; None: the seed rolls.  ``ties``: ``game``, the ruleset's tie rule; ``after``,
-    after everyone already at its score, rolling nothing (how a join was placed before
-    rules version 7: a logged join keeps it, see :mod:`engine.versions`; not on the
-    wire)."""
+    """GM only: bring a new ``token`` (a scene token spec) into the running fight; it is
+    placed on the scene and rolls its place in the order (at a count already taken, by
+    the game's tie rule).  ``rolls`` (optional) are the table's own dice for those rolls,
+    in the order they are made (its initiative first, then any tie-breaks); absent or
+    ``None``: the server rolls.
+
+    The token is placed on a free cell.  ``ties``: ``game``, the ruleset's tie rule;
+    ``after``, after everyone already at its score, rolling nothing (how a join was
+    placed before rules version 7: a logged join keeps it, see :mod:`engine.versions`;
+    not on the wire)."""
 
     kind: ClassVar[str] = "join_combat"
     actor: str
     token: Combatant
-    rolls: tuple[int, ...] | None = None
+    rolls: Annotated[tuple[Roll, ...] | None, DICE, Length(1, 100)] = None
     ties: Literal["game", "after"] = field(default="game", metadata={"wire": False})
 
 

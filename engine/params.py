@@ -118,6 +118,15 @@ Id = Annotated[str, Ident()]
 
 
 @dataclass(frozen=True, slots=True)
+class Unique:
+    """``Annotated`` mark of a command's list whose items must all differ (a fight's
+    ``aware`` token ids): the wire refuses a repeat, naming it as ``what`` (``"token
+    id"``) at its index."""
+
+    what: str
+
+
+@dataclass(frozen=True, slots=True)
 class Json:
     """``Annotated`` mark of a command's field holding a small map the ruleset reads
     (a move's or an answer's ``maneuver``): checked only as JSON-safe, nested at most

@@ -40,9 +40,24 @@ from protocol.codec import (
     server_from_wire,
     to_wire,
 )
+from protocol.commands import (
+    Act,
+    AnswerPrompt,
+    EndCombat,
+    EndEffect,
+    EndPhase,
+    JoinCombat,
+    LeaveCombat,
+    RollInitiative,
+    SetCondition,
+    SetDoor,
+    SetEffect,
+    SetStats,
+    StartCombat,
+)
 from protocol.errors import ERROR_CODES, ProtocolError
 from protocol.features import DOOR_STATES, TERRAIN_KINDS, TerrainSpec, VttSpec, WallSpec
-from protocol.fight import EditScene, JoinCombat
+from protocol.fight import EditScene
 from protocol.messages import (
     CLIENT_MESSAGE_TYPES,
     ClientMessage,
@@ -51,7 +66,6 @@ from protocol.messages import (
     Move,
     Ping,
     Resync,
-    StartCombat,
 )
 from protocol.queries import AskOptions, AskPath, Clock, Options, PathPlan, Unavailable
 from protocol.scene import (
@@ -102,12 +116,17 @@ __all__ = [
     "SERVER_MESSAGE_TYPES",
     "TERRAIN_KINDS",
     "Ack",
+    "Act",
+    "AnswerPrompt",
     "AskOptions",
     "AskPath",
     "ClientMessage",
     "Clock",
     "ConfigureTable",
     "EditScene",
+    "EndCombat",
+    "EndEffect",
+    "EndPhase",
     "ErrorMessage",
     "Event",
     "EventBody",
@@ -116,6 +135,7 @@ __all__ = [
     "IssueToken",
     "Join",
     "JoinCombat",
+    "LeaveCombat",
     "ListTokens",
     "ListedToken",
     "LoadScene",
@@ -132,8 +152,13 @@ __all__ = [
     "Redirect",
     "Resync",
     "RevokeToken",
+    "RollInitiative",
     "SceneSpec",
     "ServerMessage",
+    "SetCondition",
+    "SetDoor",
+    "SetEffect",
+    "SetStats",
     "StartCombat",
     "StatValue",
     "State",
@@ -160,13 +185,3 @@ __all__ = [
     "server_from_wire",
     "to_wire",
 ]
-
-
-def __getattr__(name: str) -> type[Wire]:
-    """A client message registered from outside the package, by its class name (the
-    commands the server derives from their engine declaration, such as ``SetDoor``:
-    ``protocol.SetDoor`` once the server's rows are loaded)."""
-    for cls in CLIENT_MESSAGE_TYPES.values():
-        if cls.__name__ == name:
-            return cls
-    raise AttributeError(f"module 'protocol' has no attribute {name!r}")

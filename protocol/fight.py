@@ -1,8 +1,8 @@
-"""Client messages every game shares beyond moving: a combatant joining a running fight,
-and the GM's scene edits.
+"""Client messages every game shares beyond moving: the GM's scene edits.
 
-A ruleset's action (``act``), leaving a fight and the GM's effects are declared once as
-engine commands (``engine/commands.py``) and the bridge derives their wire structs.
+A ruleset's action (``act``), joining and leaving a fight and the GM's effects are
+declared once as engine commands (``engine/commands.py``), their wire structs derived
+from them (:mod:`protocol.commands`).
 ``act`` carries a ruleset's action by name with its ``params`` as a map: the wire checks
 only the shape (a map of JSON-safe values, bounded in depth and size); what the action
 and its params mean belongs to the ruleset, which declares them once, typed, in its
@@ -17,21 +17,8 @@ from typing import Annotated
 from msgspec import Meta
 
 from protocol.features import MAX_TERRAIN, MAX_WALLS, TerrainSpec, WallSpec
-from protocol.scene import TokenSpec, check_unique
-from protocol.wire import ClientWire, Rolls
-
-
-class JoinCombat(ClientWire, frozen=True, kw_only=True):
-    """GM only: bring a new ``token`` (a scene token spec) into the running fight; it is
-    placed on the scene and rolls its place in the order (at a count already taken, by
-    the game's tie rule).  ``rolls`` (optional) are the table's own dice for those rolls,
-    in the order they are made (its initiative first, then any tie-breaks); absent or
-    ``None``: the server rolls."""
-
-    TYPE = "join_combat"
-    LATER = ("rolls",)
-    token: TokenSpec
-    rolls: Rolls | None = None
+from protocol.scene import check_unique
+from protocol.wire import ClientWire
 
 
 class EditScene(ClientWire, frozen=True, kw_only=True):

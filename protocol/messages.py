@@ -1,9 +1,11 @@
 """Client -> server messages: the session (``join``, ``resync``, ``ping``), the scene
-and the fight's core (``load_scene``, ``start_combat``, ``move``), and the registry of
-every client message (with those the server derives from its engine commands).
+and the fight's core (``load_scene``, ``move``), and the registry of
+every client message (with the commands declared as engine dataclasses,
+:mod:`protocol.commands`).
 
 Each is declared once, as a :class:`~protocol.wire.ClientWire` struct (see
-:mod:`protocol.wire` for how the declaration gives decoding, encoding and checks).
+:mod:`protocol.wire` for how the declaration gives decoding, encoding and checks) or as
+the engine command its struct is derived from.
 """
 
 from __future__ import annotations
@@ -15,17 +17,13 @@ from msgspec import Meta
 
 from protocol.actions import MoveOptions, MovePoints
 from protocol.admin import ConfigureTable, IssueToken, ListTokens, RevokeToken
+from protocol.commands import DERIVED
 from protocol.describe import DescribeRuleset, ListRulesets
-from protocol.fight import EditScene, JoinCombat
+from protocol.fight import EditScene
 from protocol.queries import AskOptions, AskPath
-from protocol.scene import MAX_TOKENS, SceneSpec, check_unique
+from protocol.scene import SceneSpec
 from protocol.threat import MAX_PATH, AskExits, AskThreat
-from protocol.validate import INT_MAX
-from protocol.wire import Cell, ClientWire, EventIndex, LongName, Name, Roll, TokenId
-
-MAX_ROLLS: Final = 100
-MAX_GROUPS: Final = 256
-TokenIds = Annotated[tuple[TokenId, ...], Meta(max_length=MAX_TOKENS)]
+from protocol.wire import Cell, ClientWire, EventIndex, LongName, Name
 
 
 class Join(ClientWire, frozen=True, kw_only=True):
@@ -54,29 +52,6 @@ class LoadScene(ClientWire, frozen=True, kw_only=True):
     scene: SceneSpec
 
 
-class StartCombat(ClientWire, frozen=True, kw_only=True):
-    """Start combat under ``ruleset``. ``aware`` lists the combatants aware of their foes
-    at the start (``None``: everyone is); ``seed`` seeds the dice (``None``: server picks).
-    ``rolls`` (optional) are the table's own dice for the rolls starting a fight makes
-    (initiative tie-breaks), in the order the ruleset makes them; ``[]`` says there are
-    none to make.  Absent or ``None``: the server rolls.  ``groups`` (optional) lists
-    sets of token ids that share one initiative roll and act at one count."""
-
-    TYPE = "start_combat"
-    LATER = ("rolls", "groups")
-    ruleset: Name
-    aware: TokenIds | None = None
-    seed: Annotated[int, Meta(ge=0, le=INT_MAX)] | None = None
-    rolls: Annotated[tuple[Roll, ...], Meta(max_length=MAX_ROLLS)] | None = None
-    groups: Annotated[tuple[TokenIds, ...], Meta(max_length=MAX_GROUPS)] = ()
-
-    def check(self) -> None:
-        """No combatant twice in ``aware`` or in one group."""
-        check_unique(list(self.aware or ()), "token id", "aware[{}]")
-        for i, group in enumerate(self.groups):
-            check_unique(list(group), "token id", f"groups[{i}][{{}}]")
-
-
 class Move(MoveOptions, frozen=True, kw_only=True):
     """Move ``token`` through ``path``: the cells ``(x, y)`` after its current position,
     in order. The engine decides whether the move is legal; this only checks shape.
@@ -103,7 +78,6 @@ class Ping(ClientWire, frozen=True, kw_only=True):
 ClientMessage: TypeAlias = (
     Join
     | LoadScene
-    | StartCombat
     | Move
     | Resync
     | Ping
@@ -112,7 +86,6 @@ ClientMessage: TypeAlias = (
     | ConfigureTable
     | ListTokens
     | MovePoints
-    | JoinCombat
     | EditScene
     | AskOptions
     | AskPath
@@ -122,16 +95,17 @@ ClientMessage: TypeAlias = (
     | DescribeRuleset
 )
 
-#: Wire ``type`` -> class, for every client message.
+#: Wire ``type`` -> class, for every client message (the derived commands after the
+#: structs declared here; a derived one is typed as the union for the decoder's sake).
 CLIENT_MESSAGE_TYPES: Final[Mapping[str, type[ClientMessage]]] = {
-    cls.TYPE: cls for cls in get_args(ClientMessage)
+    cls.TYPE: cast(type[ClientMessage], cls) for cls in (*get_args(ClientMessage), *DERIVED)
 }
 _SHIPPED: Final = frozenset(CLIENT_MESSAGE_TYPES)
 
 
 def register_client_message(cls: type[ClientWire]) -> None:
     """Decode ``cls`` as a client message from now on: a message declared outside this
-    package (a server's own command, whose struct the server derives from its
+    package (a command a server adds, whose struct it derives from its engine
     declaration).  A ``type`` already taken is refused."""
     if CLIENT_MESSAGE_TYPES.get(cls.TYPE, cls) is not cls:
         raise ValueError(f"client message type {cls.TYPE!r} is already registered")

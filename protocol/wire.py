@@ -24,8 +24,9 @@ or ``ServerWire`` struct with a docstring, add it to the ``ClientMessage`` or
 ``ServerMessage`` union (the registries are read off them), run ``python -m
 tools.wiredocs --write``, and give the README an example frame.  The server gives
 each client message one row of its message table (``vtt_bridge/rows.py``); a command
-the server declares itself is instead derived from its engine declaration there and
-added with :func:`protocol.messages.register_client_message`.
+declared as an engine dataclass is instead derived from it there, and once shipped
+written into :mod:`protocol.commands` by the same tool (until then, and for a test's
+toy command, added with :func:`protocol.messages.register_client_message`).
 """
 
 from __future__ import annotations

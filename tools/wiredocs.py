@@ -7,6 +7,7 @@ the engine and its rulesets, which the protocol may not import, and not in
 :mod:`vtt_bridge`, because a server never runs it.  ``python -m tools.wiredocs --write``
 rewrites the README between its ``<!-- generated: ... -->`` markers; without
 ``--write`` it prints them, and exits 1 if the README differs (what the test checks).
+``--write`` also writes ``protocol/commands.py`` (:mod:`tools.wirestructs`).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ import protocol
 from protocol.server_messages import WS_URL_PATTERN
 from protocol.text import CLEAN_PATTERN
 from protocol.wire import Wire
+from tools import wirestructs
 from vtt_bridge import registry
 from vtt_bridge.event_types import event_sources, register_event_bodies, shipped
 
@@ -228,17 +230,20 @@ def render(text: str) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``--write``: rewrite the README; else exit 1 if it differs from the declarations."""
+    """``--write``: rewrite the README and ``protocol/commands.py``
+    (:mod:`tools.wirestructs`); else exit 1 if either differs from the declarations."""
     args = sys.argv[1:] if argv is None else argv
     current = README.read_text(encoding="utf-8")
     wanted = render(current)
     if "--write" in args:
+        wirestructs.write()
         README.write_text(wanted, encoding="utf-8")
         return 0
-    if wanted != current:
-        print(f"{README} is out of date: run python -m tools.wiredocs --write")
-        return 1
-    return 0
+    stale = [README] if wanted != current else []
+    stale += [] if wirestructs.current() else [wirestructs.TARGET]
+    for path in stale:
+        print(f"{path} is out of date: run python -m tools.wiredocs --write")
+    return 1 if stale else 0
 
 
 if __name__ == "__main__":

@@ -18,7 +18,13 @@ imports both, makes one from the other instead of restating it:
   field with a default optional on the wire (``LATER``) unless its metadata says
   ``{"later": False}`` (on the wire since version 1: sent, even null).  A field marked
   :class:`~engine.params.Json` is a map checked only as JSON-safe to its depth (by the
-  struct's ``check``; not hashed).  Strings are bounded in one place, :func:`wire_text`.
+  struct's ``check``); a map is left out of ``hash()``.  A list marked
+  :class:`~engine.params.Unique` (or whose lists are) refuses a repeated item, as the
+  scene's ids do.  A field whose metadata says ``{"filled": True}`` may be null on the
+  wire (the row's ``fill`` supplies it: a fight's seed); a class's ``wire_order`` keeps
+  a message's order from before it was derived.  An engine type in
+  :data:`WIRE_SHAPES` is carried as the protocol's own struct (a joining token as the
+  scene's ``TokenSpec``).  Strings are bounded in one place, :func:`wire_text`.
 """
 
 from __future__ import annotations
@@ -29,13 +35,16 @@ import operator
 import types
 import typing
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Annotated, Any, Literal, get_args, get_origin, get_type_hints
 
 import msgspec
 from msgspec import Meta
 
-from engine.params import MAX_INT, MAX_ITEMS, Ident, Json, Length, Range, TokenRef
+from engine.model import Combatant
+from engine.params import MAX_INT, MAX_ITEMS, Ident, Json, Length, Range, TokenRef, Unique
 from geometry.vtt_coords import OwlbearImageGrid
+from protocol.scene import TokenSpec, check_unique
 from protocol.text import CLEAN_PATTERN
 from protocol.validate import json_safe
 from protocol.wire import ClientWire, TokenId, Wire
@@ -48,6 +57,11 @@ SPELLED_OTHERWISE: dict[type, Convert] = {
         image.offset[0], image.offset[1], image.dpi, *image.scale
     ),
 }
+
+
+#: Engine types the wire carries as one of the protocol's own structs (the scene's shapes
+#: are declared in the protocol until they are derived too): a field of one is that.
+WIRE_SHAPES: dict[type, type[Wire]] = {Combatant: TokenSpec}
 
 
 # -- wire value -> engine value ---------------------------------------------------------
@@ -156,16 +170,17 @@ def wire_bound(hint: Any) -> Any:
     if origin in (types.UnionType, typing.Union):
         return functools.reduce(operator.or_, (wire_bound(_with(a, extras)) for a in args))
     if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
-        size = (
-            Meta(min_length=length.lo, max_length=length.hi)
-            if length
-            else Meta(max_length=MAX_ITEMS)
-        )
+        if length is None or length.lo == 0:
+            size = Meta(max_length=length.hi if length else MAX_ITEMS)
+        else:
+            size = Meta(min_length=length.lo, max_length=length.hi)
         return Annotated[tuple[wire_bound(args[0]), ...], size]  # type: ignore[misc]
     if origin is tuple:
         return tuple.__class_getitem__(tuple(wire_bound(a) for a in args))
     if origin is dict:
         return dict.__class_getitem__((wire_bound(args[0]), wire_bound(args[1])))
+    if isinstance(hint, type) and hint in WIRE_SHAPES:
+        return WIRE_SHAPES[hint]
     if dataclasses.is_dataclass(hint) and isinstance(hint, type):
         return wire_shape(hint)
     raise TypeError(f"no wire type for {hint!r}: teach vtt_bridge.derive.wire_bound")
@@ -181,13 +196,18 @@ def _fields(cls: type, skip: tuple[str, ...]) -> tuple[list[Any], tuple[str, ...
     fields: list[Any] = []
     later = []
     for f in dataclasses.fields(cls):
-        if f.name in skip:
+        if f.name in skip or not f.metadata.get("wire", True):
             continue
         kind = wire_bound(hints[f.name])
         # A default makes a field LATER (clients may leave it out) unless it is marked
         # ``metadata={"later": False}``: on the wire since version 1, sent even null.
         optional = f.metadata.get("later", True)
-        if f.default is not dataclasses.MISSING:
+        if f.metadata.get("filled"):
+            # The engine's value is always there; a client may send null for the row's
+            # ``fill`` to supply (a fight's seed: the table's).
+            fields.append((f.name, kind | None, None))
+            later.extend([f.name] if optional else [])
+        elif f.default is not dataclasses.MISSING:
             fields.append((f.name, kind, f.default))
             later.extend([f.name] if optional else [])
         elif f.default_factory is not dataclasses.MISSING:
@@ -195,8 +215,15 @@ def _fields(cls: type, skip: tuple[str, ...]) -> tuple[list[Any], tuple[str, ...
             later.extend([f.name] if optional else [])
         else:
             fields.append((f.name, kind))
-    # Required fields first: msgspec takes them in that order, keyword-only anyway.
-    fields.sort(key=lambda f: len(f) == 3)
+    order: tuple[str, ...] | None = getattr(cls, "wire_order", None)
+    if order is not None:
+        # A message that shipped before its declaration keeps its wire order (the order
+        # its body is written in, so its bytes and digests stay the same).
+        assert sorted(order) == sorted(f[0] for f in fields), f"{cls.__name__}.wire_order"
+        fields.sort(key=lambda f: order.index(f[0]))
+    else:
+        # Required fields first: msgspec takes them in that order, keyword-only anyway.
+        fields.sort(key=lambda f: len(f) == 3)
     return fields, tuple(later)
 
 
@@ -211,27 +238,73 @@ def wire_shape(cls: type) -> type[Wire]:
     return typing.cast(type[Wire], struct)
 
 
-def json_maps(cls: type) -> dict[str, int]:
-    """The fields of ``cls`` marked :class:`~engine.params.Json`, to their depth."""
+@dataclass(frozen=True, slots=True)
+class FieldCheck:
+    """One check a derived struct's ``check`` runs on a field: ``json`` (a map, JSON-safe
+    nested at most ``depth`` deep), ``unique`` (a list's items differ), ``unique_each``
+    (each list inside the list: its items differ); ``what`` names an item."""
+
+    name: str
+    kind: Literal["json", "unique", "unique_each"]
+    depth: int = 0
+    what: str = ""
+
+
+def _marks(hint: Any) -> tuple[Any, tuple[Any, ...]]:
+    """``hint`` without ``None`` or its ``Annotated`` layer, and its marks."""
+    if get_origin(hint) in (types.UnionType, typing.Union):
+        arms = [a for a in get_args(hint) if a is not type(None)]
+        hint = arms[0] if len(arms) == 1 else hint
+    if get_origin(hint) is Annotated:
+        base, *marks = get_args(hint)
+        inner, more = _marks(base)
+        return inner, (*marks, *more)
+    return hint, ()
+
+
+def field_checks(cls: type) -> list[FieldCheck]:
+    """The checks of ``cls``'s fields a wire type cannot say, in field order."""
     hints = get_type_hints(cls, include_extras=True)
-    found = {}
-    for name, hint in hints.items():
-        marks = get_args(hint)[1:] if get_origin(hint) is Annotated else ()
-        for mark in marks:
-            if isinstance(mark, Json):
-                found[name] = mark.depth
+    found = []
+    for f in dataclasses.fields(cls):
+        base, marks = _marks(hints[f.name])
+        json = next((m for m in marks if isinstance(m, Json)), None)
+        unique = next((m for m in marks if isinstance(m, Unique)), None)
+        if json is not None:
+            found.append(FieldCheck(f.name, "json", depth=json.depth))
+        elif unique is not None:
+            found.append(FieldCheck(f.name, "unique", what=unique.what))
+        elif get_origin(base) is tuple and get_args(base)[1:] == (Ellipsis,):
+            _, inner = _marks(get_args(base)[0])
+            each = next((m for m in inner if isinstance(m, Unique)), None)
+            if each is not None:
+                found.append(FieldCheck(f.name, "unique_each", what=each.what))
     return found
 
 
-def _check_maps(maps: dict[str, int]) -> Callable[[Any], None]:
+def _check_fields(checks: list[FieldCheck]) -> Callable[[Any], None]:
     def check(self: Any) -> None:
-        """Each map field is JSON-safe and nests at most its declared depth."""
-        for name, depth in maps.items():
-            value = getattr(self, name)
-            if value is not None:
-                json_safe(value, name, max_depth=depth)
+        """Maps JSON-safe to their depth; no item twice in a list that must differ."""
+        for one in checks:
+            value = getattr(self, one.name)
+            if one.kind == "json" and value is not None:
+                json_safe(value, one.name, max_depth=one.depth)
+            elif one.kind == "unique":
+                check_unique(list(value or ()), one.what, f"{one.name}[{{}}]")
+            elif one.kind == "unique_each":
+                for i, items in enumerate(value or ()):
+                    check_unique(list(items), one.what, f"{one.name}[{i}][{{}}]")
 
     return check
+
+
+def _holds_map(kind: Any) -> bool:
+    """Whether a wire type is a map (maybe nullable)."""
+    if get_origin(kind) is Annotated:
+        kind = get_args(kind)[0]
+    if get_origin(kind) in (types.UnionType, typing.Union):
+        return any(_holds_map(arm) for arm in get_args(kind))
+    return get_origin(kind) is dict or kind is dict
 
 
 def wire_command(cls: type, *, skip: tuple[str, ...] = ("actor",)) -> type[ClientWire]:
@@ -240,10 +313,13 @@ def wire_command(cls: type, *, skip: tuple[str, ...] = ("actor",)) -> type[Clien
     fields, later = _fields(cls, skip)
     kind: str = typing.cast(Any, cls).kind
     namespace: dict[str, Any] = {"__doc__": cls.__doc__, "TYPE": kind, "LATER": later}
-    maps = json_maps(cls)
-    if maps:
-        namespace["UNHASHED"] = tuple(maps)
-        namespace["check"] = _check_maps(maps)
+    checks = field_checks(cls)
+    if checks:
+        namespace["check"] = _check_fields(checks)
+    # Maps are compared but left out of hash() (a dict has none): a message stays a value.
+    unhashed = tuple(f[0] for f in fields if _holds_map(f[1]))
+    if unhashed:
+        namespace["UNHASHED"] = unhashed
     struct = msgspec.defstruct(
         cls.__name__, fields, bases=(ClientWire,), module=__name__, namespace=namespace,
         kw_only=True,

@@ -11,7 +11,10 @@ row also makes its engine command (:meth:`MessageRow.to_command`, by field name,
 The shipped rows are in :mod:`vtt_bridge.rows`.  A new command is one module: its engine
 dataclass (bounds as ``Annotated`` marks), its handler, and a :func:`command_row` that
 derives its wire struct from the dataclass; :func:`register` (or :func:`registered`, for
-a test) adds it to the protocol's decoder, the engine's handlers and this table.
+a test) adds it to the protocol's decoder, the engine's handlers and this table.  Once
+shipped (imported by :mod:`vtt_bridge.rows`), ``python -m tools.wiredocs --write``
+writes its struct into :mod:`protocol.commands` too, so ``import protocol`` alone
+decodes it; the row then holds that copy.
 
 Fail closed: a row whose ``roles`` are empty is refused to everyone, and a decoded
 message with no row is refused (``not_permitted``).
@@ -21,6 +24,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import typing
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final, Literal
@@ -29,8 +33,10 @@ import protocol
 from engine.handlers import Handler as EngineHandler
 from engine.handlers import register_command, unregister_command
 from engine.params import dice_fields
+from protocol.commands import DERIVED
 from protocol.messages import register_client_message, unregister_client_message
 from protocol.wire import ClientWire
+from vtt_bridge import derive
 from vtt_bridge.derive import engine_fields, struct_reader, wire_command
 
 if TYPE_CHECKING:
@@ -157,10 +163,15 @@ def command_row(
     example: dict[str, Any],
     cost: int | Callable[[Any], int] = 0,
     engine: str = "",
+    fill: Callable[[Any, Table], dict[str, Any]] | None = None,
 ) -> MessageRow:
-    """The row of a new engine command: its wire struct derived from the dataclass
-    (:func:`vtt_bridge.derive.wire_command`), its dice fields from its ``DICE`` marks."""
-    wire = wire_command(command)
+    """The row of an engine command: its wire struct derived from the dataclass
+    (:func:`vtt_bridge.derive.wire_command`; a shipped one's is the protocol's copy of
+    it, ``protocol.SetDoor``, written by ``tools/wirestructs.py``), its dice fields
+    from its ``DICE`` marks."""
+    kind: str = typing.cast(Any, command).kind
+    shipped = next((struct for struct in DERIVED if kind == struct.TYPE), None)
+    wire = shipped if shipped is not None else wire_command(command)
     return MessageRow(
         wire,
         "command",
@@ -171,7 +182,14 @@ def command_row(
         command=command,
         engine=engine,
         dice=dice_fields(command),
+        fill=fill,
     )
+
+
+def derived(row: MessageRow) -> bool:
+    """Whether ``row``'s wire struct is derived from its engine command (the protocol's
+    written copy, or one the bridge derived itself)."""
+    return row.wire in DERIVED or row.wire.__module__ == derive.__name__
 
 
 def check_row(row: MessageRow) -> list[str]:

@@ -169,11 +169,11 @@ SHIPPED: tuple[MessageRow, ...] = (
         protocol.LoadScene, engine.LoadScene, GM_ONLY, "gm_only, combat_active, bad_scene",
         {"scene": _SCENE}, cost=load_scene_cost,
     ),
-    _command(
-        protocol.StartCombat, engine.StartCombat, GM_ONLY,
-        "gm_only, combat_active, no_scene, bad_rolls (+ dice policy)",
-        {"ruleset": "dnd5e", "aware": ["pc.alice"], "seed": 12345},
-        dice=("rolls",), fill=start_combat_seed,
+    command_row(
+        engine.StartCombat, command, roles=GM_ONLY,
+        example={"ruleset": "dnd5e", "aware": ["pc.alice"], "seed": 12345},
+        engine="gm_only, combat_active, no_scene, bad_rolls (+ dice policy)",
+        fill=start_combat_seed,
     ),
     _command(
         protocol.Move, engine.Move, ACTORS,
@@ -225,10 +225,9 @@ SHIPPED: tuple[MessageRow, ...] = (
             " (+ params, dice policy)"
         ),
     ),
-    _command(
-        protocol.JoinCombat, engine.JoinCombat, GM_ONLY,
-        "gm_only, no_combat, not_in_combat, bad_scene, bad_rolls (+ dice policy)",
-        {"token": _TOKEN, "rolls": [7]}, dice=("rolls",),
+    command_row(
+        engine.JoinCombat, command, roles=GM_ONLY, example={"token": _TOKEN, "rolls": [7]},
+        engine="gm_only, no_combat, not_in_combat, bad_scene, bad_rolls (+ dice policy)",
     ),
     command_row(
         engine.LeaveCombat, command, roles=GM_ONLY, example={"token": "ganger2", "remove": True},

@@ -7,18 +7,24 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import inspect
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import msgpack
+import msgspec
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import engine
 import protocol
+from protocol.commands import DERIVED
 from tests.bridge.test_wire_drift import readme_frames
 from tests.protocol.strategies import for_struct
 from vtt_bridge import registry, rows
-from vtt_bridge.derive import engine_fields
+from vtt_bridge.derive import engine_fields, wire_command
 from vtt_bridge.replies import message_digest
 
 ROWS = registry.rows()
@@ -26,8 +32,8 @@ SLOW = [HealthCheck.filter_too_much, HealthCheck.too_slow]
 
 
 def test_every_client_message_has_exactly_one_row() -> None:
-    # Every decodable message has its row (the derived commands' structs are registered
-    # with their rows, so the decoder lists them after the protocol's own).
+    # Every decodable message has its row (the derived commands' structs are the
+    # protocol's written copies, listed after the structs it declares by hand).
     assert sorted(row.name for row in ROWS) == sorted(protocol.CLIENT_MESSAGE_TYPES)
     assert all(protocol.CLIENT_MESSAGE_TYPES[row.name] is row.wire for row in ROWS)
     assert len({row.name for row in ROWS}) == len(ROWS)
@@ -69,6 +75,39 @@ def test_a_command_row_becomes_its_engine_command_field_by_field(
             continue  # nested shapes: read by field name too, compared by the goldens
         elif name in wire:
             assert plain[name] == wire[name], name
+
+
+def test_protocol_alone_decodes_every_rows_message() -> None:
+    # A Python client imports the protocol alone: no engine, no server, yet every row's
+    # message decodes, from the very struct the row holds.
+    probe = (
+        "import sys, protocol; "
+        "assert not {'engine', 'vtt_bridge', 'geometry'} & set(sys.modules), sys.modules; "
+        "print(sorted(protocol.CLIENT_MESSAGE_TYPES))"
+    )
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, env=env
+    )
+    assert done.stdout.strip() == str(sorted(row.name for row in ROWS))
+    for row in ROWS:
+        if registry.derived(row):
+            assert getattr(protocol, row.wire.__name__) is row.wire, row.name
+
+
+def test_the_protocols_copies_are_what_the_rows_derive() -> None:
+    # Each written struct has the fields, types and defaults (type_info) the bridge derives
+    # from its engine declaration (the tool's drift check compares the source too).
+    for struct in DERIVED:
+        row = registry.ROWS[struct]
+        assert row.command is not None
+        fresh = wire_command(row.command)
+        assert struct.__struct_fields__ == fresh.__struct_fields__
+        assert (struct.TYPE, struct.LATER, struct.UNHASHED) == (
+            fresh.TYPE, fresh.LATER, fresh.UNHASHED
+        )  # fmt: skip
+        assert msgspec.inspect.type_info(struct).fields == msgspec.inspect.type_info(fresh).fields
+        assert struct.__doc__ == row.command.__doc__
 
 
 def test_the_shipped_rows_are_the_tables_rows() -> None:
@@ -170,3 +209,66 @@ def test_a_derived_answer_leaves_out_only_its_later_field() -> None:
     with_map = wire(seq=2, prompt="p1", accept=True, rolls=(3,), maneuver={"name": "set"})
     assert with_map.to_body()["maneuver"] == {"name": "set"}
     assert hash(with_map) == hash(wire(seq=2, prompt="p1", accept=True, rolls=(3,)))
+
+
+@pytest.mark.parametrize(
+    ("body", "code", "path", "words"),
+    [
+        # aware and seed are on the wire since version 1: sent, even null.
+        ({"ruleset": "5e", "seed": None}, "missing_field", "body.aware", "missing field"),
+        ({"ruleset": "5e", "aware": None}, "missing_field", "body.seed", "missing field"),
+        (
+            {"ruleset": "5e", "aware": ["a", "b", "a"], "seed": None},
+            "bad_value",
+            "body.aware[2]",
+            "duplicate token id 'a'",
+        ),
+        (
+            {"ruleset": "5e", "aware": None, "seed": 1, "groups": [["a"], ["b", "c", "b"]]},
+            "bad_value",
+            "body.groups[1][2]",
+            "duplicate token id 'b'",
+        ),
+        (
+            {"ruleset": "5e", "aware": None, "seed": 1, "rolls": [0]},
+            "bad_value",
+            "body.rolls[0]",
+            "",
+        ),
+        ({"ruleset": "5e", "aware": None, "seed": 2**63}, "bad_value", "body.seed", ""),
+    ],
+)
+def test_a_derived_start_keeps_the_wires_first_shape(
+    body: dict[str, object], code: str, path: str, words: str
+) -> None:
+    # ``start_combat`` is derived from the engine's declaration and refuses as the hand
+    # declaration did: the same codes, paths and words.
+    envelope = {"v": protocol.PROTOCOL_VERSION, "type": "start_combat", "seq": 1, "body": body}
+    with pytest.raises(protocol.ProtocolError) as refused:
+        protocol.client_from_wire(envelope)
+    assert (refused.value.code, refused.value.path) == (code, path)
+    assert words in str(refused.value)
+
+
+def test_a_derived_start_and_join_write_their_bodies_as_before() -> None:
+    # The body's keys in the order version 1 wrote them (kept replies hold digests of
+    # it), LATER fields left out at their default, the seed null for the table's.
+    start = protocol.StartCombat(seq=1, ruleset="5e", aware=None, seed=None)
+    assert list(start.to_body()) == ["ruleset", "aware", "seed"]
+    assert registry.ROWS[protocol.StartCombat].to_command(start, "gm", _Table()).seed == 4242
+    grouped = protocol.StartCombat(seq=2, ruleset="5e", aware=("a",), seed=3, groups=(("a",),))
+    assert list(grouped.to_body()) == ["ruleset", "aware", "seed", "groups"]
+    token = protocol.TokenSpec(
+        id="g", name="G", owner="gm", side="x", x=1, y=1, size=1, reach=1, movement=6
+    )
+    join = protocol.JoinCombat(seq=3, token=token)
+    assert list(join.to_body()) == ["token"]
+    command = registry.ROWS[protocol.JoinCombat].to_command(join, "gm", _Table())
+    assert command.token == engine.Combatant(
+        id="g", name="G", owner="gm", side="x", x=1, y=1, size=1, reach=1.0, movement=6
+    )
+    assert command.ties == "game"  # not on the wire: an upgraded log's alone
+
+
+def test_the_engines_token_bound_is_the_scenes() -> None:
+    assert engine.commands.MAX_TOKENS == protocol.scene.MAX_TOKENS

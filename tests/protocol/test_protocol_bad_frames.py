@@ -8,9 +8,6 @@ from typing import Any
 import msgpack
 import pytest
 
-# ``end_phase`` and ``answer_prompt`` are declared once, as engine commands: the server's
-# rows derive their wire structs and register them with the decoder.
-import vtt_bridge.rows  # noqa: F401
 from protocol import (
     MAX_FRAME_BYTES,
     ErrorMessage,

@@ -7,9 +7,6 @@ from pathlib import Path
 
 import pytest
 
-# The commands declared once, as engine commands (``set_door``, ``end_combat``...): the
-# server's rows derive their wire structs and register them with the decoder.
-import vtt_bridge.rows  # noqa: F401
 from protocol import (
     CLIENT_MESSAGE_TYPES,
     SERVER_MESSAGE_TYPES,
