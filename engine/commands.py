@@ -17,7 +17,7 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from engine.model import Combatant, Scene, StatValue, TerrainSpec, WallSpec
 from engine.params import DICE, Id, Json, Length, Range, TokenRef
-from geometry import Cell, Point
+from geometry import Point
 from geometry.vtt_coords import OwlbearImageGrid
 
 GM = "gm"
@@ -62,7 +62,8 @@ class StartCombat:
 
 @dataclass(frozen=True, slots=True)
 class Move:
-    """Move ``token`` through ``path``: the cells after its current one, each adjacent.
+    """Move ``token`` through ``path``: the cells after its current one, each adjacent
+    (gridless: waypoints in the scene's unit, joined by straight lines).
 
     ``mode`` is the kind of movement, one of the ruleset's ``move_modes`` (None: its
     first); ``attack`` names a target the mover attacks at the end of the move as part
@@ -74,7 +75,7 @@ class Move:
     kind: ClassVar[str] = "move"
     actor: str
     token: str
-    path: tuple[Cell, ...]
+    path: tuple[tuple[int | float, int | float], ...]
     mode: str | None = None
     attack: str | None = None
     maneuver: Any = None

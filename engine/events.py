@@ -12,10 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from engine.model import Combatant, Scene, TerrainSpec, WallSpec
+from engine.model import Combatant, Position, Scene, TerrainSpec, WallSpec
 from engine.serial import to_plain
 from engine.timewords import Clock, TimeWords
-from geometry import Cell
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,18 +101,19 @@ class MoveStarted:
 
     kind: ClassVar[str] = "move_started"
     token: str
-    start: Cell
-    path: tuple[Cell, ...]
+    start: Position
+    path: tuple[Position, ...]
     mode: str
 
 
 @dataclass(frozen=True, slots=True)
 class MoveInterrupted:
-    """``token`` stopped on ``at``, about to cross ``exit_point``, because of ``by``."""
+    """``token`` stopped on ``at``, about to cross ``exit_point``, because of ``by``
+    (gridless: ``at`` is the point it stopped on, the exit point itself)."""
 
     kind: ClassVar[str] = "move_interrupted"
     token: str
-    at: Cell
+    at: Position
     exit_point: tuple[float, float]
     by: str
 
@@ -128,7 +128,7 @@ class PromptOpened:
     controller: str
     attacker: str
     target: str
-    at: Cell
+    at: Position
     exit_point: tuple[float, float]
 
 
@@ -149,7 +149,7 @@ class MoveCompleted:
 
     kind: ClassVar[str] = "move_completed"
     token: str
-    at: Cell
+    at: Position
     cost: float
     movement_left: float
 
@@ -160,7 +160,7 @@ class TokenPlaced:
 
     kind: ClassVar[str] = "token_placed"
     token: str
-    at: Cell
+    at: Position
 
 
 @dataclass(frozen=True, slots=True)
@@ -240,7 +240,7 @@ class MoveStopped:
 
     kind: ClassVar[str] = "move_stopped"
     token: str
-    at: Cell
+    at: Position
     reason: str
 
 

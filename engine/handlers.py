@@ -9,6 +9,7 @@ part of it.  A ruleset's own actions come through ``act`` (:mod:`engine.fight`).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any, cast
 
@@ -60,8 +61,8 @@ from engine.events import (
     SceneLoaded,
     TokenPlaced,
 )
-from engine.model import Combat, Combatant, EncounterState, Prompt, Scene, VttSpec
-from engine.movement import begin_move, continue_move, resolve_path
+from engine.model import Combat, Combatant, EncounterState, Position, Prompt, Scene, VttSpec
+from engine.movement import begin_move, continue_move, path_on, resolve_path
 from engine.prompts import CORE_PROMPTS, open_prompt
 from engine.rulesets import Context, find_ruleset
 from engine.scene_checks import check_scene
@@ -180,7 +181,8 @@ def move(state: EncounterState, command: Move, spatial: SpatialCache) -> Result:
     if combat is not None:
         require_no_prompts(combat)
         require_turn(combat, token)
-    return carry_out_move(state, command, spatial, token, tuple(command.path))
+    steps = path_on(scene_of(state), token.id, tuple(command.path))
+    return carry_out_move(state, command, spatial, token, steps)
 
 
 def carry_out_move(
@@ -188,7 +190,7 @@ def carry_out_move(
     command: Move | MovePoints,
     spatial: SpatialCache,
     token: Combatant,
-    steps: tuple[Cell, ...],
+    steps: tuple[Position, ...],
     checked: tuple[Ruleset, str] | None = None,
 ) -> Result:
     """The one pass of a move whose first checks are done: ``token`` (which the actor
@@ -198,7 +200,7 @@ def carry_out_move(
     twice and the command is not rebuilt: its ``mode``, ``attack``, ``maneuver`` and
     ``rolls`` are read where they arrived."""
     scene = scene_of(state)
-    path = (token.cell, *steps)
+    path = (token.position, *steps)
     resolution = resolve_path(spatial, scene, token, path, areas=state.combat is not None)
     if state.combat is None:
         # Outside combat the GM and owners arrange tokens freely: no budget, no provocation.
@@ -213,7 +215,9 @@ def carry_out_move(
         combat, (ruleset, mode) = state.combat, checked
     tray = DiceTray(state.seed, state.draws, command.actor)
     ctx = Context(state, ruleset, spatial, tray, command.actor, token, path)
-    plan = ruleset.plan_move(ctx, mode, cost=resolution.cost, steps=len(path) - 1)
+    plan = ruleset.plan_move(
+        ctx, mode, cost=resolution.cost, steps=move_steps(scene, path, resolution.cost)
+    )
     combat = plan.combat
     if command.attack is None and command.rolls is not None:
         raise CommandRejected("bad_rolls", "only a move with an attack takes dice")
@@ -224,10 +228,7 @@ def carry_out_move(
         combat = ruleset.plan_move_attack(ctx, combat, target, command.maneuver, command.rolls)
         # The target gives up its attack of opportunity only if it really is attacked:
         # it must be within reach of where the move ends.
-        index = spatial.index(scene)
-        reach = threatened_cells(index.grid, path[-1], token.size, token.reach, walls=index.walls)
-        reach = at_height(index.grid, token, path[-1], reach, target.elevation)
-        if not reach & index.grid.footprint(target.cell, target.size):
+        if not _reaches_from(spatial, scene, token, path[-1], target):
             raise CommandRejected(
                 "out_of_reach", f"{target.id!r} would not be within reach where the move ends"
             )
@@ -247,8 +248,30 @@ def carry_out_move(
     tray.events.clear()
     state = replace(state, combat=combat, draws=tray.draws)
     state, events = begin_move(state, ruleset, spatial, pending, tray, resolution)
-    started = MoveStarted(token.id, token.cell, steps, plan.mode)
+    started = MoveStarted(token.id, token.position, steps, plan.mode)
     return state, [*planned, started, *events]
+
+
+def move_steps(scene: Scene, path: tuple[Position, ...], cost: float) -> int:
+    """The steps a ruleset is told a move takes: its cells after the first on a grid;
+    gridless, its length in cells of the scene's size, rounded up (a move of at most one
+    cell's length is one step: the 1 m step, a crawl), at least 1."""
+    if not scene.grid.gridless:
+        return len(path) - 1
+    return max(1, math.ceil(cost / scene.grid.cell_size - 1e-9))
+
+
+def _reaches_from(
+    spatial: SpatialCache, scene: Scene, token: Combatant, at: Position, target: Combatant
+) -> bool:
+    """Whether ``target`` is within ``token``'s reach once it stands on ``at``."""
+    if scene.grid.gridless:
+        return spatial.board(scene).in_reach(token, target, (float(at[0]), float(at[1])))
+    index = spatial.index(scene)
+    cell = cast(Cell, at)
+    reach = threatened_cells(index.grid, cell, token.size, token.reach, walls=index.walls)
+    reach = at_height(index.grid, token, cell, reach, target.elevation)
+    return bool(reach & index.grid.footprint(target.cell, target.size))
 
 
 #: The most steps a move may take: the protocol's limit on a ``move`` path
@@ -277,6 +300,9 @@ def move_points(state: EncounterState, command: MovePoints, spatial: SpatialCach
         require_turn(combat, token)
         ruleset = find_ruleset(combat.ruleset)
         checked = ruleset, move_mode(ruleset, command.mode)
+    if scene.grid.gridless:
+        points = gridless_points(scene, vtt, token, command)
+        return carry_out_move(state, command, spatial, token, points, checked)
     grid = spatial.index(scene).grid
     waypoints = [token.cell]
     for i, (x, y) in enumerate(command.points):
@@ -302,6 +328,26 @@ def move_points(state: EncounterState, command: MovePoints, spatial: SpatialCach
     path = trace_waypoints(grid, waypoints, vtt.line_rule())[1:]
     # Checked once: the token, the prompts, the turn and the mode are not checked again.
     return carry_out_move(state, command, spatial, token, tuple(path), checked)
+
+
+def gridless_points(
+    scene: Scene, vtt: VttSpec, token: Combatant, command: MovePoints
+) -> tuple[Position, ...]:
+    """``command``'s pixels as waypoints of a gridless scene, in its unit, unsnapped: a
+    Foundry token document's ``x``/``y`` is its top-left corner, so half the token's
+    width goes on; an Owlbear item's position is its centre."""
+    if command.image is not None:
+        raise CommandRejected(
+            "illegal_move", "an image grid places items on Owlbear square grids only"
+        )
+    grid = scene.grid
+    if vtt.kind == "foundry":
+        foundry = FoundryScene(vtt.grid_size, grid.cell_size, vtt.scene_x, vtt.scene_y)
+        half = token.size * grid.cell_size / 2
+        corners = [foundry.to_point(x, y) for x, y in command.points]
+        return tuple((x + half, y + half) for x, y in corners)
+    per_pixel = grid.cell_size / vtt.grid_size
+    return tuple((x * per_pixel, y * per_pixel) for x, y in command.points)
 
 
 FOUNDRY_HEX_TYPES = {

@@ -17,19 +17,30 @@ The move then walks, and stops where someone may interrupt it:
 Each creature is asked at most once per move.  On resuming, the rest of the path is
 resolved again from where the token stands, because a readied move may have changed
 the map meanwhile; a path that is no longer open ends the move there.
+
+On a gridless scene the same walk runs over :class:`engine.gridless_board.GridlessBoard`
+(the seam is :func:`_walkable` and the few checks that say ``gridless``): the path is
+waypoints, the token pauses at the exact point where it leaves a threatener's reach (the
+point goes into the pending path, so the walk resumes from there along the rest of the
+waypoints), a readied action's area trigger stops it at the point where its disc comes
+onto the area (there is no square before: ``trigger_pause`` makes no difference), and a
+sight trigger where it first comes into view (sampled, see :meth:`GridlessBoard.first_seen`).
+Heights need no second pass there: the board's reach is a ball, measured in three
+dimensions from the start.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from engine.combat_state import PendingMove
 from engine.copies import replace
 from engine.errors import CommandRejected
 from engine.events import MoveCompleted, MoveInterrupted, MoveStopped
-from engine.model import Combatant, EncounterState, Scene
+from engine.gridless_board import GridlessExit, GridlessMove
+from engine.model import Combatant, EncounterState, Position, Scene
 from engine.prompts import open_prompt
 from engine.rulesets.base import Context
 from engine.spatial import SpatialCache, threat_against
@@ -54,18 +65,22 @@ class Stop:
     kind: str
     who: str
     step: int
-    cell: Cell
+    cell: Position
     point: Point
+
+
+#: A resolved path: the grid index's, or a gridless board's.
+Resolution = MoveResolution | GridlessMove
 
 
 def resolve_path(
     spatial: SpatialCache,
     scene: Scene,
     mover: Combatant,
-    path: tuple[Cell, ...],
+    path: tuple[Position, ...],
     *,
     areas: bool = True,
-) -> MoveResolution:
+) -> Resolution:
     """Resolve ``path`` (start first) for ``mover``; refuse it if it cannot be walked.
     ``areas=False`` leaves the exits out (and works out no threat): a move outside
     combat, which nobody may interrupt, needs only whether and at what cost it can go."""
@@ -79,8 +94,37 @@ def _walkable(
     spatial: SpatialCache,
     scene: Scene,
     mover: Combatant,
-    path: tuple[Cell, ...],
+    path: tuple[Position, ...],
     areas: bool = True,
+) -> tuple[str | None, Resolution | None]:
+    if scene.grid.gridless:
+        return spatial.board(scene).walkable(mover, path, areas)
+    return _walkable_cells(spatial, scene, mover, cast(tuple[Cell, ...], path), areas)
+
+
+def path_on(scene: Scene, token: str, path: tuple[Position, ...]) -> tuple[Position, ...]:
+    """``path`` as ``scene`` plays it: gridless, the waypoints as they are; on a grid,
+    cells, a whole number sent as ``3.0`` read as cell 3 and a fractional one refused."""
+    if scene.grid.gridless or all(type(x) is int and type(y) is int for x, y in path):
+        return path
+    cells = []
+    for x, y in path:
+        if not (float(x).is_integer() and float(y).is_integer()):
+            raise CommandRejected(
+                "illegal_move",
+                f"move of {token!r}: ({x:g}, {y:g}) is not a cell of this "
+                f"{scene.grid.kind} grid (waypoints in scene units are for gridless scenes)",
+            )
+        cells.append((int(x), int(y)))
+    return tuple(cells)
+
+
+def _walkable_cells(
+    spatial: SpatialCache,
+    scene: Scene,
+    mover: Combatant,
+    path: tuple[Cell, ...],
+    areas: bool,
 ) -> tuple[str | None, MoveResolution | None]:
     index = spatial.index(scene)
     try:
@@ -127,7 +171,7 @@ def begin_move(
     spatial: SpatialCache,
     pending: PendingMove,
     tray: DiceTray,
-    resolution: MoveResolution,
+    resolution: Resolution,
 ) -> tuple[EncounterState, list[Any]]:
     """Start walking ``pending`` (already checked and charged); ``resolution`` is its
     whole path's, from :func:`resolve_path` on the same scene (planning a move changes
@@ -143,7 +187,7 @@ def continue_move(
     ruleset: Ruleset,
     spatial: SpatialCache,
     tray: DiceTray,
-    resolution: MoveResolution | None = None,
+    resolution: Resolution | None = None,
 ) -> tuple[EncounterState, list[Any]]:
     """Walk the pending move until it ends or someone may interrupt it.  A resumed walk
     (no ``resolution``) resolves the rest of its path again: the map may have changed."""
@@ -172,7 +216,7 @@ def stops_along(
     spatial: SpatialCache,
     mover: Combatant,
     pending: PendingMove,
-    resolution: MoveResolution,
+    resolution: Resolution,
 ) -> list[Stop]:
     """Every place a move about to begin would stop, in path order, asking nobody: the
     very check a move runs (``_stops``), for a query to show before the move is sent."""
@@ -185,12 +229,13 @@ def _stops(
     spatial: SpatialCache,
     mover: Combatant,
     pending: PendingMove,
-    rest: tuple[Cell, ...],
-    resolution: MoveResolution,
+    rest: tuple[Position, ...],
+    resolution: Resolution,
 ) -> list[Stop]:
     scene, combat = state.scene, state.combat
     assert isinstance(scene, Scene) and combat is not None
     stops: list[Stop] = []
+    gridless = scene.grid.gridless
     if ruleset.provokes(combat, mover, pending.mode):
         starting = pending.step == 0
         for exit_ in resolution.exits:
@@ -199,14 +244,21 @@ def _stops(
                 continue
             if who in pending.exempt and starting:
                 # Not threatened by it where the move begins; moving past it provokes.
-                later = _later_exit(spatial, scene, who, mover, rest)
+                later: AreaExit | GridlessExit | None
+                if isinstance(exit_, GridlessExit):
+                    later = spatial.board(scene).later_exit(who, mover, rest, exit_)
+                else:
+                    later = _later_exit(spatial, scene, who, mover, cast(tuple[Cell, ...], rest))
                 if later is None:
                     continue
                 exit_ = later
             threatener = scene.token(who)
-            if threatener is not None and threatener.elevation != mover.elevation:
+            if not gridless and threatener is not None and threatener.elevation != mover.elevation:
                 # Another height: the exit is from what it threatens up (or down) there.
-                up_there = _exit_at_height(spatial, scene, threatener, mover, rest, exit_)
+                cells = cast(tuple[Cell, ...], rest)
+                up_there = _exit_at_height(
+                    spatial, scene, threatener, mover, cells, cast(AreaExit, exit_)
+                )
                 if up_there is None:
                     continue
                 exit_ = up_there
@@ -225,7 +277,7 @@ def _trigger_stops(
     spatial: SpatialCache,
     mover: Combatant,
     pending: PendingMove,
-    rest: tuple[Cell, ...],
+    rest: tuple[Position, ...],
 ) -> list[Stop]:
     """Where the move sets off a trigger: entering its area, or coming into its owner's
     sight (from a cell the owner cannot see into one it can).  The token stops on the
@@ -233,9 +285,40 @@ def _trigger_stops(
     ``trigger_pause`` is ``inside``, on the cell that sets it off."""
     scene, combat = state.scene, state.combat
     assert isinstance(scene, Scene) and combat is not None
+    if scene.grid.gridless:
+        return _gridless_trigger_stops(state, ruleset, spatial, mover, pending, rest)
     index = spatial.index(scene)
     grid = index.grid
+    cells = cast(tuple[Cell, ...], rest)
     stops: list[Stop] = []
+    for trigger in _waiting_triggers(state, ruleset, mover, pending):
+        owner = scene.token(trigger.owner)
+        assert owner is not None
+        area = set(trigger.area)
+        for step in range(len(cells) - 1):
+            if trigger.on == "enter":
+                here = grid.footprint(cells[step], mover.size)
+                there = grid.footprint(cells[step + 1], mover.size)
+                fires = not here & area and bool(there & area)
+            else:
+                fires = not _seen_at(index, owner, mover, cells[step]) and _seen_at(
+                    index, owner, mover, cells[step + 1]
+                )
+            if fires:
+                at = step + 1 if ruleset.trigger_pause == "inside" else step
+                stops.append(Stop("held", owner.id, at, cells[at], grid.center(cells[at])))
+                break
+    return stops
+
+
+def _waiting_triggers(
+    state: EncounterState, ruleset: Ruleset, mover: Combatant, pending: PendingMove
+) -> list[Any]:
+    """The triggers this move may set off: an area's or a sight's, of someone else who
+    can act, not asked yet on this move, waiting on anyone or on this mover."""
+    scene, combat = state.scene, state.combat
+    assert isinstance(scene, Scene) and combat is not None
+    found = []
     for trigger in combat.triggers:
         if trigger.on not in ("enter", "sight") or trigger.owner == mover.id:
             continue
@@ -244,20 +327,35 @@ def _trigger_stops(
         owner = scene.token(trigger.owner)
         if owner is None or not ruleset.can_act(combat, owner.id):
             continue
-        area = set(trigger.area)
-        for step in range(len(rest) - 1):
-            if trigger.on == "enter":
-                here = grid.footprint(rest[step], mover.size)
-                there = grid.footprint(rest[step + 1], mover.size)
-                fires = not here & area and bool(there & area)
-            else:
-                fires = not _seen_at(index, owner, mover, rest[step]) and _seen_at(
-                    index, owner, mover, rest[step + 1]
-                )
-            if fires:
-                at = step + 1 if ruleset.trigger_pause == "inside" else step
-                stops.append(Stop("held", owner.id, at, rest[at], grid.center(rest[at])))
-                break
+        found.append(trigger)
+    return found
+
+
+def _gridless_trigger_stops(
+    state: EncounterState,
+    ruleset: Ruleset,
+    spatial: SpatialCache,
+    mover: Combatant,
+    pending: PendingMove,
+    rest: tuple[Position, ...],
+) -> list[Stop]:
+    """Triggers on a gridless scene: the move stops at the point where the mover's disc
+    comes onto the area's squares (cells of the scene's size), or where it comes into
+    its owner's sight (module docstring)."""
+    scene = state.scene
+    assert isinstance(scene, Scene)
+    board = spatial.board(scene)
+    stops: list[Stop] = []
+    for trigger in _waiting_triggers(state, ruleset, mover, pending):
+        owner = scene.token(trigger.owner)
+        assert owner is not None
+        if trigger.on == "enter":
+            found = board.first_entry(mover, rest, trigger.area)
+        else:
+            found = board.first_seen(owner, mover, rest)
+        if found is not None:
+            step, point = found
+            stops.append(Stop("held", owner.id, step, point, point))
     return stops
 
 
@@ -322,7 +420,13 @@ def _pause(
     assert who is not None
     kind = "attack_of_opportunity" if stop.kind == "aoo" else "readied_action"
     asked = (*pending.asked, f"{stop.kind}:{who.id}")
-    moved_on = replace(pending, step=pending.step + stop.step, asked=asked)
+    at = pending.step + stop.step
+    if scene.grid.gridless and stop.cell != pending.path[at]:
+        # Paused between waypoints: the point goes into the path, the walk resumes there.
+        path = (*pending.path[: at + 1], stop.cell, *pending.path[at + 1 :])
+        moved_on = replace(pending, path=path, step=at + 1, asked=asked)
+    else:
+        moved_on = replace(pending, step=at, asked=asked)
     paused = mover.moved_to(stop.cell)
     moved = scene.with_token(paused)
     spatial.moved(scene, moved, paused)
@@ -369,6 +473,8 @@ def _arrive(
 def in_reach(spatial: SpatialCache, scene: Scene, attacker: Combatant, target: Combatant) -> bool:
     """Whether ``target`` stands in a square ``attacker`` threatens (melee reach), in
     three dimensions when they stand at different elevations."""
+    if scene.grid.gridless:
+        return spatial.board(scene).in_reach(attacker, target)
     index = spatial.index(scene)
     cells = threat_against(index, attacker, target.elevation)
     return bool(cells & index.grid.footprint(target.cell, target.size))

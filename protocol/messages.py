@@ -21,7 +21,7 @@ from protocol.queries import AskOptions, AskPath
 from protocol.scene import MAX_TOKENS, SceneSpec, check_unique
 from protocol.threat import MAX_PATH, AskExits, AskThreat
 from protocol.validate import INT_MAX
-from protocol.wire import Cell, ClientWire, EventIndex, LongName, Name, Roll, TokenId
+from protocol.wire import ClientWire, EventIndex, LongName, Name, Roll, TokenId, Waypoint
 
 MAX_ROLLS: Final = 100
 MAX_GROUPS: Final = 256
@@ -79,11 +79,13 @@ class StartCombat(ClientWire, frozen=True, kw_only=True):
 
 class Move(MoveOptions, frozen=True, kw_only=True):
     """Move ``token`` through ``path``: the cells ``(x, y)`` after its current position,
-    in order. The engine decides whether the move is legal; this only checks shape.
+    in order (on a gridless scene, waypoints in the scene's unit, fractional allowed:
+    the token's centre goes straight from one to the next). The engine decides whether
+    the move is legal (a fractional cell on a grid is not); this only checks shape.
     ``rolls`` (optional) are the table's own dice for the ``attack`` at the end."""
 
     TYPE = "move"
-    path: Annotated[tuple[Cell, ...], Meta(min_length=1, max_length=MAX_PATH)]
+    path: Annotated[tuple[Waypoint, ...], Meta(min_length=1, max_length=MAX_PATH)]
 
 
 class Resync(ClientWire, frozen=True, kw_only=True):

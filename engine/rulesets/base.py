@@ -115,7 +115,8 @@ class Context:
     for; ``tray`` rolls this command's dice (``state.draws`` is brought up to date by
     the core afterwards).  ``path`` is, for :meth:`Ruleset.plan_move`, the cells of the
     move being planned, its start first (a ruleset that prices squares by what they are,
-    a jump's gap, reads them); empty elsewhere.
+    a jump's gap, reads them; on a gridless scene the waypoints, in the scene's unit);
+    empty elsewhere.
     """
 
     state: EncounterState
@@ -124,7 +125,7 @@ class Context:
     tray: DiceTray
     actor: str
     token: Combatant
-    path: tuple[tuple[int, int], ...] = ()
+    path: tuple[tuple[int | float, int | float], ...] = ()
 
     @property
     def combat(self) -> Combat:
