@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from itertools import pairwise
 from typing import Any, cast
 
 from engine import ending, fight, scene_edits, stat_changes
@@ -181,8 +182,24 @@ def move(state: EncounterState, command: Move, spatial: SpatialCache) -> Result:
     if combat is not None:
         require_no_prompts(combat)
         require_turn(combat, token)
-    steps = path_on(scene_of(state), token.id, tuple(command.path))
-    return carry_out_move(state, command, spatial, token, steps)
+    scene = scene_of(state)
+    steps = path_on(scene, token.id, tuple(command.path))
+    heights: tuple[float, ...] = ()
+    if command.elevations is not None:
+        if not scene.grid.gridless:
+            raise CommandRejected(
+                "illegal_move",
+                f"move of {token.id!r}: elevations on a move are for gridless scenes (on a "
+                f"{scene.grid.kind} grid the GM sets a token's elevation with edit_scene)",
+            )
+        if len(command.elevations) != len(steps):
+            raise CommandRejected(
+                "illegal_move",
+                f"move of {token.id!r}: {len(command.elevations)} elevations for "
+                f"{len(steps)} waypoints: one each",
+            )
+        heights = (token.elevation, *command.elevations)
+    return carry_out_move(state, command, spatial, token, steps, heights=heights)
 
 
 def carry_out_move(
@@ -192,29 +209,42 @@ def carry_out_move(
     token: Combatant,
     steps: tuple[Position, ...],
     checked: tuple[Ruleset, str] | None = None,
+    *,
+    heights: tuple[float, ...] = (),
 ) -> Result:
     """The one pass of a move whose first checks are done: ``token`` (which the actor
     controls) walks ``steps``, the cells after its own; the prompts and the turn are
     checked.  ``checked`` is the fight's ruleset and move mode when the caller has found
     them already (``move_points`` checks the mode before it traces), so no check runs
     twice and the command is not rebuilt: its ``mode``, ``attack``, ``maneuver`` and
-    ``rolls`` are read where they arrived."""
+    ``rolls`` are read where they arrived.  ``heights``: a flight's elevation at each
+    point of the path, start first (gridless; empty: the token keeps its elevation);
+    the ruleset says whether the token may fly (:meth:`Ruleset.check_flight`)."""
     scene = scene_of(state)
     path = (token.position, *steps)
-    resolution = resolve_path(spatial, scene, token, path, areas=state.combat is not None)
+    if heights and all(h == token.elevation for h in heights):
+        heights = ()  # level all along: a move like any other
+    resolution = resolve_path(
+        spatial, scene, token, path, areas=state.combat is not None, heights=heights
+    )
     if state.combat is None:
         # Outside combat the GM and owners arrange tokens freely: no budget, no provocation.
         placed = token.moved_to(path[-1])
+        if heights:  # no game to ask: the GM and owners place tokens at any height
+            placed = replace(placed, elevation=heights[-1])
         moved = scene.with_token(placed)
         spatial.moved(scene, moved, placed)
-        return state.with_scene(moved), [TokenPlaced(token.id, path[-1])]
+        up = heights[-1] if heights else None
+        return state.with_scene(moved), [TokenPlaced(token.id, path[-1], up)]
     if checked is None:
         combat, ruleset = combat_and_ruleset(state)
         mode = move_mode(ruleset, command.mode)
     else:
         combat, (ruleset, mode) = state.combat, checked
     tray = DiceTray(state.seed, state.draws, command.actor)
-    ctx = Context(state, ruleset, spatial, tray, command.actor, token, path)
+    ctx = Context(state, ruleset, spatial, tray, command.actor, token, path, heights)
+    if heights:
+        ruleset.check_flight(ctx, mode, sum(abs(b - a) for a, b in pairwise(heights)))
     plan = ruleset.plan_move(
         ctx, mode, cost=resolution.cost, steps=move_steps(scene, path, resolution.cost)
     )
@@ -243,12 +273,13 @@ def carry_out_move(
         attack=command.attack,
         maneuver=command.maneuver,
         rolls=command.rolls,
+        heights=heights,
     )
     planned: list[Any] = list(tray.events)  # dice the ruleset rolled to plan the move
     tray.events.clear()
     state = replace(state, combat=combat, draws=tray.draws)
     state, events = begin_move(state, ruleset, spatial, pending, tray, resolution)
-    started = MoveStarted(token.id, token.position, steps, plan.mode)
+    started = MoveStarted(token.id, token.position, steps, plan.mode, heights[1:] or None)
     return state, [*planned, started, *events]
 
 

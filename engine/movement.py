@@ -67,6 +67,7 @@ class Stop:
     step: int
     cell: Position
     point: Point
+    elevation: float | None = None  # a flight's height there (gridless)
 
 
 #: A resolved path: the grid index's, or a gridless board's.
@@ -80,11 +81,13 @@ def resolve_path(
     path: tuple[Position, ...],
     *,
     areas: bool = True,
+    heights: tuple[float, ...] = (),
 ) -> Resolution:
     """Resolve ``path`` (start first) for ``mover``; refuse it if it cannot be walked.
     ``areas=False`` leaves the exits out (and works out no threat): a move outside
-    combat, which nobody may interrupt, needs only whether and at what cost it can go."""
-    problem, resolution = _walkable(spatial, scene, mover, path, areas)
+    combat, which nobody may interrupt, needs only whether and at what cost it can go.
+    ``heights``: a flight's elevation at each point (gridless scenes only)."""
+    problem, resolution = _walkable(spatial, scene, mover, path, areas, heights)
     if problem is not None or resolution is None:
         raise CommandRejected("illegal_move", f"move of {mover.id!r}: {problem}")
     return resolution
@@ -96,9 +99,10 @@ def _walkable(
     mover: Combatant,
     path: tuple[Position, ...],
     areas: bool = True,
+    heights: tuple[float, ...] = (),
 ) -> tuple[str | None, Resolution | None]:
     if scene.grid.gridless:
-        return spatial.board(scene).walkable(mover, path, areas)
+        return spatial.board(scene).walkable(mover, path, areas, heights)
     return _walkable_cells(spatial, scene, mover, cast(tuple[Cell, ...], path), areas)
 
 
@@ -200,7 +204,9 @@ def continue_move(
     if len(rest) > 1:
         problem = None
         if resolution is None:
-            problem, resolution = _walkable(spatial, scene, mover, rest)
+            problem, resolution = _walkable(
+                spatial, scene, mover, rest, heights=pending.heights[pending.step :]
+            )
         if problem is not None or resolution is None:
             stopped = replace(state, combat=replace(combat, pending_move=None))
             return stopped, [MoveStopped(mover.id, mover.cell, f"the way on is closed: {problem}")]
@@ -246,7 +252,8 @@ def _stops(
                 # Not threatened by it where the move begins; moving past it provokes.
                 later: AreaExit | GridlessExit | None
                 if isinstance(exit_, GridlessExit):
-                    later = spatial.board(scene).later_exit(who, mover, rest, exit_)
+                    heights = pending.heights[pending.step :]
+                    later = spatial.board(scene).later_exit(who, mover, rest, exit_, heights)
                 else:
                     later = _later_exit(spatial, scene, who, mover, cast(tuple[Cell, ...], rest))
                 if later is None:
@@ -263,7 +270,11 @@ def _stops(
                     continue
                 exit_ = up_there
             if _may_attack(combat, ruleset, scene, who, mover):
-                stops.append(Stop("aoo", who, exit_.step, exit_.cell, exit_.point))
+                # A flight's height at the exit; other moves keep their elevation.
+                up = (
+                    exit_.elevation if pending.heights and isinstance(exit_, GridlessExit) else None
+                )
+                stops.append(Stop("aoo", who, exit_.step, exit_.cell, exit_.point, up))
     if combat.interjection is None:
         stops += _trigger_stops(state, ruleset, spatial, mover, pending, rest)
     # In path order; a readied action goes first on the same step ("just before").
@@ -355,8 +366,21 @@ def _gridless_trigger_stops(
             found = board.first_seen(owner, mover, rest)
         if found is not None:
             step, point = found
-            stops.append(Stop("held", owner.id, step, point, point))
+            up = _height_at(rest, pending.heights[pending.step :], step, point)
+            stops.append(Stop("held", owner.id, step, point, point, up))
     return stops
+
+
+def _height_at(
+    rest: tuple[Position, ...], heights: tuple[float, ...], step: int, point: Point
+) -> float | None:
+    """A flight's elevation at ``point`` of segment ``step`` (None: not a flight)."""
+    if not heights:
+        return None
+    a, b = rest[step], rest[step + 1]
+    whole = math.dist(a, b)
+    t = math.dist(a, point) / whole if whole else 0.0
+    return heights[step] + (heights[step + 1] - heights[step]) * t
 
 
 def _seen_at(index: ThreatIndex, owner: Combatant, mover: Combatant, cell: Cell) -> bool:
@@ -424,15 +448,21 @@ def _pause(
     if scene.grid.gridless and stop.cell != pending.path[at]:
         # Paused between waypoints: the point goes into the path, the walk resumes there.
         path = (*pending.path[: at + 1], stop.cell, *pending.path[at + 1 :])
-        moved_on = replace(pending, path=path, step=at + 1, asked=asked)
+        heights = pending.heights
+        if heights and stop.elevation is not None:
+            heights = (*heights[: at + 1], stop.elevation, *heights[at + 1 :])
+        moved_on = replace(pending, path=path, step=at + 1, asked=asked, heights=heights)
     else:
         moved_on = replace(pending, step=at, asked=asked)
     paused = mover.moved_to(stop.cell)
+    if stop.elevation is not None:
+        paused = replace(paused, elevation=stop.elevation)
     moved = scene.with_token(paused)
     spatial.moved(scene, moved, paused)
     state = replace(state, scene=moved, combat=replace(combat, pending_move=moved_on))
     state, opened = open_prompt(state, kind, who.owner, who.id, mover.id, stop.cell, stop.point)
-    return state, [MoveInterrupted(mover.id, stop.cell, stop.point, who.id), opened]
+    interrupted = MoveInterrupted(mover.id, stop.cell, stop.point, who.id, stop.elevation)
+    return state, [interrupted, opened]
 
 
 def _arrive(
@@ -446,11 +476,15 @@ def _arrive(
     scene, combat = state.scene, state.combat
     assert isinstance(scene, Scene) and combat is not None
     arrived = mover.moved_to(pending.path[-1])
+    up = None
+    if pending.heights:
+        up = pending.heights[-1]
+        arrived = replace(arrived, elevation=up)
     before, scene = scene, scene.with_token(arrived)
     spatial.moved(before, scene, arrived)
     combat = replace(combat, pending_move=None)
     left = ruleset.movement_left(combat, arrived)
-    events: list[Any] = [MoveCompleted(mover.id, arrived.cell, pending.cost, left)]
+    events: list[Any] = [MoveCompleted(mover.id, arrived.position, pending.cost, left, up)]
     state = replace(state, scene=scene, combat=combat)
     if pending.attack is not None:
         target = scene.token(pending.attack)

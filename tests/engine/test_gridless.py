@@ -227,7 +227,7 @@ def test_a_readied_area_fires_where_the_disc_comes_onto_it() -> None:
 
 @settings(max_examples=60, deadline=None)
 @given(
-    ogre=st.tuples(st.integers(4, 14), st.integers(4, 14)),
+    ogre=st.tuples(st.integers(6, 13), st.integers(6, 13)),  # the path stays on the map
     reach=st.sampled_from([1, 2]),
     side=st.sampled_from([(1, 0), (-1, 0), (0, 1), (0, -1)]),
     along=st.integers(-1, 1),
@@ -291,3 +291,85 @@ def test_a_plan_beyond_the_movement_left_says_so() -> None:
     to_turn_of(encounter, "hero")
     plan = encounter.plan_path("hero", (11.5, 2.5), "alice")
     assert plan.path == () and plan.reason is not None and "no open path" in plan.reason
+
+
+def test_a_flight_pauses_where_it_leaves_the_reach_in_three_dimensions() -> None:
+    ogre = at(token("ogre", 0, 0, init=20), 5.5, 5.5)
+    hero = at(token("hero", 0, 0, owner="alice", init=5, extra={"flight": 10.0}), 6.5, 5.5)
+    encounter = gridless(ogre, hero)
+    to_turn_of(encounter, "hero")
+    threats = GridlessThreats(GridlessScene(20, 20))
+    threats.set_region("ogre", (5.5, 5.5), 1.5)
+    (expected,) = threats.resolve([(6.5, 5.5), (8.5, 5.5)], [0.0, 2.0]).exits
+    events = encounter.apply(Move("alice", "hero", ((8.5, 5.5),), elevations=(2.0,)))
+    started = next(e for e in events if e.kind == "move_started")
+    assert started.elevations == (2.0,)  # type: ignore[union-attr]
+    interrupted = next(e for e in events if isinstance(e, MoveInterrupted))
+    assert interrupted.at == expected.point
+    assert interrupted.elevation == pytest.approx(expected.elevation)
+    # 1 + 2t east and 2t up leaves the 1.5 m ball where 8t^2 + 4t - 1.25 = 0.
+    t = (-4 + math.sqrt(16 + 40)) / 16
+    assert expected.point == pytest.approx((6.5 + 2 * t, 5.5))
+    prompt = next(e for e in events if isinstance(e, PromptOpened))
+    events = encounter.apply(AnswerPrompt("gm", prompt.prompt, False))
+    completed = next(e for e in events if isinstance(e, MoveCompleted))
+    assert completed.elevation == 2.0
+    assert completed.cost == pytest.approx(math.hypot(2.0, 2.0))
+    scene = encounter.state.scene
+    assert scene is not None and scene.token("hero").elevation == 2.0  # type: ignore[union-attr]
+
+
+def test_a_token_its_game_gives_no_flight_is_refused_a_change_of_height() -> None:
+    encounter = ogre_and_hero()
+    message = refused(
+        encounter, Move("alice", "hero", ((9.0, 5.5),), elevations=(3.0,)), "illegal_move"
+    )
+    assert "no Flight" in message
+    # Level all along is a move like any other.
+    events = encounter.apply(Move("alice", "hero", ((9.0, 5.5),), elevations=(0.0,)))
+    assert "move_started" in kinds(events)
+
+
+def test_cyberpunk_red_changes_height_only_by_climbing() -> None:
+    stats = (("move", 4), ("ref", 8))
+    rex = replace(at(token("rex", 0, 0, owner="bob"), 5.0, 5.0), stats=stats, reach=2.0)
+    goon = replace(at(token("goon", 0, 0), 33.0, 17.0), stats=(("move", 3), ("ref", 3)))
+    encounter = gridless(rex, goon, ruleset="cyberpunk-red", cell_size=2.0)
+    to_turn_of(encounter, "rex")
+    message = refused(
+        encounter, Move("bob", "rex", ((7.0, 5.0),), elevations=(2.0,)), "illegal_move"
+    )
+    assert "climb" in message
+    events = encounter.apply(Move("bob", "rex", ((7.0, 5.0),), "climb", elevations=(2.0,)))
+    completed = next(e for e in events if isinstance(e, MoveCompleted))
+    assert completed.cost == pytest.approx(2 * math.hypot(2.0, 2.0))  # 2 m per 1 m climbed
+    assert completed.elevation == 2.0
+
+
+def test_mutants_masterminds_flies_with_a_flight_rank() -> None:
+    base = (("dexterity", 2), ("dodge", 5), ("parry", 5))
+    flier = replace(at(token("flier", 0, 0, owner="alice"), 2.5, 2.5), stats=(*base, ("flight", 2)))
+    walker = replace(at(token("walker", 0, 0, owner="alice"), 2.5, 6.5), stats=base)
+    foe = replace(at(token("foe", 0, 0), 15.5, 15.5), stats=base)
+    encounter = gridless(flier, walker, foe, ruleset="mm3e")
+    for who, up in (("walker", False), ("flier", True)):
+        to_turn_of(encounter, who)
+        move = Move(
+            "alice", who, ((4.5, 4.5) if who == "flier" else (4.5, 8.5),), elevations=(3.0,)
+        )
+        if up:
+            events = encounter.apply(move)
+            assert events[-1] == MoveCompleted(
+                who, (4.5, 4.5), math.hypot(2, 2, 3), 6.0 - math.hypot(2, 2, 3), 3.0
+            )
+        else:
+            assert "no Flight" in refused(encounter, move, "illegal_move")
+            encounter.apply(EndPhase("alice", who))
+
+
+def test_elevations_on_a_grid_move_are_refused() -> None:
+    encounter = fight(token("hero", 2, 2, owner="alice", init=20), token("ogre", 9, 9))
+    message = refused(
+        encounter, Move("alice", "hero", ((3, 2),), elevations=(2.0,)), "illegal_move"
+    )
+    assert "gridless" in message
