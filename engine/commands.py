@@ -70,8 +70,8 @@ class Move:
     of the same action (that target gets no attack of opportunity from this move), with
     ``maneuver``, where the ruleset allows it; ``rolls`` are the table's own dice for
     that attack (None: the seed rolls).  ``elevations`` (gridless scenes) is the height
-    of the token's base at each waypoint: a move that changes it is a flight (or a
-    climb) its ruleset must allow (:meth:`engine.rulesets.base.Ruleset.check_flight`).
+    of the token's base at each waypoint: a move that changes it is a flight its
+    ruleset must allow (:meth:`engine.rulesets.base.Ruleset.check_flight`).
     """
 
     kind: ClassVar[str] = "move"

@@ -133,7 +133,7 @@ class RulesetHooks(TimeHooks, Protocol):
         """Check a move and charge it."""
         ...
 
-    def check_flight(self, ctx: Context, mode: str, climb: float) -> None:
+    def check_flight(self, ctx: Context, mode: str, rise: float) -> None:
         """Refuse a move that changes height when the game says the token cannot."""
         ...
 

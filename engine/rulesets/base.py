@@ -452,10 +452,10 @@ class Ruleset:
         """Threateners that get no attack of opportunity as this move begins."""
         return ()
 
-    def check_flight(self, ctx: Context, mode: str, climb: float) -> None:
+    def check_flight(self, ctx: Context, mode: str, rise: float) -> None:
         """Refuse (``illegal_move``, naming the rule) a move of ``mode`` that changes
-        ``ctx.token``'s height by ``climb`` in all (ups and downs), which the game says
-        it cannot make: a flight, a climb.  The move's cost already counts the height
+        ``ctx.token``'s height by ``rise`` in all (ups and downs), which the game says
+        it cannot make (a flight).  The move's cost already counts the height
         in three dimensions (:mod:`engine.gridless_board`), charged as :meth:`plan_move`
         says.  By default no token changes height in a move."""
         from engine.errors import CommandRejected

@@ -447,7 +447,7 @@ class CyberpunkRed(Ruleset):
 
     # -- movement -------------------------------------------------------------------------
 
-    def check_flight(self, ctx: Context, mode: str, climb: float) -> None:
+    def check_flight(self, ctx: Context, mode: str, rise: float) -> None:
         """Nobody in this text flies; a change of height is a climb ("Swimming, climbing
         ... 2 meters per 1 meter"): only mode ``climb`` may change it, priced 2 per metre
         of the path's length in three dimensions like any climb (:mod:`.movement`)."""

@@ -466,7 +466,7 @@ class HeroSupplement(Ruleset):
         combat = put(combat, hero(combat).with_maneuver(ctx.token.id, chosen))
         return replace(ctx.state, combat=combat, draws=ctx.tray.draws), [*ctx.tray.events, roll]
 
-    def check_flight(self, ctx: Context, mode: str, climb: float) -> None:
+    def check_flight(self, ctx: Context, mode: str, rise: float) -> None:
         """A move that changes height is Flight (6E Powers, a movement Power): the token
         needs a ``flight`` statistic above 0, and the move (any mode but the 1 m step,
         crawling and the hampered move, which stay on the ground) costs its length in

@@ -212,7 +212,7 @@ class MutantsMasterminds(Ruleset):
             return 0.0
         return turn.movement_left(who, combatant, combat.surprise)
 
-    def check_flight(self, ctx: Context, mode: str, climb: float) -> None:
+    def check_flight(self, ctx: Context, mode: str, rise: float) -> None:
         """A move that changes height needs the Flight effect: a ``flight`` rank above
         0.  It is charged like any move, its length in three dimensions against the move
         action's speed (the token's ``movement``, the speed its Flight rank gives)."""
