@@ -53,6 +53,12 @@ def check_scene(scene: Scene) -> None:
         if token.id in ids:
             raise CommandRejected("bad_scene", f"token id {token.id!r} appears twice")
         ids.add(token.id)
+        if type(token.x) is not int or type(token.y) is not int:
+            raise CommandRejected(
+                "bad_scene",
+                f"token {token.id!r} at ({token.x:g}, {token.y:g}): a {scene.grid.kind} grid "
+                "places tokens on whole cells (points are for gridless scenes)",
+            )
         try:
             cells = grid.footprint(token.cell, token.size)
         except GeometryError as exc:

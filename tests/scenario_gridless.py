@@ -68,6 +68,23 @@ async def play_hero(gm: TableClient, alice: TableClient) -> dict[str, Any]:
     return {"exits": exits, "prompt": prompt, "attack": attack, "completed": completed}
 
 
+async def play_hero_flight(gm: TableClient, alice: TableClient) -> dict[str, Any]:
+    """The hero, with 10 m of Flight, rises 2 m as it flies off: the ogre's reach is a
+    ball, so the move pauses where the rising hero leaves it, in three dimensions."""
+    scene = gridless(
+        12, 12, 1.0,
+        disc("ogre", "gm", "monsters", 5.5, 5.5, stats=OGRE_STATS),
+        disc("hero", "alice", "heroes", 6.5, 5.5, stats={**HERO_STATS, "flight": 10.0}),
+    )  # fmt: skip
+    await act(gm, protocol.LoadScene, scene=scene)
+    await act(gm, protocol.StartCombat, ruleset="hero-supplement", aware=None, seed=None)
+    await until_acts(gm, alice, "hero")
+    await alice.send(protocol.Move, token="hero", path=((8.5, 5.5),), elevations=(2.0,))
+    prompt = await gm.wait_for(protocol.Prompt)
+    attack, completed = await attack_and_let_the_hero_on(gm, alice, prompt)
+    return {"prompt": prompt, "attack": attack, "completed": completed}
+
+
 async def play_cpr(gm: TableClient, bob: TableClient) -> dict[str, Any]:
     """Cyberpunk RED's gridless fight (module docstring)."""
     rifle = {"ref": 8, "move": 4, "weapon.rifle": 1, "hand.right": "rifle"}

@@ -11,7 +11,7 @@ import pytest
 from geometry.gridless import GridlessScene
 from geometry.gridless_threat import GridlessThreats
 from tests.demo_table import play_on_demo_table
-from tests.scenario_gridless import play_cpr, play_hero, play_mm
+from tests.scenario_gridless import play_cpr, play_hero, play_hero_flight, play_mm
 from tests.wsclient import wire_data
 
 
@@ -36,6 +36,22 @@ async def test_hero_the_move_pauses_where_it_leaves_the_ogres_reach() -> None:
     completed = wire_data(result["completed"])
     assert completed["at"] == [9.0, 8.25]
     assert completed["cost"] == pytest.approx(5.0)
+
+
+async def test_hero_a_flight_pauses_where_it_leaves_the_reach_in_three_dimensions() -> None:
+    result, events = await play_on_demo_table(play_hero_flight, ("gm", "alice"))
+    threats = GridlessThreats(GridlessScene(12, 12))
+    threats.set_region("ogre", (5.5, 5.5), 1.5)
+    (exit_,) = threats.resolve([(6.5, 5.5), (8.5, 5.5)], [0.0, 2.0]).exits
+    (interrupted,) = [wire_data(e) for e in events if e.kind == "move_interrupted"]
+    assert interrupted["at"] == list(exit_.point)
+    assert interrupted["elevation"] == pytest.approx(exit_.elevation)
+    assert result["prompt"].at == exit_.point
+    started = next(wire_data(e) for e in events if e.kind == "move_started")
+    assert started["elevations"] == [2.0]
+    completed = wire_data(result["completed"])
+    assert (completed["at"], completed["elevation"]) == ([8.5, 5.5], 2.0)
+    assert completed["cost"] == pytest.approx(math.hypot(2.0, 2.0))
 
 
 async def test_cyberpunk_red_a_held_shot_fires_where_the_goon_comes_onto_the_alley() -> None:

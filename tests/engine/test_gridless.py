@@ -17,6 +17,7 @@ from engine import (
     Encounter,
     EndPhase,
     GridSpec,
+    JoinCombat,
     LoadScene,
     Move,
     MovePoints,
@@ -373,3 +374,10 @@ def test_elevations_on_a_grid_move_are_refused() -> None:
         encounter, Move("alice", "hero", ((3, 2),), elevations=(2.0,)), "illegal_move"
     )
     assert "gridless" in message
+
+
+def test_a_point_joining_a_grid_fight_is_refused() -> None:
+    encounter = fight(token("hero", 2, 2, owner="alice", init=20), token("ogre", 9, 9))
+    newcomer = at(token("imp", 0, 0), 3.5, 5)
+    message = refused(encounter, JoinCombat("gm", newcomer), "bad_scene")
+    assert "whole cells" in message
