@@ -184,22 +184,34 @@ def move(state: EncounterState, command: Move, spatial: SpatialCache) -> Result:
         require_turn(combat, token)
     scene = scene_of(state)
     steps = path_on(scene, token.id, tuple(command.path))
-    heights: tuple[float, ...] = ()
-    if command.elevations is not None:
-        if not scene.grid.gridless:
-            raise CommandRejected(
-                "illegal_move",
-                f"move of {token.id!r}: elevations on a move are for gridless scenes (on a "
-                f"{scene.grid.kind} grid the GM sets a token's elevation with edit_scene)",
-            )
-        if len(command.elevations) != len(steps):
-            raise CommandRejected(
-                "illegal_move",
-                f"move of {token.id!r}: {len(command.elevations)} elevations for "
-                f"{len(steps)} waypoints: one each",
-            )
-        heights = (token.elevation, *command.elevations)
+    heights = flight_heights(scene, token, steps, command.elevations)
     return carry_out_move(state, command, spatial, token, steps, heights=heights)
+
+
+def flight_heights(
+    scene: Scene,
+    token: Combatant,
+    steps: tuple[Position, ...],
+    elevations: tuple[float, ...] | None,
+) -> tuple[float, ...]:
+    """A move's heights, start first, from its ``elevations`` (one per step; gridless
+    scenes only), or ``()`` when it sends none or stays level all along."""
+    if elevations is None:
+        return ()
+    if not scene.grid.gridless:
+        raise CommandRejected(
+            "illegal_move",
+            f"move of {token.id!r}: elevations on a move are for gridless scenes (on a "
+            f"{scene.grid.kind} grid the GM sets a token's elevation with edit_scene)",
+        )
+    if len(elevations) != len(steps):
+        raise CommandRejected(
+            "illegal_move",
+            f"move of {token.id!r}: {len(elevations)} elevations for {len(steps)} "
+            "waypoints: one each",
+        )
+    heights = (token.elevation, *elevations)
+    return () if all(h == token.elevation for h in heights) else heights
 
 
 def carry_out_move(
@@ -222,8 +234,6 @@ def carry_out_move(
     the ruleset says whether the token may fly (:meth:`Ruleset.check_flight`)."""
     scene = scene_of(state)
     path = (token.position, *steps)
-    if heights and all(h == token.elevation for h in heights):
-        heights = ()  # level all along: a move like any other
     resolution = resolve_path(
         spatial, scene, token, path, areas=state.combat is not None, heights=heights
     )
@@ -244,7 +254,7 @@ def carry_out_move(
     tray = DiceTray(state.seed, state.draws, command.actor)
     ctx = Context(state, ruleset, spatial, tray, command.actor, token, path, heights)
     if heights:
-        ruleset.check_flight(ctx, mode, sum(abs(b - a) for a, b in pairwise(heights)))
+        ruleset.check_flight(ctx, mode, rise_of(heights))
     plan = ruleset.plan_move(
         ctx, mode, cost=resolution.cost, steps=move_steps(scene, path, resolution.cost)
     )
@@ -281,6 +291,11 @@ def carry_out_move(
     state, events = begin_move(state, ruleset, spatial, pending, tray, resolution)
     started = MoveStarted(token.id, token.position, steps, plan.mode, heights[1:] or None)
     return state, [*planned, started, *events]
+
+
+def rise_of(heights: tuple[float, ...]) -> float:
+    """How far a flight climbs and sinks in all."""
+    return sum(abs(b - a) for a, b in pairwise(heights))
 
 
 def move_steps(scene: Scene, path: tuple[Position, ...], cost: float) -> int:

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from engine import (
     AnswerPrompt,
     Combatant,
+    CommandRejected,
     Encounter,
     EndPhase,
     GridSpec,
@@ -381,3 +382,18 @@ def test_a_point_joining_a_grid_fight_is_refused() -> None:
     newcomer = at(token("imp", 0, 0), 3.5, 5)
     message = refused(encounter, JoinCombat("gm", newcomer), "bad_scene")
     assert "whole cells" in message
+
+
+def test_the_exits_query_of_a_flight_gives_the_point_and_refuses_what_a_move_would() -> None:
+    ogre = at(token("ogre", 0, 0, init=20), 5.5, 5.5)
+    hero = at(token("hero", 0, 0, owner="alice", init=5, extra={"flight": 10.0}), 6.5, 5.5)
+    walker = at(token("walker", 0, 0, owner="alice", init=4), 6.5, 8.5)
+    encounter = gridless(ogre, hero, walker)
+    to_turn_of(encounter, "hero")
+    exits, _ = encounter.path_exits("hero", ((8.5, 5.5),), None, "alice", elevations=(2.0,))
+    events = encounter.apply(Move("alice", "hero", ((8.5, 5.5),), elevations=(2.0,)))
+    interrupted = next(e for e in events if isinstance(e, MoveInterrupted))
+    assert [(e.by, e.point) for e in exits] == [("ogre", interrupted.exit_point)]
+    with pytest.raises(CommandRejected) as refusal:
+        encounter.path_exits("walker", ((6.5, 10.0),), None, "alice", elevations=(1.0,))
+    assert refusal.value.code == "illegal_move" and "no Flight" in refusal.value.message
