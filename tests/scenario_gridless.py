@@ -11,7 +11,8 @@ are waypoints, so every stop is at an exact point.
   minion, by waypoints, and makes a close attack, within reach as the ball counts it.
 
 ``python -m tests.scenario_gridless`` re-records the Hero fight to
-``tests/recordings/gridless_fight.jsonl``.
+``tests/recordings/gridless_fight.jsonl`` and the Hero flight to
+``tests/recordings/gridless_flight.jsonl``.
 """
 
 from __future__ import annotations
@@ -130,12 +131,15 @@ async def play_mm(gm: TableClient, alice: TableClient) -> dict[str, Any]:
     return {"completed": completed}
 
 
-async def record_golden(target: Path) -> None:
-    """Run the Hero fight against a real server with recording on; copy it to ``target``."""
+async def record_golden(target: Path, flight: Path) -> None:
+    """Run the Hero fight, and the Hero flight, against a real server with recording
+    on; copy them to ``target`` and ``flight``."""
     await play_on_demo_table(play_hero, ("gm", "alice"), record_to=target, drain=False)
+    await play_on_demo_table(play_hero_flight, ("gm", "alice"), record_to=flight, drain=False)
 
 
 if __name__ == "__main__":
     out = Path(sys.argv[1] if len(sys.argv) > 1 else "tests/recordings/gridless_fight.jsonl")
-    asyncio.run(record_golden(out))
-    print(f"recorded {out}")
+    up = Path(sys.argv[2] if len(sys.argv) > 2 else "tests/recordings/gridless_flight.jsonl")
+    asyncio.run(record_golden(out, up))
+    print(f"recorded {out} and {up}")
