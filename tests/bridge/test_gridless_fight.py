@@ -1,6 +1,7 @@
 """Gridless fights played live over the protocol, one per game (tests.scenario_gridless):
 the stops are exact points, the ones geometry.gridless_threat works out.
-(``test_replay_cli`` replays the recorded Hero fight and flight, tests/recordings/gridless_*.jsonl.)"""
+(``test_replay_cli`` replays the recorded Hero fight and flight,
+tests/recordings/gridless_*.jsonl.)"""
 
 from __future__ import annotations
 
