@@ -182,9 +182,11 @@ def move(state: EncounterState, command: Move, spatial: SpatialCache) -> Result:
     if combat is not None:
         require_no_prompts(combat)
         require_turn(combat, token)
+    steps = tuple(command.path)
+    if command.elevations is None:  # every move but a flight: nothing more to read
+        return carry_out_move(state, command, spatial, token, steps)
     scene = scene_of(state)
-    steps = path_on(scene, token.id, tuple(command.path))
-    heights = flight_heights(scene, token, steps, command.elevations)
+    heights = flight_heights(scene, token, path_on(scene, token.id, steps), command.elevations)
     return carry_out_move(state, command, spatial, token, steps, heights=heights)
 
 
@@ -233,6 +235,7 @@ def carry_out_move(
     point of the path, start first (gridless; empty: the token keeps its elevation);
     the ruleset says whether the token may fly (:meth:`Ruleset.check_flight`)."""
     scene = scene_of(state)
+    steps = path_on(scene, token.id, steps)  # a grid's cells: 3.0 is cell 3
     path = (token.position, *steps)
     resolution = resolve_path(
         spatial, scene, token, path, areas=state.combat is not None, heights=heights

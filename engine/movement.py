@@ -40,7 +40,7 @@ from engine.copies import replace
 from engine.errors import CommandRejected
 from engine.events import MoveCompleted, MoveInterrupted, MoveStopped
 from engine.gridless_board import GridlessExit, GridlessMove
-from engine.model import Combatant, EncounterState, Position, Scene
+from engine.model import GRIDLESS, Combatant, EncounterState, Position, Scene
 from engine.prompts import open_prompt
 from engine.rulesets.base import Context
 from engine.spatial import SpatialCache, threat_against
@@ -101,15 +101,34 @@ def _walkable(
     areas: bool = True,
     heights: tuple[float, ...] = (),
 ) -> tuple[str | None, Resolution | None]:
-    if scene.grid.gridless:
+    if scene.grid.kind == GRIDLESS:
         return spatial.board(scene).walkable(mover, path, areas, heights)
-    return _walkable_cells(spatial, scene, mover, cast(tuple[Cell, ...], path), areas)
+    # A grid's path is cells (``path_on``); read as such with no call on the way (every
+    # move comes here).
+    cells: tuple[Cell, ...] = path  # type: ignore[assignment]
+    index = spatial.index(scene)
+    try:
+        resolution = index.resolve_move(mover.id, cells, crossings=False, areas=areas)
+    except GeometryError as exc:
+        return str(exc), None
+    if resolution.blocked_step is not None:
+        a, b = cells[resolution.blocked_step], cells[resolution.blocked_step + 1]
+        return f"a wall blocks {a} -> {b}", None
+    if math.isinf(resolution.cost):
+        return "the path crosses impassable terrain", None
+    problem = blocking_problem(index, scene, mover, cells)
+    return problem, None if problem else resolution
 
 
 def path_on(scene: Scene, token: str, path: tuple[Position, ...]) -> tuple[Position, ...]:
     """``path`` as ``scene`` plays it: gridless, the waypoints as they are; on a grid,
     cells, a whole number sent as ``3.0`` read as cell 3 and a fractional one refused."""
-    if scene.grid.gridless or all(type(x) is int and type(y) is int for x, y in path):
+    if scene.grid.kind == GRIDLESS:
+        return path
+    for x, y in path:  # every move comes here: a plain loop, the cheapest check
+        if type(x) is not int or type(y) is not int:
+            break
+    else:
         return path
     cells = []
     for x, y in path:
@@ -121,27 +140,6 @@ def path_on(scene: Scene, token: str, path: tuple[Position, ...]) -> tuple[Posit
             )
         cells.append((int(x), int(y)))
     return tuple(cells)
-
-
-def _walkable_cells(
-    spatial: SpatialCache,
-    scene: Scene,
-    mover: Combatant,
-    path: tuple[Cell, ...],
-    areas: bool,
-) -> tuple[str | None, MoveResolution | None]:
-    index = spatial.index(scene)
-    try:
-        resolution = index.resolve_move(mover.id, path, crossings=False, areas=areas)
-    except GeometryError as exc:
-        return str(exc), None
-    if resolution.blocked_step is not None:
-        a, b = path[resolution.blocked_step], path[resolution.blocked_step + 1]
-        return f"a wall blocks {a} -> {b}", None
-    if math.isinf(resolution.cost):
-        return "the path crosses impassable terrain", None
-    problem = blocking_problem(index, scene, mover, path)
-    return problem, None if problem else resolution
 
 
 def blocking_problem(
