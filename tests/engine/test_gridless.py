@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import (
+    Act,
     AnswerPrompt,
     Combatant,
     CommandRejected,
@@ -397,3 +398,37 @@ def test_the_exits_query_of_a_flight_gives_the_point_and_refuses_what_a_move_wou
     with pytest.raises(CommandRejected) as refusal:
         encounter.path_exits("walker", ((6.5, 10.0),), None, "alice", elevations=(1.0,))
     assert refusal.value.code == "illegal_move" and "no Flight" in refusal.value.message
+
+
+def test_cyberpunk_red_a_shot_held_for_sight_fires_where_the_goon_comes_into_view() -> None:
+    # A wall from (10, 0) to (10, 10) hides the goon at (14, 9) from Rex at (4, 5); the
+    # goon walks south, and the line from Rex's centre clears the wall's end once the
+    # goon's centre is past the line through (4, 5) and (10, 10): at y = 5 + 5 * 10 / 6.
+    wall = (WallSpec("w1", (10.0, 0.0), (10.0, 10.0)),)
+    rifle = (("hand.right", "rifle"), ("move", 4), ("ref", 8), ("weapon.rifle", 1))
+    rex = replace(at(token("rex", 0, 0, owner="bob"), 4.0, 5.0), stats=rifle, reach=2.0)
+    goon = replace(at(token("goon", 0, 0), 14.0, 9.0), stats=(("move", 4), ("ref", 3)))
+    encounter = gridless(rex, goon, walls=wall, ruleset="cyberpunk-red", cell_size=2.0)
+    to_turn_of(encounter, "rex")
+    encounter.apply(
+        Act(
+            "bob",
+            "rex",
+            "hold_action",
+            {
+                "action": "attack",
+                "trigger": "in_sight",
+                "token": "goon",
+                "params": {"target": "goon", "weapon": "rifle", "base": 13},
+            },
+        )  # fmt: skip
+    )
+    encounter.apply(EndPhase("bob", "rex"))
+    to_turn_of(encounter, "goon")
+    events = encounter.apply(Move("gm", "goon", ((14.0, 16.0),)))
+    prompt = next(e for e in events if isinstance(e, PromptOpened))
+    assert prompt.prompt_kind == "readied_action"
+    x, y = prompt.at
+    exact = 5 + 5 * 10 / 6
+    # Sampled eight times a 2 m square: the first sample in view, within 0.25 m after.
+    assert x == 14.0 and exact < y <= exact + 2.0 / 8 + 1e-9
