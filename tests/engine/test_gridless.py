@@ -421,7 +421,7 @@ def test_cyberpunk_red_a_shot_held_for_sight_fires_where_the_goon_comes_into_vie
                 "token": "goon",
                 "params": {"target": "goon", "weapon": "rifle", "base": 13},
             },
-        )  # fmt: skip
+        )
     )
     encounter.apply(EndPhase("bob", "rex"))
     to_turn_of(encounter, "goon")
