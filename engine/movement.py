@@ -21,12 +21,13 @@ the map meanwhile; a path that is no longer open ends the move there.
 On a gridless scene the same walk runs over :class:`engine.gridless_board.GridlessBoard`
 (the seam is :func:`_walkable` and the few checks that say ``gridless``): the path is
 waypoints, the token pauses at the exact point where it leaves a threatener's reach (the
-point goes into the pending path, so the walk resumes from there along the rest of the
-waypoints), a readied action's area trigger stops it at the point where its disc comes
-onto the area (there is no square before: ``trigger_pause`` makes no difference), and a
-sight trigger where it first comes into view (sampled, see :meth:`GridlessBoard.first_seen`).
-Heights need no second pass there: the board's reach is a ball, measured in three
-dimensions from the start.
+pending move's ``step`` is the segment it paused in; the walk resumes from where the
+token stands along the rest of the waypoints, :func:`_rest`), a readied action's area
+trigger stops it at the point where its disc comes onto the area (there is no square
+before: ``trigger_pause`` makes no difference), and a sight trigger where it first
+comes into view (sampled, see :meth:`GridlessBoard.first_seen`).  Heights need no
+second pass there: the board's reach is a ball, measured in three dimensions from the
+start.
 """
 
 from __future__ import annotations
@@ -198,12 +199,12 @@ def continue_move(
     pending = combat.pending_move
     mover = scene.token(pending.token)
     assert mover is not None
-    rest = pending.path[pending.step :]
+    rest = _rest(scene, mover, pending)
     if len(rest) > 1:
         problem = None
         if resolution is None:
             problem, resolution = _walkable(
-                spatial, scene, mover, rest, heights=pending.heights[pending.step :]
+                spatial, scene, mover, rest, heights=_rest_heights(mover, pending)
             )
         if problem is not None or resolution is None:
             stopped = replace(state, combat=replace(combat, pending_move=None))
@@ -212,6 +213,22 @@ def continue_move(
         if stops:
             return _pause(state, spatial, mover, pending, stops[0])
     return _arrive(state, ruleset, spatial, mover, pending, tray)
+
+
+def _rest(scene: Scene, mover: Combatant, pending: PendingMove) -> tuple[Position, ...]:
+    """What is left of ``pending``'s path, from where ``mover`` stands: on a grid the
+    cells from its step on; gridless, its point (a pause may leave it between two
+    waypoints, in segment ``step``) then the waypoints after that segment."""
+    if scene.grid.kind != GRIDLESS:
+        return pending.path[pending.step :]
+    return (mover.position, *pending.path[pending.step + 1 :])
+
+
+def _rest_heights(mover: Combatant, pending: PendingMove) -> tuple[float, ...]:
+    """A gridless flight's heights along :func:`_rest` (empty: not a flight)."""
+    if not pending.heights:
+        return ()
+    return (mover.elevation, *pending.heights[pending.step + 1 :])
 
 
 def stops_along(
@@ -250,7 +267,7 @@ def _stops(
                 # Not threatened by it where the move begins; moving past it provokes.
                 later: AreaExit | GridlessExit | None
                 if isinstance(exit_, GridlessExit):
-                    heights = pending.heights[pending.step :]
+                    heights = _rest_heights(mover, pending)
                     later = spatial.board(scene).later_exit(who, mover, rest, exit_, heights)
                 else:
                     later = _later_exit(spatial, scene, who, mover, cast(tuple[Cell, ...], rest))
@@ -364,7 +381,7 @@ def _gridless_trigger_stops(
             found = board.first_seen(owner, mover, rest)
         if found is not None:
             step, point = found
-            up = _height_at(rest, pending.heights[pending.step :], step, point)
+            up = _height_at(rest, _rest_heights(mover, pending), step, point)
             stops.append(Stop("held", owner.id, step, point, point, up))
     return stops
 
@@ -442,16 +459,9 @@ def _pause(
     assert who is not None
     kind = "attack_of_opportunity" if stop.kind == "aoo" else "readied_action"
     asked = (*pending.asked, f"{stop.kind}:{who.id}")
-    at = pending.step + stop.step
-    if scene.grid.gridless and stop.cell != pending.path[at]:
-        # Paused between waypoints: the point goes into the path, the walk resumes there.
-        path = (*pending.path[: at + 1], stop.cell, *pending.path[at + 1 :])
-        heights = pending.heights
-        if heights and stop.elevation is not None:
-            heights = (*heights[: at + 1], stop.elevation, *heights[at + 1 :])
-        moved_on = replace(pending, path=path, step=at + 1, asked=asked, heights=heights)
-    else:
-        moved_on = replace(pending, step=at, asked=asked)
+    # Gridless, ``step`` is the segment it paused in, between waypoints maybe: the walk
+    # resumes from where the token stands (``_rest``).
+    moved_on = replace(pending, step=pending.step + stop.step, asked=asked)
     paused = mover.moved_to(stop.cell)
     if stop.elevation is not None:
         paused = replace(paused, elevation=stop.elevation)

@@ -114,7 +114,7 @@ def test_a_pause_between_waypoints_resumes_along_the_rest() -> None:
     prompt = next(e for e in events if isinstance(e, PromptOpened))
     assert prompt.at == pytest.approx((5.5 - math.sqrt(1.5**2 - 1.25**2), 6.75))
     pending = encounter.state.combat.pending_move  # type: ignore[union-attr]
-    assert pending is not None and pending.path[pending.step] == prompt.at
+    assert pending is not None and pending.path == ((5.5, 6.5), *path) and pending.step == 1
     events = encounter.apply(AnswerPrompt("gm", prompt.prompt, False))
     completed = next(e for e in events if isinstance(e, MoveCompleted))
     assert completed.at == (3.0, 9.0)
