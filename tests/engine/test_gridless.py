@@ -432,3 +432,46 @@ def test_cyberpunk_red_a_shot_held_for_sight_fires_where_the_goon_comes_into_vie
     exact = 5 + 5 * 10 / 6
     # Sampled eight times a 2 m square: the first sample in view, within 0.25 m after.
     assert x == 14.0 and exact < y <= exact + 2.0 / 8 + 1e-9
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    ogres=st.lists(st.tuples(st.floats(3.0, 17.0), st.floats(3.0, 17.0)), min_size=1, max_size=3),
+    waypoints=st.lists(
+        st.tuples(st.floats(1.0, 19.0), st.floats(1.0, 19.0)), min_size=1, max_size=4
+    ),
+)
+def test_every_pause_resumes_and_the_move_ends_where_it_was_sent_at_its_length(
+    ogres: list[tuple[float, float]], waypoints: list[tuple[float, float]]
+) -> None:
+    """Declining every prompt, a move reaches its last waypoint with the cost of its
+    whole length, however many times it paused, and pauses only where it leaves a reach."""
+    hero = replace(at(token("hero", 0, 0, owner="alice", init=1), 10.0, 10.0), movement=50.0)
+    foes = [at(token(f"ogre{i}", 0, 0, init=20 + i), x, y) for i, (x, y) in enumerate(ogres)]
+    try:
+        encounter = gridless(*foes, hero)
+    except CommandRejected:
+        return  # ogres overlapping each other or the hero
+    to_turn_of(encounter, "hero")
+    path = tuple(waypoints)
+    try:
+        events = encounter.apply(Move("alice", "hero", path))
+    except CommandRejected:
+        return  # through an ogre, or ending on one
+    pauses = 0
+    while not any(isinstance(e, MoveCompleted) for e in events):
+        prompt = next(e for e in events if isinstance(e, PromptOpened))
+        (ogre,) = [f for f in foes if f.id == prompt.attacker]
+        assert math.dist(prompt.at, centre_of(ogre)) == pytest.approx(1.5, abs=1e-6)
+        pauses += 1
+        events = encounter.apply(AnswerPrompt("gm", prompt.prompt, False))
+    assert pauses <= len(foes)
+    completed = next(e for e in events if isinstance(e, MoveCompleted))
+    length = sum(math.dist(p, q) for p, q in zip(((10.0, 10.0), *path), path, strict=False))
+    assert completed.at == path[-1]
+    assert completed.cost == pytest.approx(length)
+
+
+def centre_of(tok: Combatant) -> tuple[float, float]:
+    """Where ``tok`` stands."""
+    return (float(tok.x), float(tok.y))
