@@ -9,9 +9,7 @@ part of it.  A ruleset's own actions come through ``act`` (:mod:`engine.fight`).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
-from itertools import pairwise
 from typing import Any, cast
 
 from engine import ending, fight, scene_edits, stat_changes
@@ -63,7 +61,8 @@ from engine.events import (
     TokenPlaced,
 )
 from engine.model import Combat, Combatant, EncounterState, Position, Prompt, Scene, VttSpec
-from engine.movement import begin_move, continue_move, path_on, resolve_path
+from engine.move_paths import flight_heights, gridless_points, move_steps, path_on, rise_of
+from engine.movement import begin_move, continue_move, resolve_path
 from engine.prompts import CORE_PROMPTS, open_prompt
 from engine.rulesets import Context, find_ruleset
 from engine.scene_checks import check_scene
@@ -190,32 +189,6 @@ def move(state: EncounterState, command: Move, spatial: SpatialCache) -> Result:
     return carry_out_move(state, command, spatial, token, steps, heights=heights)
 
 
-def flight_heights(
-    scene: Scene,
-    token: Combatant,
-    steps: tuple[Position, ...],
-    elevations: tuple[float, ...] | None,
-) -> tuple[float, ...]:
-    """A move's heights, start first, from its ``elevations`` (one per step; gridless
-    scenes only), or ``()`` when it sends none or stays level all along."""
-    if elevations is None:
-        return ()
-    if not scene.grid.gridless:
-        raise CommandRejected(
-            "illegal_move",
-            f"move of {token.id!r}: elevations on a move are for gridless scenes (on a "
-            f"{scene.grid.kind} grid the GM sets a token's elevation with edit_scene)",
-        )
-    if len(elevations) != len(steps):
-        raise CommandRejected(
-            "illegal_move",
-            f"move of {token.id!r}: {len(elevations)} elevations for {len(steps)} "
-            "waypoints: one each",
-        )
-    heights = (token.elevation, *elevations)
-    return () if all(h == token.elevation for h in heights) else heights
-
-
 def carry_out_move(
     state: EncounterState,
     command: Move | MovePoints,
@@ -296,20 +269,6 @@ def carry_out_move(
     return state, [*planned, started, *events]
 
 
-def rise_of(heights: tuple[float, ...]) -> float:
-    """How far a flight climbs and sinks in all."""
-    return sum(abs(b - a) for a, b in pairwise(heights))
-
-
-def move_steps(scene: Scene, path: tuple[Position, ...], cost: float) -> int:
-    """The steps a ruleset is told a move takes: its cells after the first on a grid;
-    gridless, its length in cells of the scene's size, rounded up (a move of at most one
-    cell's length is one step: the 1 m step, a crawl), at least 1."""
-    if not scene.grid.gridless:
-        return len(path) - 1
-    return max(1, math.ceil(cost / scene.grid.cell_size - 1e-9))
-
-
 def _reaches_from(
     spatial: SpatialCache, scene: Scene, token: Combatant, at: Position, target: Combatant
 ) -> bool:
@@ -377,26 +336,6 @@ def move_points(state: EncounterState, command: MovePoints, spatial: SpatialCach
     path = trace_waypoints(grid, waypoints, vtt.line_rule())[1:]
     # Checked once: the token, the prompts, the turn and the mode are not checked again.
     return carry_out_move(state, command, spatial, token, tuple(path), checked)
-
-
-def gridless_points(
-    scene: Scene, vtt: VttSpec, token: Combatant, command: MovePoints
-) -> tuple[Position, ...]:
-    """``command``'s pixels as waypoints of a gridless scene, in its unit, unsnapped: a
-    Foundry token document's ``x``/``y`` is its top-left corner, so half the token's
-    width goes on; an Owlbear item's position is its centre."""
-    if command.image is not None:
-        raise CommandRejected(
-            "illegal_move", "an image grid places items on Owlbear square grids only"
-        )
-    grid = scene.grid
-    if vtt.kind == "foundry":
-        foundry = FoundryScene(vtt.grid_size, grid.cell_size, vtt.scene_x, vtt.scene_y)
-        half = token.size * grid.cell_size / 2
-        corners = [foundry.to_point(x, y) for x, y in command.points]
-        return tuple((x + half, y + half) for x, y in corners)
-    per_pixel = grid.cell_size / vtt.grid_size
-    return tuple((x * per_pixel, y * per_pixel) for x, y in command.points)
 
 
 FOUNDRY_HEX_TYPES = {

@@ -22,12 +22,12 @@ On a gridless scene the same walk runs over :class:`engine.gridless_board.Gridle
 (the seam is :func:`_walkable` and the few checks that say ``gridless``): the path is
 waypoints, the token pauses at the exact point where it leaves a threatener's reach (the
 pending move's ``step`` is the segment it paused in; the walk resumes from where the
-token stands along the rest of the waypoints, :func:`_rest`), a readied action's area
-trigger stops it at the point where its disc comes onto the area (there is no square
-before: ``trigger_pause`` makes no difference), and a sight trigger where it first
-comes into view (sampled, see :meth:`GridlessBoard.first_seen`).  Heights need no
-second pass there: the board's reach is a ball, measured in three dimensions from the
-start.
+token stands along the rest of the waypoints: :func:`engine.move_paths.rest_of`), a
+readied action's area trigger stops it at the point where its disc comes onto the
+area (there is no square before: ``trigger_pause`` makes no difference), and a sight
+trigger where it first comes into view (sampled, see
+:meth:`GridlessBoard.first_seen`).  Heights need no second pass there: the board's
+reach is a ball, measured in three dimensions from the start.
 """
 
 from __future__ import annotations
@@ -42,6 +42,7 @@ from engine.errors import CommandRejected
 from engine.events import MoveCompleted, MoveInterrupted, MoveStopped
 from engine.gridless_board import GridlessExit, GridlessMove
 from engine.model import GRIDLESS, Combatant, EncounterState, Position, Scene
+from engine.move_paths import height_at, rest_heights, rest_of
 from engine.prompts import open_prompt
 from engine.rulesets.base import Context
 from engine.spatial import SpatialCache, threat_against
@@ -121,28 +122,6 @@ def _walkable(
     return problem, None if problem else resolution
 
 
-def path_on(scene: Scene, token: str, path: tuple[Position, ...]) -> tuple[Position, ...]:
-    """``path`` as ``scene`` plays it: gridless, the waypoints as they are; on a grid,
-    cells, a whole number sent as ``3.0`` read as cell 3 and a fractional one refused."""
-    if scene.grid.kind == GRIDLESS:
-        return path
-    for x, y in path:  # every move comes here: a plain loop, the cheapest check
-        if type(x) is not int or type(y) is not int:
-            break
-    else:
-        return path
-    cells = []
-    for x, y in path:
-        if not (float(x).is_integer() and float(y).is_integer()):
-            raise CommandRejected(
-                "illegal_move",
-                f"move of {token!r}: ({x:g}, {y:g}) is not a cell of this "
-                f"{scene.grid.kind} grid (waypoints in scene units are for gridless scenes)",
-            )
-        cells.append((int(x), int(y)))
-    return tuple(cells)
-
-
 def blocking_problem(
     index: ThreatIndex, scene: Scene, mover: Combatant, path: tuple[Cell, ...]
 ) -> str | None:
@@ -199,12 +178,12 @@ def continue_move(
     pending = combat.pending_move
     mover = scene.token(pending.token)
     assert mover is not None
-    rest = _rest(scene, mover, pending)
+    rest = rest_of(scene, mover, pending)
     if len(rest) > 1:
         problem = None
         if resolution is None:
             problem, resolution = _walkable(
-                spatial, scene, mover, rest, heights=_rest_heights(mover, pending)
+                spatial, scene, mover, rest, heights=rest_heights(mover, pending)
             )
         if problem is not None or resolution is None:
             stopped = replace(state, combat=replace(combat, pending_move=None))
@@ -213,22 +192,6 @@ def continue_move(
         if stops:
             return _pause(state, spatial, mover, pending, stops[0])
     return _arrive(state, ruleset, spatial, mover, pending, tray)
-
-
-def _rest(scene: Scene, mover: Combatant, pending: PendingMove) -> tuple[Position, ...]:
-    """What is left of ``pending``'s path, from where ``mover`` stands: on a grid the
-    cells from its step on; gridless, its point (a pause may leave it between two
-    waypoints, in segment ``step``) then the waypoints after that segment."""
-    if scene.grid.kind != GRIDLESS:
-        return pending.path[pending.step :]
-    return (mover.position, *pending.path[pending.step + 1 :])
-
-
-def _rest_heights(mover: Combatant, pending: PendingMove) -> tuple[float, ...]:
-    """A gridless flight's heights along :func:`_rest` (empty: not a flight)."""
-    if not pending.heights:
-        return ()
-    return (mover.elevation, *pending.heights[pending.step + 1 :])
 
 
 def stops_along(
@@ -267,7 +230,7 @@ def _stops(
                 # Not threatened by it where the move begins; moving past it provokes.
                 later: AreaExit | GridlessExit | None
                 if isinstance(exit_, GridlessExit):
-                    heights = _rest_heights(mover, pending)
+                    heights = rest_heights(mover, pending)
                     later = spatial.board(scene).later_exit(who, mover, rest, exit_, heights)
                 else:
                     later = _later_exit(spatial, scene, who, mover, cast(tuple[Cell, ...], rest))
@@ -381,21 +344,9 @@ def _gridless_trigger_stops(
             found = board.first_seen(owner, mover, rest)
         if found is not None:
             step, point = found
-            up = _height_at(rest, _rest_heights(mover, pending), step, point)
+            up = height_at(rest, rest_heights(mover, pending), step, point)
             stops.append(Stop("held", owner.id, step, point, point, up))
     return stops
-
-
-def _height_at(
-    rest: tuple[Position, ...], heights: tuple[float, ...], step: int, point: Point
-) -> float | None:
-    """A flight's elevation at ``point`` of segment ``step`` (None: not a flight)."""
-    if not heights:
-        return None
-    a, b = rest[step], rest[step + 1]
-    whole = math.dist(a, b)
-    t = math.dist(a, point) / whole if whole else 0.0
-    return heights[step] + (heights[step + 1] - heights[step]) * t
 
 
 def _seen_at(index: ThreatIndex, owner: Combatant, mover: Combatant, cell: Cell) -> bool:

@@ -41,9 +41,10 @@ from engine.combat_state import PendingMove
 from engine.commands import GM
 from engine.errors import CommandRejected
 from engine.gridless_board import centre, reach_radius
-from engine.handlers import flight_heights, move_mode, rise_of
+from engine.handlers import move_mode
 from engine.model import Combatant, EncounterState, Position
-from engine.movement import path_on, resolve_path, stops_along
+from engine.move_paths import flight_heights, path_on, rise_of
+from engine.movement import resolve_path, stops_along
 from engine.rulesets import Context, find_ruleset
 from engine.spatial import SpatialCache
 from engine.tray import DiceTray
