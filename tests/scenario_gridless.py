@@ -86,6 +86,30 @@ async def play_hero_flight(gm: TableClient, alice: TableClient) -> dict[str, Any
     return {"prompt": prompt, "attack": attack, "completed": completed}
 
 
+async def play_hero_plan(gm: TableClient, alice: TableClient) -> dict[str, Any]:
+    """``ask_path`` on a gridless scene: round the end of a wall, then the move it gives."""
+    scene = protocol.SceneSpec.from_wire(
+        {
+            "grid": {"kind": "gridless", "cell_size": 1.0, "unit": "m", "width": 20,
+                     "height": 20},
+            "tokens": [
+                disc("ogre", "gm", "monsters", 17.5, 2.5, stats=OGRE_STATS),
+                disc("hero", "alice", "heroes", 8.5, 10.5, movement=10.0, stats=HERO_STATS),
+            ],
+            "walls": [{"id": "w1", "a": [10.0, 0.0], "b": [10.0, 12.0], "blocks_move": True,
+                       "blocks_sight": True, "door": "none"}],
+        }
+    )  # fmt: skip
+    await act(gm, protocol.LoadScene, scene=scene)
+    await act(gm, protocol.StartCombat, ruleset="hero-supplement", aware=None, seed=None)
+    await until_acts(gm, alice, "hero")
+    seq = await alice.send(protocol.AskPath, token="hero", to=(11.5, 10.5))
+    plan: protocol.PathPlan = await alice.wait_for(protocol.PathPlan, lambda m: m.ref == seq)
+    await act(alice, protocol.Move, token="hero", path=plan.path)
+    completed = await alice.event("move_completed")
+    return {"plan": plan, "completed": completed}
+
+
 async def play_cpr(gm: TableClient, bob: TableClient) -> dict[str, Any]:
     """Cyberpunk RED's gridless fight (module docstring)."""
     rifle = {"ref": 8, "move": 4, "weapon.rifle": 1, "hand.right": "rifle"}

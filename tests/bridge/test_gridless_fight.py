@@ -12,7 +12,13 @@ import pytest
 from geometry.gridless import GridlessScene
 from geometry.gridless_threat import GridlessThreats
 from tests.demo_table import play_on_demo_table
-from tests.scenario_gridless import play_cpr, play_hero, play_hero_flight, play_mm
+from tests.scenario_gridless import (
+    play_cpr,
+    play_hero,
+    play_hero_flight,
+    play_hero_plan,
+    play_mm,
+)
 from tests.wsclient import wire_data
 
 
@@ -53,6 +59,16 @@ async def test_hero_a_flight_pauses_where_it_leaves_the_reach_in_three_dimension
     completed = wire_data(result["completed"])
     assert (completed["at"], completed["elevation"]) == ([8.5, 5.5], 2.0)
     assert completed["cost"] == pytest.approx(math.hypot(2.0, 2.0))
+
+
+async def test_hero_a_planned_path_round_a_wall_is_a_move_the_bridge_accepts() -> None:
+    result, _ = await play_on_demo_table(play_hero_plan, ("gm", "alice"))
+    plan = result["plan"]
+    assert plan.reason is None and tuple(plan.path[-1]) == (11.5, 10.5)
+    assert all(y > 12.0 for _, y in plan.path[:-1])  # round the wall's southern end
+    completed = wire_data(result["completed"])
+    assert completed["at"] == [11.5, 10.5]
+    assert completed["cost"] == pytest.approx(plan.cost)
 
 
 async def test_cyberpunk_red_a_held_shot_fires_where_the_goon_comes_onto_the_alley() -> None:
