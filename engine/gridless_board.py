@@ -76,6 +76,15 @@ def centre(token: Combatant) -> Point:
     return (float(token.x), float(token.y))
 
 
+def heights_meet(low: float, high: float, other: Combatant, cell_size: float) -> bool:
+    """Whether a token whose base lies between ``low`` and ``high`` (and which is as tall
+    as it is wide, ``size`` cells) overlaps ``other`` in height, likewise as tall as
+    wide: one wholly above or below another is no obstacle to it."""
+    return low < other.elevation + other.size * cell_size - TOLERANCE and (
+        high > other.elevation + TOLERANCE
+    )
+
+
 def reach_radius(threatener: Combatant, mover_size: int, cell_size: float) -> float:
     """How far from ``threatener``'s centre a mover ``mover_size`` cells across is within
     its reach (module docstring)."""
@@ -227,11 +236,9 @@ class GridlessBoard:
 
     def _level(self, mover: Combatant, other: Combatant, levels: Sequence[float]) -> bool:
         """Whether ``mover``, its base somewhere between ``levels``, overlaps ``other`` in
-        height (each as tall as its disc is wide)."""
-        low, high = min(levels), max(levels) + mover.size * self.cell_size
-        return low < other.elevation + other.size * self.cell_size - TOLERANCE and (
-            high > other.elevation + TOLERANCE
-        )
+        height (:func:`heights_meet`)."""
+        high = max(levels) + mover.size * self.cell_size
+        return heights_meet(min(levels), high, other, self.cell_size)
 
     def later_exit(
         self,

@@ -475,3 +475,21 @@ def test_every_pause_resumes_and_the_move_ends_where_it_was_sent_at_its_length(
 def centre_of(tok: Combatant) -> tuple[float, float]:
     """Where ``tok`` stands."""
     return (float(tok.x), float(tok.y))
+
+
+def test_a_flier_may_hover_over_a_token_and_end_a_flight_there() -> None:
+    ogre = at(token("ogre", 0, 0, init=1), 12.5, 12.5)
+    hero = at(token("hero", 0, 0, owner="alice", init=20, extra={"flight": 10.0}), 4.5, 4.5)
+    bird = replace(at(token("bird", 0, 0, owner="alice", init=2), 4.5, 4.5), elevation=3.0)
+    encounter = gridless(ogre, hero, bird)  # the bird hovers 3 m over the hero: apart
+    to_turn_of(encounter, "hero")
+    # Over the ogre at 2 m: its 1 m height is below the hero's base all the way there.
+    path = ((8.5, 8.5), (12.5, 12.5))
+    events = encounter.apply(Move("alice", "hero", path, elevations=(2.0, 2.0)))
+    while not isinstance(events[-1], MoveCompleted):
+        prompt = next(e for e in events if isinstance(e, PromptOpened))
+        events = encounter.apply(AnswerPrompt("gm", prompt.prompt, False))
+    assert (events[-1].at, events[-1].elevation) == ((12.5, 12.5), 2.0)
+    with pytest.raises(CommandRejected):
+        # Half a metre over the ogre: in its way (each as tall as it is wide).
+        gridless(ogre, replace(bird, x=12.5, y=12.5, elevation=0.5))
