@@ -8,7 +8,7 @@ and hash equal whatever order things happened in.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from engine.copies import replace
 from geometry import Cell, Point
@@ -19,9 +19,10 @@ class Prompt:
     """A question the encounter waits on, addressed to ``controller``.
 
     ``kind`` is ``attack_of_opportunity`` (``attacker`` may attack ``target``, paused on
-    ``at`` before crossing ``exit_point``), ``readied_action`` (``attacker``'s trigger has
-    come; ``target`` is whoever triggered it), ``delayed_action`` (the Phase's order is
-    done and ``attacker``, also ``target``, still waits on a delay: take it now?) or
+    ``at`` before crossing ``exit_point``; gridless, both the point it pauses on),
+    ``readied_action`` (``attacker``'s trigger has come; ``target`` is whoever
+    triggered it), ``delayed_action`` (the Phase's order is done and ``attacker``, also
+    ``target``, still waits on a delay: take it now?) or
     ``continue_after_hit`` (the GM says whether ``target`` can still finish its action
     after ``attacker`` hit it).
     """
@@ -31,20 +32,24 @@ class Prompt:
     controller: str
     attacker: str
     target: str
-    at: Cell
+    at: tuple[int | float, int | float]
     exit_point: Point
 
 
 @dataclass(frozen=True, slots=True)
 class PendingMove:
-    """A move under way: its whole path (start first), the step it has reached, what it
+    """A move under way: its whole path (start first; gridless, waypoints, with the
+    points it paused on put in as it pauses), the step it has reached, what it
     cost, how it moves (``mode``), who has been asked already (``aoo:<id>`` for an attack
     of opportunity, ``held:<id>`` for a held action's trigger: separate opportunities), and an
     attack it makes as part of the action (``attack``: the target, with ``maneuver`` and
-    the table's own dice ``rolls`` if it supplied them)."""
+    the table's own dice ``rolls`` if it supplied them).  ``heights`` is a flight's
+    elevation at each point of ``path`` (empty: the token keeps its elevation)."""
 
+    #: Kept only for a flight: other moves keep the plain form (and hash) they had.
+    PLAIN_OMITS_DEFAULT: ClassVar[tuple[str, ...]] = ("heights",)
     token: str
-    path: tuple[Cell, ...]
+    path: tuple[tuple[int | float, int | float], ...]
     step: int
     cost: float
     mode: str = ""
@@ -53,6 +58,7 @@ class PendingMove:
     attack: str | None = None
     maneuver: Any = None
     rolls: tuple[int, ...] | None = None
+    heights: tuple[float, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,7 +17,7 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from engine.model import Combatant, Scene, StatValue, TerrainSpec, WallSpec
 from engine.params import DICE, Id, Json, Length, Range, TokenRef, Unique
-from geometry import Cell, Point
+from geometry import Point
 from geometry.vtt_coords import OwlbearImageGrid
 
 GM = "gm"
@@ -79,23 +79,29 @@ class StartCombat:
 
 @dataclass(frozen=True, slots=True)
 class Move:
-    """Move ``token`` through ``path``: the cells after its current one, each adjacent.
+    """Move ``token`` through ``path``: the cells after its current one, each adjacent
+    (gridless: waypoints in the scene's unit, joined by straight lines).
 
     ``mode`` is the kind of movement, one of the ruleset's ``move_modes`` (None: its
     first); ``attack`` names a target the mover attacks at the end of the move as part
     of the same action (that target gets no attack of opportunity from this move), with
     ``maneuver``, where the ruleset allows it; ``rolls`` are the table's own dice for
-    that attack (None: the seed rolls).
+    that attack (None: the seed rolls).  ``elevations`` (gridless scenes) is the height
+    of the token's base at each waypoint: a move that changes it is a flight its
+    ruleset must allow (:meth:`engine.rulesets.base.Ruleset.check_flight`).
     """
 
     kind: ClassVar[str] = "move"
+    #: Logged only when given: moves on the ground keep the plain form they had.
+    PLAIN_OMITS_DEFAULT: ClassVar[tuple[str, ...]] = ("elevations",)
     actor: str
     token: str
-    path: tuple[Cell, ...]
+    path: tuple[tuple[int | float, int | float], ...]
     mode: str | None = None
     attack: str | None = None
     maneuver: Any = None
     rolls: tuple[int, ...] | None = None
+    elevations: tuple[float, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)

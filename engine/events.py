@@ -12,10 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from engine.model import Combatant, Scene, TerrainSpec, WallSpec
+from engine.model import Combatant, Position, Scene, TerrainSpec, WallSpec
 from engine.serial import to_plain
 from engine.timewords import Clock, TimeWords
-from geometry import Cell
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,24 +97,33 @@ class CombatantDone:
 class MoveStarted:
     """``token`` set out from ``start`` along ``path``, moving by ``mode`` (the
     ruleset's movement kind, e.g. ``combat``, ``step``, ``withdraw``, ``noncombat``), so
-    every client can tell a withdraw, a 1 m step or a noncombat move apart."""
+    every client can tell a withdraw, a 1 m step or a noncombat move apart; a flight's
+    ``elevations`` at each waypoint (null otherwise)."""
 
     kind: ClassVar[str] = "move_started"
+    #: Sent only for a flight (gridless): other moves keep their shape.
+    PLAIN_OMITS_DEFAULT: ClassVar[tuple[str, ...]] = ("elevations",)
     token: str
-    start: Cell
-    path: tuple[Cell, ...]
+    start: Position
+    path: tuple[Position, ...]
     mode: str
+    elevations: tuple[float, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class MoveInterrupted:
-    """``token`` stopped on ``at``, about to cross ``exit_point``, because of ``by``."""
+    """``token`` stopped on ``at``, about to cross ``exit_point``, because of ``by``
+    (gridless: ``at`` is the point it stopped on, the exit point itself; a flight's
+    ``elevation`` there)."""
 
     kind: ClassVar[str] = "move_interrupted"
+    #: Sent only for a flight (gridless): other moves keep their shape.
+    PLAIN_OMITS_DEFAULT: ClassVar[tuple[str, ...]] = ("elevation",)
     token: str
-    at: Cell
+    at: Position
     exit_point: tuple[float, float]
     by: str
+    elevation: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,7 +136,7 @@ class PromptOpened:
     controller: str
     attacker: str
     target: str
-    at: Cell
+    at: Position
     exit_point: tuple[float, float]
 
 
@@ -145,22 +153,30 @@ class PromptClosed:
 @dataclass(frozen=True, slots=True)
 class MoveCompleted:
     """``token`` arrived on ``at``; ``cost`` is the whole move's (terrain and diagonals
-    included, charged when it started), ``movement_left`` what the Phase has left."""
+    included, charged when it started), ``movement_left`` what the Phase has left; a
+    flight's ``elevation`` where it landed (null otherwise)."""
 
     kind: ClassVar[str] = "move_completed"
+    #: Sent only for a flight (gridless): other moves keep their shape.
+    PLAIN_OMITS_DEFAULT: ClassVar[tuple[str, ...]] = ("elevation",)
     token: str
-    at: Cell
+    at: Position
     cost: float
     movement_left: float
+    elevation: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class TokenPlaced:
-    """Outside combat, ``token`` was put on ``at`` (no budget, no provocation)."""
+    """Outside combat, ``token`` was put on ``at`` (no budget, no provocation), at
+    ``elevation`` when the move changed its height."""
 
     kind: ClassVar[str] = "token_placed"
+    #: Sent only when the move changed the token's height (gridless).
+    PLAIN_OMITS_DEFAULT: ClassVar[tuple[str, ...]] = ("elevation",)
     token: str
-    at: Cell
+    at: Position
+    elevation: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -240,7 +256,7 @@ class MoveStopped:
 
     kind: ClassVar[str] = "move_stopped"
     token: str
-    at: Cell
+    at: Position
     reason: str
 
 

@@ -60,7 +60,8 @@ from engine.events import (
     SceneLoaded,
     TokenPlaced,
 )
-from engine.model import Combat, Combatant, EncounterState, Prompt, Scene, VttSpec
+from engine.model import Combat, Combatant, EncounterState, Position, Prompt, Scene, VttSpec
+from engine.move_paths import flight_heights, gridless_points, move_steps, path_on, rise_of
 from engine.movement import begin_move, continue_move, resolve_path
 from engine.prompts import CORE_PROMPTS, open_prompt
 from engine.rulesets import Context, find_ruleset
@@ -180,7 +181,12 @@ def move(state: EncounterState, command: Move, spatial: SpatialCache) -> Result:
     if combat is not None:
         require_no_prompts(combat)
         require_turn(combat, token)
-    return carry_out_move(state, command, spatial, token, tuple(command.path))
+    steps = tuple(command.path)
+    if command.elevations is None:  # every move but a flight: nothing more to read
+        return carry_out_move(state, command, spatial, token, steps)
+    scene = scene_of(state)
+    heights = flight_heights(scene, token, path_on(scene, token.id, steps), command.elevations)
+    return carry_out_move(state, command, spatial, token, steps, heights=heights)
 
 
 def carry_out_move(
@@ -188,32 +194,46 @@ def carry_out_move(
     command: Move | MovePoints,
     spatial: SpatialCache,
     token: Combatant,
-    steps: tuple[Cell, ...],
+    steps: tuple[Position, ...],
     checked: tuple[Ruleset, str] | None = None,
+    *,
+    heights: tuple[float, ...] = (),
 ) -> Result:
     """The one pass of a move whose first checks are done: ``token`` (which the actor
     controls) walks ``steps``, the cells after its own; the prompts and the turn are
     checked.  ``checked`` is the fight's ruleset and move mode when the caller has found
     them already (``move_points`` checks the mode before it traces), so no check runs
     twice and the command is not rebuilt: its ``mode``, ``attack``, ``maneuver`` and
-    ``rolls`` are read where they arrived."""
+    ``rolls`` are read where they arrived.  ``heights``: a flight's elevation at each
+    point of the path, start first (gridless; empty: the token keeps its elevation);
+    the ruleset says whether the token may fly (:meth:`Ruleset.check_flight`)."""
     scene = scene_of(state)
-    path = (token.cell, *steps)
-    resolution = resolve_path(spatial, scene, token, path, areas=state.combat is not None)
+    steps = path_on(scene, token.id, steps)  # a grid's cells: 3.0 is cell 3
+    path = (token.position, *steps)
+    resolution = resolve_path(
+        spatial, scene, token, path, areas=state.combat is not None, heights=heights
+    )
     if state.combat is None:
         # Outside combat the GM and owners arrange tokens freely: no budget, no provocation.
         placed = token.moved_to(path[-1])
+        if heights:  # no game to ask: the GM and owners place tokens at any height
+            placed = replace(placed, elevation=heights[-1])
         moved = scene.with_token(placed)
         spatial.moved(scene, moved, placed)
-        return state.with_scene(moved), [TokenPlaced(token.id, path[-1])]
+        up = heights[-1] if heights else None
+        return state.with_scene(moved), [TokenPlaced(token.id, path[-1], up)]
     if checked is None:
         combat, ruleset = combat_and_ruleset(state)
         mode = move_mode(ruleset, command.mode)
     else:
         combat, (ruleset, mode) = state.combat, checked
     tray = DiceTray(state.seed, state.draws, command.actor)
-    ctx = Context(state, ruleset, spatial, tray, command.actor, token, path)
-    plan = ruleset.plan_move(ctx, mode, cost=resolution.cost, steps=len(path) - 1)
+    ctx = Context(state, ruleset, spatial, tray, command.actor, token, path, heights)
+    if heights:
+        ruleset.check_flight(ctx, mode, rise_of(heights))
+    plan = ruleset.plan_move(
+        ctx, mode, cost=resolution.cost, steps=move_steps(scene, path, resolution.cost)
+    )
     combat = plan.combat
     if command.attack is None and command.rolls is not None:
         raise CommandRejected("bad_rolls", "only a move with an attack takes dice")
@@ -224,10 +244,7 @@ def carry_out_move(
         combat = ruleset.plan_move_attack(ctx, combat, target, command.maneuver, command.rolls)
         # The target gives up its attack of opportunity only if it really is attacked:
         # it must be within reach of where the move ends.
-        index = spatial.index(scene)
-        reach = threatened_cells(index.grid, path[-1], token.size, token.reach, walls=index.walls)
-        reach = at_height(index.grid, token, path[-1], reach, target.elevation)
-        if not reach & index.grid.footprint(target.cell, target.size):
+        if not _reaches_from(spatial, scene, token, path[-1], target):
             raise CommandRejected(
                 "out_of_reach", f"{target.id!r} would not be within reach where the move ends"
             )
@@ -242,13 +259,27 @@ def carry_out_move(
         attack=command.attack,
         maneuver=command.maneuver,
         rolls=command.rolls,
+        heights=heights,
     )
     planned: list[Any] = list(tray.events)  # dice the ruleset rolled to plan the move
     tray.events.clear()
     state = replace(state, combat=combat, draws=tray.draws)
     state, events = begin_move(state, ruleset, spatial, pending, tray, resolution)
-    started = MoveStarted(token.id, token.cell, steps, plan.mode)
+    started = MoveStarted(token.id, token.position, steps, plan.mode, heights[1:] or None)
     return state, [*planned, started, *events]
+
+
+def _reaches_from(
+    spatial: SpatialCache, scene: Scene, token: Combatant, at: Position, target: Combatant
+) -> bool:
+    """Whether ``target`` is within ``token``'s reach once it stands on ``at``."""
+    if scene.grid.gridless:
+        return spatial.board(scene).in_reach(token, target, (float(at[0]), float(at[1])))
+    index = spatial.index(scene)
+    cell = cast(Cell, at)
+    reach = threatened_cells(index.grid, cell, token.size, token.reach, walls=index.walls)
+    reach = at_height(index.grid, token, cell, reach, target.elevation)
+    return bool(reach & index.grid.footprint(target.cell, target.size))
 
 
 #: The most steps a move may take: the protocol's limit on a ``move`` path
@@ -277,6 +308,9 @@ def move_points(state: EncounterState, command: MovePoints, spatial: SpatialCach
         require_turn(combat, token)
         ruleset = find_ruleset(combat.ruleset)
         checked = ruleset, move_mode(ruleset, command.mode)
+    if scene.grid.gridless:
+        points = gridless_points(scene, vtt, token, command)
+        return carry_out_move(state, command, spatial, token, points, checked)
     grid = spatial.index(scene).grid
     waypoints = [token.cell]
     for i, (x, y) in enumerate(command.points):

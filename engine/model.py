@@ -10,7 +10,7 @@ insertion history.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import ClassVar, cast
 
 # The combat-time part of the state lives in its own module; re-exported here.
 from engine.combat_state import (
@@ -36,6 +36,10 @@ from geometry import (
 )
 
 StatValue = bool | int | float | str
+#: Where a token stands or a path goes: a cell ``(column, row)`` on a grid, a point in
+#: the scene's unit on a gridless scene (ints stay ints, so a grid's logs and hashes
+#: read as before).
+Position = tuple[int | float, int | float]
 
 __all__ = [
     "Combat",
@@ -45,6 +49,7 @@ __all__ = [
     "GridSpec",
     "Interjection",
     "PendingMove",
+    "Position",
     "Prompt",
     "Scene",
     "StatValue",
@@ -54,7 +59,9 @@ __all__ = [
     "WallSpec",
 ]
 
-GRID_KINDS = ("square", "hex_pointy", "hex_flat")
+#: The grid with no cells: tokens are discs at points (:mod:`engine.gridless_board`).
+GRIDLESS = "gridless"
+GRID_KINDS = ("square", "hex_pointy", "hex_flat", GRIDLESS)
 DIAGONALS = {
     "one": DiagonalRule.ONE,
     "alternating": DiagonalRule.ALTERNATING,
@@ -99,7 +106,9 @@ class GridSpec:
     ``diagonal`` prices a diagonal step on a square grid (``one``, ``alternating``,
     ``euclidean``, ``none``, and Foundry's ``approximate``, ``rectilinear``,
     ``alternating_2``); ``offset`` says which rows or columns of a hex grid are shoved
-    out (``odd`` or ``even``); ``vtt`` also sets the shape of large hex tokens.
+    out (``odd`` or ``even``); ``vtt`` also sets the shape of large hex tokens.  A
+    ``gridless`` scene is ``width`` x ``height`` cells in size but has no cells to stand
+    on: it builds no grid (:attr:`gridless`; :mod:`engine.gridless_board`).
     """
 
     width: int
@@ -111,8 +120,15 @@ class GridSpec:
     offset: str = "odd"
     vtt: VttSpec | None = None
 
+    @property
+    def gridless(self) -> bool:
+        """Whether positions are points rather than cells."""
+        return self.kind == GRIDLESS
+
     def build(self) -> Grid:
-        """The geometry grid this spec describes."""
+        """The geometry grid this spec describes (a gridless scene has none)."""
+        if self.kind == GRIDLESS:
+            raise ValueError("a gridless scene has no grid of cells")
         if self.kind == "square":
             return SquareGrid(
                 self.width,
@@ -155,7 +171,8 @@ class Combatant:
 
     ``owner`` is the participant id of the controller (``"gm"`` for the GM's creatures),
     ``side`` groups allies (only other sides are enemies), ``x``/``y`` are the top-left
-    cell, ``size`` the side of its square footprint in cells, ``reach`` and ``movement``
+    cell (on a gridless scene: the point of its centre, a disc ``size`` cells across),
+    ``size`` the side of its square footprint in cells, ``reach`` and ``movement``
     are in the scene's distance unit.  ``stats`` are ruleset-specific, sorted by name.
     ``elevation`` is the height of its base above the ground in the scene's unit
     (Foundry's token elevation); reach measures in three dimensions
@@ -168,8 +185,8 @@ class Combatant:
     name: str
     owner: str
     side: str
-    x: int
-    y: int
+    x: int | float
+    y: int | float
     size: int = 1
     reach: float = 1.0
     movement: float = field(kw_only=True)
@@ -182,7 +199,12 @@ class Combatant:
 
     @property
     def cell(self) -> Cell:
-        """The top-left cell of the footprint."""
+        """The top-left cell of the footprint (on a grid, where x and y are ints)."""
+        return cast(Cell, (self.x, self.y))
+
+    @property
+    def position(self) -> Position:
+        """Where it stands: its cell on a grid, its centre gridless."""
         return (self.x, self.y)
 
     def stat(self, name: str, default: StatValue | None = None) -> StatValue | None:
@@ -192,8 +214,8 @@ class Combatant:
                 return value
         return default
 
-    def moved_to(self, cell: Cell) -> Combatant:
-        """This combatant standing on ``cell``."""
+    def moved_to(self, cell: Position) -> Combatant:
+        """This combatant standing on ``cell`` (gridless: centred on that point)."""
         # Every move makes one: a generated copy (engine.copies), not ``replace``.
         return _moved(self, cell[0], cell[1])
 

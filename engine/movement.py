@@ -17,19 +17,32 @@ The move then walks, and stops where someone may interrupt it:
 Each creature is asked at most once per move.  On resuming, the rest of the path is
 resolved again from where the token stands, because a readied move may have changed
 the map meanwhile; a path that is no longer open ends the move there.
+
+On a gridless scene the same walk runs over :class:`engine.gridless_board.GridlessBoard`
+(the seam is :func:`_walkable` and the few checks that say ``gridless``): the path is
+waypoints, the token pauses at the exact point where it leaves a threatener's reach (the
+pending move's ``step`` is the segment it paused in; the walk resumes from where the
+token stands along the rest of the waypoints: :func:`engine.move_paths.rest_of`), a
+readied action's area trigger stops it at the point where its disc comes onto the
+area (there is no square before: ``trigger_pause`` makes no difference), and a sight
+trigger where it first comes into view (sampled, see
+:meth:`GridlessBoard.first_seen`).  Heights need no second pass there: the board's
+reach is a ball, measured in three dimensions from the start.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from engine.combat_state import PendingMove
 from engine.copies import replace
 from engine.errors import CommandRejected
 from engine.events import MoveCompleted, MoveInterrupted, MoveStopped
-from engine.model import Combatant, EncounterState, Scene
+from engine.gridless_board import GridlessExit, GridlessMove
+from engine.model import GRIDLESS, Combatant, EncounterState, Position, Scene
+from engine.move_paths import height_at, rest_heights, rest_of
 from engine.prompts import open_prompt
 from engine.rulesets.base import Context
 from engine.spatial import SpatialCache, threat_against
@@ -54,22 +67,29 @@ class Stop:
     kind: str
     who: str
     step: int
-    cell: Cell
+    cell: Position
     point: Point
+    elevation: float | None = None  # a flight's height there (gridless)
+
+
+#: A resolved path: the grid index's, or a gridless board's.
+Resolution = MoveResolution | GridlessMove
 
 
 def resolve_path(
     spatial: SpatialCache,
     scene: Scene,
     mover: Combatant,
-    path: tuple[Cell, ...],
+    path: tuple[Position, ...],
     *,
     areas: bool = True,
-) -> MoveResolution:
+    heights: tuple[float, ...] = (),
+) -> Resolution:
     """Resolve ``path`` (start first) for ``mover``; refuse it if it cannot be walked.
     ``areas=False`` leaves the exits out (and works out no threat): a move outside
-    combat, which nobody may interrupt, needs only whether and at what cost it can go."""
-    problem, resolution = _walkable(spatial, scene, mover, path, areas)
+    combat, which nobody may interrupt, needs only whether and at what cost it can go.
+    ``heights``: a flight's elevation at each point (gridless scenes only)."""
+    problem, resolution = _walkable(spatial, scene, mover, path, areas, heights)
     if problem is not None or resolution is None:
         raise CommandRejected("illegal_move", f"move of {mover.id!r}: {problem}")
     return resolution
@@ -79,20 +99,26 @@ def _walkable(
     spatial: SpatialCache,
     scene: Scene,
     mover: Combatant,
-    path: tuple[Cell, ...],
+    path: tuple[Position, ...],
     areas: bool = True,
-) -> tuple[str | None, MoveResolution | None]:
+    heights: tuple[float, ...] = (),
+) -> tuple[str | None, Resolution | None]:
+    if scene.grid.kind == GRIDLESS:
+        return spatial.board(scene).walkable(mover, path, areas, heights)
+    # A grid's path is cells (``path_on``); read as such with no call on the way (every
+    # move comes here).
+    cells: tuple[Cell, ...] = path  # type: ignore[assignment]
     index = spatial.index(scene)
     try:
-        resolution = index.resolve_move(mover.id, path, crossings=False, areas=areas)
+        resolution = index.resolve_move(mover.id, cells, crossings=False, areas=areas)
     except GeometryError as exc:
         return str(exc), None
     if resolution.blocked_step is not None:
-        a, b = path[resolution.blocked_step], path[resolution.blocked_step + 1]
+        a, b = cells[resolution.blocked_step], cells[resolution.blocked_step + 1]
         return f"a wall blocks {a} -> {b}", None
     if math.isinf(resolution.cost):
         return "the path crosses impassable terrain", None
-    problem = blocking_problem(index, scene, mover, path)
+    problem = blocking_problem(index, scene, mover, cells)
     return problem, None if problem else resolution
 
 
@@ -127,7 +153,7 @@ def begin_move(
     spatial: SpatialCache,
     pending: PendingMove,
     tray: DiceTray,
-    resolution: MoveResolution,
+    resolution: Resolution,
 ) -> tuple[EncounterState, list[Any]]:
     """Start walking ``pending`` (already checked and charged); ``resolution`` is its
     whole path's, from :func:`resolve_path` on the same scene (planning a move changes
@@ -143,7 +169,7 @@ def continue_move(
     ruleset: Ruleset,
     spatial: SpatialCache,
     tray: DiceTray,
-    resolution: MoveResolution | None = None,
+    resolution: Resolution | None = None,
 ) -> tuple[EncounterState, list[Any]]:
     """Walk the pending move until it ends or someone may interrupt it.  A resumed walk
     (no ``resolution``) resolves the rest of its path again: the map may have changed."""
@@ -152,11 +178,13 @@ def continue_move(
     pending = combat.pending_move
     mover = scene.token(pending.token)
     assert mover is not None
-    rest = pending.path[pending.step :]
+    rest = rest_of(scene, mover, pending)
     if len(rest) > 1:
         problem = None
         if resolution is None:
-            problem, resolution = _walkable(spatial, scene, mover, rest)
+            problem, resolution = _walkable(
+                spatial, scene, mover, rest, heights=rest_heights(mover, pending)
+            )
         if problem is not None or resolution is None:
             stopped = replace(state, combat=replace(combat, pending_move=None))
             return stopped, [MoveStopped(mover.id, mover.cell, f"the way on is closed: {problem}")]
@@ -172,7 +200,7 @@ def stops_along(
     spatial: SpatialCache,
     mover: Combatant,
     pending: PendingMove,
-    resolution: MoveResolution,
+    resolution: Resolution,
 ) -> list[Stop]:
     """Every place a move about to begin would stop, in path order, asking nobody: the
     very check a move runs (``_stops``), for a query to show before the move is sent."""
@@ -185,12 +213,13 @@ def _stops(
     spatial: SpatialCache,
     mover: Combatant,
     pending: PendingMove,
-    rest: tuple[Cell, ...],
-    resolution: MoveResolution,
+    rest: tuple[Position, ...],
+    resolution: Resolution,
 ) -> list[Stop]:
     scene, combat = state.scene, state.combat
     assert isinstance(scene, Scene) and combat is not None
     stops: list[Stop] = []
+    gridless = scene.grid.gridless
     if ruleset.provokes(combat, mover, pending.mode):
         starting = pending.step == 0
         for exit_ in resolution.exits:
@@ -199,19 +228,31 @@ def _stops(
                 continue
             if who in pending.exempt and starting:
                 # Not threatened by it where the move begins; moving past it provokes.
-                later = _later_exit(spatial, scene, who, mover, rest)
+                later: AreaExit | GridlessExit | None
+                if isinstance(exit_, GridlessExit):
+                    heights = rest_heights(mover, pending)
+                    later = spatial.board(scene).later_exit(who, mover, rest, exit_, heights)
+                else:
+                    later = _later_exit(spatial, scene, who, mover, cast(tuple[Cell, ...], rest))
                 if later is None:
                     continue
                 exit_ = later
             threatener = scene.token(who)
-            if threatener is not None and threatener.elevation != mover.elevation:
+            if not gridless and threatener is not None and threatener.elevation != mover.elevation:
                 # Another height: the exit is from what it threatens up (or down) there.
-                up_there = _exit_at_height(spatial, scene, threatener, mover, rest, exit_)
+                cells = cast(tuple[Cell, ...], rest)
+                up_there = _exit_at_height(
+                    spatial, scene, threatener, mover, cells, cast(AreaExit, exit_)
+                )
                 if up_there is None:
                     continue
                 exit_ = up_there
             if _may_attack(combat, ruleset, scene, who, mover):
-                stops.append(Stop("aoo", who, exit_.step, exit_.cell, exit_.point))
+                # A flight's height at the exit; other moves keep their elevation.
+                up = (
+                    exit_.elevation if pending.heights and isinstance(exit_, GridlessExit) else None
+                )
+                stops.append(Stop("aoo", who, exit_.step, exit_.cell, exit_.point, up))
     if combat.interjection is None:
         stops += _trigger_stops(state, ruleset, spatial, mover, pending, rest)
     # In path order; a readied action goes first on the same step ("just before").
@@ -225,7 +266,7 @@ def _trigger_stops(
     spatial: SpatialCache,
     mover: Combatant,
     pending: PendingMove,
-    rest: tuple[Cell, ...],
+    rest: tuple[Position, ...],
 ) -> list[Stop]:
     """Where the move sets off a trigger: entering its area, or coming into its owner's
     sight (from a cell the owner cannot see into one it can).  The token stops on the
@@ -233,9 +274,40 @@ def _trigger_stops(
     ``trigger_pause`` is ``inside``, on the cell that sets it off."""
     scene, combat = state.scene, state.combat
     assert isinstance(scene, Scene) and combat is not None
+    if scene.grid.gridless:
+        return _gridless_trigger_stops(state, ruleset, spatial, mover, pending, rest)
     index = spatial.index(scene)
     grid = index.grid
+    cells = cast(tuple[Cell, ...], rest)
     stops: list[Stop] = []
+    for trigger in _waiting_triggers(state, ruleset, mover, pending):
+        owner = scene.token(trigger.owner)
+        assert owner is not None
+        area = set(trigger.area)
+        for step in range(len(cells) - 1):
+            if trigger.on == "enter":
+                here = grid.footprint(cells[step], mover.size)
+                there = grid.footprint(cells[step + 1], mover.size)
+                fires = not here & area and bool(there & area)
+            else:
+                fires = not _seen_at(index, owner, mover, cells[step]) and _seen_at(
+                    index, owner, mover, cells[step + 1]
+                )
+            if fires:
+                at = step + 1 if ruleset.trigger_pause == "inside" else step
+                stops.append(Stop("held", owner.id, at, cells[at], grid.center(cells[at])))
+                break
+    return stops
+
+
+def _waiting_triggers(
+    state: EncounterState, ruleset: Ruleset, mover: Combatant, pending: PendingMove
+) -> list[Any]:
+    """The triggers this move may set off: an area's or a sight's, of someone else who
+    can act, not asked yet on this move, waiting on anyone or on this mover."""
+    scene, combat = state.scene, state.combat
+    assert isinstance(scene, Scene) and combat is not None
+    found = []
     for trigger in combat.triggers:
         if trigger.on not in ("enter", "sight") or trigger.owner == mover.id:
             continue
@@ -244,20 +316,36 @@ def _trigger_stops(
         owner = scene.token(trigger.owner)
         if owner is None or not ruleset.can_act(combat, owner.id):
             continue
-        area = set(trigger.area)
-        for step in range(len(rest) - 1):
-            if trigger.on == "enter":
-                here = grid.footprint(rest[step], mover.size)
-                there = grid.footprint(rest[step + 1], mover.size)
-                fires = not here & area and bool(there & area)
-            else:
-                fires = not _seen_at(index, owner, mover, rest[step]) and _seen_at(
-                    index, owner, mover, rest[step + 1]
-                )
-            if fires:
-                at = step + 1 if ruleset.trigger_pause == "inside" else step
-                stops.append(Stop("held", owner.id, at, rest[at], grid.center(rest[at])))
-                break
+        found.append(trigger)
+    return found
+
+
+def _gridless_trigger_stops(
+    state: EncounterState,
+    ruleset: Ruleset,
+    spatial: SpatialCache,
+    mover: Combatant,
+    pending: PendingMove,
+    rest: tuple[Position, ...],
+) -> list[Stop]:
+    """Triggers on a gridless scene: the move stops at the point where the mover's disc
+    comes onto the area's squares (cells of the scene's size), or where it comes into
+    its owner's sight (module docstring)."""
+    scene = state.scene
+    assert isinstance(scene, Scene)
+    board = spatial.board(scene)
+    stops: list[Stop] = []
+    for trigger in _waiting_triggers(state, ruleset, mover, pending):
+        owner = scene.token(trigger.owner)
+        assert owner is not None
+        if trigger.on == "enter":
+            found = board.first_entry(mover, rest, trigger.area)
+        else:
+            found = board.first_seen(owner, mover, rest)
+        if found is not None:
+            step, point = found
+            up = height_at(rest, rest_heights(mover, pending), step, point)
+            stops.append(Stop("held", owner.id, step, point, point, up))
     return stops
 
 
@@ -322,13 +410,18 @@ def _pause(
     assert who is not None
     kind = "attack_of_opportunity" if stop.kind == "aoo" else "readied_action"
     asked = (*pending.asked, f"{stop.kind}:{who.id}")
+    # Gridless, ``step`` is the segment it paused in, between waypoints maybe: the walk
+    # resumes from where the token stands (``_rest``).
     moved_on = replace(pending, step=pending.step + stop.step, asked=asked)
     paused = mover.moved_to(stop.cell)
+    if stop.elevation is not None:
+        paused = replace(paused, elevation=stop.elevation)
     moved = scene.with_token(paused)
     spatial.moved(scene, moved, paused)
     state = replace(state, scene=moved, combat=replace(combat, pending_move=moved_on))
     state, opened = open_prompt(state, kind, who.owner, who.id, mover.id, stop.cell, stop.point)
-    return state, [MoveInterrupted(mover.id, stop.cell, stop.point, who.id), opened]
+    interrupted = MoveInterrupted(mover.id, stop.cell, stop.point, who.id, stop.elevation)
+    return state, [interrupted, opened]
 
 
 def _arrive(
@@ -342,11 +435,15 @@ def _arrive(
     scene, combat = state.scene, state.combat
     assert isinstance(scene, Scene) and combat is not None
     arrived = mover.moved_to(pending.path[-1])
+    up = None
+    if pending.heights:
+        up = pending.heights[-1]
+        arrived = replace(arrived, elevation=up)
     before, scene = scene, scene.with_token(arrived)
     spatial.moved(before, scene, arrived)
     combat = replace(combat, pending_move=None)
     left = ruleset.movement_left(combat, arrived)
-    events: list[Any] = [MoveCompleted(mover.id, arrived.cell, pending.cost, left)]
+    events: list[Any] = [MoveCompleted(mover.id, arrived.position, pending.cost, left, up)]
     state = replace(state, scene=scene, combat=combat)
     if pending.attack is not None:
         target = scene.token(pending.attack)
@@ -369,6 +466,8 @@ def _arrive(
 def in_reach(spatial: SpatialCache, scene: Scene, attacker: Combatant, target: Combatant) -> bool:
     """Whether ``target`` stands in a square ``attacker`` threatens (melee reach), in
     three dimensions when they stand at different elevations."""
+    if scene.grid.gridless:
+        return spatial.board(scene).in_reach(attacker, target)
     index = spatial.index(scene)
     cells = threat_against(index, attacker, target.elevation)
     return bool(cells & index.grid.footprint(target.cell, target.size))

@@ -5,8 +5,8 @@ from __future__ import annotations
 from engine.combat_state import Prompt
 from engine.copies import replace
 from engine.events import PromptOpened
-from engine.model import EncounterState
-from geometry import Cell, Point
+from engine.model import EncounterState, Position
+from geometry import Point
 
 
 def open_prompt(
@@ -15,7 +15,7 @@ def open_prompt(
     controller: str,
     attacker: str,
     target: str,
-    at: Cell,
+    at: Position,
     point: Point,
 ) -> tuple[EncounterState, PromptOpened]:
     """``state`` with a new prompt ``p<n>`` waiting on ``controller``, and its event."""

@@ -3,7 +3,10 @@ walls and terrain on the scene, a grid the geometry can build."""
 
 from __future__ import annotations
 
+import math
+
 from engine.errors import CommandRejected
+from engine.gridless_board import TOLERANCE, heights_meet
 from engine.model import GRID_KINDS, Scene
 from geometry import GeometryError, Grid, TerrainKind, cells_near_walls, reach_steps
 from geometry.cost import most_walls_near, reach_box_side, reach_span, threat_cost_ms
@@ -37,6 +40,9 @@ def check_scene(scene: Scene) -> None:
     """Raise ``CommandRejected("bad_scene", ...)`` naming the first problem found."""
     if scene.grid.kind not in GRID_KINDS:
         raise CommandRejected("bad_scene", f"grid kind {scene.grid.kind!r} is not supported")
+    if scene.grid.gridless:
+        _check_gridless(scene)
+        return
     try:
         grid = scene.grid.build()
     except (GeometryError, KeyError, ValueError) as exc:
@@ -47,6 +53,12 @@ def check_scene(scene: Scene) -> None:
         if token.id in ids:
             raise CommandRejected("bad_scene", f"token id {token.id!r} appears twice")
         ids.add(token.id)
+        if type(token.x) is not int or type(token.y) is not int:
+            raise CommandRejected(
+                "bad_scene",
+                f"token {token.id!r} at ({token.x:g}, {token.y:g}): a {scene.grid.kind} grid "
+                "places tokens on whole cells (points are for gridless scenes)",
+            )
         try:
             cells = grid.footprint(token.cell, token.size)
         except GeometryError as exc:
@@ -68,7 +80,23 @@ def check_scene(scene: Scene) -> None:
             f"the tokens' reach spans {spans:,} cells; at most {MAX_REACH_CELLS:,} "
             "(fewer tokens with a long reach, or a larger cell size)",
         )
-    left, top, right, bottom = grid.bounds()
+    _check_walls(scene, grid.bounds())
+    near = cells_near_walls(grid, [(wall.a, wall.b) for wall in scene.walls])
+    if near > MAX_CELLS_NEAR_WALLS:
+        raise CommandRejected(
+            "bad_scene",
+            f"the walls reach {near:,} cells of the grid; at most {MAX_CELLS_NEAR_WALLS:,} "
+            "(split long walls across open ground, or use a smaller grid)",
+        )
+    _check_threat_costs(scene, grid)
+    _check_terrain(scene, grid.bounds())
+
+
+Bounds = tuple[float, float, float, float]
+
+
+def _check_walls(scene: Scene, bounds: Bounds) -> None:
+    left, top, right, bottom = bounds
     wall_ids: set[str] = set()
     for wall in scene.walls:
         if wall.id in wall_ids:
@@ -83,14 +111,10 @@ def check_scene(scene: Scene) -> None:
                 raise CommandRejected(
                     "bad_scene", f"wall {wall.id!r}: ({x:g}, {y:g}) is off the scene"
                 )
-    near = cells_near_walls(grid, [(wall.a, wall.b) for wall in scene.walls])
-    if near > MAX_CELLS_NEAR_WALLS:
-        raise CommandRejected(
-            "bad_scene",
-            f"the walls reach {near:,} cells of the grid; at most {MAX_CELLS_NEAR_WALLS:,} "
-            "(split long walls across open ground, or use a smaller grid)",
-        )
-    _check_threat_costs(scene, grid)
+
+
+def _check_terrain(scene: Scene, bounds: Bounds) -> None:
+    left, top, right, bottom = bounds
     for region in scene.terrain:
         if region.kind not in TERRAIN_KINDS:
             raise CommandRejected("bad_scene", f"terrain kind {region.kind!r} is not known")
@@ -99,6 +123,37 @@ def check_scene(scene: Scene) -> None:
         for x, y in region.polygon:
             if not (left <= x <= right and top <= y <= bottom):
                 raise CommandRejected("bad_scene", f"terrain point ({x:g}, {y:g}) is off the scene")
+
+
+def _check_gridless(scene: Scene) -> None:
+    """A gridless scene: ids unique, every token's centre on the scene and no two discs
+    overlapping (touching is fine; a flier wholly above another token is apart from it,
+    each as tall as it is wide), walls and terrain on the scene.  Reach costs nothing
+    to index there (a ball per token), so no reach or wall budget applies."""
+    grid = scene.grid
+    right, bottom = grid.width * grid.cell_size, grid.height * grid.cell_size
+    ids: set[str] = set()
+    for token in scene.tokens:
+        if token.id in ids:
+            raise CommandRejected("bad_scene", f"token id {token.id!r} appears twice")
+        ids.add(token.id)
+        if not (0 <= token.x <= right and 0 <= token.y <= bottom):
+            raise CommandRejected(
+                "bad_scene", f"token {token.id!r} at ({token.x:g}, {token.y:g}) is off the scene"
+            )
+    placed = sorted(scene.tokens, key=lambda t: t.x)
+    for i, token in enumerate(placed):
+        for other in placed[i + 1 :]:
+            room = (token.size + other.size) * grid.cell_size / 2 - TOLERANCE
+            if other.x - token.x >= room:
+                break  # sorted by x: every later token is farther along
+            top = token.elevation + token.size * grid.cell_size
+            if math.dist(token.position, other.position) < room and heights_meet(
+                token.elevation, top, other, grid.cell_size
+            ):
+                raise CommandRejected("bad_scene", f"tokens {token.id!r} and {other.id!r} overlap")
+    _check_walls(scene, (0.0, 0.0, right, bottom))
+    _check_terrain(scene, (0.0, 0.0, right, bottom))
 
 
 def _check_threat_costs(scene: Scene, grid: Grid) -> None:

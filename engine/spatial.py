@@ -11,12 +11,19 @@ the index of the last scene it saw and, when the next scene differs only in toke
 positions or door states, moves those tokens and flips those doors in place; anything
 else (a new grid, new walls, new tokens) rebuilds it.  The index it returns always
 describes exactly the scene it was asked about, so the cache is invisible to results.
+
+A gridless scene has no cells to index: :meth:`SpatialCache.board` answers for it
+(:class:`engine.gridless_board.GridlessBoard`, kept in step the same way), and
+:meth:`SpatialCache.index` refuses it with a typed error, so what only cells can play
+says so instead of answering wrongly.
 """
 
 from __future__ import annotations
 
 from shapely.geometry import Polygon
 
+from engine.errors import CommandRejected
+from engine.gridless_board import GridlessBoard
 from engine.model import Combatant, Scene, TerrainSpec, WallSpec
 from geometry import (
     Cell,
@@ -67,6 +74,13 @@ def at_height(
     return threatened_at(grid, feet, cells, attacker.reach, attacker.elevation, elevation)
 
 
+def build_board(scene: Scene) -> GridlessBoard:
+    """A fresh board of a gridless ``scene``: walls and doors, terrain, every token."""
+    walls = WallSet({w.id: _barrier(w) for w in scene.walls})
+    terrain = TerrainMap([_region(t) for t in scene.terrain]) if scene.terrain else None
+    return GridlessBoard(scene, walls, terrain)
+
+
 def build_index(scene: Scene, *, eager: bool = False) -> ThreatIndex:
     """A fresh index of ``scene``: grid, walls and doors, terrain, every token's threat
     (worked out when first asked, or at once and at every move with ``eager``)."""
@@ -89,9 +103,34 @@ class SpatialCache:
         self._scene: Scene | None = None
         self._index: ThreatIndex | None = None
         self._eager = eager
+        self._board_scene: Scene | None = None
+        self._board: GridlessBoard | None = None
+
+    def board(self, scene: Scene) -> GridlessBoard:
+        """A board describing exactly the gridless ``scene``: followed token by token
+        while only tokens move, rebuilt when anything else changed."""
+        last, board = self._board_scene, self._board
+        if last is scene and board is not None:
+            return board
+        moved = None
+        if board is not None and last is not None and last.walls is scene.walls:
+            moved = _moved_tokens(last, scene) if _same_static(last, scene) else None
+        if moved is None or board is None:
+            board = build_board(scene)
+        else:
+            for token in moved:
+                board.moved(token)
+        self._board_scene, self._board = scene, board
+        return board
 
     def index(self, scene: Scene) -> ThreatIndex:
-        """An index describing exactly ``scene``."""
+        """An index describing exactly ``scene``; a gridless scene has none (the
+        caller plays cells: refused, naming it)."""
+        if scene.grid.gridless:
+            raise CommandRejected(
+                "illegal_action",
+                "this counts cells, and a gridless scene has none: not playable gridless",
+            )
         last, index = self._scene, self._index
         if last is scene and index is not None:
             return index
@@ -129,6 +168,9 @@ class SpatialCache:
         if self._scene is before and self._index is not None:
             self._index.move_token(token.id, token.cell, shared=True)
             self._scene = after
+        elif self._board_scene is before and self._board is not None:
+            self._board.moved(token)
+            self._board_scene = after
 
 
 def _same_static(last: Scene, scene: Scene) -> bool:

@@ -5,6 +5,7 @@ own checks)."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 
 from engine.model import Combatant, Scene
@@ -18,10 +19,23 @@ def sight_line_clear(
 ) -> bool:
     """Whether the line between the centres of ``viewer``'s and ``target``'s footprints
     crosses no wall that blocks sight (a ranged attack's line of sight)."""
+    if scene.grid.gridless:
+        return spatial.board(scene).sees(viewer, target)
     index = spatial.index(scene)
     a = index.grid.footprint_center(viewer.cell, viewer.size)
     b = index.grid.footprint_center(target.cell, target.size)
     return not index.walls.segment_blocked(a, b, BlockMode.SIGHT)
+
+
+def centre_distance(spatial: SpatialCache, scene: Scene, a: Combatant, b: Combatant) -> float:
+    """The distance on the ground between the centres of ``a``'s and ``b``'s footprints
+    (gridless: their discs) in the scene's unit: a ranged attack's range."""
+    if scene.grid.gridless:
+        return spatial.board(scene).distance(a, b)
+    grid = spatial.index(scene).grid
+    pa = grid.footprint_center(a.cell, a.size)
+    pb = grid.footprint_center(b.cell, b.size)
+    return math.dist(pa, pb)
 
 
 def nothing_to_attack(

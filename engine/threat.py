@@ -22,20 +22,28 @@ the exact points where it leaves a square someone threatens and may attack it fr
 trips a readied action, found by the very check a move runs
 (:func:`engine.movement.stops_along`), so the answer and the move cannot disagree.
 
+On a gridless scene there are no cells: the answer is the token's ``region``, the ball
+a one-cell token's centre must come into to be within its reach
+(:func:`engine.gridless_board.reach_radius`: a larger token's comes in as much farther
+as it is wider), and the outline its disc on the ground; exits are points.
+
 Everything here follows from the scene and the fight's events, which every member of
 a table already holds, so spectators and players may ask about any token.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from engine.checks import scene_of
 from engine.combat_state import PendingMove
 from engine.commands import GM
 from engine.errors import CommandRejected
+from engine.gridless_board import centre, reach_radius
 from engine.handlers import move_mode
-from engine.model import EncounterState
+from engine.model import Combatant, EncounterState, Position
+from engine.move_paths import flight_heights, path_on, rise_of
 from engine.movement import resolve_path, stops_along
 from engine.rulesets import Context, find_ruleset
 from engine.spatial import SpatialCache
@@ -62,7 +70,9 @@ class Threat:
     """What ``token`` threatens now: ``cells`` (sorted ``(column, row)``), the ``foes``
     it threatens under the fight's ruleset and the subset it still has an attack of
     opportunity against (``attacks``), the ``outline`` of its reach area as rings, and
-    ``reason`` when ``cells`` is empty for a reason other than geometry."""
+    ``reason`` when ``cells`` is empty for a reason other than geometry.  Gridless,
+    ``region`` is ``(centre, radius, elevation)`` of the ball it reaches (``cells``
+    empty)."""
 
     token: str
     cells: tuple[Cell, ...]
@@ -70,6 +80,11 @@ class Threat:
     foes: tuple[str, ...]
     attacks: tuple[str, ...]
     reason: str | None
+    region: tuple[Point, float, float] | None = None
+
+
+#: Points on the ring a gridless reach outline is drawn with.
+RING_POINTS = 64
 
 
 def threat(state: EncounterState, spatial: SpatialCache, token_id: str) -> Threat:
@@ -81,16 +96,44 @@ def threat(state: EncounterState, spatial: SpatialCache, token_id: str) -> Threa
     token = scene.token(token_id)
     if token is None:
         raise CommandRejected("unknown_token", f"no token {token_id!r} on the scene")
-    index = spatial.index(scene)
-    grid = index.grid
-    reach = index.threatened(token.id)
-    own = grid.footprint(token.cell, token.size)
-    if len(own | reach) > MAX_LISTED_CELLS:
-        why = f"its reach covers {len(own | reach):,} cells, more than an answer lists"
-        return Threat(token.id, (), (), (), (), f"{why} ({MAX_LISTED_CELLS:,})")
-    outline = _rounded(cells_outline(grid, own | reach))
-    if len(outline) > MAX_RINGS:
-        outline = ()  # walls cutting a reach into many pieces: the cells still say it
+    region = None
+    outline: tuple[Ring, ...]
+    if scene.grid.gridless:
+        region = (centre(token), reach_radius(token, 1, scene.grid.cell_size), token.elevation)
+        outline, reach = (_ring(*region[:2]),), frozenset[Cell]()
+    else:
+        index = spatial.index(scene)
+        grid = index.grid
+        reach = index.threatened(token.id)
+        own = grid.footprint(token.cell, token.size)
+        if len(own | reach) > MAX_LISTED_CELLS:
+            why = f"its reach covers {len(own | reach):,} cells, more than an answer lists"
+            return Threat(token.id, (), (), (), (), f"{why} ({MAX_LISTED_CELLS:,})")
+        outline = _rounded(cells_outline(grid, own | reach))
+        if len(outline) > MAX_RINGS:
+            outline = ()  # walls cutting a reach into many pieces: the cells still say it
+    foes, attacks, reason = _foes(state, token)
+    cells = tuple(sorted(reach)) if foes else ()
+    return Threat(token.id, cells, outline, foes, attacks, reason, region)
+
+
+def _ring(middle: Point, radius: float) -> Ring:
+    """The circle of ``radius`` around ``middle`` as :data:`RING_POINTS` points."""
+    x, y = middle
+    turn = 2 * math.pi / RING_POINTS
+    ring = (
+        (x + radius * math.cos(k * turn), y + radius * math.sin(k * turn))
+        for k in range(RING_POINTS)
+    )
+    return _rounded((tuple(ring),))[0]
+
+
+def _foes(
+    state: EncounterState, token: Combatant
+) -> tuple[tuple[str, ...], tuple[str, ...], str | None]:
+    """Whom ``token`` threatens under the fight's ruleset, whom it still has an attack of
+    opportunity against, and why it threatens nobody (None when it does)."""
+    scene = scene_of(state)
     foes: list[str] = []
     attacks: list[str] = []
     combat = state.combat
@@ -111,8 +154,7 @@ def threat(state: EncounterState, spatial: SpatialCache, token_id: str) -> Threa
                 attacks.append(other.id)
         if not foes:
             reason = f"under {ruleset.title}, {token.id!r} threatens none of its foes now"
-    cells = tuple(sorted(reach)) if foes else ()
-    return Threat(token.id, cells, outline, tuple(foes), tuple(attacks), reason)
+    return tuple(foes), tuple(attacks), reason
 
 
 def _rounded(rings: tuple[Ring, ...]) -> tuple[Ring, ...]:
@@ -127,12 +169,13 @@ def _rounded(rings: tuple[Ring, ...]) -> tuple[Ring, ...]:
 class PathExit:
     """Where a move along a path would stop: ``kind`` (``attack_of_opportunity`` or
     ``readied_action``, the prompt it would open), ``by`` whom, at ``step`` (0: the first
-    step), standing on ``at``, about to cross ``point`` (scene units)."""
+    step), standing on ``at``, about to cross ``point`` (scene units; gridless, ``at`` is
+    that point too)."""
 
     kind: str
     by: str
     step: int
-    at: Cell
+    at: Position
     point: Point
 
 
@@ -144,14 +187,16 @@ def path_exits(
     state: EncounterState,
     spatial: SpatialCache,
     token_id: str,
-    path: tuple[Cell, ...],
+    path: tuple[Position, ...],
     mode: str | None = None,
     actor: str = GM,
+    elevations: tuple[float, ...] | None = None,
 ) -> tuple[tuple[PathExit, ...], str | None]:
     """Where ``token_id`` moving along ``path`` (the cells after its own, as a ``move``
-    sends them) in ``mode`` would be stopped, in path order, and why there are none when
-    no fight is on.  Asks nobody and changes nothing; the whole path is checked, though
-    a real move would pause at the first stop and re-check the rest from there.
+    sends them; a gridless flight's ``elevations``) in ``mode`` would be stopped, in
+    path order, and why there are none when no fight is on.  Asks nobody and changes
+    nothing; the whole path is checked, though a real move would pause at the first
+    stop and re-check the rest from there.
 
     Raises :class:`~engine.errors.CommandRejected` for what a ``move`` would refuse the
     path for (``unknown_token``, ``illegal_move``), never for whose action it is."""
@@ -161,9 +206,13 @@ def path_exits(
         raise CommandRejected("unknown_token", f"no token {token_id!r} on the scene")
     if not path:
         raise CommandRejected("illegal_move", "a path needs at least one step")
-    full = (token.cell, *path)
+    steps = path_on(scene, token.id, path)
+    heights = flight_heights(scene, token, steps, elevations)
+    full = (token.position, *steps)
     combat = state.combat
-    resolution = resolve_path(spatial, scene, token, full, areas=combat is not None)
+    resolution = resolve_path(
+        spatial, scene, token, full, areas=combat is not None, heights=heights
+    )
     if combat is None:
         return (), "no combat: a move outside combat is never interrupted"
     ruleset = find_ruleset(combat.ruleset)
@@ -171,7 +220,9 @@ def path_exits(
     # An empty supply of dice: a query never draws on the table's secret seeded dice
     # (the hooks asked roll none; one that did would be refused, not answered).
     tray = DiceTray(state.seed, state.draws, actor, supply=())
-    ctx = Context(state, ruleset, spatial, tray, actor, token)
+    ctx = Context(state, ruleset, spatial, tray, actor, token, heights=heights)
+    if heights:
+        ruleset.check_flight(ctx, chosen, rise_of(heights))
     # The pending move a ``move`` would begin (engine.handlers.move), before any step.
     pending = PendingMove(
         token=token.id,
@@ -181,6 +232,7 @@ def path_exits(
         mode=chosen,
         asked=tuple(f"aoo:{who}" for who in ruleset.spared(ctx)),
         exempt=ruleset.move_exempt(ctx, chosen),
+        heights=heights,
     )
     stops = stops_along(state, ruleset, spatial, token, pending, resolution)
     found = tuple(

@@ -12,7 +12,7 @@ from typing import Annotated, Final
 
 from msgspec import Meta
 
-from protocol.wire import Cell, ClientWire, Length, Name, Prose, Seq, ServerWire, TokenId, Wire
+from protocol.wire import ClientWire, Length, Name, Prose, Seq, ServerWire, TokenId, Waypoint, Wire
 
 #: The most entries one list of an ``options`` answer holds (a Hero character with many
 #: Powers lists each Power under each Power action).
@@ -65,23 +65,25 @@ class Options(ServerWire, frozen=True, kw_only=True):
 
 
 class AskPath(ClientWire, frozen=True, kw_only=True):
-    """Ask for the cheapest path for ``token`` to cell ``to``; answered with ``path_plan``."""
+    """Ask for the cheapest path for ``token`` to cell ``to`` (gridless: the point ``to``
+    in scene units); answered with ``path_plan``."""
 
     TYPE = "ask_path"
     token: TokenId
-    to: Cell
+    to: Waypoint
 
 
 class PathPlan(ServerWire, frozen=True, kw_only=True):
     """The answer to ``ask_path`` ``ref``: the cheapest ``path`` (cells after the token's
-    own, empty when there is none, then ``reason`` says why) and its ``cost``, within
+    own, gridless the waypoints; empty when there is none, then ``reason`` says why)
+    and its ``cost``, within
     ``budget`` (the movement the token has left now; null: no limit)."""
 
     TYPE = "path_plan"
     ref: Seq
     token: TokenId
-    to: Cell
-    path: tuple[Cell, ...]
+    to: Waypoint
+    path: tuple[Waypoint, ...]
     cost: Length
     budget: Length | None
     reason: Prose | None

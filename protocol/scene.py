@@ -12,9 +12,22 @@ from protocol.errors import ProtocolError, join_path
 from protocol.features import MAX_TERRAIN, MAX_WALLS, TerrainSpec, VttSpec, WallSpec
 from protocol.text import CLEAN_PATTERN, check_text
 from protocol.validate import INT_MAX, INT_MIN, key_segment, show
-from protocol.wire import MAX_MAGNITUDE, Float, Int, Label, Length, Name, Positive, TokenId, Wire
+from protocol.wire import (
+    MAX_MAGNITUDE,
+    Coordinate,
+    Float,
+    Label,
+    Length,
+    Name,
+    Positive,
+    TokenId,
+    Wire,
+)
 
-GridKind = Literal["square", "hex_pointy", "hex_flat"]
+#: ``gridless``: no cells to stand on; positions are points in the scene's unit (the
+#: scene is still ``width`` x ``height`` cells of ``cell_size`` in size, as a Foundry
+#: gridless scene keeps its grid size and distance).
+GridKind = Literal["square", "hex_pointy", "hex_flat", "gridless"]
 #: How a square grid prices a diagonal step: one square each (Cyberpunk RED, the Hero
 #: supplement), alternating 1-2-1, the exact Euclidean length, or not at all; and the
 #: rest of Foundry's ``CONST.GRID_DIAGONALS``: 1.5 squares ("approximate"), 2 squares
@@ -64,7 +77,24 @@ class GridSpec(Wire, frozen=True, kw_only=True):
     vtt: VttSpec | None = None
 
     def check(self) -> None:
-        """At most :data:`MAX_GRID_AREA` cells."""
+        """At most :data:`MAX_GRID_AREA` cells; a gridless scene prices no diagonal,
+        shoves no rows and draws no hex tokens, so ``diagonal``, ``offset`` and
+        ``vtt.hex_shape`` keep their defaults there."""
+        if self.kind == "gridless":
+            if self.vtt is not None and self.vtt.hex_shape is not None:
+                raise ProtocolError(
+                    "bad_value",
+                    "a gridless scene has no hexes: vtt.hex_shape means nothing there",
+                    path="vtt.hex_shape",
+                )
+            for name, default in (("diagonal", "one"), ("offset", "odd")):
+                if getattr(self, name) != default:
+                    raise ProtocolError(
+                        "bad_value",
+                        f"a gridless scene has no cells to step between: {name} "
+                        f"{getattr(self, name)!r} means nothing there (leave it out)",
+                        path=name,
+                    )
         if self.width * self.height > MAX_GRID_AREA:
             raise ProtocolError(
                 "bad_value",
@@ -88,7 +118,9 @@ def _stat(value: object, path: str) -> StatValue:
 
 class TokenSpec(Wire, frozen=True, kw_only=True):
     """One token on the board: who owns it, which side it fights for, where it stands
-    (cell ``x``, ``y`` of its top-left corner), how big it is (``size`` cells a side),
+    (cell ``x``, ``y`` of its top-left corner; on a gridless scene the point of its
+    centre in the scene's unit, fractional allowed), how big it is (``size`` cells a
+    side; gridless, a disc ``size`` cells across),
     its ``reach`` and ``movement`` in grid units, and free-form ``stats``; ``elevation``
     is the height of its base above the ground in the scene's unit (Foundry's token
     elevation; negative below it), 0 when left out: reach measures in three dimensions.
@@ -103,8 +135,8 @@ class TokenSpec(Wire, frozen=True, kw_only=True):
     name: Label
     owner: Name
     side: Name
-    x: Int
-    y: Int
+    x: Coordinate
+    y: Coordinate
     size: Annotated[int, Meta(ge=1, le=16)]
     reach: Length
     movement: Length
@@ -138,7 +170,8 @@ class TokenSpec(Wire, frozen=True, kw_only=True):
 
 class SceneSpec(Wire, frozen=True, kw_only=True):
     """A grid and the tokens on it. Token ids are unique and every token's ``x``, ``y``
-    lies on the grid; wall ids are unique and every point lies on the scene."""
+    lies on the grid (whole cells; gridless, a point on the scene); wall ids are unique
+    and every point lies on the scene."""
 
     LATER = ("walls", "terrain")
     grid: GridSpec
@@ -151,14 +184,27 @@ class SceneSpec(Wire, frozen=True, kw_only=True):
         grid = self.grid
         check_unique([token.id for token in self.tokens], "token id", "tokens[{}].id")
         check_unique([wall.id for wall in self.walls], "wall id", "walls[{}].id")
+        right, bottom = grid.width * grid.cell_size, grid.height * grid.cell_size
         for i, token in enumerate(self.tokens):
+            if grid.kind == "gridless":
+                _check_point(token, i, right, bottom, grid.unit)
+                continue
             for axis, value, size in (("x", token.x, grid.width), ("y", token.y, grid.height)):
+                if isinstance(value, float):
+                    if not value.is_integer():
+                        raise ProtocolError(
+                            "bad_value",
+                            f"{axis}={value:g} is not a cell: a {grid.kind} grid places "
+                            "tokens on whole cells (fractional positions are for gridless "
+                            "scenes)",
+                            path=f"tokens[{i}].{axis}",
+                        )
+                    force_setattr(token, axis, int(value))  # 3.0 from a JSON writer: cell 3
                 if not 0 <= value < size:
                     raise ProtocolError(
-                        "bad_value", f"{axis}={value} is off the grid ({size} cells)",
+                        "bad_value", f"{axis}={value:g} is off the grid ({size} cells)",
                         path=f"tokens[{i}].{axis}",
                     )  # fmt: skip
-        right, bottom = grid.width * grid.cell_size, grid.height * grid.cell_size
         points: list[tuple[str, tuple[float, float]]] = []
         for i, wall in enumerate(self.walls):
             points += [(f"walls[{i}].a", wall.a), (f"walls[{i}].b", wall.b)]
@@ -167,6 +213,18 @@ class SceneSpec(Wire, frozen=True, kw_only=True):
         for path, (x, y) in points:
             if not (0 <= x <= right and 0 <= y <= bottom):
                 raise ProtocolError("bad_value", f"({x:g}, {y:g}) is off the scene", path=path)
+
+
+def _check_point(token: TokenSpec, i: int, right: float, bottom: float, unit: str) -> None:
+    """A gridless token's centre lies on the scene (its disc may hang over the edge, as
+    a token at a map's edge does in the VTT)."""
+    for axis, value, size in (("x", token.x, right), ("y", token.y, bottom)):
+        if not 0 <= value <= size:
+            raise ProtocolError(
+                "bad_value",
+                f"{axis}={value:g} is off the scene ({size:g} {unit})",
+                path=f"tokens[{i}].{axis}",
+            )
 
 
 def check_unique(ids: list[str], what: str, path: str) -> None:

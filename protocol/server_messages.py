@@ -25,13 +25,13 @@ from protocol.queries import Options, PathPlan
 from protocol.threat import Exits, Threat
 from protocol.validate import MAX_DEPTH, SEQ_MAX
 from protocol.wire import (
-    Cell,
     EventIndex,
     LongName,
     Name,
     Seq,
     ServerWire,
     TokenId,
+    Waypoint,
     Wire,
     read,
     trusting,
@@ -153,7 +153,8 @@ class Event(ServerWire, frozen=True, kw_only=True):
 class Prompt(ServerWire, frozen=True, kw_only=True):
     """A question for the table, answered with ``answer_prompt``: e.g. ``kind``
     ``"attack_of_opportunity"``: may ``attacker`` strike ``target``, who is at cell
-    ``at`` and leaves reach at ``exit_point``? Unanswered by ``deadline_ms`` (the
+    ``at`` (gridless: the point in scene units where it stands) and leaves reach at
+    ``exit_point``? Unanswered by ``deadline_ms`` (the
     server's wall clock, milliseconds since the Unix epoch) the server takes the
     default; ``remaining_ms`` is how long that was when the message was sent."""
 
@@ -162,7 +163,7 @@ class Prompt(ServerWire, frozen=True, kw_only=True):
     kind: Name
     attacker: TokenId
     target: TokenId
-    at: Cell
+    at: Waypoint
     exit_point: tuple[float, float]
     deadline_ms: Seq
     remaining_ms: Seq

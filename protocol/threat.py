@@ -12,7 +12,19 @@ from typing import Annotated, Final, Literal
 from msgspec import Meta
 
 from protocol.validate import MAX_ARRAY_LEN
-from protocol.wire import Cell, ClientWire, Point, Prose, Seq, ServerWire, TokenId, Wire
+from protocol.wire import (
+    Cell,
+    ClientWire,
+    Float,
+    Length,
+    Point,
+    Prose,
+    Seq,
+    ServerWire,
+    TokenId,
+    Waypoint,
+    Wire,
+)
 
 #: Rings in one outline (a reach area split by walls has a few; holes add more).
 MAX_RINGS: Final = 256
@@ -33,6 +45,15 @@ class AskThreat(ClientWire, frozen=True, kw_only=True):
     token: TokenId
 
 
+class ThreatRegion(Wire, frozen=True, kw_only=True):
+    """What a token reaches on a gridless scene: the ball of ``radius`` around ``center``
+    (scene units) at ``elevation``; a token whose centre comes inside is within reach."""
+
+    center: Point
+    radius: Length
+    elevation: Float
+
+
 class Threat(ServerWire, frozen=True, kw_only=True):
     """The answer to ``ask_threat`` ``ref``: the ``cells`` ``token`` threatens now (sorted
     ``[column, row]``; empty when the rules say it threatens nobody, then ``reason``
@@ -40,9 +61,12 @@ class Threat(ServerWire, frozen=True, kw_only=True):
     has an attack of opportunity against (``attacks``), and the ``outline`` of its reach
     area (its footprint and every cell within melee reach, walls respected) as rings of
     ``[x, y]`` points in the scene's distance units, the units of walls, terrain and
-    exit points (fill them even-odd: a ring inside another is a hole)."""
+    exit points (fill them even-odd: a ring inside another is a hole).  On a gridless
+    scene ``cells`` is empty and ``region`` says what it reaches (null on grids); the
+    outline is then that region's disc on the ground."""
 
     TYPE = "threat"
+    LATER = ("region",)
     ref: Seq
     token: TokenId
     cells: Annotated[tuple[Cell, ...], Meta(max_length=MAX_ARRAY_LEN)]
@@ -50,28 +74,32 @@ class Threat(ServerWire, frozen=True, kw_only=True):
     foes: Ids
     attacks: Ids
     reason: Prose | None
+    region: ThreatRegion | None = None
 
 
 class AskExits(ClientWire, frozen=True, kw_only=True):
-    """Ask where a move of ``token`` along ``path`` (the cells after its own, as a
-    ``move`` sends them) in ``mode`` (null: the ruleset's first) would be stopped;
-    answered with ``exits``."""
+    """Ask where a move of ``token`` along ``path`` (the cells after its own, or the
+    waypoints on a gridless scene, as a ``move`` sends them) in ``mode`` (null: the
+    ruleset's first) would be stopped, ``elevations`` a gridless flight's as a ``move``
+    sends them; answered with ``exits``."""
 
     TYPE = "ask_exits"
-    LATER = ("mode",)
+    LATER = ("mode", "elevations")
     token: TokenId
-    path: Annotated[tuple[Cell, ...], Meta(min_length=1, max_length=MAX_PATH)]
+    path: Annotated[tuple[Waypoint, ...], Meta(min_length=1, max_length=MAX_PATH)]
     mode: TokenId | None = None
+    elevations: Annotated[tuple[Float, ...], Meta(max_length=MAX_PATH)] | None = None
 
 
 class PathExit(Wire, frozen=True, kw_only=True):
     """One place a move would be stopped: the prompt ``kind`` it opens, ``by`` whom, at
-    ``step`` (0: the first), standing on ``at``, about to cross ``point``."""
+    ``step`` (0: the first), standing on ``at`` (gridless: the point it pauses on, also
+    ``point``), about to cross ``point``."""
 
     kind: ExitKind
     by: TokenId
     step: Annotated[int, Meta(ge=0, le=MAX_PATH)]
-    at: Cell
+    at: Waypoint
     point: Point
 
 

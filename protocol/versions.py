@@ -55,7 +55,17 @@ from typing import Any
 #: the token's action).  A reply, not an event: nothing logged changes (no step needed).
 #: Also in version 9 (several bridge processes on one PostgreSQL database): the
 #: server message ``redirect`` is new; no event changed (no step needed).
-#: Version 10: the server message ``prompt_waiting`` is new: every member but an open
+#: Version 10 (gridless scenes): ``grid.kind`` may be ``gridless``; a token's ``x``/``y``
+#: there is its centre in scene units (fractional allowed; on grids a fractional one is
+#: refused); ``move``'s ``path``, ``ask_exits``' ``path``, ``ask_path``'s ``to`` and
+#: ``path_plan``'s ``to`` and ``path`` take such points, as do the ``at`` of ``prompt``,
+#: ``exits`` and the move events (``move_started``, ``move_interrupted``,
+#: ``move_completed``, ``move_stopped``, ``token_placed``, ``prompt_opened``) on a
+#: gridless scene; ``threat`` carries ``region``.  ``move`` and ``ask_exits`` take
+#: ``elevations`` (a flight, gridless), and ``move_started`` (``elevations``), ``move_interrupted``,
+#: ``move_completed`` and ``token_placed`` (``elevation``) carry them for a flight only.
+#: Every event logged before is on a grid and keeps its shape (no step needed).
+#: Also in version 10: the server message ``prompt_waiting`` is new: every member but an open
 #: prompt's controller is told its kind, whom it waits on and its deadline (the
 #: countdown for the whole table).  No event changed (no step needed).
 #: Also in version 10: ``rulesets`` entries and ``ruleset`` carry ``holds``, how a

@@ -67,6 +67,11 @@ Positive = Annotated[float, Meta(gt=0, le=MAX_MAGNITUDE)]
 TokenId = Annotated[str, Meta(pattern=r"^[A-Za-z0-9_.:-]{1,64}$")]
 Cell = tuple[Int, Int]
 Point = tuple[Float, Float]
+#: A token's position: a whole cell on a grid, any point in the scene's unit on a
+#: gridless scene (``3`` stays an int, ``3.5`` a float: a grid refuses the fractional).
+Coordinate = Int | Float
+#: A step of a ``move`` path: a cell on a grid, a waypoint in scene units gridless.
+Waypoint = tuple[Coordinate, Coordinate]
 Roll = Annotated[int, Meta(ge=1, le=1000)]
 Rolls = Annotated[tuple[Roll, ...], Meta(min_length=1, max_length=100)]
 
@@ -315,6 +320,7 @@ _SEGMENT = re.compile(r"\.([A-Za-z_][A-Za-z0-9_]*)|\[(\d+)\]|\[\.\.\.\]")
 _KINDS: Final = {
     "int": (int, "an integer"),
     "float": (float, "a number"),
+    "int | float": (float, "a number"),  # a Coordinate: a cell or a gridless point
     "str": (str, "a string"),
     "bool": (bool, "a boolean"),
     "array": (list, "a list"),
@@ -334,8 +340,10 @@ def _refusal(exc: msgspec.ValidationError, data: Any) -> ProtocolError:
         return cause
     got = re.search(r", got `(\w+)`$", text_)
     value, path = _locate(data, _SEGMENT.findall(where), got and got.group(1)) or (None, path)
-    if found := re.match(r"Expected `([^`|]+)[^`]*`, got `[^`]+`$", text_):
-        kind = _KINDS.get(found.group(1), (None, found.group(1)))[1]
+    if found := re.match(r"Expected `([^`]+)`, got `[^`]+`$", text_):
+        named = found.group(1)
+        first = named.split("|")[0].strip()
+        kind = _KINDS.get(named, _KINDS.get(first, (None, first)))[1]
         return ProtocolError("bad_type", f"expected {kind}, got {show(value)}", path=path)
     if found := re.match(r"Object (missing required|contains unknown) field `(.+)`$", text_):
         code = "missing_field" if found.group(1).startswith("missing") else "unknown_field"

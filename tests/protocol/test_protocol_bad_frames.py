@@ -234,8 +234,11 @@ BAD_FRAMES: list[tuple[bytes | str, str, str]] = [
     (js(envelope({"token": "hero", "path": [[3, "a"]]})), "bad_type", "body.path[0][1]"),
     # wrong type: bool is not an int
     (js(envelope({"after": True}, type_="resync")), "bad_type", "body.after"),
-    # wrong type: a float where an int belongs
-    (js(envelope({"token": "hero", "path": [[1.0, 2]]})), "bad_type", "body.path[0][0]"),
+    # wrong type: a float where an int belongs (a move's path takes fractional waypoints
+    # for gridless scenes, so the int is the resync's index)
+    (js(envelope({"after": 1.5}, type_="resync")), "bad_type", "body.after"),
+    # wrong type: a coordinate that is a bool, neither int nor float
+    (js(envelope({"token": "hero", "path": [[True, 2]]})), "bad_type", "body.path[0][0]"),
     # a path cell with three coordinates
     (js(envelope({"token": "hero", "path": [[1, 2, 3]]})), "bad_value", "body.path[0]"),
     # a path cell that is a string
@@ -288,8 +291,18 @@ BAD_FRAMES: list[tuple[bytes | str, str, str]] = [
     (scene_frame(stats=[["hp", 1]]), "bad_type", "body.scene.tokens[0].stats"),
     # an unknown token field
     (scene_frame(colour="red"), "unknown_field", "body.scene.tokens[0].colour"),
-    # a grid kind this version does not know (gridless scenes are not playable yet)
-    (scene_frame(grid={**GRID, "kind": "gridless"}), "bad_value", "body.scene.grid.kind"),
+    # a grid kind this version does not know
+    (scene_frame(grid={**GRID, "kind": "octagonal"}), "bad_value", "body.scene.grid.kind"),
+    # a gridless scene pricing diagonals: it has no cells to step between
+    (
+        scene_frame(grid={**GRID, "kind": "gridless", "diagonal": "alternating"}),
+        "bad_value",
+        "body.scene.grid.diagonal",
+    ),
+    # a fractional position on a square grid
+    (scene_frame(x=1.5), "bad_value", "body.scene.tokens[0].x"),
+    # a gridless token's centre off the scene (10 cells of 5 ft: 50 ft across)
+    (scene_frame(grid={**GRID, "kind": "gridless"}, x=50.5), "bad_value", "body.scene.tokens[0].x"),
     # a zero cell size
     (
         scene_frame(grid={**GRID, "kind": "square", "cell_size": 0}),
@@ -336,7 +349,7 @@ def test_error_message_replies_to_a_protocol_error() -> None:
     assert reply.ref == 41
     assert reply.code == "bad_type"
     assert reply.path == "body.path[0][1]"
-    assert reply.message == "body.path[0][1]: expected an integer, got 'a'"
+    assert reply.message == "body.path[0][1]: expected a number, got 'a'"
     assert decode_server(encode(reply, binary=False)) == reply
 
 

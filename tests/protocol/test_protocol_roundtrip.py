@@ -97,15 +97,18 @@ STAT_VALUE = st.booleans() | INT64 | st.floats(-1e9, 1e9) | text(max_size=256)
 @st.composite
 def scenes(draw: st.DrawFn) -> SceneSpec:
     kind = draw(st.sampled_from(sorted(GRID_KINDS)))
+    gridless = kind == "gridless"
     grid = GridSpec(
         kind=kind,
         cell_size=draw(st.floats(min_value=1e-9, max_value=1e4) | st.integers(1, 100)),
         unit=draw(text(1, 16)),
         width=(width := draw(st.integers(1, 10_000))),
         height=draw(st.integers(1, min(10_000, 1_000_000 // width))),  # at most a million cells
-        diagonal=draw(st.sampled_from(sorted(DIAGONAL_RULES))),
-        offset=draw(st.sampled_from(sorted(HEX_OFFSETS))),
-        vtt=draw(nullable(VTTS)),
+        # A gridless scene prices no diagonal and shoves no rows: only the defaults.
+        diagonal="one" if gridless else draw(st.sampled_from(sorted(DIAGONAL_RULES))),
+        offset="odd" if gridless else draw(st.sampled_from(sorted(HEX_OFFSETS))),
+        # A gridless scene draws no hex tokens: no hex_shape there.
+        vtt=draw(nullable(VTTS.filter(lambda v: v.hex_shape is None) if gridless else VTTS)),
     )
     right, bottom = grid.width * grid.cell_size, grid.height * grid.cell_size
     point = st.tuples(st.floats(0, right), st.floats(0, bottom))
@@ -138,8 +141,13 @@ def scenes(draw: st.DrawFn) -> SceneSpec:
         name=text(0, 128),
         owner=text(1, 64),
         side=text(1, 64),
-        x=st.integers(0, grid.width - 1),
-        y=st.integers(0, grid.height - 1),
+        # Gridless: a centre anywhere on the scene, fractional or whole.
+        x=(st.floats(0, right) | st.integers(0, int(right)))
+        if gridless
+        else st.integers(0, grid.width - 1),
+        y=(st.floats(0, bottom) | st.integers(0, int(bottom)))
+        if gridless
+        else st.integers(0, grid.height - 1),
         size=st.integers(1, 16),
         reach=st.floats(min_value=0, max_value=1e9),
         movement=st.integers(0, 100) | st.floats(min_value=0, max_value=1e9),
@@ -155,6 +163,8 @@ def scenes(draw: st.DrawFn) -> SceneSpec:
 
 
 CELL = st.tuples(INT64, INT64)
+#: A cell, or a gridless point in scene units.
+WAYPOINT = CELL | st.tuples(st.floats(-1e9, 1e9), st.floats(-1e9, 1e9))
 VTTS = st.builds(
     VttSpec,
     kind=st.sampled_from(["foundry", "owlbear"]),
@@ -243,7 +253,7 @@ CLIENT_MESSAGES: st.SearchStrategy[ClientMessage] = st.one_of(
         Move,
         seq=SEQ,
         token=IDS,
-        path=st.lists(CELL, min_size=1, max_size=20).map(tuple),
+        path=st.lists(WAYPOINT, min_size=1, max_size=20).map(tuple),
         mode=MODES,
         attack=nullable(IDS),
         maneuver=nullable(MANEUVERS),
@@ -252,13 +262,13 @@ CLIENT_MESSAGES: st.SearchStrategy[ClientMessage] = st.one_of(
     st.builds(Resync, seq=SEQ, after=st.integers(-1, 2**53 - 1)),
     st.builds(Ping, seq=SEQ),
     st.builds(AskOptions, seq=SEQ, token=IDS),
-    st.builds(AskPath, seq=SEQ, token=IDS, to=CELL),
+    st.builds(AskPath, seq=SEQ, token=IDS, to=WAYPOINT),
     st.builds(AskThreat, seq=SEQ, token=IDS),
     st.builds(
         AskExits,
         seq=SEQ,
         token=IDS,
-        path=st.lists(CELL, min_size=1, max_size=5).map(tuple),
+        path=st.lists(WAYPOINT, min_size=1, max_size=5).map(tuple),
         mode=nullable(IDS),
     ),
     st.builds(
@@ -322,7 +332,7 @@ SERVER_MESSAGES: st.SearchStrategy[ServerMessage] = st.one_of(
         kind=text(1, 64),
         attacker=IDS,
         target=IDS,
-        at=CELL,
+        at=WAYPOINT,
         exit_point=st.tuples(st.floats(-1e9, 1e9), st.floats(-1e9, 1e9)),
         deadline_ms=st.integers(0, 2**53 - 1),
         remaining_ms=st.integers(0, 2**53 - 1),
@@ -376,8 +386,8 @@ SERVER_MESSAGES: st.SearchStrategy[ServerMessage] = st.one_of(
         seq=SEQ,
         ref=SEQ,
         token=IDS,
-        to=CELL,
-        path=st.lists(CELL, max_size=5).map(tuple),
+        to=WAYPOINT,
+        path=st.lists(WAYPOINT, max_size=5).map(tuple),
         cost=st.floats(0, 1e6),
         budget=nullable(st.floats(0, 1e6)),
         reason=nullable(text(0, 100)),
@@ -426,7 +436,7 @@ SERVER_MESSAGES: st.SearchStrategy[ServerMessage] = st.one_of(
                 kind=st.sampled_from(["attack_of_opportunity", "readied_action"]),
                 by=IDS,
                 step=st.integers(0, 1000),
-                at=CELL,
+                at=WAYPOINT,
                 point=st.tuples(st.floats(-1e6, 1e6), st.floats(-1e6, 1e6)),
             ),
             max_size=3,

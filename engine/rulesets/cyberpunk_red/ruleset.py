@@ -42,8 +42,8 @@ from engine.rulesets.cyberpunk_red.stats import (
     is_vehicle,
 )
 from engine.rulesets.cyberpunk_red.words import WORDING
-from engine.rulesets.cyberpunk_red.world import SceneWorld
-from engine.spatial import build_index
+from engine.rulesets.cyberpunk_red.world import GridlessWorld, SceneWorld
+from engine.spatial import SpatialCache
 from engine.timewords import TimeUnit, TimeWords
 from engine.tray import DiceTray
 from engine.words import Wording
@@ -136,9 +136,18 @@ def store(state: EncounterState, arena: Arena) -> tuple[EncounterState, list[Any
     return replace(state, combat=combat.with_rules(fight)), events
 
 
-def world(ctx: Context) -> SceneWorld:
-    """Reach and sight over the scene's spatial index."""
-    return SceneWorld(ctx.spatial.index(ctx.scene), token_ids(ctx.scene), elevations(ctx.scene))
+def world(ctx: Context) -> SceneWorld | GridlessWorld:
+    """Reach and sight over the scene's spatial index (gridless: its board)."""
+    return world_over(ctx.spatial, ctx.scene, token_ids(ctx.scene))
+
+
+def world_over(
+    spatial: SpatialCache, scene: Scene, ids: tuple[str, ...]
+) -> SceneWorld | GridlessWorld:
+    """The actions' :class:`~.action_spec.World` of ``scene`` (tokens ``ids``)."""
+    if scene.grid.gridless:
+        return GridlessWorld(spatial.board(scene), ids)
+    return SceneWorld(spatial.index(scene), ids, elevations(scene))
 
 
 def token_ids(scene: Scene) -> tuple[str, ...]:
@@ -176,7 +185,7 @@ def _refusal(name: str) -> Callable[[Context], str | None]:
 _last_arena: list[tuple[EncounterState, Arena, tuple[str, ...]]] = []
 
 
-def _arena_for_options(ctx: Context) -> tuple[Arena, SceneWorld]:
+def _arena_for_options(ctx: Context) -> tuple[Arena, SceneWorld | GridlessWorld]:
     """:func:`arena_of` and :func:`world` of ``ctx``, the arena and the token ids reused
     if the last refusal was of the same state."""
     if _last_arena and _last_arena[0][0] is ctx.state:
@@ -184,7 +193,7 @@ def _arena_for_options(ctx: Context) -> tuple[Arena, SceneWorld]:
     else:
         arena, ids = arena_of(ctx.state), token_ids(ctx.scene)
         _last_arena[:] = [(ctx.state, arena, ids)]
-    return arena, SceneWorld(ctx.spatial.index(ctx.scene), ids, elevations(ctx.scene))
+    return arena, world_over(ctx.spatial, ctx.scene, ids)
 
 
 def _runner(name: str) -> Callable[[Context, Any], Result]:
@@ -438,6 +447,17 @@ class CyberpunkRed(Ruleset):
 
     # -- movement -------------------------------------------------------------------------
 
+    def check_flight(self, ctx: Context, mode: str, rise: float) -> None:
+        """Nobody in this text flies; a change of height is a climb ("Swimming, climbing
+        ... 2 meters per 1 meter"): only mode ``climb`` may change it, priced 2 per metre
+        of the path's length in three dimensions like any climb (:mod:`.movement`)."""
+        if mode != "climb":
+            raise CommandRejected(
+                "illegal_move",
+                f"{ctx.token.id} cannot {mode.replace('_', ' ')} up or down: a change of "
+                "height is a climb (mode 'climb', 2 m per 1 m); nobody here flies",
+            )
+
     def plan_move(self, ctx: Context, mode: str, *, cost: float, steps: int) -> MovePlan:
         """MOVE x 2 m a Move Action; ``mode`` and terrain price each metre (:mod:`.movement`)."""
         fighter = fighter_in(ctx.combat, ctx.token.id)
@@ -481,7 +501,7 @@ class CyberpunkRed(Ruleset):
         if held is None:
             raise CommandRejected("no_hold", f"{ctx.token.id} holds no action")
         mover = ctx.scene.token(by)
-        at = mover.cell if mover is not None else None
+        at = mover.position if mover is not None else None
         view = world(ctx)
         arena, events = holding.fire(arena, view, held, by, at, ctx.tray)
         state, changed = store(ctx.state, arena)
@@ -508,7 +528,7 @@ def _turn_over(state: EncounterState) -> Result:
     for held in due:
         holder = scene.token(held.holder)
         tray = DiceTray(state.seed, state.draws, holder.owner if holder else "gm")
-        spatial_world = SceneWorld(build_index(scene), token_ids(scene), elevations(scene))
+        spatial_world = world_over(SpatialCache(), scene, token_ids(scene))
         arena, fired = holding.fire(arena_of(state), spatial_world, held, ended, None, tray)
         state, changed = store(state, arena)
         state = replace(state, draws=tray.draws)

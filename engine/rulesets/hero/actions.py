@@ -53,7 +53,7 @@ from engine.rulesets.hero.state import (
     usage,
     with_usage,
 )
-from engine.targets import nothing_to_attack, sight_line_clear
+from engine.targets import centre_distance, nothing_to_attack, sight_line_clear
 from engine.turns import eligible
 
 # "You can't use this action to start or complete a non-combat move, to withdraw from
@@ -111,10 +111,7 @@ def attack(ctx: Context, params: AttackParams) -> Result:
     if params.ranged:
         if not sight_line_clear(ctx.spatial, scene, token, target):
             raise CommandRejected("out_of_reach", f"{target.id!r} is not in line of sight")
-        index = ctx.spatial.index(scene)
-        a = index.grid.footprint_center(token.cell, token.size)
-        b = index.grid.footprint_center(target.cell, target.size)
-        distance = ((a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2) ** 0.5
+        distance = centre_distance(ctx.spatial, scene, token, target)
         if distance > params.range + 1e-9:
             raise CommandRejected(
                 "out_of_reach", f"{target.id!r} is {distance:g} away, range {params.range:g}"
@@ -322,9 +319,10 @@ def ready(ctx: Context, params: ReadyParams) -> Result:
         params.trigger_by == token.id or scene.token(params.trigger_by) is None
     ):
         raise CommandRejected("unknown_token", f"cannot ready against {params.trigger_by!r}")
-    grid = ctx.spatial.index(scene).grid
+    size = scene.grid
     for cell in params.area:
-        if not grid.contains(cell):
+        # The scene's cells, also on a gridless scene (squares of its cell size there).
+        if not (0 <= cell[0] < size.width and 0 <= cell[1] < size.height):
             raise CommandRejected("illegal_action", f"trigger area cell {cell} is off the grid")
     fight = hero(combat)
     spent = fight.usage

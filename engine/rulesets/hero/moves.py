@@ -94,6 +94,8 @@ def withdraw_exempt(ctx: Context) -> tuple[str, ...]:
     scene, combat, mover = ctx.scene, ctx.combat, ctx.token
     if combat.has(mover.id, "darkness"):
         return ()
+    if scene.grid.gridless:
+        return _gridless_withdraw_exempt(ctx)
     index = ctx.spatial.index(scene)
     grid = index.grid
     mine = grid.footprint(mover.cell, mover.size)
@@ -109,6 +111,25 @@ def withdraw_exempt(ctx: Context) -> tuple[str, ...]:
         if not _sees(index, grid, mover, other):
             continue
         exempt.append(other.id)
+    return tuple(sorted(exempt))
+
+
+def _gridless_withdraw_exempt(ctx: Context) -> tuple[str, ...]:
+    """:func:`withdraw_exempt` on a gridless scene: "adjacent" is standing as close as
+    neighbouring squares of the scene's cell size do
+    (:meth:`~engine.gridless_board.GridlessBoard.adjacent`)."""
+    scene, combat, mover = ctx.scene, ctx.combat, ctx.token
+    board = ctx.spatial.board(scene)
+    exempt = [
+        other.id
+        for other in scene.tokens
+        if other.id != mover.id
+        and ctx.ruleset.threatens(combat, other, mover)
+        and other.reach <= UNUSUAL_REACH + 1e-9
+        and _visible(combat, other.id)
+        and board.adjacent(mover, other)
+        and board.sees(mover, other)
+    ]
     return tuple(sorted(exempt))
 
 
