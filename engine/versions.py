@@ -72,7 +72,13 @@ from typing import Any
 #: state and commands read as they are (a condition an old M&M log set stays recorded in
 #: the fight's conditions, where nothing reads it, as before), and a logged command that
 #: plays differently now is reported as a replay divergence.
-RULES_VERSION = 8
+#: Version 9 (gridless scenes): a ``gridless`` grid plays: tokens are discs at points,
+#: moves are waypoints priced by length, reach is a ball in three dimensions and
+#: attacks of opportunity pause at the exact exit point (``engine.gridless_board``).
+#: ``Combatant.x``/``y``, ``Move.path``, ``PendingMove.path`` and ``Prompt.at`` may hold
+#: floats there; on a grid they are ints as before, so version-8 state and commands read
+#: as they are and replay the same (no step needed).
+RULES_VERSION = 9
 
 Plain = dict[str, Any]
 Upgrade = Callable[[Plain], Plain]

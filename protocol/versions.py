@@ -55,7 +55,15 @@ from typing import Any
 #: the token's action).  A reply, not an event: nothing logged changes (no step needed).
 #: Also in version 9 (several bridge processes on one PostgreSQL database): the
 #: server message ``redirect`` is new; no event changed (no step needed).
-WIRE_VERSION = 9
+#: Version 10 (gridless scenes): ``grid.kind`` may be ``gridless``; a token's ``x``/``y``
+#: there is its centre in scene units (fractional allowed; on grids a fractional one is
+#: refused); ``move``'s ``path``, ``ask_exits``' ``path``, ``ask_path``'s ``to`` and
+#: ``path_plan``'s ``to`` and ``path`` take such points, as do the ``at`` of ``prompt``,
+#: ``exits`` and the move events (``move_started``, ``move_interrupted``,
+#: ``move_completed``, ``move_stopped``, ``token_placed``, ``prompt_opened``) on a
+#: gridless scene; ``threat`` carries ``region``.  Every event logged before is on a grid
+#: and keeps its shape (no step needed).
+WIRE_VERSION = 10
 
 EventUpgrade = Callable[..., dict[str, Any]]
 #: ``EVENT_UPGRADES[v]`` turns a logged event (``{"kind", "data"}``) of wire version

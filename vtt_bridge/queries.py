@@ -14,7 +14,7 @@ from typing import cast
 import engine
 import protocol
 from engine import CommandRejected
-from protocol.threat import AskExits, AskThreat, ExitKind, Exits, PathExit, Threat
+from protocol.threat import AskExits, AskThreat, ExitKind, Exits, PathExit, Threat, ThreatRegion
 from vtt_bridge.metrics import Metrics
 from vtt_bridge.replies import send_error
 from vtt_bridge.tables import Session
@@ -94,6 +94,11 @@ def answer_geometry(
                 foes=found.foes,
                 attacks=found.attacks,
                 reason=found.reason,
+                region=None
+                if found.region is None
+                else ThreatRegion(
+                    center=found.region[0], radius=found.region[1], elevation=found.region[2]
+                ),
             )
         else:
             exits, reason = table.encounter.path_exits(
