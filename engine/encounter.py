@@ -14,12 +14,11 @@ from collections.abc import Sequence
 from engine.commands import GM, Command
 from engine.events import Event
 from engine.handlers import HANDLERS
-from engine.model import EncounterState
+from engine.model import EncounterState, Position
 from engine.options import Options, PathPlan, options, plan_path
 from engine.serial import state_hash
 from engine.spatial import SpatialCache
 from engine.threat import PathExit, Threat, path_exits, threat
-from geometry import Cell
 
 
 class Encounter:
@@ -50,7 +49,7 @@ class Encounter:
         return options(self._state, token_id, actor, self._spatial)
 
     def plan_path(
-        self, token_id: str, goal: Cell, actor: str = GM, state: EncounterState | None = None
+        self, token_id: str, goal: Position, actor: str = GM, state: EncounterState | None = None
     ) -> PathPlan:
         """The cheapest path for ``token_id`` to ``goal`` now (or in ``state``, such as the
         bridge's committed one), within what it may still move.  Changes nothing."""
@@ -64,7 +63,7 @@ class Encounter:
     def path_exits(
         self,
         token_id: str,
-        path: tuple[Cell, ...],
+        path: tuple[Position, ...],
         mode: str | None = None,
         actor: str = GM,
         state: EncounterState | None = None,

@@ -9,10 +9,12 @@ forbids it.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
+from engine import gridless_paths
 from engine.checks import (
     combat_and_ruleset,
     controlled_token,
@@ -23,7 +25,9 @@ from engine.combat_state import Combat
 from engine.commands import GM
 from engine.errors import CommandRejected
 from engine.fight import check_when
-from engine.model import Combatant, EncounterState
+from engine.gridless_board import centre
+from engine.model import Combatant, EncounterState, Position, Scene
+from engine.movement import path_on
 from engine.rulesets import Context, find_ruleset
 from engine.rulesets.base import ActionSpec, NoParams
 from engine.spatial import SpatialCache
@@ -207,20 +211,21 @@ def _prompts_for(state: EncounterState, actor: str) -> tuple[str, ...]:
 @dataclass(frozen=True, slots=True)
 class PathPlan:
     """The cheapest way for ``token`` to reach ``goal``: ``path`` (cells after its current
-    one) and ``cost``, around walls, terrain and enemies, ending on a free cell.
-    ``budget`` is the movement it has left now (None: no limit, e.g. outside combat or
-    not its action); ``reason`` says why there is no path when ``path`` is empty."""
+    one; gridless, waypoints: :mod:`engine.gridless_paths`) and ``cost``, around walls,
+    terrain and enemies, ending on a free cell.  ``budget`` is the movement it has left
+    now (None: no limit, e.g. outside combat or not its action); ``reason`` says why
+    there is no path when ``path`` is empty."""
 
     token: str
-    goal: Cell
-    path: tuple[Cell, ...]
+    goal: Position
+    path: tuple[Position, ...]
     cost: float
     budget: float | None
     reason: str | None
 
 
 def plan_path(
-    state: EncounterState, spatial: SpatialCache, token_id: str, goal: Cell, actor: str = GM
+    state: EncounterState, spatial: SpatialCache, token_id: str, goal: Position, actor: str = GM
 ) -> PathPlan:
     """The cheapest path for ``token_id`` to ``goal`` within what it may still move.
 
@@ -233,8 +238,6 @@ def plan_path(
     except CommandRejected as refusal:
         return PathPlan(token_id, goal, (), 0.0, None, refusal.message)
     scene = scene_of(state)
-    index = spatial.index(scene)
-    grid = index.grid
     budget: float | None = None
     combat = state.combat
     if combat is not None:
@@ -249,6 +252,14 @@ def plan_path(
         if budget is not None
         else f"within the search limit of {limit:g} {unit} outside combat"
     )
+    if scene.grid.gridless:
+        return _plan_gridless(spatial, scene, token, goal, limit, budget, within)
+    try:
+        goal = cast(Cell, path_on(scene, token.id, (goal,))[0])
+    except CommandRejected as refusal:
+        return PathPlan(token_id, goal, (), 0.0, budget, refusal.message)
+    index = spatial.index(scene)
+    grid = index.grid
     try:
         for cell in grid.footprint(goal, token.size):
             grid.require(cell)
@@ -285,3 +296,30 @@ def plan_path(
         return PathPlan(token_id, goal, (), 0.0, budget, f"no open path {within}")
     path, cost = found
     return PathPlan(token_id, goal, tuple(path[1:]), cost, budget, None)
+
+
+def _plan_gridless(
+    spatial: SpatialCache,
+    scene: Scene,
+    token: Combatant,
+    goal: Position,
+    limit: float,
+    budget: float | None,
+    within: str,
+) -> PathPlan:
+    """:func:`plan_path` on a gridless scene (:mod:`engine.gridless_paths`)."""
+    board = spatial.board(scene)
+    to = (float(goal[0]), float(goal[1]))
+    if not board.plane.contains(to):
+        reason = f"({to[0]:g}, {to[1]:g}) is off the scene"
+        return PathPlan(token.id, goal, (), 0.0, budget, reason)
+    least = math.dist(centre(token), to)
+    if least > limit + 1e-9:
+        reason = f"({to[0]:g}, {to[1]:g}) is {least:g} {scene.grid.unit} away: no path {within}"
+        return PathPlan(token.id, goal, (), 0.0, budget, reason)
+    enemies = [t for t in scene.tokens if t.side != token.side]
+    found = gridless_paths.plan(board, token, to, limit, enemies)
+    if found is None:
+        return PathPlan(token.id, goal, (), 0.0, budget, f"no open path {within}")
+    path, cost = found
+    return PathPlan(token.id, goal, path, cost, budget, None)

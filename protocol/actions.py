@@ -63,7 +63,9 @@ class MovePoints(MoveOptions, frozen=True, kw_only=True):
     ``grid.vtt``): Foundry token-document ``x``/``y``, or Owlbear item positions (the
     item's centre, or where its ``image`` grid's offset lies when ``image`` is given).
     The server snaps each to a cell and walks the straight line between as the VTT does
-    (Foundry's direct path on a Foundry scene); then it is a ``move`` like any other
+    (Foundry's direct path on a Foundry scene); on a gridless scene it snaps nothing:
+    each becomes a waypoint in scene units (a Foundry document's corner plus half the
+    token's width; an Owlbear position as it is).  Then it is a ``move`` like any other
     (``mode``, ``attack``, ``maneuver``, ``rolls``)."""
 
     TYPE = "move_points"

@@ -266,3 +266,28 @@ def test_a_move_along_cell_centres_stops_where_the_square_grid_does(
     assert len(grid_exits) == 1
     tolerance = 1e-9 if along == 0 else math.sqrt(2) / 2
     assert math.dist(gridless_exits[0].point, grid_exits[0].point) <= tolerance
+
+
+def test_a_planned_path_goes_round_a_wall_and_is_a_move_that_is_accepted() -> None:
+    # A wall from (10, 0) to (10, 12) between the hero and its goal: the plan goes round
+    # its southern end, no nearer than the hero's radius, and the move it gives walks.
+    walls = (WallSpec("w1", (10.0, 0.0), (10.0, 12.0)),)
+    hero = replace(at(token("hero", 0, 0, owner="alice", init=20), 8.5, 10.5), movement=10.0)
+    encounter = gridless(hero, at(token("ogre", 0, 0, init=1), 17.5, 2.5), walls=walls)
+    to_turn_of(encounter, "hero")
+    plan = encounter.plan_path("hero", (11.5, 10.5), "alice")
+    assert plan.reason is None and plan.path[-1] == (11.5, 10.5)
+    # Round the end at (10, 12): at least there and back, 2 x hypot(1.5, 2) = 5 m.
+    assert 5.0 < plan.cost < 5.6
+    assert all(p[1] > 12.0 for p in plan.path[:-1])
+    events = encounter.apply(Move("alice", "hero", plan.path))
+    assert events[-1] == MoveCompleted("hero", (11.5, 10.5), plan.cost, 20.0 - plan.cost)
+
+
+def test_a_plan_beyond_the_movement_left_says_so() -> None:
+    walls = (WallSpec("w1", (10.0, 0.0), (10.0, 19.0)),)
+    hero = at(token("hero", 0, 0, owner="alice", init=20), 8.5, 2.5)
+    encounter = gridless(hero, at(token("ogre", 0, 0, init=1), 17.5, 17.5), walls=walls)
+    to_turn_of(encounter, "hero")
+    plan = encounter.plan_path("hero", (11.5, 2.5), "alice")
+    assert plan.path == () and plan.reason is not None and "no open path" in plan.reason

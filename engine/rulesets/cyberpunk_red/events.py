@@ -72,13 +72,14 @@ class ActionHeld:
 class HeldActionFired:
     """``holder``'s held action fired, interrupting, because ``by`` set off its trigger;
     ``at`` is where ``by`` was when it did: the square its move steps into (the area's,
-    or the first in view) for ``enters`` and ``in_sight``, null for ``after_turn``."""
+    or the first in view) for ``enters`` and ``in_sight`` (gridless: the point where it
+    came onto the area or into view), null for ``after_turn``."""
 
     kind: ClassVar[str] = "cpr_held_fired"
     holder: str
     action: str
     by: str
-    at: tuple[int, int] | None = None
+    at: tuple[int | float, int | float] | None = None
 
 
 @dataclass(frozen=True, slots=True)

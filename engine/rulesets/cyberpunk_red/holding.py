@@ -47,7 +47,6 @@ from engine.rulesets.cyberpunk_red import economy
 from engine.rulesets.cyberpunk_red.actions import (
     ACTIONS,
     ActionSpec,
-    Cell,
     Result,
     World,
 )
@@ -132,8 +131,8 @@ HOLD = ActionSpec(
 )  # fmt: skip
 
 
-def fire(arena: Arena, world: World, held: HeldAction, by: str, at: Cell | None,
-         tray: DiceTray) -> Result:  # fmt: skip
+def fire(arena: Arena, world: World, held: HeldAction, by: str,
+         at: tuple[int | float, int | float] | None, tray: DiceTray) -> Result:  # fmt: skip
     """Carry out ``held`` now, set off by ``by`` (standing on ``at``); lost if it cannot be."""
     arena = arena.with_hold(None, held.holder)
     holder = arena.fighter(held.holder)

@@ -490,7 +490,7 @@ class CyberpunkRed(Ruleset):
         if held is None:
             raise CommandRejected("no_hold", f"{ctx.token.id} holds no action")
         mover = ctx.scene.token(by)
-        at = mover.cell if mover is not None else None
+        at = mover.position if mover is not None else None
         view = world(ctx)
         arena, events = holding.fire(arena, view, held, by, at, ctx.tray)
         state, changed = store(ctx.state, arena)
