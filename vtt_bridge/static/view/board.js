@@ -208,7 +208,7 @@ export function drawBoard(svg, view, board) {
   for (const exit of last?.exits ?? []) {
     const who = view.tokens[exit.by]?.name || exit.by;
     const mark = el("circle", { class: "exit-point", cx: exit.point[0], cy: exit.point[1], r: s / 9, "data-exit-by": exit.by, "data-exit-point": exit.point.join(",") });
-    mark.append(el("title", {}, `left ${who}'s reach at (${exit.point.join(", ")})`));
+    mark.append(el("title", {}, `left ${who}'s reach at (${placeText(exit.point)})`));
     svg.append(mark);
   }
 }
@@ -239,6 +239,10 @@ function pathLine(layout, cells, kind) {
 
 /** A number as the ruler shows it (one decimal at most). @param {number} v */
 export const short = (v) => String(Math.round(v * 10) / 10);
+
+/** A point as the page writes it: to a hundredth of the scene's unit (a gridless exit
+ * point is exact to many more). @param {number[]} point */
+export const placeText = (point) => point.map((v) => String(Math.round(v * 100) / 100)).join(", ");
 
 /**
  * The ruler along a planned path: at each waypoint the distance along the line from the

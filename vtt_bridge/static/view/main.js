@@ -11,7 +11,7 @@
 // rule itself.
 
 import { BridgeClient, BridgeError, endActionLabel } from "/client/src/index.js";
-import { cellUnder, drawBoard, positionUnder, short } from "./board.js";
+import { cellUnder, drawBoard, placeText, positionUnder, short } from "./board.js";
 import { $, h } from "./dom.js";
 import { renderLastMove, renderOrder, renderPrompts, tick } from "./panels.js";
 import { describe } from "./describe.js";
@@ -423,7 +423,7 @@ function renderControls(client) {
       for (const exit of plan.exits ?? []) {
         const who = view.tokens[exit.by]?.name || exit.by;
         hint += exit.kind === "attack_of_opportunity"
-          ? ` Leaves ${who}'s reach at (${exit.point.join(", ")}): ${who} may attack.`
+          ? ` Leaves ${who}'s reach at (${placeText(exit.point)}): ${who} may attack.`
           : ` Trips ${who}'s readied action at ${exit.at}.`;
       }
       button("Move there", "move", () => commitMove(client));
