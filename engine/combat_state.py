@@ -8,7 +8,7 @@ and hash equal whatever order things happened in.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from engine.copies import replace
 from geometry import Cell, Point
@@ -43,8 +43,11 @@ class PendingMove:
     cost, how it moves (``mode``), who has been asked already (``aoo:<id>`` for an attack
     of opportunity, ``held:<id>`` for a held action's trigger: separate opportunities), and an
     attack it makes as part of the action (``attack``: the target, with ``maneuver`` and
-    the table's own dice ``rolls`` if it supplied them)."""
+    the table's own dice ``rolls`` if it supplied them).  ``heights`` is a flight's
+    elevation at each point of ``path`` (empty: the token keeps its elevation)."""
 
+    #: Kept only for a flight: other moves keep the plain form (and hash) they had.
+    PLAIN_OMITS_DEFAULT: ClassVar[tuple[str, ...]] = ("heights",)
     token: str
     path: tuple[tuple[int | float, int | float], ...]
     step: int
@@ -55,6 +58,7 @@ class PendingMove:
     attack: str | None = None
     maneuver: Any = None
     rolls: tuple[int, ...] | None = None
+    heights: tuple[float, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

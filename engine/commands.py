@@ -69,10 +69,14 @@ class Move:
     first); ``attack`` names a target the mover attacks at the end of the move as part
     of the same action (that target gets no attack of opportunity from this move), with
     ``maneuver``, where the ruleset allows it; ``rolls`` are the table's own dice for
-    that attack (None: the seed rolls).
+    that attack (None: the seed rolls).  ``elevations`` (gridless scenes) is the height
+    of the token's base at each waypoint: a move that changes it is a flight its
+    ruleset must allow (:meth:`engine.rulesets.base.Ruleset.check_flight`).
     """
 
     kind: ClassVar[str] = "move"
+    #: Logged only when given: moves on the ground keep the plain form they had.
+    PLAIN_OMITS_DEFAULT: ClassVar[tuple[str, ...]] = ("elevations",)
     actor: str
     token: str
     path: tuple[tuple[int | float, int | float], ...]
@@ -80,6 +84,7 @@ class Move:
     attack: str | None = None
     maneuver: Any = None
     rolls: tuple[int, ...] | None = None
+    elevations: tuple[float, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -67,10 +67,14 @@ class Encounter:
         mode: str | None = None,
         actor: str = GM,
         state: EncounterState | None = None,
+        elevations: tuple[float, ...] | None = None,
     ) -> tuple[tuple[PathExit, ...], str | None]:
-        """Where a move of ``token_id`` along ``path`` would be stopped, asking nobody
-        (see :func:`engine.threat.path_exits`).  Changes nothing."""
-        return path_exits(state or self._state, self._spatial, token_id, path, mode, actor)
+        """Where a move of ``token_id`` along ``path`` (a gridless flight's
+        ``elevations``) would be stopped, asking nobody (see
+        :func:`engine.threat.path_exits`).  Changes nothing."""
+        return path_exits(
+            state or self._state, self._spatial, token_id, path, mode, actor, elevations
+        )
 
 
 def replay_commands(commands: Sequence[Command]) -> Encounter:

@@ -97,25 +97,33 @@ class CombatantDone:
 class MoveStarted:
     """``token`` set out from ``start`` along ``path``, moving by ``mode`` (the
     ruleset's movement kind, e.g. ``combat``, ``step``, ``withdraw``, ``noncombat``), so
-    every client can tell a withdraw, a 1 m step or a noncombat move apart."""
+    every client can tell a withdraw, a 1 m step or a noncombat move apart; a flight's
+    ``elevations`` at each waypoint (null otherwise)."""
 
     kind: ClassVar[str] = "move_started"
+    #: Sent only for a flight (gridless): other moves keep their shape.
+    PLAIN_OMITS_DEFAULT: ClassVar[tuple[str, ...]] = ("elevations",)
     token: str
     start: Position
     path: tuple[Position, ...]
     mode: str
+    elevations: tuple[float, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class MoveInterrupted:
     """``token`` stopped on ``at``, about to cross ``exit_point``, because of ``by``
-    (gridless: ``at`` is the point it stopped on, the exit point itself)."""
+    (gridless: ``at`` is the point it stopped on, the exit point itself; a flight's
+    ``elevation`` there)."""
 
     kind: ClassVar[str] = "move_interrupted"
+    #: Sent only for a flight (gridless): other moves keep their shape.
+    PLAIN_OMITS_DEFAULT: ClassVar[tuple[str, ...]] = ("elevation",)
     token: str
     at: Position
     exit_point: tuple[float, float]
     by: str
+    elevation: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,22 +153,30 @@ class PromptClosed:
 @dataclass(frozen=True, slots=True)
 class MoveCompleted:
     """``token`` arrived on ``at``; ``cost`` is the whole move's (terrain and diagonals
-    included, charged when it started), ``movement_left`` what the Phase has left."""
+    included, charged when it started), ``movement_left`` what the Phase has left; a
+    flight's ``elevation`` where it landed (null otherwise)."""
 
     kind: ClassVar[str] = "move_completed"
+    #: Sent only for a flight (gridless): other moves keep their shape.
+    PLAIN_OMITS_DEFAULT: ClassVar[tuple[str, ...]] = ("elevation",)
     token: str
     at: Position
     cost: float
     movement_left: float
+    elevation: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class TokenPlaced:
-    """Outside combat, ``token`` was put on ``at`` (no budget, no provocation)."""
+    """Outside combat, ``token`` was put on ``at`` (no budget, no provocation), at
+    ``elevation`` when the move changed its height."""
 
     kind: ClassVar[str] = "token_placed"
+    #: Sent only when the move changed the token's height (gridless).
+    PLAIN_OMITS_DEFAULT: ClassVar[tuple[str, ...]] = ("elevation",)
     token: str
     at: Position
+    elevation: float | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -50,14 +50,16 @@ SIGHT_SAMPLES_PER_CELL = 8
 
 class GridlessExit(NamedTuple):
     """Where a gridless move leaves ``area_id``'s reach: during segment ``step``, standing
-    on ``cell`` (the exit point itself: there is no cell to stand on) at ``point``, ``t``
-    of the way along that segment.  Read by name like :class:`geometry.AreaExit`."""
+    on ``cell`` (the exit point itself: there is no cell to stand on) at ``point`` and
+    ``elevation``, ``t`` of the way along that segment.  Read by name like
+    :class:`geometry.AreaExit`."""
 
     area_id: str
     step: int
     cell: Position
     point: Point
     t: float
+    elevation: float
 
 
 class GridlessMove(NamedTuple):
@@ -72,6 +74,15 @@ class GridlessMove(NamedTuple):
 def centre(token: Combatant) -> Point:
     """The point ``token`` stands on (its centre)."""
     return (float(token.x), float(token.y))
+
+
+def heights_meet(low: float, high: float, other: Combatant, cell_size: float) -> bool:
+    """Whether a token whose base lies between ``low`` and ``high`` (and which is as tall
+    as it is wide, ``size`` cells) overlaps ``other`` in height, likewise as tall as
+    wide: one wholly above or below another is no obstacle to it."""
+    return low < other.elevation + other.size * cell_size - TOLERANCE and (
+        high > other.elevation + TOLERANCE
+    )
 
 
 def reach_radius(threatener: Combatant, mover_size: int, cell_size: float) -> float:
@@ -155,10 +166,16 @@ class GridlessBoard:
     # -- moves ---------------------------------------------------------------------------
 
     def walkable(
-        self, mover: Combatant, path: Sequence[Position], areas: bool = True
+        self,
+        mover: Combatant,
+        path: Sequence[Position],
+        areas: bool = True,
+        heights: Sequence[float] = (),
     ) -> tuple[str | None, GridlessMove | None]:
         """Why ``mover`` cannot go along ``path`` (start first), or its resolution;
-        ``areas=False`` leaves the exits out."""
+        ``areas=False`` leaves the exits out.  ``heights`` is a flight's elevation at
+        each point (empty: ``mover``'s own all along): the cost and the reach then count
+        in three dimensions, and walls block at any height (they reach the sky)."""
         points = [(float(x), float(y)) for x, y in path]
         for i, p in enumerate(points[1:], start=1):
             if not self.plane.contains(p):
@@ -167,12 +184,12 @@ class GridlessBoard:
                     f"{self.plane.width:g}x{self.plane.height:g} {self.unit} scene",
                     None,
                 )
-        heights = [mover.elevation] * len(points)
+        levels = list(heights) if heights else [mover.elevation] * len(points)
         threats = self.threats(mover.size)
         try:
             # The exits cost microseconds (geometry.gridless_threat): worked out even
             # when ``areas`` leaves them out, as one pass prices the path.
-            resolved = threats.resolve(points, heights, radius=self.radius(mover), ignore=mover.id)
+            resolved = threats.resolve(points, levels, radius=self.radius(mover), ignore=mover.id)
         except GeometryError as exc:
             return str(exc), None
         if resolved.blocked_step is not None:
@@ -185,46 +202,63 @@ class GridlessBoard:
             )
         if math.isinf(resolved.cost):
             return "the path crosses impassable terrain", None
-        problem = self._tokens_in_the_way(mover, points)
+        problem = self._tokens_in_the_way(mover, points, levels)
         if problem is not None:
             return problem, None
         exits = tuple(
-            GridlessExit(e.area_id, e.step, e.point, e.point, e.t)
+            GridlessExit(e.area_id, e.step, e.point, e.point, e.t, e.elevation)
             for e in (resolved.exits if areas else ())
         )
         return None, GridlessMove(resolved.cost, resolved.blocked_step, exits)
 
-    def _tokens_in_the_way(self, mover: Combatant, points: Sequence[Point]) -> str | None:
+    def _tokens_in_the_way(
+        self, mover: Combatant, points: Sequence[Point], levels: Sequence[float]
+    ) -> str | None:
         """Why other tokens bar the path: an enemy's disc overlapped on the way, or
-        anyone's where it ends.  Allies are passed through."""
+        anyone's where it ends.  Allies are passed through.  A token is as tall as it is
+        wide: one the path passes wholly above or below is no obstacle."""
         mine = self.radius(mover)
         end = points[-1]
         for other in self._tokens.values():
             if other.id == mover.id:
                 continue
             here, room = centre(other), mine + self.radius(other) - TOLERANCE
-            if math.dist(here, end) < room:
+            if math.dist(here, end) < room and self._level(mover, other, levels[-1:]):
                 return f"the move ends on {other.id!r} at ({here[0]:g}, {here[1]:g})"
             if other.side == mover.side:
                 continue
-            for p, q in pairwise(points):
-                if p != q and point_segment_distance(here, p, q) < room:
+            for i, (p, q) in enumerate(pairwise(points)):
+                if p == q or point_segment_distance(here, p, q) >= room:
+                    continue
+                if self._level(mover, other, levels[i : i + 2]):
                     return f"the path passes through enemy {other.id!r}"
         return None
 
+    def _level(self, mover: Combatant, other: Combatant, levels: Sequence[float]) -> bool:
+        """Whether ``mover``, its base somewhere between ``levels``, overlaps ``other`` in
+        height (:func:`heights_meet`)."""
+        high = max(levels) + mover.size * self.cell_size
+        return heights_meet(min(levels), high, other, self.cell_size)
+
     def later_exit(
-        self, who: str, mover: Combatant, path: Sequence[Position], after: GridlessExit
+        self,
+        who: str,
+        mover: Combatant,
+        path: Sequence[Position],
+        after: GridlessExit,
+        heights: Sequence[float] = (),
     ) -> GridlessExit | None:
         """The next exit from ``who``'s reach after ``after`` (a move that begins in it
         without provoking provokes when it comes back in and leaves again)."""
         rest = [after.point, *[(float(x), float(y)) for x, y in path[after.step + 1 :]]]
         if len(rest) < 2:
             return None
+        levels = [after.elevation, *heights[after.step + 1 :]] if heights else None
         threats = self.threats(mover.size)
-        found = threats.exits(rest, [mover.elevation] * len(rest))
+        found = threats.exits(rest, levels or [mover.elevation] * len(rest))
         for e in found:
             if e.area_id == who and (e.step > 0 or e.t > 1e-6):
-                return GridlessExit(who, after.step + e.step, e.point, e.point, e.t)
+                return GridlessExit(who, after.step + e.step, e.point, e.point, e.t, e.elevation)
         return None
 
     def first_entry(

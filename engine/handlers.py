@@ -9,7 +9,6 @@ part of it.  A ruleset's own actions come through ``act`` (:mod:`engine.fight`).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from typing import Any, cast
 
@@ -62,7 +61,8 @@ from engine.events import (
     TokenPlaced,
 )
 from engine.model import Combat, Combatant, EncounterState, Position, Prompt, Scene, VttSpec
-from engine.movement import begin_move, continue_move, path_on, resolve_path
+from engine.move_paths import flight_heights, gridless_points, move_steps, path_on, rise_of
+from engine.movement import begin_move, continue_move, resolve_path
 from engine.prompts import CORE_PROMPTS, open_prompt
 from engine.rulesets import Context, find_ruleset
 from engine.scene_checks import check_scene
@@ -181,8 +181,12 @@ def move(state: EncounterState, command: Move, spatial: SpatialCache) -> Result:
     if combat is not None:
         require_no_prompts(combat)
         require_turn(combat, token)
-    steps = path_on(scene_of(state), token.id, tuple(command.path))
-    return carry_out_move(state, command, spatial, token, steps)
+    steps = tuple(command.path)
+    if command.elevations is None:  # every move but a flight: nothing more to read
+        return carry_out_move(state, command, spatial, token, steps)
+    scene = scene_of(state)
+    heights = flight_heights(scene, token, path_on(scene, token.id, steps), command.elevations)
+    return carry_out_move(state, command, spatial, token, steps, heights=heights)
 
 
 def carry_out_move(
@@ -192,29 +196,41 @@ def carry_out_move(
     token: Combatant,
     steps: tuple[Position, ...],
     checked: tuple[Ruleset, str] | None = None,
+    *,
+    heights: tuple[float, ...] = (),
 ) -> Result:
     """The one pass of a move whose first checks are done: ``token`` (which the actor
     controls) walks ``steps``, the cells after its own; the prompts and the turn are
     checked.  ``checked`` is the fight's ruleset and move mode when the caller has found
     them already (``move_points`` checks the mode before it traces), so no check runs
     twice and the command is not rebuilt: its ``mode``, ``attack``, ``maneuver`` and
-    ``rolls`` are read where they arrived."""
+    ``rolls`` are read where they arrived.  ``heights``: a flight's elevation at each
+    point of the path, start first (gridless; empty: the token keeps its elevation);
+    the ruleset says whether the token may fly (:meth:`Ruleset.check_flight`)."""
     scene = scene_of(state)
+    steps = path_on(scene, token.id, steps)  # a grid's cells: 3.0 is cell 3
     path = (token.position, *steps)
-    resolution = resolve_path(spatial, scene, token, path, areas=state.combat is not None)
+    resolution = resolve_path(
+        spatial, scene, token, path, areas=state.combat is not None, heights=heights
+    )
     if state.combat is None:
         # Outside combat the GM and owners arrange tokens freely: no budget, no provocation.
         placed = token.moved_to(path[-1])
+        if heights:  # no game to ask: the GM and owners place tokens at any height
+            placed = replace(placed, elevation=heights[-1])
         moved = scene.with_token(placed)
         spatial.moved(scene, moved, placed)
-        return state.with_scene(moved), [TokenPlaced(token.id, path[-1])]
+        up = heights[-1] if heights else None
+        return state.with_scene(moved), [TokenPlaced(token.id, path[-1], up)]
     if checked is None:
         combat, ruleset = combat_and_ruleset(state)
         mode = move_mode(ruleset, command.mode)
     else:
         combat, (ruleset, mode) = state.combat, checked
     tray = DiceTray(state.seed, state.draws, command.actor)
-    ctx = Context(state, ruleset, spatial, tray, command.actor, token, path)
+    ctx = Context(state, ruleset, spatial, tray, command.actor, token, path, heights)
+    if heights:
+        ruleset.check_flight(ctx, mode, rise_of(heights))
     plan = ruleset.plan_move(
         ctx, mode, cost=resolution.cost, steps=move_steps(scene, path, resolution.cost)
     )
@@ -243,22 +259,14 @@ def carry_out_move(
         attack=command.attack,
         maneuver=command.maneuver,
         rolls=command.rolls,
+        heights=heights,
     )
     planned: list[Any] = list(tray.events)  # dice the ruleset rolled to plan the move
     tray.events.clear()
     state = replace(state, combat=combat, draws=tray.draws)
     state, events = begin_move(state, ruleset, spatial, pending, tray, resolution)
-    started = MoveStarted(token.id, token.position, steps, plan.mode)
+    started = MoveStarted(token.id, token.position, steps, plan.mode, heights[1:] or None)
     return state, [*planned, started, *events]
-
-
-def move_steps(scene: Scene, path: tuple[Position, ...], cost: float) -> int:
-    """The steps a ruleset is told a move takes: its cells after the first on a grid;
-    gridless, its length in cells of the scene's size, rounded up (a move of at most one
-    cell's length is one step: the 1 m step, a crawl), at least 1."""
-    if not scene.grid.gridless:
-        return len(path) - 1
-    return max(1, math.ceil(cost / scene.grid.cell_size - 1e-9))
 
 
 def _reaches_from(
@@ -328,26 +336,6 @@ def move_points(state: EncounterState, command: MovePoints, spatial: SpatialCach
     path = trace_waypoints(grid, waypoints, vtt.line_rule())[1:]
     # Checked once: the token, the prompts, the turn and the mode are not checked again.
     return carry_out_move(state, command, spatial, token, tuple(path), checked)
-
-
-def gridless_points(
-    scene: Scene, vtt: VttSpec, token: Combatant, command: MovePoints
-) -> tuple[Position, ...]:
-    """``command``'s pixels as waypoints of a gridless scene, in its unit, unsnapped: a
-    Foundry token document's ``x``/``y`` is its top-left corner, so half the token's
-    width goes on; an Owlbear item's position is its centre."""
-    if command.image is not None:
-        raise CommandRejected(
-            "illegal_move", "an image grid places items on Owlbear square grids only"
-        )
-    grid = scene.grid
-    if vtt.kind == "foundry":
-        foundry = FoundryScene(vtt.grid_size, grid.cell_size, vtt.scene_x, vtt.scene_y)
-        half = token.size * grid.cell_size / 2
-        corners = [foundry.to_point(x, y) for x, y in command.points]
-        return tuple((x + half, y + half) for x, y in corners)
-    per_pixel = grid.cell_size / vtt.grid_size
-    return tuple((x * per_pixel, y * per_pixel) for x, y in command.points)
 
 
 FOUNDRY_HEX_TYPES = {

@@ -133,6 +133,10 @@ class RulesetHooks(TimeHooks, Protocol):
         """Check a move and charge it."""
         ...
 
+    def check_flight(self, ctx: Context, mode: str, rise: float) -> None:
+        """Refuse a move that changes height when the game says the token cannot."""
+        ...
+
     def move_exempt(self, ctx: Context, mode: str) -> tuple[str, ...]:
         """Who may not attack this move of opportunity."""
         ...

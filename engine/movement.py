@@ -21,12 +21,13 @@ the map meanwhile; a path that is no longer open ends the move there.
 On a gridless scene the same walk runs over :class:`engine.gridless_board.GridlessBoard`
 (the seam is :func:`_walkable` and the few checks that say ``gridless``): the path is
 waypoints, the token pauses at the exact point where it leaves a threatener's reach (the
-point goes into the pending path, so the walk resumes from there along the rest of the
-waypoints), a readied action's area trigger stops it at the point where its disc comes
-onto the area (there is no square before: ``trigger_pause`` makes no difference), and a
-sight trigger where it first comes into view (sampled, see :meth:`GridlessBoard.first_seen`).
-Heights need no second pass there: the board's reach is a ball, measured in three
-dimensions from the start.
+pending move's ``step`` is the segment it paused in; the walk resumes from where the
+token stands along the rest of the waypoints: :func:`engine.move_paths.rest_of`), a
+readied action's area trigger stops it at the point where its disc comes onto the
+area (there is no square before: ``trigger_pause`` makes no difference), and a sight
+trigger where it first comes into view (sampled, see
+:meth:`GridlessBoard.first_seen`).  Heights need no second pass there: the board's
+reach is a ball, measured in three dimensions from the start.
 """
 
 from __future__ import annotations
@@ -40,7 +41,8 @@ from engine.copies import replace
 from engine.errors import CommandRejected
 from engine.events import MoveCompleted, MoveInterrupted, MoveStopped
 from engine.gridless_board import GridlessExit, GridlessMove
-from engine.model import Combatant, EncounterState, Position, Scene
+from engine.model import GRIDLESS, Combatant, EncounterState, Position, Scene
+from engine.move_paths import height_at, rest_heights, rest_of
 from engine.prompts import open_prompt
 from engine.rulesets.base import Context
 from engine.spatial import SpatialCache, threat_against
@@ -67,6 +69,7 @@ class Stop:
     step: int
     cell: Position
     point: Point
+    elevation: float | None = None  # a flight's height there (gridless)
 
 
 #: A resolved path: the grid index's, or a gridless board's.
@@ -80,11 +83,13 @@ def resolve_path(
     path: tuple[Position, ...],
     *,
     areas: bool = True,
+    heights: tuple[float, ...] = (),
 ) -> Resolution:
     """Resolve ``path`` (start first) for ``mover``; refuse it if it cannot be walked.
     ``areas=False`` leaves the exits out (and works out no threat): a move outside
-    combat, which nobody may interrupt, needs only whether and at what cost it can go."""
-    problem, resolution = _walkable(spatial, scene, mover, path, areas)
+    combat, which nobody may interrupt, needs only whether and at what cost it can go.
+    ``heights``: a flight's elevation at each point (gridless scenes only)."""
+    problem, resolution = _walkable(spatial, scene, mover, path, areas, heights)
     if problem is not None or resolution is None:
         raise CommandRejected("illegal_move", f"move of {mover.id!r}: {problem}")
     return resolution
@@ -96,47 +101,24 @@ def _walkable(
     mover: Combatant,
     path: tuple[Position, ...],
     areas: bool = True,
+    heights: tuple[float, ...] = (),
 ) -> tuple[str | None, Resolution | None]:
-    if scene.grid.gridless:
-        return spatial.board(scene).walkable(mover, path, areas)
-    return _walkable_cells(spatial, scene, mover, cast(tuple[Cell, ...], path), areas)
-
-
-def path_on(scene: Scene, token: str, path: tuple[Position, ...]) -> tuple[Position, ...]:
-    """``path`` as ``scene`` plays it: gridless, the waypoints as they are; on a grid,
-    cells, a whole number sent as ``3.0`` read as cell 3 and a fractional one refused."""
-    if scene.grid.gridless or all(type(x) is int and type(y) is int for x, y in path):
-        return path
-    cells = []
-    for x, y in path:
-        if not (float(x).is_integer() and float(y).is_integer()):
-            raise CommandRejected(
-                "illegal_move",
-                f"move of {token!r}: ({x:g}, {y:g}) is not a cell of this "
-                f"{scene.grid.kind} grid (waypoints in scene units are for gridless scenes)",
-            )
-        cells.append((int(x), int(y)))
-    return tuple(cells)
-
-
-def _walkable_cells(
-    spatial: SpatialCache,
-    scene: Scene,
-    mover: Combatant,
-    path: tuple[Cell, ...],
-    areas: bool,
-) -> tuple[str | None, MoveResolution | None]:
+    if scene.grid.kind == GRIDLESS:
+        return spatial.board(scene).walkable(mover, path, areas, heights)
+    # A grid's path is cells (``path_on``); read as such with no call on the way (every
+    # move comes here).
+    cells: tuple[Cell, ...] = path  # type: ignore[assignment]
     index = spatial.index(scene)
     try:
-        resolution = index.resolve_move(mover.id, path, crossings=False, areas=areas)
+        resolution = index.resolve_move(mover.id, cells, crossings=False, areas=areas)
     except GeometryError as exc:
         return str(exc), None
     if resolution.blocked_step is not None:
-        a, b = path[resolution.blocked_step], path[resolution.blocked_step + 1]
+        a, b = cells[resolution.blocked_step], cells[resolution.blocked_step + 1]
         return f"a wall blocks {a} -> {b}", None
     if math.isinf(resolution.cost):
         return "the path crosses impassable terrain", None
-    problem = blocking_problem(index, scene, mover, path)
+    problem = blocking_problem(index, scene, mover, cells)
     return problem, None if problem else resolution
 
 
@@ -196,11 +178,13 @@ def continue_move(
     pending = combat.pending_move
     mover = scene.token(pending.token)
     assert mover is not None
-    rest = pending.path[pending.step :]
+    rest = rest_of(scene, mover, pending)
     if len(rest) > 1:
         problem = None
         if resolution is None:
-            problem, resolution = _walkable(spatial, scene, mover, rest)
+            problem, resolution = _walkable(
+                spatial, scene, mover, rest, heights=rest_heights(mover, pending)
+            )
         if problem is not None or resolution is None:
             stopped = replace(state, combat=replace(combat, pending_move=None))
             return stopped, [MoveStopped(mover.id, mover.cell, f"the way on is closed: {problem}")]
@@ -246,7 +230,8 @@ def _stops(
                 # Not threatened by it where the move begins; moving past it provokes.
                 later: AreaExit | GridlessExit | None
                 if isinstance(exit_, GridlessExit):
-                    later = spatial.board(scene).later_exit(who, mover, rest, exit_)
+                    heights = rest_heights(mover, pending)
+                    later = spatial.board(scene).later_exit(who, mover, rest, exit_, heights)
                 else:
                     later = _later_exit(spatial, scene, who, mover, cast(tuple[Cell, ...], rest))
                 if later is None:
@@ -263,7 +248,11 @@ def _stops(
                     continue
                 exit_ = up_there
             if _may_attack(combat, ruleset, scene, who, mover):
-                stops.append(Stop("aoo", who, exit_.step, exit_.cell, exit_.point))
+                # A flight's height at the exit; other moves keep their elevation.
+                up = (
+                    exit_.elevation if pending.heights and isinstance(exit_, GridlessExit) else None
+                )
+                stops.append(Stop("aoo", who, exit_.step, exit_.cell, exit_.point, up))
     if combat.interjection is None:
         stops += _trigger_stops(state, ruleset, spatial, mover, pending, rest)
     # In path order; a readied action goes first on the same step ("just before").
@@ -355,7 +344,8 @@ def _gridless_trigger_stops(
             found = board.first_seen(owner, mover, rest)
         if found is not None:
             step, point = found
-            stops.append(Stop("held", owner.id, step, point, point))
+            up = height_at(rest, rest_heights(mover, pending), step, point)
+            stops.append(Stop("held", owner.id, step, point, point, up))
     return stops
 
 
@@ -420,19 +410,18 @@ def _pause(
     assert who is not None
     kind = "attack_of_opportunity" if stop.kind == "aoo" else "readied_action"
     asked = (*pending.asked, f"{stop.kind}:{who.id}")
-    at = pending.step + stop.step
-    if scene.grid.gridless and stop.cell != pending.path[at]:
-        # Paused between waypoints: the point goes into the path, the walk resumes there.
-        path = (*pending.path[: at + 1], stop.cell, *pending.path[at + 1 :])
-        moved_on = replace(pending, path=path, step=at + 1, asked=asked)
-    else:
-        moved_on = replace(pending, step=at, asked=asked)
+    # Gridless, ``step`` is the segment it paused in, between waypoints maybe: the walk
+    # resumes from where the token stands (``_rest``).
+    moved_on = replace(pending, step=pending.step + stop.step, asked=asked)
     paused = mover.moved_to(stop.cell)
+    if stop.elevation is not None:
+        paused = replace(paused, elevation=stop.elevation)
     moved = scene.with_token(paused)
     spatial.moved(scene, moved, paused)
     state = replace(state, scene=moved, combat=replace(combat, pending_move=moved_on))
     state, opened = open_prompt(state, kind, who.owner, who.id, mover.id, stop.cell, stop.point)
-    return state, [MoveInterrupted(mover.id, stop.cell, stop.point, who.id), opened]
+    interrupted = MoveInterrupted(mover.id, stop.cell, stop.point, who.id, stop.elevation)
+    return state, [interrupted, opened]
 
 
 def _arrive(
@@ -446,11 +435,15 @@ def _arrive(
     scene, combat = state.scene, state.combat
     assert isinstance(scene, Scene) and combat is not None
     arrived = mover.moved_to(pending.path[-1])
+    up = None
+    if pending.heights:
+        up = pending.heights[-1]
+        arrived = replace(arrived, elevation=up)
     before, scene = scene, scene.with_token(arrived)
     spatial.moved(before, scene, arrived)
     combat = replace(combat, pending_move=None)
     left = ruleset.movement_left(combat, arrived)
-    events: list[Any] = [MoveCompleted(mover.id, arrived.cell, pending.cost, left)]
+    events: list[Any] = [MoveCompleted(mover.id, arrived.position, pending.cost, left, up)]
     state = replace(state, scene=scene, combat=combat)
     if pending.attack is not None:
         target = scene.token(pending.attack)

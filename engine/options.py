@@ -27,7 +27,7 @@ from engine.errors import CommandRejected
 from engine.fight import check_when
 from engine.gridless_board import centre
 from engine.model import Combatant, EncounterState, Position, Scene
-from engine.movement import path_on
+from engine.move_paths import path_on
 from engine.rulesets import Context, find_ruleset
 from engine.rulesets.base import ActionSpec, NoParams
 from engine.spatial import SpatialCache

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 
 from engine.errors import CommandRejected
-from engine.gridless_board import TOLERANCE
+from engine.gridless_board import TOLERANCE, heights_meet
 from engine.model import GRID_KINDS, Scene
 from geometry import GeometryError, Grid, TerrainKind, cells_near_walls, reach_steps
 from geometry.cost import most_walls_near, reach_box_side, reach_span, threat_cost_ms
@@ -53,6 +53,12 @@ def check_scene(scene: Scene) -> None:
         if token.id in ids:
             raise CommandRejected("bad_scene", f"token id {token.id!r} appears twice")
         ids.add(token.id)
+        if type(token.x) is not int or type(token.y) is not int:
+            raise CommandRejected(
+                "bad_scene",
+                f"token {token.id!r} at ({token.x:g}, {token.y:g}): a {scene.grid.kind} grid "
+                "places tokens on whole cells (points are for gridless scenes)",
+            )
         try:
             cells = grid.footprint(token.cell, token.size)
         except GeometryError as exc:
@@ -121,7 +127,8 @@ def _check_terrain(scene: Scene, bounds: Bounds) -> None:
 
 def _check_gridless(scene: Scene) -> None:
     """A gridless scene: ids unique, every token's centre on the scene and no two discs
-    overlapping (touching is fine), walls and terrain on the scene.  Reach costs nothing
+    overlapping (touching is fine; a flier wholly above another token is apart from it,
+    each as tall as it is wide), walls and terrain on the scene.  Reach costs nothing
     to index there (a ball per token), so no reach or wall budget applies."""
     grid = scene.grid
     right, bottom = grid.width * grid.cell_size, grid.height * grid.cell_size
@@ -140,7 +147,10 @@ def _check_gridless(scene: Scene) -> None:
             room = (token.size + other.size) * grid.cell_size / 2 - TOLERANCE
             if other.x - token.x >= room:
                 break  # sorted by x: every later token is farther along
-            if math.dist(token.position, other.position) < room:
+            top = token.elevation + token.size * grid.cell_size
+            if math.dist(token.position, other.position) < room and heights_meet(
+                token.elevation, top, other, grid.cell_size
+            ):
                 raise CommandRejected("bad_scene", f"tokens {token.id!r} and {other.id!r} overlap")
     _check_walls(scene, (0.0, 0.0, right, bottom))
     _check_terrain(scene, (0.0, 0.0, right, bottom))

@@ -165,13 +165,12 @@ class SpatialCache:
         token moves in it and it describes ``after``, with no comparison of the two
         scenes (every move made one); otherwise nothing changes here, and the next
         :meth:`index` compares as usual."""
-        if self._board_scene is before and self._board is not None:
-            self._board.moved(token)
-            self._board_scene = after
-            return
         if self._scene is before and self._index is not None:
             self._index.move_token(token.id, token.cell, shared=True)
             self._scene = after
+        elif self._board_scene is before and self._board is not None:
+            self._board.moved(token)
+            self._board_scene = after
 
 
 def _same_static(last: Scene, scene: Scene) -> bool:

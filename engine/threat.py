@@ -43,7 +43,8 @@ from engine.errors import CommandRejected
 from engine.gridless_board import centre, reach_radius
 from engine.handlers import move_mode
 from engine.model import Combatant, EncounterState, Position
-from engine.movement import path_on, resolve_path, stops_along
+from engine.move_paths import flight_heights, path_on, rise_of
+from engine.movement import resolve_path, stops_along
 from engine.rulesets import Context, find_ruleset
 from engine.spatial import SpatialCache
 from engine.tray import DiceTray
@@ -189,11 +190,13 @@ def path_exits(
     path: tuple[Position, ...],
     mode: str | None = None,
     actor: str = GM,
+    elevations: tuple[float, ...] | None = None,
 ) -> tuple[tuple[PathExit, ...], str | None]:
     """Where ``token_id`` moving along ``path`` (the cells after its own, as a ``move``
-    sends them) in ``mode`` would be stopped, in path order, and why there are none when
-    no fight is on.  Asks nobody and changes nothing; the whole path is checked, though
-    a real move would pause at the first stop and re-check the rest from there.
+    sends them; a gridless flight's ``elevations``) in ``mode`` would be stopped, in
+    path order, and why there are none when no fight is on.  Asks nobody and changes
+    nothing; the whole path is checked, though a real move would pause at the first
+    stop and re-check the rest from there.
 
     Raises :class:`~engine.errors.CommandRejected` for what a ``move`` would refuse the
     path for (``unknown_token``, ``illegal_move``), never for whose action it is."""
@@ -203,9 +206,13 @@ def path_exits(
         raise CommandRejected("unknown_token", f"no token {token_id!r} on the scene")
     if not path:
         raise CommandRejected("illegal_move", "a path needs at least one step")
-    full = (token.position, *path_on(scene, token.id, path))
+    steps = path_on(scene, token.id, path)
+    heights = flight_heights(scene, token, steps, elevations)
+    full = (token.position, *steps)
     combat = state.combat
-    resolution = resolve_path(spatial, scene, token, full, areas=combat is not None)
+    resolution = resolve_path(
+        spatial, scene, token, full, areas=combat is not None, heights=heights
+    )
     if combat is None:
         return (), "no combat: a move outside combat is never interrupted"
     ruleset = find_ruleset(combat.ruleset)
@@ -213,7 +220,9 @@ def path_exits(
     # An empty supply of dice: a query never draws on the table's secret seeded dice
     # (the hooks asked roll none; one that did would be refused, not answered).
     tray = DiceTray(state.seed, state.draws, actor, supply=())
-    ctx = Context(state, ruleset, spatial, tray, actor, token)
+    ctx = Context(state, ruleset, spatial, tray, actor, token, heights=heights)
+    if heights:
+        ruleset.check_flight(ctx, chosen, rise_of(heights))
     # The pending move a ``move`` would begin (engine.handlers.move), before any step.
     pending = PendingMove(
         token=token.id,
@@ -223,6 +232,7 @@ def path_exits(
         mode=chosen,
         asked=tuple(f"aoo:{who}" for who in ruleset.spared(ctx)),
         exempt=ruleset.move_exempt(ctx, chosen),
+        heights=heights,
     )
     stops = stops_along(state, ruleset, spatial, token, pending, resolution)
     found = tuple(

@@ -76,8 +76,10 @@ from typing import Any
 #: moves are waypoints priced by length, reach is a ball in three dimensions and
 #: attacks of opportunity pause at the exact exit point (``engine.gridless_board``).
 #: ``Combatant.x``/``y``, ``Move.path``, ``PendingMove.path`` and ``Prompt.at`` may hold
-#: floats there; on a grid they are ints as before, so version-8 state and commands read
-#: as they are and replay the same (no step needed).
+#: floats there; on a grid they are ints as before.  ``Move.elevations`` and
+#: ``PendingMove.heights`` (a flight, gridless; the ruleset's ``check_flight`` says who
+#: may) are written only when given, so version-8 state and commands read, hash and
+#: replay the same (no step needed).
 RULES_VERSION = 9
 
 Plain = dict[str, Any]

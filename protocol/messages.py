@@ -16,12 +16,13 @@ from msgspec import Meta
 from protocol.actions import MoveOptions, MovePoints
 from protocol.admin import ConfigureTable, IssueToken, ListTokens, RevokeToken
 from protocol.describe import DescribeRuleset, ListRulesets
+from protocol.errors import ProtocolError
 from protocol.fight import EditScene, JoinCombat
 from protocol.queries import AskOptions, AskPath
 from protocol.scene import MAX_TOKENS, SceneSpec, check_unique
 from protocol.threat import MAX_PATH, AskExits, AskThreat
 from protocol.validate import INT_MAX
-from protocol.wire import ClientWire, EventIndex, LongName, Name, Roll, TokenId, Waypoint
+from protocol.wire import ClientWire, EventIndex, Float, LongName, Name, Roll, TokenId, Waypoint
 
 MAX_ROLLS: Final = 100
 MAX_GROUPS: Final = 256
@@ -82,10 +83,25 @@ class Move(MoveOptions, frozen=True, kw_only=True):
     in order (on a gridless scene, waypoints in the scene's unit, fractional allowed:
     the token's centre goes straight from one to the next). The engine decides whether
     the move is legal (a fractional cell on a grid is not); this only checks shape.
+    ``elevations`` (optional, gridless scenes only) is the height of the token's base at
+    each waypoint, one per ``path`` entry: a flight or a climb, which the fight's ruleset
+    must allow.
     ``rolls`` (optional) are the table's own dice for the ``attack`` at the end."""
 
     TYPE = "move"
+    LATER = (*MoveOptions.LATER, "elevations")
     path: Annotated[tuple[Waypoint, ...], Meta(min_length=1, max_length=MAX_PATH)]
+    elevations: Annotated[tuple[Float, ...], Meta(max_length=MAX_PATH)] | None = None
+
+    def check(self) -> None:
+        """One elevation per waypoint, when there are any."""
+        super().check()
+        if self.elevations is not None and len(self.elevations) != len(self.path):
+            raise ProtocolError(
+                "bad_value",
+                f"{len(self.elevations)} elevations for {len(self.path)} waypoints: one each",
+                path="elevations",
+            )
 
 
 class Resync(ClientWire, frozen=True, kw_only=True):

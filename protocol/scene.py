@@ -77,9 +77,16 @@ class GridSpec(Wire, frozen=True, kw_only=True):
     vtt: VttSpec | None = None
 
     def check(self) -> None:
-        """At most :data:`MAX_GRID_AREA` cells; a gridless scene prices no diagonal and
-        shoves no rows, so ``diagonal`` and ``offset`` keep their defaults there."""
+        """At most :data:`MAX_GRID_AREA` cells; a gridless scene prices no diagonal,
+        shoves no rows and draws no hex tokens, so ``diagonal``, ``offset`` and
+        ``vtt.hex_shape`` keep their defaults there."""
         if self.kind == "gridless":
+            if self.vtt is not None and self.vtt.hex_shape is not None:
+                raise ProtocolError(
+                    "bad_value",
+                    "a gridless scene has no hexes: vtt.hex_shape means nothing there",
+                    path="vtt.hex_shape",
+                )
             for name, default in (("diagonal", "one"), ("offset", "odd")):
                 if getattr(self, name) != default:
                     raise ProtocolError(

@@ -80,13 +80,15 @@ class Threat(ServerWire, frozen=True, kw_only=True):
 class AskExits(ClientWire, frozen=True, kw_only=True):
     """Ask where a move of ``token`` along ``path`` (the cells after its own, or the
     waypoints on a gridless scene, as a ``move`` sends them) in ``mode`` (null: the
-    ruleset's first) would be stopped; answered with ``exits``."""
+    ruleset's first) would be stopped, ``elevations`` a gridless flight's as a ``move``
+    sends them; answered with ``exits``."""
 
     TYPE = "ask_exits"
-    LATER = ("mode",)
+    LATER = ("mode", "elevations")
     token: TokenId
     path: Annotated[tuple[Waypoint, ...], Meta(min_length=1, max_length=MAX_PATH)]
     mode: TokenId | None = None
+    elevations: Annotated[tuple[Float, ...], Meta(max_length=MAX_PATH)] | None = None
 
 
 class PathExit(Wire, frozen=True, kw_only=True):

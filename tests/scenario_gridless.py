@@ -11,7 +11,8 @@ are waypoints, so every stop is at an exact point.
   minion, by waypoints, and makes a close attack, within reach as the ball counts it.
 
 ``python -m tests.scenario_gridless`` re-records the Hero fight to
-``tests/recordings/gridless_fight.jsonl``.
+``tests/recordings/gridless_fight.jsonl`` and the Hero flight to
+``tests/recordings/gridless_flight.jsonl``.
 """
 
 from __future__ import annotations
@@ -68,6 +69,47 @@ async def play_hero(gm: TableClient, alice: TableClient) -> dict[str, Any]:
     return {"exits": exits, "prompt": prompt, "attack": attack, "completed": completed}
 
 
+async def play_hero_flight(gm: TableClient, alice: TableClient) -> dict[str, Any]:
+    """The hero, with 10 m of Flight, rises 2 m as it flies off: the ogre's reach is a
+    ball, so the move pauses where the rising hero leaves it, in three dimensions."""
+    scene = gridless(
+        12, 12, 1.0,
+        disc("ogre", "gm", "monsters", 5.5, 5.5, stats=OGRE_STATS),
+        disc("hero", "alice", "heroes", 6.5, 5.5, stats={**HERO_STATS, "flight": 10.0}),
+    )  # fmt: skip
+    await act(gm, protocol.LoadScene, scene=scene)
+    await act(gm, protocol.StartCombat, ruleset="hero-supplement", aware=None, seed=None)
+    await until_acts(gm, alice, "hero")
+    await alice.send(protocol.Move, token="hero", path=((8.5, 5.5),), elevations=(2.0,))
+    prompt = await gm.wait_for(protocol.Prompt)
+    attack, completed = await attack_and_let_the_hero_on(gm, alice, prompt)
+    return {"prompt": prompt, "attack": attack, "completed": completed}
+
+
+async def play_hero_plan(gm: TableClient, alice: TableClient) -> dict[str, Any]:
+    """``ask_path`` on a gridless scene: round the end of a wall, then the move it gives."""
+    scene = protocol.SceneSpec.from_wire(
+        {
+            "grid": {"kind": "gridless", "cell_size": 1.0, "unit": "m", "width": 20,
+                     "height": 20},
+            "tokens": [
+                disc("ogre", "gm", "monsters", 17.5, 2.5, stats=OGRE_STATS),
+                disc("hero", "alice", "heroes", 8.5, 10.5, movement=10.0, stats=HERO_STATS),
+            ],
+            "walls": [{"id": "w1", "a": [10.0, 0.0], "b": [10.0, 12.0], "blocks_move": True,
+                       "blocks_sight": True, "door": "none"}],
+        }
+    )  # fmt: skip
+    await act(gm, protocol.LoadScene, scene=scene)
+    await act(gm, protocol.StartCombat, ruleset="hero-supplement", aware=None, seed=None)
+    await until_acts(gm, alice, "hero")
+    seq = await alice.send(protocol.AskPath, token="hero", to=(11.5, 10.5))
+    plan: protocol.PathPlan = await alice.wait_for(protocol.PathPlan, lambda m: m.ref == seq)
+    await act(alice, protocol.Move, token="hero", path=plan.path)
+    completed = await alice.event("move_completed")
+    return {"plan": plan, "completed": completed}
+
+
 async def play_cpr(gm: TableClient, bob: TableClient) -> dict[str, Any]:
     """Cyberpunk RED's gridless fight (module docstring)."""
     rifle = {"ref": 8, "move": 4, "weapon.rifle": 1, "hand.right": "rifle"}
@@ -113,12 +155,15 @@ async def play_mm(gm: TableClient, alice: TableClient) -> dict[str, Any]:
     return {"completed": completed}
 
 
-async def record_golden(target: Path) -> None:
-    """Run the Hero fight against a real server with recording on; copy it to ``target``."""
+async def record_golden(target: Path, flight: Path) -> None:
+    """Run the Hero fight, and the Hero flight, against a real server with recording
+    on; copy them to ``target`` and ``flight``."""
     await play_on_demo_table(play_hero, ("gm", "alice"), record_to=target, drain=False)
+    await play_on_demo_table(play_hero_flight, ("gm", "alice"), record_to=flight, drain=False)
 
 
 if __name__ == "__main__":
     out = Path(sys.argv[1] if len(sys.argv) > 1 else "tests/recordings/gridless_fight.jsonl")
-    asyncio.run(record_golden(out))
-    print(f"recorded {out}")
+    up = Path(sys.argv[2] if len(sys.argv) > 2 else "tests/recordings/gridless_flight.jsonl")
+    asyncio.run(record_golden(out, up))
+    print(f"recorded {out} and {up}")

@@ -102,7 +102,12 @@ def answer_geometry(
             )
         else:
             exits, reason = table.encounter.path_exits(
-                message.token, message.path, message.mode, session.participant, table.committed
+                message.token,
+                message.path,
+                message.mode,
+                session.participant,
+                table.committed,
+                message.elevations,
             )
             reply = Exits(
                 seq=0,

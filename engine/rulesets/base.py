@@ -116,7 +116,8 @@ class Context:
     the core afterwards).  ``path`` is, for :meth:`Ruleset.plan_move`, the cells of the
     move being planned, its start first (a ruleset that prices squares by what they are,
     a jump's gap, reads them; on a gridless scene the waypoints, in the scene's unit);
-    empty elsewhere.
+    empty elsewhere; ``heights`` a gridless flight's elevation at each of them (empty:
+    the token keeps its own).
     """
 
     state: EncounterState
@@ -126,6 +127,7 @@ class Context:
     actor: str
     token: Combatant
     path: tuple[tuple[int | float, int | float], ...] = ()
+    heights: tuple[float, ...] = ()
 
     @property
     def combat(self) -> Combat:
@@ -449,6 +451,19 @@ class Ruleset:
     def move_exempt(self, ctx: Context, mode: str) -> tuple[str, ...]:
         """Threateners that get no attack of opportunity as this move begins."""
         return ()
+
+    def check_flight(self, ctx: Context, mode: str, rise: float) -> None:
+        """Refuse (``illegal_move``, naming the rule) a move of ``mode`` that changes
+        ``ctx.token``'s height by ``rise`` in all (ups and downs), which the game says
+        it cannot make (a flight).  The move's cost already counts the height
+        in three dimensions (:mod:`engine.gridless_board`), charged as :meth:`plan_move`
+        says.  By default no token changes height in a move."""
+        from engine.errors import CommandRejected
+
+        raise CommandRejected(
+            "illegal_move",
+            f"{self.title} gives {ctx.token.id!r} no way to change its height in a move",
+        )
 
     def provokes(self, combat: Combat, mover: Combatant, mode: str) -> bool:
         """Whether moving this way can provoke attacks of opportunity at all."""

@@ -1,6 +1,7 @@
 """Gridless fights played live over the protocol, one per game (tests.scenario_gridless):
 the stops are exact points, the ones geometry.gridless_threat works out.
-(``test_replay_cli`` replays the recorded Hero fight, tests/recordings/gridless_fight.jsonl.)"""
+(``test_replay_cli`` replays the recorded Hero fight and flight,
+tests/recordings/gridless_*.jsonl.)"""
 
 from __future__ import annotations
 
@@ -11,7 +12,13 @@ import pytest
 from geometry.gridless import GridlessScene
 from geometry.gridless_threat import GridlessThreats
 from tests.demo_table import play_on_demo_table
-from tests.scenario_gridless import play_cpr, play_hero, play_mm
+from tests.scenario_gridless import (
+    play_cpr,
+    play_hero,
+    play_hero_flight,
+    play_hero_plan,
+    play_mm,
+)
 from tests.wsclient import wire_data
 
 
@@ -36,6 +43,32 @@ async def test_hero_the_move_pauses_where_it_leaves_the_ogres_reach() -> None:
     completed = wire_data(result["completed"])
     assert completed["at"] == [9.0, 8.25]
     assert completed["cost"] == pytest.approx(5.0)
+
+
+async def test_hero_a_flight_pauses_where_it_leaves_the_reach_in_three_dimensions() -> None:
+    result, events = await play_on_demo_table(play_hero_flight, ("gm", "alice"))
+    threats = GridlessThreats(GridlessScene(12, 12))
+    threats.set_region("ogre", (5.5, 5.5), 1.5)
+    (exit_,) = threats.resolve([(6.5, 5.5), (8.5, 5.5)], [0.0, 2.0]).exits
+    (interrupted,) = [wire_data(e) for e in events if e.kind == "move_interrupted"]
+    assert interrupted["at"] == list(exit_.point)
+    assert interrupted["elevation"] == pytest.approx(exit_.elevation)
+    assert result["prompt"].at == exit_.point
+    started = next(wire_data(e) for e in events if e.kind == "move_started")
+    assert started["elevations"] == [2.0]
+    completed = wire_data(result["completed"])
+    assert (completed["at"], completed["elevation"]) == ([8.5, 5.5], 2.0)
+    assert completed["cost"] == pytest.approx(math.hypot(2.0, 2.0))
+
+
+async def test_hero_a_planned_path_round_a_wall_is_a_move_the_bridge_accepts() -> None:
+    result, _ = await play_on_demo_table(play_hero_plan, ("gm", "alice"))
+    plan = result["plan"]
+    assert plan.reason is None and tuple(plan.path[-1]) == (11.5, 10.5)
+    assert all(y > 12.0 for _, y in plan.path[:-1])  # round the wall's southern end
+    completed = wire_data(result["completed"])
+    assert completed["at"] == [11.5, 10.5]
+    assert completed["cost"] == pytest.approx(plan.cost)
 
 
 async def test_cyberpunk_red_a_held_shot_fires_where_the_goon_comes_onto_the_alley() -> None:

@@ -12,11 +12,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import (
+    Act,
     AnswerPrompt,
     Combatant,
+    CommandRejected,
     Encounter,
     EndPhase,
     GridSpec,
+    JoinCombat,
     LoadScene,
     Move,
     MovePoints,
@@ -111,7 +114,7 @@ def test_a_pause_between_waypoints_resumes_along_the_rest() -> None:
     prompt = next(e for e in events if isinstance(e, PromptOpened))
     assert prompt.at == pytest.approx((5.5 - math.sqrt(1.5**2 - 1.25**2), 6.75))
     pending = encounter.state.combat.pending_move  # type: ignore[union-attr]
-    assert pending is not None and pending.path[pending.step] == prompt.at
+    assert pending is not None and pending.path == ((5.5, 6.5), *path) and pending.step == 1
     events = encounter.apply(AnswerPrompt("gm", prompt.prompt, False))
     completed = next(e for e in events if isinstance(e, MoveCompleted))
     assert completed.at == (3.0, 9.0)
@@ -227,7 +230,7 @@ def test_a_readied_area_fires_where_the_disc_comes_onto_it() -> None:
 
 @settings(max_examples=60, deadline=None)
 @given(
-    ogre=st.tuples(st.integers(4, 14), st.integers(4, 14)),
+    ogre=st.tuples(st.integers(6, 13), st.integers(6, 13)),  # the path stays on the map
     reach=st.sampled_from([1, 2]),
     side=st.sampled_from([(1, 0), (-1, 0), (0, 1), (0, -1)]),
     along=st.integers(-1, 1),
@@ -291,3 +294,202 @@ def test_a_plan_beyond_the_movement_left_says_so() -> None:
     to_turn_of(encounter, "hero")
     plan = encounter.plan_path("hero", (11.5, 2.5), "alice")
     assert plan.path == () and plan.reason is not None and "no open path" in plan.reason
+
+
+def test_a_flight_pauses_where_it_leaves_the_reach_in_three_dimensions() -> None:
+    ogre = at(token("ogre", 0, 0, init=20), 5.5, 5.5)
+    hero = at(token("hero", 0, 0, owner="alice", init=5, extra={"flight": 10.0}), 6.5, 5.5)
+    encounter = gridless(ogre, hero)
+    to_turn_of(encounter, "hero")
+    threats = GridlessThreats(GridlessScene(20, 20))
+    threats.set_region("ogre", (5.5, 5.5), 1.5)
+    (expected,) = threats.resolve([(6.5, 5.5), (8.5, 5.5)], [0.0, 2.0]).exits
+    events = encounter.apply(Move("alice", "hero", ((8.5, 5.5),), elevations=(2.0,)))
+    started = next(e for e in events if e.kind == "move_started")
+    assert started.elevations == (2.0,)  # type: ignore[union-attr]
+    interrupted = next(e for e in events if isinstance(e, MoveInterrupted))
+    assert interrupted.at == expected.point
+    assert interrupted.elevation == pytest.approx(expected.elevation)
+    # 1 + 2t east and 2t up leaves the 1.5 m ball where 8t^2 + 4t - 1.25 = 0.
+    t = (-4 + math.sqrt(16 + 40)) / 16
+    assert expected.point == pytest.approx((6.5 + 2 * t, 5.5))
+    prompt = next(e for e in events if isinstance(e, PromptOpened))
+    events = encounter.apply(AnswerPrompt("gm", prompt.prompt, False))
+    completed = next(e for e in events if isinstance(e, MoveCompleted))
+    assert completed.elevation == 2.0
+    assert completed.cost == pytest.approx(math.hypot(2.0, 2.0))
+    scene = encounter.state.scene
+    assert scene is not None and scene.token("hero").elevation == 2.0  # type: ignore[union-attr]
+
+
+def test_a_token_its_game_gives_no_flight_is_refused_a_change_of_height() -> None:
+    encounter = ogre_and_hero()
+    message = refused(
+        encounter, Move("alice", "hero", ((9.0, 5.5),), elevations=(3.0,)), "illegal_move"
+    )
+    assert "no Flight" in message
+    # Level all along is a move like any other.
+    events = encounter.apply(Move("alice", "hero", ((9.0, 5.5),), elevations=(0.0,)))
+    assert "move_started" in kinds(events)
+
+
+def test_cyberpunk_red_changes_height_only_by_climbing() -> None:
+    stats = (("move", 4), ("ref", 8))
+    rex = replace(at(token("rex", 0, 0, owner="bob"), 5.0, 5.0), stats=stats, reach=2.0)
+    goon = replace(at(token("goon", 0, 0), 33.0, 17.0), stats=(("move", 3), ("ref", 3)))
+    encounter = gridless(rex, goon, ruleset="cyberpunk-red", cell_size=2.0)
+    to_turn_of(encounter, "rex")
+    message = refused(
+        encounter, Move("bob", "rex", ((7.0, 5.0),), elevations=(2.0,)), "illegal_move"
+    )
+    assert "climb" in message
+    events = encounter.apply(Move("bob", "rex", ((7.0, 5.0),), "climb", elevations=(2.0,)))
+    completed = next(e for e in events if isinstance(e, MoveCompleted))
+    assert completed.cost == pytest.approx(2 * math.hypot(2.0, 2.0))  # 2 m per 1 m climbed
+    assert completed.elevation == 2.0
+
+
+def test_mutants_masterminds_flies_with_a_flight_rank() -> None:
+    base = (("dexterity", 2), ("dodge", 5), ("parry", 5))
+    flier = replace(at(token("flier", 0, 0, owner="alice"), 2.5, 2.5), stats=(*base, ("flight", 2)))
+    walker = replace(at(token("walker", 0, 0, owner="alice"), 2.5, 6.5), stats=base)
+    foe = replace(at(token("foe", 0, 0), 15.5, 15.5), stats=base)
+    encounter = gridless(flier, walker, foe, ruleset="mm3e")
+    for who, up in (("walker", False), ("flier", True)):
+        to_turn_of(encounter, who)
+        move = Move(
+            "alice", who, ((4.5, 4.5) if who == "flier" else (4.5, 8.5),), elevations=(3.0,)
+        )
+        if up:
+            events = encounter.apply(move)
+            assert events[-1] == MoveCompleted(
+                who, (4.5, 4.5), math.hypot(2, 2, 3), 6.0 - math.hypot(2, 2, 3), 3.0
+            )
+        else:
+            assert "no Flight" in refused(encounter, move, "illegal_move")
+            encounter.apply(EndPhase("alice", who))
+
+
+def test_elevations_on_a_grid_move_are_refused() -> None:
+    encounter = fight(token("hero", 2, 2, owner="alice", init=20), token("ogre", 9, 9))
+    message = refused(
+        encounter, Move("alice", "hero", ((3, 2),), elevations=(2.0,)), "illegal_move"
+    )
+    assert "gridless" in message
+
+
+def test_a_point_joining_a_grid_fight_is_refused() -> None:
+    encounter = fight(token("hero", 2, 2, owner="alice", init=20), token("ogre", 9, 9))
+    newcomer = at(token("imp", 0, 0), 3.5, 5)
+    message = refused(encounter, JoinCombat("gm", newcomer), "bad_scene")
+    assert "whole cells" in message
+
+
+def test_the_exits_query_of_a_flight_gives_the_point_and_refuses_what_a_move_would() -> None:
+    ogre = at(token("ogre", 0, 0, init=20), 5.5, 5.5)
+    hero = at(token("hero", 0, 0, owner="alice", init=5, extra={"flight": 10.0}), 6.5, 5.5)
+    walker = at(token("walker", 0, 0, owner="alice", init=4), 6.5, 8.5)
+    encounter = gridless(ogre, hero, walker)
+    to_turn_of(encounter, "hero")
+    exits, _ = encounter.path_exits("hero", ((8.5, 5.5),), None, "alice", elevations=(2.0,))
+    events = encounter.apply(Move("alice", "hero", ((8.5, 5.5),), elevations=(2.0,)))
+    interrupted = next(e for e in events if isinstance(e, MoveInterrupted))
+    assert [(e.by, e.point) for e in exits] == [("ogre", interrupted.exit_point)]
+    with pytest.raises(CommandRejected) as refusal:
+        encounter.path_exits("walker", ((6.5, 10.0),), None, "alice", elevations=(1.0,))
+    assert refusal.value.code == "illegal_move" and "no Flight" in refusal.value.message
+
+
+def test_cyberpunk_red_a_shot_held_for_sight_fires_where_the_goon_comes_into_view() -> None:
+    # A wall from (10, 0) to (10, 10) hides the goon at (14, 9) from Rex at (4, 5); the
+    # goon walks south, and the line from Rex's centre clears the wall's end once the
+    # goon's centre is past the line through (4, 5) and (10, 10): at y = 5 + 5 * 10 / 6.
+    wall = (WallSpec("w1", (10.0, 0.0), (10.0, 10.0)),)
+    rifle = (("hand.right", "rifle"), ("move", 4), ("ref", 8), ("weapon.rifle", 1))
+    rex = replace(at(token("rex", 0, 0, owner="bob"), 4.0, 5.0), stats=rifle, reach=2.0)
+    goon = replace(at(token("goon", 0, 0), 14.0, 9.0), stats=(("move", 4), ("ref", 3)))
+    encounter = gridless(rex, goon, walls=wall, ruleset="cyberpunk-red", cell_size=2.0)
+    to_turn_of(encounter, "rex")
+    encounter.apply(
+        Act(
+            "bob",
+            "rex",
+            "hold_action",
+            {
+                "action": "attack",
+                "trigger": "in_sight",
+                "token": "goon",
+                "params": {"target": "goon", "weapon": "rifle", "base": 13},
+            },
+        )
+    )
+    encounter.apply(EndPhase("bob", "rex"))
+    to_turn_of(encounter, "goon")
+    events = encounter.apply(Move("gm", "goon", ((14.0, 16.0),)))
+    prompt = next(e for e in events if isinstance(e, PromptOpened))
+    assert prompt.prompt_kind == "readied_action"
+    x, y = prompt.at
+    exact = 5 + 5 * 10 / 6
+    # Sampled eight times a 2 m square: the first sample in view, within 0.25 m after.
+    assert x == 14.0 and exact < y <= exact + 2.0 / 8 + 1e-9
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    ogres=st.lists(st.tuples(st.floats(3.0, 17.0), st.floats(3.0, 17.0)), min_size=1, max_size=3),
+    waypoints=st.lists(
+        st.tuples(st.floats(1.0, 19.0), st.floats(1.0, 19.0)), min_size=1, max_size=4
+    ),
+)
+def test_every_pause_resumes_and_the_move_ends_where_it_was_sent_at_its_length(
+    ogres: list[tuple[float, float]], waypoints: list[tuple[float, float]]
+) -> None:
+    """Declining every prompt, a move reaches its last waypoint with the cost of its
+    whole length, however many times it paused, and pauses only where it leaves a reach."""
+    hero = replace(at(token("hero", 0, 0, owner="alice", init=1), 10.0, 10.0), movement=50.0)
+    foes = [at(token(f"ogre{i}", 0, 0, init=20 + i), x, y) for i, (x, y) in enumerate(ogres)]
+    try:
+        encounter = gridless(*foes, hero)
+    except CommandRejected:
+        return  # ogres overlapping each other or the hero
+    to_turn_of(encounter, "hero")
+    path = tuple(waypoints)
+    try:
+        events = encounter.apply(Move("alice", "hero", path))
+    except CommandRejected:
+        return  # through an ogre, or ending on one
+    pauses = 0
+    while not any(isinstance(e, MoveCompleted) for e in events):
+        prompt = next(e for e in events if isinstance(e, PromptOpened))
+        (ogre,) = [f for f in foes if f.id == prompt.attacker]
+        assert math.dist(prompt.at, centre_of(ogre)) == pytest.approx(1.5, abs=1e-6)
+        pauses += 1
+        events = encounter.apply(AnswerPrompt("gm", prompt.prompt, False))
+    assert pauses <= len(foes)
+    completed = next(e for e in events if isinstance(e, MoveCompleted))
+    length = sum(math.dist(p, q) for p, q in zip(((10.0, 10.0), *path), path, strict=False))
+    assert completed.at == path[-1]
+    assert completed.cost == pytest.approx(length)
+
+
+def centre_of(tok: Combatant) -> tuple[float, float]:
+    """Where ``tok`` stands."""
+    return (float(tok.x), float(tok.y))
+
+
+def test_a_flier_may_hover_over_a_token_and_end_a_flight_there() -> None:
+    ogre = at(token("ogre", 0, 0, init=1), 12.5, 12.5)
+    hero = at(token("hero", 0, 0, owner="alice", init=20, extra={"flight": 10.0}), 4.5, 4.5)
+    bird = replace(at(token("bird", 0, 0, owner="alice", init=2), 4.5, 4.5), elevation=3.0)
+    encounter = gridless(ogre, hero, bird)  # the bird hovers 3 m over the hero: apart
+    to_turn_of(encounter, "hero")
+    # Over the ogre at 2 m: its 1 m height is below the hero's base all the way there.
+    path = ((8.5, 8.5), (12.5, 12.5))
+    events = encounter.apply(Move("alice", "hero", path, elevations=(2.0, 2.0)))
+    while not isinstance(events[-1], MoveCompleted):
+        prompt = next(e for e in events if isinstance(e, PromptOpened))
+        events = encounter.apply(AnswerPrompt("gm", prompt.prompt, False))
+    assert (events[-1].at, events[-1].elevation) == ((12.5, 12.5), 2.0)
+    with pytest.raises(CommandRejected):
+        # Half a metre over the ogre: in its way (each as tall as it is wide).
+        gridless(ogre, replace(bird, x=12.5, y=12.5, elevation=0.5))

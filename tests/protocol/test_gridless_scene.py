@@ -101,3 +101,12 @@ def test_moves_and_answers_carry_points() -> None:
     )  # fmt: skip
     assert decode_server(encode(prompt, binary=False)) == prompt
     assert decode_server(encode(prompt, binary=True)) == prompt
+
+
+def test_a_gridless_grid_refuses_a_hex_token_shape() -> None:
+    vtt = {"kind": "owlbear", "grid_size": 150.0, "hex_shape": "hexagon"}
+    with pytest.raises(ProtocolError) as info:
+        load(scene({"vtt": vtt}))
+    assert (info.value.code, info.value.path) == ("bad_value", "body.scene.grid.vtt.hex_shape")
+    plain = {"kind": "owlbear", "grid_size": 150.0}
+    assert load(scene({"vtt": plain})).scene.grid.vtt is not None

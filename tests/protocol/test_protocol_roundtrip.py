@@ -104,7 +104,8 @@ def scenes(draw: st.DrawFn) -> SceneSpec:
         # A gridless scene prices no diagonal and shoves no rows: only the defaults.
         diagonal="one" if gridless else draw(st.sampled_from(sorted(DIAGONAL_RULES))),
         offset="odd" if gridless else draw(st.sampled_from(sorted(HEX_OFFSETS))),
-        vtt=draw(nullable(VTTS)),
+        # A gridless scene draws no hex tokens: no hex_shape there.
+        vtt=draw(nullable(VTTS.filter(lambda v: v.hex_shape is None) if gridless else VTTS)),
     )
     right, bottom = grid.width * grid.cell_size, grid.height * grid.cell_size
     point = st.tuples(st.floats(0, right), st.floats(0, bottom))

@@ -6,16 +6,20 @@ counting one, every square is 2 m), what its ground costs under the mover's foot
 (the scene's terrain multipliers, as the core prices the path) and whether it is a gap
 (a ``gap`` terrain polygon over its centre), which is what makes it part of a jump.
 
-A gridless scene has no squares: a move there is its length in 2 m squares, rounded
-up (``steps``, :func:`engine.handlers.move_steps`), priced as its whole cost (terrain
-included, as the core measured it: MOVE x 2 m of path is MOVE squares), and a ``jump``
-or ``standing_jump`` jumps over all but the last of them, landing on that one (the
+A gridless scene has no squares: each straight segment of the path is one "square" of
+its own length (in three dimensions, a climb's height included) and of its terrain's
+average price along it, so MOVE x 2 m of path is MOVE squares' worth and the mode's
+price or the terrain's, whichever is dearer, applies metre by metre as on a grid.  A
+``jump`` or ``standing_jump`` jumps over all but the last 2 m of its length in squares
+rounded up (``steps``, :func:`engine.handlers.move_steps`), landing on the last (the
 grid's rule for a jump with no gap drawn: the table says it is a jump).  Gap terrain
 counts as the core prices it there (2 per 1), not as a jump.
 """
 
 from __future__ import annotations
 
+import math
+from itertools import pairwise
 from typing import cast
 
 from shapely.geometry import Polygon
@@ -34,6 +38,8 @@ def squares(ctx: Context, mode: str, cost: float, steps: int) -> list[movement.S
     docstring."""
     cell_size = ctx.scene.grid.cell_size
     gridless = ctx.scene.grid.gridless
+    if gridless and len(ctx.path) >= 2 and mode not in movement.JUMPS:
+        return _segments(ctx)
     if len(ctx.path) < 2 or gridless:
         if mode in movement.JUMPS:
             jumped = max(1, steps - 1) if gridless else 1
@@ -59,3 +65,17 @@ def squares(ctx: Context, mode: str, cost: float, steps: int) -> list[movement.S
         gap = gap_map is not None and gap_map.footprint_multiplier(feet) > 1.0
         squares.append(movement.Square(cell_size, terrain, gap))
     return squares
+
+
+def _segments(ctx: Context) -> list[movement.Square]:
+    """A gridless move's "squares": one per segment (module docstring)."""
+    terrain = ctx.spatial.board(ctx.scene).terrain
+    heights = ctx.heights or (ctx.token.elevation,) * len(ctx.path)
+    found = []
+    for i, (p, q) in enumerate(pairwise(ctx.path)):
+        a, b = (float(p[0]), float(p[1])), (float(q[0]), float(q[1]))
+        ground = math.dist(a, b)
+        price = terrain.segment_cost(a, b) / ground if terrain is not None and ground else 1.0
+        metres = math.hypot(ground, heights[i + 1] - heights[i])
+        found.append(movement.Square(metres, price))
+    return found

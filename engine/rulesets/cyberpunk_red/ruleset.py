@@ -447,6 +447,17 @@ class CyberpunkRed(Ruleset):
 
     # -- movement -------------------------------------------------------------------------
 
+    def check_flight(self, ctx: Context, mode: str, rise: float) -> None:
+        """Nobody in this text flies; a change of height is a climb ("Swimming, climbing
+        ... 2 meters per 1 meter"): only mode ``climb`` may change it, priced 2 per metre
+        of the path's length in three dimensions like any climb (:mod:`.movement`)."""
+        if mode != "climb":
+            raise CommandRejected(
+                "illegal_move",
+                f"{ctx.token.id} cannot {mode.replace('_', ' ')} up or down: a change of "
+                "height is a climb (mode 'climb', 2 m per 1 m); nobody here flies",
+            )
+
     def plan_move(self, ctx: Context, mode: str, *, cost: float, steps: int) -> MovePlan:
         """MOVE x 2 m a Move Action; ``mode`` and terrain price each metre (:mod:`.movement`)."""
         fighter = fighter_in(ctx.combat, ctx.token.id)

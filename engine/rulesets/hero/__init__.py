@@ -218,6 +218,7 @@ class HeroSupplement(Ruleset):
         stats=(
             *stat_words(REQUIRED_INT_STATS, OPTIONAL_INT_STATS, FLAGS),
             StatWords("noncombat", "number", doc="noncombat movement (default twice combat)"),
+            StatWords("flight", "number", doc="metres of Flight: it may change height in a move"),
             StatWords("identity", "text", doc="`true` or `alternate`"),
             StatWords("STR", "integer", doc="Strength, for STR added to a Power (seed 002)"),
             # Weapon Familiarities and Powers and Frameworks (seed 002).
@@ -266,13 +267,14 @@ class HeroSupplement(Ruleset):
                     f"token {combatant.id!r}: {key!r} is a Weapon Familiarity, "
                     "'wf:<group>': true or false",
                 )
-        noncombat = combatant.stat("noncombat")
-        if noncombat is not None and (
-            isinstance(noncombat, bool) or not isinstance(noncombat, int | float)
-        ):
-            raise CommandRejected(
-                "bad_scene", f"token {combatant.id!r}: noncombat must be a number"
-            )
+        for name in ("noncombat", "flight"):
+            value = combatant.stat(name)
+            if value is not None and (
+                isinstance(value, bool) or not isinstance(value, int | float)
+            ):
+                raise CommandRejected(
+                    "bad_scene", f"token {combatant.id!r}: {name} must be a number"
+                )
 
     def initiative(
         self,
@@ -463,6 +465,22 @@ class HeroSupplement(Ruleset):
         combat = with_usage(combat, spent)
         combat = put(combat, hero(combat).with_maneuver(ctx.token.id, chosen))
         return replace(ctx.state, combat=combat, draws=ctx.tray.draws), [*ctx.tray.events, roll]
+
+    def check_flight(self, ctx: Context, mode: str, rise: float) -> None:
+        """A move that changes height is Flight (6E Powers, a movement Power): the token
+        needs a ``flight`` statistic above 0, and the move (any mode but the 1 m step,
+        crawling and the hampered move, which stay on the ground) costs its length in
+        three dimensions against the Phase's movement as any move does (a flier's
+        ``movement`` is the speed it flies at)."""
+        flight = ctx.token.stat("flight")
+        if not isinstance(flight, int | float) or isinstance(flight, bool) or flight <= 0:
+            raise CommandRejected(
+                "illegal_move", f"{ctx.token.id!r} has no Flight (stat 'flight'): it cannot fly"
+            )
+        if mode in ("step", "crawl", "hampered"):
+            raise CommandRejected(
+                "illegal_move", f"the {mode} move stays on the ground: fly with combat movement"
+            )
 
     def provokes(self, combat: Combat, mover: Combatant, mode: str) -> bool:
         """Whether moving this way provokes at all (the 1 m step never does)."""

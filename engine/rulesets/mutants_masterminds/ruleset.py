@@ -212,6 +212,16 @@ class MutantsMasterminds(Ruleset):
             return 0.0
         return turn.movement_left(who, combatant, combat.surprise)
 
+    def check_flight(self, ctx: Context, mode: str, rise: float) -> None:
+        """A move that changes height needs the Flight effect: a ``flight`` rank above
+        0.  It is charged like any move, its length in three dimensions against the move
+        action's speed (the token's ``movement``, the speed its Flight rank gives)."""
+        rank = ctx.token.stat("flight", 0)
+        if not isinstance(rank, int) or isinstance(rank, bool) or rank <= 0:
+            raise CommandRejected(
+                "illegal_move", f"{ctx.token.id!r} has no Flight (stat 'flight'): it cannot fly"
+            )
+
     def plan_move(self, ctx: Context, mode: str, *, cost: float, steps: int) -> MovePlan:
         """Charge a move against the move action (two after trading down)."""
         who = _character(ctx.combat, ctx.token.id)

@@ -34,6 +34,8 @@ IMPROVED_INITIATIVE = 4
 REQUIRED = ("dexterity", "dodge", "parry")
 #: Integer statistics a token may have.
 OPTIONAL = ("improved_initiative", "initiative_bonus", "close_attack", "ranged_attack")
+#: Integer statistics of movement effects, set with the scene (not changed mid-fight).
+MOVEMENT = ("flight",)
 #: True-or-false statistics a token may have (advantages).
 FLAGS = ("uncanny_dodge", "move_by_action")
 
@@ -94,7 +96,7 @@ def check_token(token: Combatant) -> None:
                 "bad_scene", f"{token.id}: a Mutants & Masterminds combatant needs {name}"
             )
         number(token, name)
-    for name in OPTIONAL:
+    for name in (*OPTIONAL, *MOVEMENT):
         number(token, name)
     for name in FLAGS:
         if not isinstance(token.stat(name, False), bool):

@@ -9,7 +9,7 @@ is :mod:`engine.templates`.  An attack check reads with its arithmetic: "d20 14 
 
 from __future__ import annotations
 
-from engine.rulesets.mutants_masterminds.state import FLAGS, OPTIONAL, REQUIRED
+from engine.rulesets.mutants_masterminds.state import FLAGS, MOVEMENT, OPTIONAL, REQUIRED
 from engine.words import Wording, stat_words
 
 EVENTS = {
@@ -28,12 +28,13 @@ WORDING = Wording(
     events=EVENTS,
     stats=stat_words(
         REQUIRED,
-        OPTIONAL,
+        (*OPTIONAL, *MOVEMENT),
         FLAGS,
         {
             "dexterity": "Dexterity: the initiative modifier",
             "dodge": "Dodge: the DC of a ranged attack is 10 + Dodge",
             "parry": "Parry: the DC of a close attack is 10 + Parry",
+            "flight": "Flight rank: above 0, a move may change its height",
         },
     ),
 )
