@@ -297,35 +297,6 @@ function place(view, id, at) {
   }
 }
 
-/**
- * Put a gridless move's pause `at` into its `path` where the bridge does: after the
- * waypoint the mover last stood on (`from`, a waypoint or an earlier pause), on the
- * segment it lies on, unless it is a waypoint already.
- * @param {Cell[]} path @param {Cell} from @param {Cell} at
- */
-function insertPause(path, from, at) {
-  const same = (a, b) => a[0] === b[0] && a[1] === b[1];
-  const start = Math.max(0, path.findIndex((p) => same(p, from)));
-  if (path.slice(start).some((p) => same(p, at))) return;
-  for (let i = start; i + 1 < path.length; i++) {
-    if (onSegment(at, path[i], path[i + 1])) {
-      path.splice(i + 1, 0, at);
-      return;
-    }
-  }
-}
-
-/** Is `p` on the segment `a`-`b` (to a millionth of the segment's length)?
- * @param {Cell} p @param {Cell} a @param {Cell} b */
-function onSegment(p, a, b) {
-  const [dx, dy] = [b[0] - a[0], b[1] - a[1]];
-  const length = Math.hypot(dx, dy);
-  if (!length) return false;
-  const across = Math.abs((p[0] - a[0]) * dy - (p[1] - a[1]) * dx) / length;
-  const along = ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / (length * length);
-  return across <= 1e-6 * length && along >= 0 && along <= 1;
-}
-
 /** The latest move, if it is `token`'s. @param {TableView} view @param {string} token */
 function lastMoveOf(view, token) {
   return view.lastMove?.token === token ? view.lastMove : null;
@@ -444,14 +415,6 @@ const FOLD = {
   move_interrupted(view, d) {
     place(view, d.token, d.at);
     const last = lastMoveOf(view, d.token);
-    if (view.scene?.grid.kind === "gridless") {
-      // Paused between two waypoints: the bridge puts the point into the move's path
-      // and walks on from it (engine.movement), so the fold does too.
-      const from = last?.at ?? null;
-      for (const path of [last?.path, view.combat?.moving?.token === d.token ? view.combat.moving.path : null]) {
-        if (path && from) insertPause(path, from, [d.at[0], d.at[1]]);
-      }
-    }
     if (last) {
       last.at = [d.at[0], d.at[1]];
       last.exits.push({ by: d.by, at: [d.at[0], d.at[1]], point: [d.exit_point[0], d.exit_point[1]] });
