@@ -47,3 +47,46 @@ function inside([x, y], ring) {
   }
   return hit;
 }
+
+test("a gridless scene: tokens are discs at their centres, a pointer names a point", () => {
+  const grid = { kind: "gridless", cell_size: 1.5, unit: "m", width: 10, height: 8 };
+  const layout = layoutFor(grid);
+  assert.equal(layout.gridless, true);
+  assert.deepEqual([layout.width, layout.height], [15, 12]);
+  // A position is drawn where it is; a pointer names it to a tenth of a cell.
+  assert.deepEqual(layout.at([3.25, 4.5]), [3.25, 4.5]);
+  const [px, py] = layout.positionAt([3.26, 4.49]);
+  assert.ok(Math.abs(px - 3.3) < 1e-9 && Math.abs(py - 4.5) < 1e-9, `${px},${py}`);
+  // An action's area still names cells of the scene's size.
+  assert.deepEqual(layout.cellAt([3.26, 4.49]), [2, 2]);
+  assert.deepEqual(layout.center([2, 2]), [3.75, 3.75]);
+  // A token two cells across is a disc of radius one cell size round its centre.
+  const drawn = layout.footprint({ x: 6, y: 5, size: 2 });
+  assert.deepEqual(drawn.center, [6, 5]);
+  assert.deepEqual(drawn.cells, []);
+  for (const [x, y] of drawn.outline) assert.ok(Math.abs(Math.hypot(x - 6, y - 5) - 1.5) < 1e-9);
+  assert.ok(inside([6, 5], drawn.outline) && !inside([7.6, 5], drawn.outline));
+});
+
+test("grids draw a position on its cell's centre and name the cell under a pointer", () => {
+  const layout = layoutFor({ kind: "square", cell_size: 2, unit: "m", width: 4, height: 4 });
+  assert.equal(layout.gridless, false);
+  assert.deepEqual(layout.at([1, 2]), layout.center([1, 2]));
+  assert.deepEqual(layout.positionAt([3.9, 0.1]), [1, 0]);
+});
+
+test("the demo scene without a grid keeps each token's centre", async () => {
+  const { withoutGrid } = await import(pathToFileURL(path.join(ROOT, "vtt_bridge/static/view/picker.js")).href);
+  const { readFile } = await import("node:fs/promises");
+  const scene = JSON.parse(await readFile(path.join(ROOT, "vtt_bridge/static/view/demo-scene.json"), "utf8"));
+  const gridless = withoutGrid(scene);
+  assert.equal(gridless.grid.kind, "gridless");
+  assert.equal(gridless.grid.diagonal, undefined);
+  assert.deepEqual(gridless.walls, scene.walls);
+  const square = layoutFor(scene.grid);
+  scene.tokens.forEach((token, i) => {
+    const moved = gridless.tokens[i];
+    assert.deepEqual([moved.x, moved.y], square.footprint(token).center, token.id);
+    assert.deepEqual({ ...moved, x: token.x, y: token.y }, token);
+  });
+});

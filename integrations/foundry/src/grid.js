@@ -11,6 +11,10 @@
 // Hex grids (grid.type 2-5): cells {i: row, j: column} count from the canvas origin and
 // ignore the padding, as Foundry's HexagonalGrid#getOffset does; a token's x/y is the
 // top-left of the box around its hexes, and its anchor is its top-left hex.
+// Gridless scenes (grid.type 0): no cells; a token's position on the bridge is the point
+// of its centre in scene units (its document's x/y plus half its width, from the scene
+// rectangle), and Foundry keeps whole pixels, so a position read back is the same place
+// when it is within half a pixel (`samePlace`).
 
 import { FOUNDRY_DEFAULT_SHAPE, FOUNDRY_TOKEN_SHAPES, FoundryHexScene, FoundryScene } from "../lib/client/src/pixels.js";
 import { t } from "./i18n.js";
@@ -51,7 +55,7 @@ export function defaultHexShape(/** @type {number} */ generation) {
   return generation >= 13 ? DEFAULT_HEX_SHAPE : V12_DEFAULT_HEX_SHAPE;
 }
 
-/** A grid Foundry has and the bridge cannot play on (gridless scenes). */
+/** A grid the bridge cannot play on (no size or distance). */
 export class UnsupportedGrid extends Error {
   /** @param {string} message */
   constructor(message) {
@@ -81,7 +85,8 @@ export function sceneGrid(scene, dimensions, options = {}) {
   if (!(size > 0) || !(distance > 0)) throw new UnsupportedGrid(t("VTTBRIDGE.Grid.unusable", { size, distance }));
   if (type === GRID_TYPES.SQUARE) return new SquareGrid(scene, dimensions, options);
   if (type >= GRID_TYPES.HEXODDR && type <= GRID_TYPES.HEXEVENQ) return new HexGrid(scene, dimensions, options);
-  throw new UnsupportedGrid(t("VTTBRIDGE.Grid.gridless", { type }));
+  if (type === GRID_TYPES.GRIDLESS) return new GridlessGrid(scene, dimensions, options);
+  throw new UnsupportedGrid(t("VTTBRIDGE.Grid.unknown", { type }));
 }
 
 /** What square and hex grids share: the document fields, the extent in cells, and the
@@ -122,6 +127,12 @@ class FoundryGrid {
   contains(cell) {
     return cell[0] >= 0 && cell[1] >= 0 && cell[0] < this.columns && cell[1] < this.rows;
   }
+
+  /** Do two bridge positions name the same place? (Cells: the same cell.)
+   * @param {[number, number]} a @param {[number, number]} b */
+  samePlace(a, b) {
+    return a[0] === b[0] && a[1] === b[1];
+  }
 }
 
 /** Foundry square grids (FoundryScene). */
@@ -154,6 +165,53 @@ export class SquareGrid extends FoundryGrid {
   tokenXY(cell, _size = 1, _shape = DEFAULT_HEX_SHAPE) {
     const [x, y] = /** @type {FoundryScene} */ (this.pixels).tokenXY(cell);
     return { x, y };
+  }
+}
+
+/** Foundry gridless scenes, type 0: positions are token centres in scene units. */
+export class GridlessGrid extends FoundryGrid {
+  constructor(scene, dimensions, options = {}) {
+    const { size, distance } = scene.grid;
+    super(scene, new FoundryScene(size, distance, dimensions.sceneX, dimensions.sceneY),
+      Math.ceil(dimensions.sceneWidth / size), Math.ceil(dimensions.sceneHeight / size), options);
+    this.sceneX = dimensions.sceneX;
+    this.sceneY = dimensions.sceneY;
+  }
+
+  /** The wire `grid` of load_scene: no diagonal rule, no offset. @param {string | null} [_hexShape] unused */
+  spec(_hexShape = null) {
+    return {
+      kind: "gridless",
+      ...this.baseSpec(),
+      vtt: { kind: "foundry", grid_size: this.size, scene_x: this.sceneX, scene_y: this.sceneY },
+    };
+  }
+
+  /** The centre of a token document at x/y px, `size` grid units across, in scene units.
+   * @returns {[number, number]} */
+  tokenCell(x, y, size = 1, _shape = DEFAULT_HEX_SHAPE) {
+    const half = (size * this.size) / 2;
+    return this.toPoint(x + half, y + half);
+  }
+
+  /** The whole-pixel x/y of a token document centred on `point` (Foundry stores integers). */
+  tokenXY(point, size = 1, _shape = DEFAULT_HEX_SHAPE) {
+    const [cx, cy] = /** @type {FoundryScene} */ (this.pixels).fromPoint(point);
+    const half = (size * this.size) / 2;
+    return { x: Math.round(cx - half), y: Math.round(cy - half) };
+  }
+
+  /** Is the point on the scene? @param {[number, number]} point */
+  contains(point) {
+    const { width, height } = this.bounds();
+    return point[0] >= 0 && point[1] >= 0 && point[0] <= width && point[1] <= height;
+  }
+
+  /** Within half a pixel (a position Foundry rounded to its whole pixels).
+   * @param {[number, number]} a @param {[number, number]} b */
+  samePlace(a, b) {
+    const tolerance = this.distance / this.size / 2 + 1e-9;
+    return Math.abs(a[0] - b[0]) <= tolerance && Math.abs(a[1] - b[1]) <= tolerance;
   }
 }
 

@@ -138,7 +138,7 @@ export function install(env) {
     if (client.view.combat?.moving?.token === id) return; // under way again
     const grid = gridOf(activeScene());
     const cell = grid.tokenCell(doc.x, doc.y, doc.width, tokenHexShape(doc, grid.defaultShape));
-    if (cell[0] === bridged.x && cell[1] === bridged.y) return;
+    if (grid.samePlace(cell, [bridged.x, bridged.y])) return;
     tracker.placing.add(id);
     try {
       await placeToken(env, grid, doc, [[bridged.x, bridged.y]]);

@@ -68,3 +68,24 @@ for (const [label, gridData, size] of GRIDS) {
     assert.deepEqual([gm.view.tokens[doc._id].x, gm.view.tokens[doc._id].y], targets[2]);
   });
 }
+
+test("move_points on a gridless scene: the bridge reads each drop as the token's centre, unsnapped", async () => {
+  const data = fx.scene({ width: 1600, height: 1200, grid: { type: 0, size: 100, distance: 5 } });
+  const grid = sceneGrid(data, fx.squareDimensions(data));
+  const doc = fx.token({ name: "Drifter", width: 2, height: 2, flags: { [MODULE_ID]: { side: "a" } } });
+  Object.assign(doc, grid.tokenXY([17.5, 12.5], 2));
+  data.tokens = [doc];
+  const { scene } = sceneMessage(data, { users: [], grid });
+  assert.equal(scene.grid.kind, "gridless");
+  await gm.loadScene(scene);
+  const at = () => [gm.view.tokens[doc._id].x, gm.view.tokens[doc._id].y];
+  assert.deepEqual(at(), [17.5, 12.5]);
+  // Drops off any cell's corner (as Foundry leaves them on a gridless scene).
+  const drops = [[1437, 913], [1211, 1374]];
+  for (const [x, y] of drops) {
+    await gm.movePoints(doc._id, [[x, y]]);
+    assert.ok(grid.samePlace(at(), grid.tokenCell(x, y, 2)), `${at()} vs ${grid.tokenCell(x, y, 2)}`);
+    // And back: the whole pixels the module puts the token on are those it dropped.
+    assert.deepEqual(grid.tokenXY(at(), 2), { x, y });
+  }
+});

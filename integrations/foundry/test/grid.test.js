@@ -85,7 +85,29 @@ test("the wire grid: kind, offset, diagonals and the vtt conventions", () => {
   assert.equal(hex.spec().offset, "even");
   assert.equal(hex.spec("ellipse_1").vtt.hex_shape, "ellipse_1");
   assert.equal(sceneGrid(...scene({ type: GRID_TYPES.HEXODDR, size: 100, distance: 5 })).spec().kind, "hex_pointy");
-  assert.throws(() => sceneGrid(...scene({ type: GRID_TYPES.GRIDLESS, size: 100, distance: 5 })), UnsupportedGrid);
+  assert.throws(() => sceneGrid(...scene({ type: 9, size: 100, distance: 5 })), UnsupportedGrid);
+});
+
+test("a gridless scene: a token's position is its centre in scene units, read back within half a pixel", () => {
+  const grid = sceneGrid(...scene({ type: GRID_TYPES.GRIDLESS, size: 100, distance: 5 }, { sceneX: 250, sceneY: 150, sceneWidth: 3050 }));
+  assert.deepEqual(grid.spec(), {
+    kind: "gridless", cell_size: 5, unit: "ft", width: 31, height: 30,
+    vtt: { kind: "foundry", grid_size: 100, scene_x: 250, scene_y: 150 },
+  });
+  // A 2x2 token at (1250, 750) px: its centre is 100 px further, 1100 / 700 px into the scene.
+  assert.deepEqual(grid.tokenCell(1250, 750, 2), [55, 35]);
+  assert.deepEqual(grid.tokenXY([55, 35], 2), { x: 1250, y: 750 });
+  // A paused move's exact point lands on whole pixels, and reads back as the same place.
+  const exit = /** @type {[number, number]} */ ([12.3456, 7.891]);
+  const { x, y } = grid.tokenXY(exit, 1);
+  assert.ok(Number.isInteger(x) && Number.isInteger(y));
+  const back = grid.tokenCell(x, y, 1);
+  assert.ok(grid.samePlace(back, exit), `${back} vs ${exit}`);
+  assert.ok(!grid.samePlace([back[0] + 0.05, back[1]], exit), "a pixel off is another place");
+  assert.ok(grid.contains([0, 0]) && grid.contains([155, 150]) && !grid.contains([155.1, 3]));
+  // Cells on grids are the same place only when equal.
+  const square = sceneGrid(...scene({ type: GRID_TYPES.SQUARE, size: 100, distance: 5 }));
+  assert.ok(square.samePlace([2, 3], [2, 3]) && !square.samePlace([2, 3], [3, 3]));
 });
 
 test("the diagonal rule: the world's core.gridDiagonals, else the live grid's, else EQUIDISTANT", () => {

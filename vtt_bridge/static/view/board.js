@@ -2,7 +2,7 @@
 // board is a few hundred shapes; a full redraw per change is simpler than patching and
 // fast enough).
 
-import { layoutFor } from "./layout.js";
+import { circle, layoutFor } from "./layout.js";
 
 const NS = "http://www.w3.org/2000/svg";
 const TERRAIN_FILL = {
@@ -76,13 +76,24 @@ export function drawBoard(svg, view, board) {
   svg.setAttribute("viewBox", `${-pad} ${-pad} ${layout.width + 2 * pad} ${layout.height + 2 * pad}`);
   svg.dataset.cellSize = String(s);
 
-  const cells = el("g", { class: "cells" });
-  for (let r = 0; r < grid.height; r++) {
-    for (let c = 0; c < grid.width; c++) {
-      cells.append(el("polygon", { points: pointsAttr(layout.corners([c, r])), "data-cell": `${c},${r}` }));
+  if (layout.gridless) {
+    // No cells to stand on: the ground, and a faint scale of one cell size.
+    svg.dataset.gridless = "true";
+    svg.append(el("rect", { class: "ground", x: 0, y: 0, width: layout.width, height: layout.height }));
+    const scale = el("g", { class: "scale" });
+    for (let c = 1; c < grid.width; c++) scale.append(el("line", { x1: c * s, y1: 0, x2: c * s, y2: layout.height }));
+    for (let r = 1; r < grid.height; r++) scale.append(el("line", { x1: 0, y1: r * s, x2: layout.width, y2: r * s }));
+    svg.append(scale);
+  } else {
+    delete svg.dataset.gridless;
+    const cells = el("g", { class: "cells" });
+    for (let r = 0; r < grid.height; r++) {
+      for (let c = 0; c < grid.width; c++) {
+        cells.append(el("polygon", { points: pointsAttr(layout.corners([c, r])), "data-cell": `${c},${r}` }));
+      }
     }
+    svg.append(cells);
   }
-  svg.append(cells);
 
   for (const region of terrain) {
     svg.append(el("polygon", { class: `terrain ${region.kind}`, points: pointsAttr(region.polygon),
@@ -110,6 +121,12 @@ export function drawBoard(svg, view, board) {
     const group = el("g", { class: `threat-of${threat.attacks.length ? "" : " spent"}`, "data-threat-of": threat.token });
     for (const cell of threat.cells) {
       group.append(el("polygon", { class: "threat", points: pointsAttr(layout.corners(cell)), "data-threat-cell": `${cell[0]},${cell[1]}` }));
+    }
+    if (threat.region) {
+      // Gridless: the ball the token reaches, drawn on the ground (a token whose centre
+      // comes inside is within reach; the bridge measures the height too).
+      const { center: [cx, cy], radius } = threat.region;
+      group.append(el("circle", { class: "threat region", cx, cy, r: radius, "data-threat-region": `${cx},${cy},${radius}` }));
     }
     const d = threat.outline.map((ring) => `M${pointsAttr(ring).replaceAll(" ", " L")}Z`).join(" ");
     if (d) group.append(el("path", { class: "reach", d, "fill-rule": "evenodd" }));
@@ -146,7 +163,11 @@ export function drawBoard(svg, view, board) {
     svg.append(picked);
   }
   if (board.drag?.cell) {
-    svg.append(el("polygon", { class: "drag-target", points: pointsAttr(layout.corners(board.drag.cell)) }));
+    const dragged = view.tokens[board.drag.token];
+    const target = layout.gridless
+      ? circle(board.drag.cell, ((dragged?.size ?? 1) * s) / 2)
+      : layout.corners(board.drag.cell);
+    svg.append(el("polygon", { class: "drag-target", points: pointsAttr(target) }));
   }
 
   const sides = [...new Set(Object.values(view.tokens).map((t) => t.side))].sort();
@@ -180,7 +201,7 @@ export function drawBoard(svg, view, board) {
 
   // Where an open prompt's mover stands ...
   for (const prompt of Object.values(view.prompts)) {
-    const [x, y] = layout.center(prompt.at);
+    const [x, y] = layout.at(prompt.at);
     svg.append(el("circle", { class: "prompt-at", cx: x, cy: y, r: s * 0.55 }));
   }
   // ... and the exact points where the last move left a threatened area, as the
@@ -189,7 +210,7 @@ export function drawBoard(svg, view, board) {
   for (const exit of last?.exits ?? []) {
     const who = view.tokens[exit.by]?.name || exit.by;
     const mark = el("circle", { class: "exit-point", cx: exit.point[0], cy: exit.point[1], r: s / 9, "data-exit-by": exit.by, "data-exit-point": exit.point.join(",") });
-    mark.append(el("title", {}, `left ${who}'s reach at (${exit.point.join(", ")})`));
+    mark.append(el("title", {}, `left ${who}'s reach at (${placeText(exit.point)})`));
     svg.append(mark);
   }
 }
@@ -219,11 +240,15 @@ export function describeHold(hold, view, triggers = []) {
  * (`vector-effect: non-scaling-stroke`), whatever the cell size and unit.
  * @param {import("./layout.js").Layout} layout @param {Array<[number, number]>} cells @param {string} kind */
 function pathLine(layout, cells, kind) {
-  return el("polyline", { class: kind, points: pointsAttr(cells.map((c) => layout.center(c))), fill: "none" });
+  return el("polyline", { class: kind, points: pointsAttr(cells.map((c) => layout.at(c))), fill: "none" });
 }
 
 /** A number as the ruler shows it (one decimal at most). @param {number} v */
-const short = (v) => String(Math.round(v * 10) / 10);
+export const short = (v) => String(Math.round(v * 10) / 10);
+
+/** A point as the page writes it: to a hundredth of the scene's unit (a gridless exit
+ * point is exact to many more). @param {number[]} point */
+export const placeText = (point) => point.map((v) => String(Math.round(v * 100) / 100)).join(", ");
 
 /**
  * The ruler along a planned path: at each waypoint the distance along the line from the
@@ -234,10 +259,10 @@ const short = (v) => String(Math.round(v * 10) / 10);
  */
 function ruler(layout, from, plan, unit, s) {
   const group = el("g", { class: "ruler" });
-  let [px, py] = layout.center(from);
+  let [px, py] = layout.at(from);
   let distance = 0;
   plan.path.forEach((cell, i) => {
-    const [x, y] = layout.center(cell);
+    const [x, y] = layout.at(cell);
     distance += Math.hypot(x - px, y - py);
     [px, py] = [x, y];
     const cost = plan.costs?.[i];
@@ -250,14 +275,38 @@ function ruler(layout, from, plan, unit, s) {
 }
 
 /**
- * The cell under a pointer event on the board, or null.
+ * The cell under a pointer event on the board, or null (the cells an action's area names;
+ * on a gridless scene too).
  * @param {SVGSVGElement} svg @param {MouseEvent} event @param {Record<string, any>} grid
  * @returns {[number, number] | null}
  */
 export function cellUnder(svg, event, grid) {
+  const point = scenePoint(svg, event);
+  if (!point) return null;
+  const cell = layoutFor(grid).cellAt(point);
+  return cell[0] >= 0 && cell[1] >= 0 && cell[0] < grid.width && cell[1] < grid.height ? cell : null;
+}
+
+/**
+ * The position a pointer event on the board names for a move, or null: the cell under
+ * it, or on a gridless scene the point (to a tenth of a cell) in the scene's unit.
+ * @param {SVGSVGElement} svg @param {MouseEvent} event @param {Record<string, any>} grid
+ * @returns {[number, number] | null}
+ */
+export function positionUnder(svg, event, grid) {
+  const layout = layoutFor(grid);
+  if (!layout.gridless) return cellUnder(svg, event, grid);
+  const point = scenePoint(svg, event);
+  if (!point) return null;
+  const [x, y] = layout.positionAt(point);
+  return x >= 0 && y >= 0 && x <= layout.width && y <= layout.height ? [x, y] : null;
+}
+
+/** A pointer event's point in the scene's units. @param {SVGSVGElement} svg @param {MouseEvent} event
+ * @returns {[number, number] | null} */
+function scenePoint(svg, event) {
   const matrix = svg.getScreenCTM();
   if (!matrix) return null;
   const point = new DOMPoint(event.clientX, event.clientY).matrixTransform(matrix.inverse());
-  const cell = layoutFor(grid).cellAt([point.x, point.y]);
-  return cell[0] >= 0 && cell[1] >= 0 && cell[0] < grid.width && cell[1] < grid.height ? cell : null;
+  return [point.x, point.y];
 }

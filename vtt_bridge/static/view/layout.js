@@ -2,8 +2,11 @@
 // walls and terrain, which the scene gives in those units, are drawn as they are).  The
 // same layout as geometry/square.py and geometry/hexgrid.py: a square cell (c, r) covers
 // [c, c+1] x [r, r+1] cell sizes; hexes are offset coordinates whose `cell_size` is the
-// distance between adjacent centres, with the grid's left and top edges at 0.  Drawing
-// only: which cells a token threatens or may reach is the bridge's to say.
+// distance between adjacent centres, with the grid's left and top edges at 0.  A gridless
+// scene has no cells to stand on: a token's position is the point of its centre and its
+// footprint a disc `size` cells across; the cells an action's area names are still
+// squares of `cell_size` (as the bridge counts them there).  Drawing only: which cells a
+// token threatens or may reach is the bridge's to say.
 
 import { footprintCells } from "../client/src/pixels.js";
 
@@ -17,13 +20,48 @@ const SQRT3 = Math.sqrt(3);
  * @property {(cell: [number, number]) => Point} center
  * @property {(cell: [number, number]) => Point[]} corners the cell's outline
  * @property {(point: Point) => [number, number]} cellAt the cell under a point
+ * @property {(position: [number, number]) => Point} at where a token position is drawn: a
+ *   cell's centre, or gridless the point itself
+ * @property {(point: Point) => [number, number]} positionAt the position a pointer at
+ *   `point` names: the cell under it, or gridless the point to a tenth of a cell
+ * @property {boolean} gridless
  * @property {(token: {x: number, y: number, size: number}) => {center: Point, outline: Point[], cells: Array<[number, number]>}} footprint
  *   the token's cells (geometry's footprint), their centre and the outline around them
  */
 
 /** @param {Record<string, any>} grid the scene's grid @returns {Layout} */
 export function layoutFor(grid) {
-  return grid.kind === "square" ? squareLayout(grid) : hexLayout(grid);
+  if (grid.kind === "gridless") return gridlessLayout(grid);
+  const layout = grid.kind === "square" ? squareLayout(grid) : hexLayout(grid);
+  return { ...layout, at: layout.center, positionAt: layout.cellAt, gridless: false };
+}
+
+/** Corners of a regular polygon of `n` sides approximating the circle of `radius`
+ * around `center`. @param {Point} center @param {number} radius @param {number} [n]
+ * @returns {Point[]} */
+export function circle([x, y], radius, n = 32) {
+  return Array.from({ length: n }, (_, i) => {
+    const a = (2 * Math.PI * i) / n;
+    return /** @type {Point} */ ([x + radius * Math.cos(a), y + radius * Math.sin(a)]);
+  });
+}
+
+/** @param {Record<string, any>} grid @returns {Layout} */
+function gridlessLayout(grid) {
+  const cells = squareLayout(grid);
+  const step = grid.cell_size / 10;
+  const snap = (v) => Math.round(v / step) * step;
+  return {
+    ...cells,
+    at: (position) => position,
+    positionAt: ([x, y]) => [snap(x), snap(y)],
+    gridless: true,
+    footprint: ({ x, y, size }) => ({
+      cells: [],
+      center: [x, y],
+      outline: circle([x, y], (size * grid.cell_size) / 2),
+    }),
+  };
 }
 
 /** @param {Record<string, any>} grid @returns {Layout} */

@@ -11,7 +11,7 @@
 // rule itself.
 
 import { BridgeClient, BridgeError, endActionLabel } from "/client/src/index.js";
-import { cellUnder, drawBoard } from "./board.js";
+import { cellUnder, drawBoard, placeText, positionUnder, short } from "./board.js";
 import { $, h } from "./dom.js";
 import { renderLastMove, renderOrder, renderPrompts, tick } from "./panels.js";
 import { describe } from "./describe.js";
@@ -176,8 +176,9 @@ async function clicked(client, event) {
     await select(client, id);
     return;
   }
-  if (!cell || !board.selected) return;
-  await planTo(client, board.selected, cell);
+  const to = positionUnder(svg, event, view.scene.grid); // gridless: a point, not a cell
+  if (!to || !board.selected) return;
+  await planTo(client, board.selected, to);
 }
 
 /** The token under a pointer event, if any: found by the pointer's position, not the
@@ -232,8 +233,11 @@ function renderThreat(client) {
   const name = (id) => client.view.tokens[id]?.name || id;
   let text = "";
   if (t) {
-    text = t.cells.length
-      ? `${name(t.token)} threatens ${t.cells.length} cells` +
+    const reaches = t.region
+      ? `${name(t.token)} threatens within ${short(t.region.radius)} ${client.view.scene?.grid.unit ?? ""} of its centre`
+      : `${name(t.token)} threatens ${t.cells.length} cells`;
+    text = t.cells.length || (t.region && !t.reason)
+      ? reaches +
         (t.attacks.length ? `; attacks of opportunity left on ${t.attacks.map(name).join(", ")}.` : "; no attack of opportunity left.")
       : `${name(t.token)}'s reach is shown; it threatens nothing now (${t.reason}).`;
   }
@@ -260,7 +264,7 @@ function pointerMoved(client, event) {
     return;
   }
   const view = client.view;
-  const cell = view.scene ? cellUnder(svg, event, view.scene.grid) : null;
+  const cell = view.scene ? positionUnder(svg, event, view.scene.grid) : null;
   const token = view.tokens[drag.token];
   if (!cell || !token || (drag.cell && cell[0] === drag.cell[0] && cell[1] === drag.cell[1])) return;
   if (!drag.cell && cell[0] === token.x && cell[1] === token.y) return; // not moved off yet
@@ -420,7 +424,7 @@ function renderControls(client) {
       for (const exit of plan.exits ?? []) {
         const who = view.tokens[exit.by]?.name || exit.by;
         hint += exit.kind === "attack_of_opportunity"
-          ? ` Leaves ${who}'s reach at (${exit.point.join(", ")}): ${who} may attack.`
+          ? ` Leaves ${who}'s reach at (${placeText(exit.point)}): ${who} may attack.`
           : ` Trips ${who}'s readied action at ${exit.at}.`;
       }
       button("Move there", "move", () => commitMove(client));

@@ -2,7 +2,7 @@
 // moment, the open prompts with their countdowns, the last move in words.
 
 import { BridgeClient, clockLabel } from "/client/src/index.js";
-import { describeHold } from "./board.js";
+import { describeHold, placeText } from "./board.js";
 import { $, h } from "./dom.js";
 
 /** The last move in words: where it went and where it left threatened areas (the same
@@ -14,8 +14,8 @@ export function renderLastMove(view) {
   let text = "";
   if (last) {
     const state = last.end === "moving" ? "moving" : last.end === "stopped" ? "stopped" : `cost ${last.cost}`;
-    text = `Last move: ${name(last.token)} ${last.path[0].join(",")} to ${last.path.at(-1)?.join(",")} (${state}).`;
-    for (const exit of last.exits) text += ` Left ${name(exit.by)}'s reach at (${exit.point.join(", ")}).`;
+    text = `Last move: ${name(last.token)} ${placeText(last.path[0])} to ${placeText(last.path.at(-1) ?? [])} (${state}).`;
+    for (const exit of last.exits) text += ` Left ${name(exit.by)}'s reach at (${placeText(exit.point)}).`;
   }
   $("last-move").textContent = text;
 }

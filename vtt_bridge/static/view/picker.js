@@ -1,7 +1,10 @@
 // The GM's set-up outside a fight: which ruleset to play (the server's list, sent at
 // join: the page names no game), its demo scene, and the start button.  A ruleset's demo
 // scene is `demo-scene-<name>.json` next to this module, with the stats that game's
-// tokens need; a ruleset without one gets the shared `demo-scene.json`.
+// tokens need; a ruleset without one gets the shared `demo-scene.json`.  "Without a grid"
+// loads the same scene as a gridless one: every token on the centre of where it stood.
+
+import { layoutFor } from "./layout.js";
 
 /** The demo scene every ruleset without its own falls back to (`serve --demo` loads it). */
 const SHARED_DEMO = "/view/demo-scene.json";
@@ -14,6 +17,21 @@ export async function demoScene(ruleset) {
   const own = await fetch(`/view/demo-scene-${encodeURIComponent(ruleset)}.json`);
   if (own.ok) return own.json();
   return (await fetch(SHARED_DEMO)).json();
+}
+
+/**
+ * `scene` without its grid: the same size, walls and terrain, each token's position the
+ * centre of the cells it covered (what a VTT sends for a scene that has no grid).
+ * @param {Record<string, any>} scene @returns {Record<string, any>}
+ */
+export function withoutGrid(scene) {
+  const { kind: _kind, diagonal: _diagonal, offset: _offset, ...grid } = scene.grid;
+  const layout = layoutFor(scene.grid);
+  const tokens = scene.tokens.map((token) => {
+    const [x, y] = layout.footprint(token).center;
+    return { ...token, x, y };
+  });
+  return { ...scene, grid: { ...grid, kind: "gridless" }, tokens };
 }
 
 /**
@@ -36,6 +54,7 @@ export class Picker {
     this.select.id = "ruleset";
     this.select.setAttribute("aria-label", "Ruleset");
     this.load = document.createElement("button");
+    this.gridless = /** @type {HTMLInputElement} */ (Object.assign(document.createElement("input"), { type: "checkbox", id: "without-grid" }));
     this.start = document.createElement("button");
     this.select.addEventListener("change", () => this.relabel());
   }
@@ -76,10 +95,15 @@ export class Picker {
     for (const want of [kept, last]) if (want && client.rulesets.some((r) => r.name === want)) this.select.value = want;
     this.drawn = key;
     this.relabel();
-    this.load.onclick = () => this.act("load_scene", async () => client.loadScene(await demoScene(this.ruleset)));
+    this.load.onclick = () => this.act("load_scene", async () => {
+      const scene = await demoScene(this.ruleset);
+      return client.loadScene(this.gridless.checked ? withoutGrid(scene) : scene);
+    });
     this.start.onclick = () => this.act("start_combat", () => client.startCombat(this.ruleset));
     const label = Object.assign(document.createElement("label"), { textContent: "Game " });
     label.append(this.select);
-    this.section.replaceChildren(label, document.createElement("br"), this.load, this.start);
+    const map = Object.assign(document.createElement("label"), { textContent: " Without a grid" });
+    map.prepend(this.gridless);
+    this.section.replaceChildren(label, map, document.createElement("br"), this.load, this.start);
   }
 }
