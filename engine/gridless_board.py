@@ -14,7 +14,10 @@ in three dimensions from the two elevations (:func:`reach_radius`).  For two one
 tokens that is the threatener's disc grown by its reach, reaching the mover's centre:
 along a row of cell centres it is left exactly where the grid's threatened squares
 end; across a diagonal the ball is round where a grid counting diagonals as one square
-is square, which is what a table playing without a grid expects.
+is square, which is what a table playing without a grid expects.  As on a grid, nobody
+reaches through a wall: the line from the threatener's centre to the mover's must cross
+no wall that blocks reach, so a move also leaves a reach where it steps into a wall's
+shadow (:mod:`geometry.gridless_threat`).
 
 A move is the straight segments between its waypoints.  It costs its length in three
 dimensions, with terrain pricing the ground part (:class:`geometry.GridlessThreats`);
@@ -143,11 +146,14 @@ class GridlessBoard:
 
     def in_reach(self, attacker: Combatant, target: Combatant, at: Point | None = None) -> bool:
         """Whether ``target`` is within ``attacker``'s reach (standing at ``at``, or where
-        it stands), in three dimensions."""
+        it stands), in three dimensions, and no wall blocking reach stands between their
+        centres (nobody reaches through a wall, as on grids)."""
         ax, ay = at if at is not None else centre(attacker)
         tx, ty = centre(target)
         gap = math.hypot(tx - ax, ty - ay, target.elevation - attacker.elevation)
-        return gap <= reach_radius(attacker, target.size, self.cell_size) + TOLERANCE
+        if gap > reach_radius(attacker, target.size, self.cell_size) + TOLERANCE:
+            return False
+        return not self.walls.segment_blocked((ax, ay), (tx, ty), BlockMode.REACH)
 
     def adjacent(self, a: Combatant, b: Combatant) -> bool:
         """Whether ``a`` and ``b`` stand as close as neighbouring cells do: within a

@@ -33,7 +33,6 @@ a table already holds, so spectators and players may ask about any token.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 from engine.checks import scene_of
@@ -100,7 +99,10 @@ def threat(state: EncounterState, spatial: SpatialCache, token_id: str) -> Threa
     outline: tuple[Ring, ...]
     if scene.grid.gridless:
         region = (centre(token), reach_radius(token, 1, scene.grid.cell_size), token.elevation)
-        outline, reach = (_ring(*region[:2]),), frozenset[Cell]()
+        # The disc less the shadows of the walls that cut it (nobody reaches through one).
+        drawn = spatial.board(scene).threats(1).outline(token.id, RING_POINTS)
+        outline = _rounded(tuple(tuple(ring) for ring in drawn))
+        reach = frozenset[Cell]()
     else:
         index = spatial.index(scene)
         grid = index.grid
@@ -115,17 +117,6 @@ def threat(state: EncounterState, spatial: SpatialCache, token_id: str) -> Threa
     foes, attacks, reason = _foes(state, token)
     cells = tuple(sorted(reach)) if foes else ()
     return Threat(token.id, cells, outline, foes, attacks, reason, region)
-
-
-def _ring(middle: Point, radius: float) -> Ring:
-    """The circle of ``radius`` around ``middle`` as :data:`RING_POINTS` points."""
-    x, y = middle
-    turn = 2 * math.pi / RING_POINTS
-    ring = (
-        (x + radius * math.cos(k * turn), y + radius * math.sin(k * turn))
-        for k in range(RING_POINTS)
-    )
-    return _rounded((tuple(ring),))[0]
 
 
 def _foes(

@@ -493,3 +493,39 @@ def test_a_flier_may_hover_over_a_token_and_end_a_flight_there() -> None:
     with pytest.raises(CommandRejected):
         # Half a metre over the ogre: in its way (each as tall as it is wide).
         gridless(ogre, replace(bird, x=12.5, y=12.5, elevation=0.5))
+
+
+def test_nobody_reaches_through_a_wall_gridless() -> None:
+    """A wall east of the ogre: the hero behind it is out of reach (no attack from there,
+    no attack of opportunity leaving from behind it), and stepping from the open side
+    into the wall's shadow pauses at the shadow's edge, as geometry works it out."""
+    ogre = at(token("ogre", 0, 0, init=20, reach=4.0), 10.0, 10.0)
+    wall = WallSpec("w", (12.0, 8.0), (12.0, 14.0))
+    behind = at(token("hero", 0, 0, owner="alice", init=5), 13.0, 10.0)
+    encounter = gridless(ogre, behind, walls=(wall,))
+    to_turn_of(encounter, "hero")
+    # 3 m from the ogre's centre, well within its 4.5 m ball, but behind the wall: the
+    # reach drawn is the ball less the wall's shadow, which holds the hero's centre.
+    drawn = encounter.threat("ogre").outline
+    assert len(drawn) == 1 and not _inside_ring((13.0, 10.0), drawn[0])
+    assert _inside_ring((8.0, 10.0), drawn[0])
+    events = encounter.apply(Move("alice", "hero", ((13.0, 12.0),)))
+    assert "prompt_opened" not in kinds(events)
+    # From the open north side into the wall's shadow: the edge is the line from the
+    # ogre's centre (10, 10) through the wall's end (12, 8), crossing x = 13 at y = 7.
+    open_north = at(token("hero", 0, 0, owner="alice", init=5), 13.0, 6.8)
+    encounter = gridless(ogre, open_north, walls=(wall,))
+    to_turn_of(encounter, "hero")
+    events = encounter.apply(Move("alice", "hero", ((13.0, 9.0),)))
+    prompt = next(e for e in events if isinstance(e, PromptOpened))
+    assert prompt.at == pytest.approx((13.0, 7.0))
+
+
+def _inside_ring(p: tuple[float, float], ring: tuple[tuple[float, float], ...]) -> bool:
+    """Even-odd point in polygon."""
+    x, y = p
+    hit = False
+    for (xi, yi), (xj, yj) in zip(ring, ring[-1:] + ring[:-1], strict=True):
+        if (yi > y) != (yj > y) and x < (xj - xi) * (y - yi) / (yj - yi) + xi:
+            hit = not hit
+    return hit

@@ -4,6 +4,7 @@ in the plane and in three dimensions, against shapely and against the square gri
 from __future__ import annotations
 
 import math
+from itertools import pairwise
 
 import pytest
 from hypothesis import given, settings
@@ -11,6 +12,7 @@ from hypothesis import strategies as st
 from shapely.geometry import Point as ShapelyPoint
 
 from geometry import (
+    BlockMode,
     CrossingKind,
     DiagonalRule,
     GeometryError,
@@ -166,3 +168,78 @@ def test_cell_centres_match_the_square_grid(reach: int, row: int, run: int, colu
     assert len(square) == len(gridless)
     for s, g in zip(square, gridless, strict=True):
         assert math.dist(s.point, g.point) <= 0.5 + 1e-9
+
+
+def test_nobody_reaches_through_a_wall() -> None:
+    """A wall between the ogre and the mover: no exit behind it, and stepping from the
+    open side into the wall's shadow leaves the threatened area at the shadow's edge."""
+    # The ogre at (10, 10) reaches 5 m; a wall from (12, 8) to (12, 14) stands east of it.
+    walls = WallSet([Wall((12.0, 8.0), (12.0, 14.0))])
+    threats = GridlessThreats(SCENE, walls)
+    threats.set_region("ogre", (10.0, 10.0), 5.0)
+    # Behind the wall all along (at x = 13 the line from the ogre crosses the wall for
+    # y from 7 to 16): never threatened, so never leaving.
+    assert threats.exits([(13.0, 10.0), (13.0, 12.0)]) == []
+    # The same path without the wall leaves the ball where it crosses the rim.
+    open_ground = GridlessThreats(SCENE)
+    open_ground.set_region("ogre", (10.0, 10.0), 5.0)
+    (rim,) = open_ground.exits([(13.0, 6.5), (13.0, 16.0)])
+    assert rim.point[1] == pytest.approx(14.0)
+    # From the open north side (y = 6.5, the line to the ogre passes above the wall's end
+    # at (12, 8)) south into the shadow: the shadow's edge is the line from (10, 10)
+    # through (12, 8), which meets x = 13 at y = 7.
+    (shadow,) = threats.exits([(13.0, 6.5), (13.0, 16.0)])
+    assert shadow.area_id == "ogre" and shadow.step == 0
+    assert shadow.point == pytest.approx((13.0, 7.0))
+    assert shadow.t == pytest.approx(0.5 / 9.5)
+    # A wall far from the ball changes nothing.
+    far = GridlessThreats(SCENE, WallSet([Wall((30.0, 30.0), (35.0, 30.0))]))
+    far.set_region("ogre", (10.0, 10.0), 5.0)
+    assert far.exits([(13.0, 6.5), (13.0, 16.0)]) == open_ground.exits([(13.0, 6.5), (13.0, 16.0)])
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(st.tuples(st.floats(1, 39), st.floats(1, 39)), min_size=2, max_size=5),
+    st.tuples(st.floats(5, 35), st.floats(5, 35), st.floats(0.5, 6)),
+    st.tuples(st.floats(1, 39), st.floats(1, 39), st.floats(1, 39), st.floats(1, 39)),
+)
+def test_walls_agree_with_sampling(
+    path: list[tuple[float, float]],
+    region: tuple[float, float, float],
+    wall: tuple[float, float, float, float],
+) -> None:
+    """Where a path first leaves the area a region threatens past one wall, against a
+    fine sampling of the same rule (inside the ball, the line to the centre unblocked)."""
+    x0, y0, x1, y1 = wall
+    if math.hypot(x1 - x0, y1 - y0) < 0.5:
+        return
+    walls = WallSet([Wall((x0, y0), (x1, y1))])
+    threats = GridlessThreats(SCENE, walls)
+    cx, cy, r = region
+    threats.set_region("a", (cx, cy), r)
+    found = threats.exits(path)
+
+    def threatened(p: tuple[float, float]) -> bool:
+        inside = math.dist(p, (cx, cy)) <= r
+        return inside and not walls.segment_blocked((cx, cy), p, BlockMode.REACH)
+
+    # Sample every segment finely; the first sample after a threatened one that is not
+    # threatened bounds the exit from above.
+    samples = []
+    for step, (p, q) in enumerate(pairwise(path)):
+        for k in range(401):
+            t = k / 400
+            samples.append((step, t, (p[0] + (q[0] - p[0]) * t, p[1] + (q[1] - p[1]) * t)))
+    states = [threatened(s[2]) for s in samples]
+    first_out = next((i for i in range(1, len(samples)) if states[i - 1] and not states[i]), None)
+    if first_out is None:
+        # Sampling saw no exit: any exit found lies within one sample of a boundary.
+        assert all(e.t >= 0 for e in found)
+        return
+    step, t, _ = samples[first_out]
+    assert found, f"sampling leaves at step {step} t {t}"
+    e = found[0]
+    # The exact exit lies between the last threatened sample and the first that is not.
+    before = samples[first_out - 1]
+    assert (before[0], before[1] - 1e-9) <= (e.step, e.t) <= (step, t + 1e-9)
