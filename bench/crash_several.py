@@ -153,7 +153,12 @@ async def _take_down(cluster: Cluster, slot: int, way: str, rng: random.Random) 
         cluster.pinned = slot  # its members come back to it alone
         proc.terminate()
         await asyncio.to_thread(proc.wait)
-        crashing = await cluster.start(slot, "--crash-at", f"{way}:{rng.randint(1, 4)}")
+        try:
+            await cluster.start(slot, "--crash-at", f"{way}:{rng.randint(1, 4)}")
+        except RuntimeError:  # it reached the point before its first health check
+            if cluster.procs[slot].returncode != -signal.SIGKILL:
+                raise
+        crashing = cluster.procs[slot]
         for _ in range(400):
             if crashing.poll() is not None:
                 break
