@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import itertools
 import json
 import random
@@ -43,6 +44,7 @@ import subprocess
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -51,7 +53,7 @@ import aiohttp
 import psycopg
 
 from bench.crash import NAMED_POINTS
-from bench.failover_client import ANSWER_S, Member, ask, join, play
+from bench.failover_client import Member, ask, join, play
 from bench.pgserver import PostgresServer
 from bench.serving import (
     PLAYERS,
@@ -131,18 +133,27 @@ class Cluster:
             proc.wait()
 
 
-async def _take_down(cluster: Cluster, slot: int, way: str, rng: random.Random) -> str:
-    """Take the process of ``slot`` down ``way`` and bring it back; what happened."""
+async def _take_down(
+    cluster: Cluster, slot: int, way: str, rng: random.Random, taken_over: Callable[[], bool]
+) -> str:
+    """Take the process of ``slot`` down ``way`` and bring it back; what happened.
+    ``taken_over``: whether its tables are all claimed by others now (a pause lasts
+    until they are)."""
     proc = cluster.procs[slot]
     if way == "sigkill":
         proc.kill()
         proc.wait()
     elif way == "sigstop":
         proc.send_signal(signal.SIGSTOP)
-        # Past the lease and past the members' patience, twice (for the answer they wait
-        # for, then for the handshake of a join they try here first): so they have
-        # joined through another process meanwhile, which claimed the tables.
-        await asyncio.sleep(2 * ANSWER_S + LEASE)
+        # Past the lease, and until its members have joined through another process,
+        # which claimed the tables (they give up on it after ``ANSWER_S``; a claim waits
+        # for a lock a commit in flight holds until the server ends its session).
+        deadline = time.monotonic() + PROGRESS_S
+        await asyncio.sleep(LEASE)
+        while not taken_over():
+            if time.monotonic() > deadline:
+                raise AssertionError("nobody took the paused process's tables over")
+            await asyncio.sleep(0.1)
         proc.send_signal(signal.SIGCONT)
         return way
     elif way == "sigterm":
@@ -234,12 +245,19 @@ async def _rounds(
         down = {t for t, (u, _) in owners.items() if u == cluster.urls[slot]}
         before = {t: e for t, (_, e) in owners.items()}
         await asyncio.sleep(rng.uniform(0.2, 0.6))  # mid-fight, at a random moment
-        happened[await _take_down(cluster, slot, way, rng)] += 1
+        taken_over = functools.partial(_taken_over, cluster, url, down, before)
+        happened[await _take_down(cluster, slot, way, rng, taken_over)] += 1
         hit = [m for m in members if table_ids[m.table] in down]
         await _goes_on(cluster, hit, before, table_ids, playing)
         if cluster.restarting is not None:
             await cluster.restarting
             cluster.restarting = None
+
+
+def _taken_over(cluster: Cluster, url: str | None, down: set[str], before: dict[str, int]) -> bool:
+    """Whether another process than ``url`` has claimed each of ``down`` since ``before``."""
+    now = cluster.owners()
+    return all(now[t][1] > before[t] and now[t][0] != url for t in down)
 
 
 def _table_of(db: str, token: str) -> str:

@@ -117,6 +117,13 @@ class PostgresStore:
         db = psycopg.connect(self._url, autocommit=True)
         # Acknowledged means committed and flushed, whatever the server's default says.
         db.execute("SET synchronous_commit = on")
+        if self.bridge is not None:
+            # A process paused (or cut off) inside a commit holds its tables' owner rows
+            # locked, and another process's claim of them waits on the lock: after a
+            # lease the server ends such a session, so the claim goes on; the paused
+            # process's commit then fails and is never acknowledged.
+            timeout_ms = max(1, round(self.lease_s * 1000))
+            db.execute(f"SET idle_in_transaction_session_timeout = {timeout_ms}")
         return db
 
     @contextmanager
