@@ -174,3 +174,32 @@ def test_a_lost_connection_fails_one_commit_and_the_next_reconnects(pg_dsn: str)
         assert _epochs(pg_dsn) == [(0, 1), (1, 1)]
     finally:
         a.close()
+
+
+def test_an_owner_paused_inside_a_commit_holds_up_a_takeover_for_a_lease_at_most(
+    pg_dsn: str,
+) -> None:
+    """Paused between its owner-row lock and its COMMIT, a process's session sits idle in
+    its transaction: the server ends it after the lease, so the claim waiting on the lock
+    goes on, and the paused commit never lands."""
+    a, b = _bridge(pg_dsn, "a", lease_s=0.5), _bridge(pg_dsn, "b")
+    try:
+        a.create_table(ROW, [])
+        a.append("t1", _row(0))
+        paused = a._db  # its session, as a commit in flight leaves it
+        paused.execute("BEGIN")
+        paused.execute("SELECT * FROM owners WHERE table_id = 't1' FOR UPDATE")
+        paused.execute(
+            "INSERT INTO log (table_id, position, first_event, command, events, meta, "
+            "event_count, epoch) VALUES ('t1', 1, 1, '{}', '[]', '{}', 0, 1)"
+        )
+        _expire(pg_dsn, "a")
+        began = time.monotonic()
+        assert b.claim("t1") == Claimed("t1", 2)  # waited for the lock, not for ever
+        assert time.monotonic() - began < 5
+        with pytest.raises(psycopg.errors.IdleInTransactionSessionTimeout):
+            paused.execute("COMMIT")  # the server ended the session: nothing landed
+        assert _epochs(pg_dsn) == [(0, 1)]
+    finally:
+        a.close()
+        b.close()
