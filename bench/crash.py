@@ -42,7 +42,8 @@ from typing import Any
 import aiohttp
 import msgpack
 
-NAMED_POINTS = ("before_commit", "after_commit", "after_ack", "mid_snapshot")
+from bench.crash_points import NAMED_POINTS
+
 TABLES = 2
 PLAYERS = 3
 SNAPSHOT_EVERY = 20

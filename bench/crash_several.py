@@ -13,13 +13,13 @@ the processes.  Each round picks a table, waits a random moment, and takes down 
 process serving it (and with it every table it serves) one of these ways:
 
 * ``sigkill``: killed, then started again;
-* ``sigstop``: paused past its lease (its members give up on it and join through
-  another process, which claims the tables), then let go on (``SIGCONT``): its next
-  commit is refused by the fence, and it sends its members on;
+* ``sigstop``: paused past its lease until its members, giving up on it, have joined
+  through another process, which claimed the tables; then let go on (``SIGCONT``):
+  its next commit is refused by the fence, and it sends its members on;
 * ``sigterm``: stopped gracefully (it hands its tables over), then started again;
-* a named point of :data:`bench.crash.NAMED_POINTS`: stopped gracefully and started
-  again with ``--crash-at POINT:N``, the members sent to it alone until it has claimed
-  its tables back and killed itself there; then started again as usual.
+* a named point (:data:`bench.crash_points.NAMED_POINTS`): stopped gracefully and
+  started again with ``--crash-at POINT:N``, the members sent to it alone until it
+  has claimed its tables back and killed itself there; then started again as usual.
 
 After each round every member of the tables it took down must have two more commands
 acknowledged, under a newer epoch of the table (the fight goes on, on the new owner).
@@ -52,7 +52,7 @@ from typing import Any
 import aiohttp
 import psycopg
 
-from bench.crash import NAMED_POINTS
+from bench.crash_points import NAMED_POINTS
 from bench.failover_client import Member, ask, join, play
 from bench.pgserver import PostgresServer
 from bench.serving import (
