@@ -306,6 +306,11 @@ def main() -> int:
         default="10,50,100,200,400,800",
         help="the table counts --human climbs (comma-separated)",
     )
+    parser.add_argument(
+        "--postgresql",
+        action="store_true",
+        help="with --human: the log on a throwaway PostgreSQL (bench.pgserver), not SQLite",
+    )
     parser.add_argument("--serve-echo", type=int, default=None, help=argparse.SUPPRESS)
     parser.add_argument("--serve-fanout", nargs="+", default=None, help=argparse.SUPPRESS)
     options = parser.parse_args()

@@ -42,7 +42,8 @@ from typing import Any
 import aiohttp
 import msgpack
 
-NAMED_POINTS = ("before_commit", "after_commit", "after_ack", "mid_snapshot")
+from bench.crash_points import NAMED_POINTS
+
 TABLES = 2
 PLAYERS = 3
 SNAPSHOT_EVERY = 20
@@ -288,7 +289,18 @@ async def run(random_kills: int, named_each: int, seed: int, workdir: Path) -> d
 
 
 def main() -> int:
+    if "--several" in sys.argv[1:]:  # several bridges on PostgreSQL: bench.crash_several
+        from bench import crash_several
+
+        arguments = [a for a in sys.argv[1:] if a != "--several"]
+        print(json.dumps(crash_several.main(arguments)))
+        return 0
     parser = argparse.ArgumentParser(prog="python -m bench.crash", description=__doc__)
+    parser.add_argument(
+        "--several",
+        action="store_true",
+        help="kill the owner among three bridges on PostgreSQL (bench.crash_several's flags)",
+    )
     parser.add_argument("--random", type=int, default=200, help="random SIGKILLs")
     parser.add_argument("--named", type=int, default=5, help="kills at each named point")
     parser.add_argument("--seed", type=int, default=1)

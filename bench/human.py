@@ -18,12 +18,14 @@ p99 target is missed at few tables, those say it is the disk, not the process.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import tempfile
 from pathlib import Path
 from typing import Any
 
 from bench import serving
 from bench._stats import percentile
+from bench.pgserver import PostgresServer
 
 #: The acknowledgement p99 a table at human speed must keep, in ms.
 TARGET_P99_MS = 20.0
@@ -39,8 +41,13 @@ async def human(options: argparse.Namespace) -> dict[str, Any]:
     ladder = [int(n) for n in options.human_tables.split(",")]
     steps: list[dict[str, Any]] = []
     served, missed = 0, False
-    with tempfile.TemporaryDirectory() as tmp:
-        db = Path(tmp) / "human.sqlite3"
+    # ``--postgresql``: the log on a throwaway PostgreSQL on this machine (its commits
+    # fsync on the same disk), one bridge process serving every table.
+    postgres = PostgresServer() if getattr(options, "postgresql", False) else None
+    with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as cleanup:
+        if postgres is not None:
+            cleanup.callback(postgres.stop)
+        db: Path | str = postgres.new_database() if postgres else Path(tmp) / "human.sqlite3"
         probe = serving.fsync_ms(Path(tmp))
         tables = serving.make_tables(db, 0, max(ladder))
         port = serving.free_port()
@@ -82,6 +89,7 @@ async def human(options: argparse.Namespace) -> dict[str, Any]:
                 elif not missed:
                     served = count
     return {
+        "database": "postgresql" if postgres else "sqlite",
         "fsync_p50_ms": round(percentile(probe, 50), 2),
         "fsync_p99_ms": round(percentile(probe, 99), 2),
         "human_pause_s": list(PAUSE),
@@ -95,7 +103,8 @@ async def human(options: argparse.Namespace) -> dict[str, Any]:
 def print_human(result: dict[str, Any]) -> None:
     """The ladder as a table."""
     print(
-        f"human speed (a move every {PAUSE[0]:g}-{PAUSE[1]:g} s per player): "
+        f"human speed on {result['database']} "
+        f"(a move every {PAUSE[0]:g}-{PAUSE[1]:g} s per player): "
         f"{result['human_tables']} tables with ack p99 < {TARGET_P99_MS:g} ms"
     )
     print(f"  the disk: fsync p50 {result['fsync_p50_ms']} ms, p99 {result['fsync_p99_ms']} ms")

@@ -175,8 +175,11 @@ async def _hub_context(app: web.Application) -> AsyncIterator[None]:
         for table in hub.tables.values():
             record(table, hub.store.log(table.id), now)
         # A table made while the server runs (``create_table``, ``vtt-bridge
-        # create-table``) has no log yet: only this server writes this database.
-        hub.on_table = lambda table: record(table, [], config.clock())
+        # create-table``) has no log yet; one loaded while it runs (a shared database:
+        # claimed here, perhaps from another process) comes with its log so far, so its
+        # recording replays from there.
+        hub.whole_log_on_load = True
+        hub.on_table = lambda table, rows: record(table, rows, config.clock())
     warn_if_files_run_short(config.max_connections)
     # One ticker (every 10 ms, read between ticks too) for the rate limits' stall credit
     # and the metrics' lag histogram.

@@ -104,10 +104,12 @@ class CopyReport:
     bytes: int
     seconds: float
     tables: tuple[TableCheck, ...]
+    #: What was checked of the file itself (a PostgreSQL dump: that it reads back).
+    checked: str = "integrity ok"
 
     def describe(self) -> str:
         """Lines for a person: the file, its size, each table."""
-        lines = [f"{self.path}: {self.bytes:,} bytes in {self.seconds:.2f} s, integrity ok"]
+        lines = [f"{self.path}: {self.bytes:,} bytes in {self.seconds:.2f} s, {self.checked}"]
         for t in self.tables:
             replayed = (
                 f", replays to its state {t.state_hash[:12]}"

@@ -520,12 +520,7 @@ def _migrate(args: argparse.Namespace) -> int:
 
 def _backup_or_restore(args: argparse.Namespace) -> int:
     if is_postgres_url(args.db):
-        print(
-            f"ERROR {args.command} copies a SQLite file; back a PostgreSQL database up with "
-            "its own tools (pg_dump, or a base backup with WAL archiving)",
-            file=sys.stderr,
-        )
-        return 1
+        return _backup_or_restore_pg(args)
     try:
         if args.command == "backup":
             print(backup(args.db, args.dest).describe())
@@ -537,6 +532,21 @@ def _backup_or_restore(args: argparse.Namespace) -> int:
     print(f"restored {args.source} to " + report.describe())
     if kept is not None:
         print(f"the database it replaced is kept at {kept}")
+    return 0
+
+
+def _backup_or_restore_pg(args: argparse.Namespace) -> int:
+    from vtt_bridge import backup_pg  # psycopg: only for PostgreSQL
+
+    try:
+        if args.command == "backup":
+            print(backup_pg.backup(args.db, args.dest).describe())
+            return 0
+        report = backup_pg.restore(args.source, args.db)
+    except BackupError as exc:
+        print(f"ERROR {exc}", file=sys.stderr)
+        return 1
+    print("restored " + report.describe())
     return 0
 
 

@@ -288,7 +288,11 @@ class Committer:
                     queue.task_done()
 
     async def _write_batch(self, batch: list[Pending]) -> None:
-        live = [p for p in batch if p.generation == p.table.generation]
+        # A moved table's commands are not written even when its owner row would let
+        # them: this process may have claimed the table again since (a newer epoch, a
+        # fresh copy loaded), and the fence checks the epoch it holds now, not the one
+        # the stale copy applied them under.  Their senders are sent on (below).
+        live = [p for p in batch if p.generation == p.table.generation and not p.table.moved]
         rows = [(p.table.id, p.row) for p in live if p.row is not None]
         settings = [p.settings for p in live if p.settings is not None]
         if rows or settings:

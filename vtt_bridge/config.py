@@ -143,6 +143,15 @@ def check(config: Config) -> None:
             raise ConfigError(
                 f"{_named('allowed-hosts')}: {host!r} is not a host name (host or host:port) or *"
             )
+    from vtt_bridge.store_open import is_postgres_url  # imports the store: not at load
+
+    if config.demo and is_postgres_url(config.database):
+        # Each process would make a demo table of its own on every start: a shared
+        # database's tables are made once, with create-table.
+        raise ConfigError(
+            f"{_named('demo')} is for one process on a SQLite file; on PostgreSQL make "
+            "tables with vtt-bridge create-table --db postgresql://..."
+        )
 
 
 def wall_clock_ms() -> int:

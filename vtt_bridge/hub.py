@@ -111,9 +111,13 @@ class Hub:
         #: Every join token not revoked, to the table it admits to.
         self.by_token: dict[str, Table] = {}
         self._on_deadline = on_deadline or (lambda table, prompt, deadline: None)
-        #: Called with every table installed from here on: the server sets it once
-        #: start-up's tables are in, to record the ones made while it runs.
-        self.on_table: Callable[[Table], None] = lambda table: None
+        #: Called with every table installed from here on and its log so far (empty for
+        #: a table made now): the server sets it once start-up's tables are in, to record
+        #: the ones made or (on a shared database) loaded while it runs.
+        self.on_table: Callable[[Table, list[LogRow]], None] = lambda table, rows: None
+        #: Whether a table loaded while serving has its whole log read for ``on_table``
+        #: (``--record``; else only its snapshot and tail are read).
+        self.whole_log_on_load = False
         self.metrics = Metrics()
         self.closing = False
         #: The database's ``data_version`` when revocations were last read from it.
@@ -221,12 +225,12 @@ class Hub:
             events=EventLog(keep_bytes=self.events_kept_bytes),
         )
 
-    def _admit(self, table: Table) -> Table:
+    def _admit(self, table: Table, rows: list[LogRow] | None = None) -> Table:
         self.tables[table.id] = table
         for token in table.tokens.values():
             if not token.revoked:
                 self.by_token[token.token] = table
-        self.on_table(table)
+        self.on_table(table, rows or [])
         return table
 
     async def table_created_elsewhere(self, table_id: str) -> Table | None:
@@ -247,9 +251,9 @@ class Hub:
             return self.tables[table_id]
         if read is None:
             return None
-        table, report, deadlines = read
+        table, report, deadlines, rows = read
         self.load_reports[table_id] = report
-        self._admit(table)
+        self._admit(table, rows)
         for deadline in deadlines:
             self._on_deadline(*deadline)
         log.info("table %s (%s) created by another process: loaded", table_id, table.row.name)
@@ -257,7 +261,7 @@ class Hub:
 
     def _read_table(
         self, table_id: str
-    ) -> tuple[Table, loading.LoadReport, list[tuple[str, str, int]]] | None:
+    ) -> tuple[Table, loading.LoadReport, list[tuple[str, str, int]], list[LogRow]] | None:
         # On the database thread: nothing here touches the hub's own state.
         row = self.store.table(table_id)
         if row is None:
@@ -268,7 +272,10 @@ class Hub:
         deadlines: list[tuple[str, str, int]] = []
         report = loading.load(table, self.store, lambda *d: deadlines.append(d))
         admin.remember_stored(table, self.store.admin_replies(table_id))
-        return table, report, deadlines
+        # Read in the same turn of the database thread: no commit of the table comes
+        # between its load and this (it is not admitted yet).
+        rows = self.store.log(table_id) if self.whole_log_on_load else []
+        return table, report, deadlines, rows
 
     def _load(self, verify_log: bool) -> None:
         if self.store.shared:

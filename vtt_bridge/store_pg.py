@@ -24,6 +24,7 @@ it and find its position taken) and one not committed is never acknowledged.
 from __future__ import annotations
 
 import json
+import logging
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -53,14 +54,18 @@ from vtt_bridge.store_pg_leases import (
     OwnedElsewhere,
     check_owners,
     claim,
+    end_sessions_of_stale_owner,
     fence,
     heartbeat,
     leave,
     lock_owners,
     lost_tables,
     register,
+    session_name,
 )
 from vtt_bridge.store_pg_schema import SCHEMA, SCHEMA_LOCK_KEY
+
+log = logging.getLogger("vtt_bridge")
 
 Cursor = psycopg.Cursor[tuple[Any, ...]]
 _TABLE_COLUMNS = "id, name, seed, prompt_timeout, created_ms, dice"
@@ -114,9 +119,19 @@ class PostgresStore:
                 register(cur, bridge, public_url, lease_s)
 
     def _connect(self) -> psycopg.Connection[tuple[Any, ...]]:
-        db = psycopg.connect(self._url, autocommit=True)
+        # A serving process's sessions carry its name, so another can end them once its
+        # lease has run out (:func:`end_sessions_of_stale_owner`).
+        name = "vtt-bridge" if self.bridge is None else session_name(self.bridge)
+        db = psycopg.connect(self._url, autocommit=True, application_name=name)
         # Acknowledged means committed and flushed, whatever the server's default says.
         db.execute("SET synchronous_commit = on")
+        if self.bridge is not None:
+            # A process paused (or cut off) inside a commit holds its tables' owner rows
+            # locked, and another process's claim of them waits on the lock: after a
+            # lease the server ends such a session, so the claim goes on; the paused
+            # process's commit then fails and is never acknowledged.
+            timeout_ms = max(1, round(self.lease_s * 1000))
+            db.execute(f"SET idle_in_transaction_session_timeout = {timeout_ms}")
         return db
 
     @contextmanager
@@ -142,15 +157,33 @@ class PostgresStore:
     def claim(self, table_id: str) -> Claimed | OwnedElsewhere:
         """Take ``table_id`` for this process unless another live process owns it."""
         assert self.bridge is not None, "a tool's store claims no table"
-        with self._transaction() as cur:
-            if not heartbeat(cur, self.bridge):  # claimed only while registered and live
-                register(cur, self.bridge, self.public_url, self.lease_s)
-            found = claim(cur, self.bridge, table_id, self.epochs.get(table_id))
+        try:
+            found = self._claim(table_id, waiting_ms=max(50, round(self.lease_s * 250)))
+        except psycopg.errors.LockNotAvailable:
+            # Its owner row stayed locked for a quarter of a lease: a commit of its owner
+            # in flight, or one stuck in a paused owner's session, which is ended if
+            # the owner's lease has run out; then the claim waits for the lock.
+            with self._transaction() as cur:
+                ended = end_sessions_of_stale_owner(cur, table_id)
+            if ended:
+                log.warning("table %s: ended %d session(s) of its stale owner", table_id, ended)
+            found = self._claim(table_id, waiting_ms=None)
         if isinstance(found, Claimed):
             self.epochs[table_id] = found.epoch
         else:
             self.epochs.pop(table_id, None)
         return found
+
+    def _claim(self, table_id: str, waiting_ms: int | None) -> Claimed | OwnedElsewhere:
+        """One claim's transaction, waiting at most ``waiting_ms`` for the owner row's
+        lock (None: as long as it takes)."""
+        assert self.bridge is not None
+        with self._transaction() as cur:
+            if waiting_ms is not None:
+                cur.execute(f"SET LOCAL lock_timeout = {int(waiting_ms)}")
+            if not heartbeat(cur, self.bridge):  # claimed only while registered and live
+                register(cur, self.bridge, self.public_url, self.lease_s)
+            return claim(cur, self.bridge, table_id, self.epochs.get(table_id))
 
     def heartbeat(self) -> list[str]:
         """Renew this process's lease; returns the tables it held that another process

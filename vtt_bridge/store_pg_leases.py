@@ -105,6 +105,32 @@ def claim(
     return Claimed(table_id, bumped[0])
 
 
+def session_name(bridge: str) -> str:
+    """The ``application_name`` of a serving process's database sessions: how another
+    process finds them (:func:`end_sessions_of_stale_owner`)."""
+    return f"vtt-bridge {bridge}"
+
+
+def end_sessions_of_stale_owner(cur: psycopg.Cursor[tuple[object, ...]], table_id: str) -> int:
+    """End the database sessions of ``table_id``'s owner if it is no longer live (its
+    lease ran out on the database's clock); how many were ended.
+
+    A process paused or cut off in the middle of a commit holds its tables' owner rows
+    locked for as long as its session lasts, which may be for ever (a paused process's
+    kernel keeps its connection open), and a claim waits on that lock.  Its lease has
+    run out, so it may no longer write anyway: ending its session rolls its commit back
+    (never acknowledged) and frees the rows.  A live owner's sessions are never ended."""
+    cur.execute(
+        "SELECT count(pg_terminate_backend(a.pid)) FROM owners o "
+        "JOIN bridges b ON b.id = o.owner "
+        "JOIN pg_stat_activity a ON a.application_name = 'vtt-bridge ' || o.owner "
+        f"WHERE o.table_id = %s AND NOT ({LIVE}) AND a.pid <> pg_backend_pid()",
+        (table_id,),
+    )
+    row = cur.fetchone()
+    return int(str(row[0])) if row else 0
+
+
 def fence(
     cur: psycopg.Cursor[tuple[object, ...]],
     bridge: str | None,

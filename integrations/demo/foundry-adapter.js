@@ -14,9 +14,11 @@ import { renamed, waitFor } from "./runner.js";
 const GRID_PX = 100;
 
 /**
- * @param {{script: any, bridgeUrl: string, gmToken: string, generation?: number}} args
+ * @param {{script: any, bridgeUrl: string, gmToken: string, generation?: number, clientOptions?: Record<string, any>}} args
+ *   clientOptions: more BridgeClient options for every seat (default: no reconnecting;
+ *   `{reconnect: true, binary: true}` is what the module's main.js makes)
  */
-export async function makeFoundryAdapter({ script, bridgeUrl, gmToken, generation = 13 }) {
+export async function makeFoundryAdapter({ script, bridgeUrl, gmToken, generation = 13, clientOptions = {} }) {
   const names = new Map(); // Foundry id -> script name
   const users = script.users.map((u) => {
     const data = fx.user({ name: u.name, role: u.gm ? 4 : 1 });
@@ -63,7 +65,7 @@ export async function makeFoundryAdapter({ script, bridgeUrl, gmToken, generatio
 
   async function seat(name, joinToken) {
     const foundry = world.connect(userId(name));
-    const bridge = new BridgeClient(bridgeUrl, { token: joinToken, reconnect: false });
+    const bridge = new BridgeClient(bridgeUrl, { token: joinToken, reconnect: false, ...clientOptions });
     await bridge.connect();
     const dialogs = [];
     const notes = [];

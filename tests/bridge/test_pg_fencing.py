@@ -174,3 +174,69 @@ def test_a_lost_connection_fails_one_commit_and_the_next_reconnects(pg_dsn: str)
         assert _epochs(pg_dsn) == [(0, 1), (1, 1)]
     finally:
         a.close()
+
+
+def test_an_owner_paused_inside_a_commit_holds_up_a_takeover_for_a_lease_at_most(
+    pg_dsn: str,
+) -> None:
+    """Paused between its owner-row lock and its COMMIT, a process's session sits idle in
+    its transaction: the server ends it after the lease, so the claim waiting on the lock
+    goes on, and the paused commit never lands."""
+    a, b = _bridge(pg_dsn, "a", lease_s=0.5), _bridge(pg_dsn, "b")
+    try:
+        a.create_table(ROW, [])
+        a.append("t1", _row(0))
+        paused = a._db  # its session, as a commit in flight leaves it
+        paused.execute("BEGIN")
+        paused.execute("SELECT * FROM owners WHERE table_id = 't1' FOR UPDATE")
+        paused.execute(
+            "INSERT INTO log (table_id, position, first_event, command, events, meta, "
+            "event_count, epoch) VALUES ('t1', 1, 1, '{}', '[]', '{}', 0, 1)"
+        )
+        _expire(pg_dsn, "a")
+        began = time.monotonic()
+        assert b.claim("t1") == Claimed("t1", 2)  # waited for the lock, not for ever
+        assert time.monotonic() - began < 5
+        # The server ended the session (idle too long, or ended by the claim): nothing
+        # landed.
+        with pytest.raises(
+            (psycopg.errors.IdleInTransactionSessionTimeout, psycopg.errors.AdminShutdown)
+        ):
+            paused.execute("COMMIT")
+        assert _epochs(pg_dsn) == [(0, 1)]
+    finally:
+        a.close()
+        b.close()
+
+
+def test_a_lock_a_stale_owner_never_lets_go_of_is_ended_by_the_claim(pg_dsn: str) -> None:
+    """Paused in the middle of sending a commit, a process's session is not idle in its
+    transaction (the server waits for the rest), so no timeout ends it: the claim, finding
+    the row locked and its owner's lease run out, ends the owner's sessions and goes on;
+    a live owner's sessions are never ended."""
+    a, b = _bridge(pg_dsn, "a"), _bridge(pg_dsn, "b")
+    holder = psycopg.connect(pg_dsn, application_name="vtt-bridge a")  # one of a's sessions
+    try:
+        a.create_table(ROW, [])
+        lock = "SELECT * FROM owners WHERE table_id = 't1' FOR UPDATE"
+        holder.execute(lock)
+        found: list[object] = []
+        waiting = threading.Thread(target=lambda: found.append(b.claim("t1")))
+        waiting.start()
+        waiting.join(1.0)
+        assert waiting.is_alive()  # a is live: the claim waits for its commit...
+        assert holder.execute("SELECT 1").fetchone() == (1,)  # ...and ends nothing
+        holder.rollback()
+        waiting.join(10)
+        assert found == [OwnedElsewhere("t1", "a", "ws://a.test/ws")]
+        holder.execute(lock)
+        _expire(pg_dsn, "a")
+        began = time.monotonic()
+        assert b.claim("t1") == Claimed("t1", 2)
+        assert time.monotonic() - began < 5
+        with pytest.raises(psycopg.OperationalError):
+            holder.execute("SELECT 1")  # its session was ended
+    finally:
+        holder.close()
+        a.close()
+        b.close()

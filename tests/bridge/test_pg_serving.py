@@ -89,6 +89,12 @@ async def test_group_commit_snapshots_and_retransmission_across_a_restart(pg_dsn
         await client.close()
 
 
+def test_demo_is_refused_on_postgresql() -> None:
+    # Every process would make a demo table of its own on every start.
+    with pytest.raises(ConfigError, match=r"--demo .* is for one process on a SQLite file"):
+        Config(demo=True, database="postgresql://vtt@db.internal/vtt")
+
+
 def test_a_public_url_must_be_a_websocket_url() -> None:
     assert Config(public_url="wss://bridge-2.example/ws").public_url == "wss://bridge-2.example/ws"
     for bad in ("http://bridge.example/ws", "ws:///ws", "bridge:8080", "ws://a b/ws"):
