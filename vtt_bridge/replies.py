@@ -136,7 +136,7 @@ def _prompt_for(
     controller: str,
     attacker: str,
     target: str,
-    at: tuple[int, int],
+    at: tuple[int | float, int | float],
     exit_point: tuple[float, float],
     deadline_ms: int,
     now_ms: int,

@@ -39,7 +39,9 @@ def _centre(token: dict[str, Any], cell_size: float) -> tuple[float, float]:
     return ((token["x"] + half) * cell_size, (token["y"] + half) * cell_size)
 
 
-async def test_a_gridless_move_pauses_at_the_exact_exit(pages: dict[str, Any], tmp_path: Path) -> None:
+async def test_a_gridless_move_pauses_at_the_exact_exit(
+    pages: dict[str, Any], tmp_path: Path
+) -> None:
     gm: Page = pages["gm"]
     alice: Page = pages["alice"]
     scene = json.loads(DEMO.read_text())
@@ -93,4 +95,3 @@ async def test_a_gridless_move_pauses_at_the_exact_exit(pages: dict[str, Any], t
     x, y = (float(v) for v in (await mark.get_attribute("data-exit-point") or "").split(","))
     assert math.dist((x, y), expected.point) < 1e-6
     assert pages["errors"] == []
-
