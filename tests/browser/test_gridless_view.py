@@ -95,3 +95,45 @@ async def test_a_gridless_move_pauses_at_the_exact_exit(
     x, y = (float(v) for v in (await mark.get_attribute("data-exit-point") or "").split(","))
     assert math.dist((x, y), expected.point) < 1e-6
     assert pages["errors"] == []
+
+
+async def test_a_flight_from_the_page(pages: dict[str, Any]) -> None:
+    """The hero (Flight 12 in the demo scene) flies out of the ogre's reach from the
+    page: its height at the end typed beside the plan, the move paused where it leaves
+    the ogre's ball in three dimensions, and its height shown under its name after."""
+    gm: Page = pages["gm"]
+    alice: Page = pages["alice"]
+    scene = json.loads(DEMO.read_text())
+    grid = scene["grid"]
+    size = grid["cell_size"]
+    tokens = {t["id"]: t for t in scene["tokens"]}
+    await gm.get_by_label("Ruleset").select_option("hero-supplement")
+    await gm.get_by_label("Without a grid").check()
+    await gm.get_by_role("button", name="Load the demo scene").click()
+    await expect(alice.locator("#board")).to_have_attribute("data-gridless", "true")
+    await gm.get_by_role("button", name=re.compile("Start combat")).click()
+    await expect(alice.locator("#order li.actor")).to_have_count(1)
+    hero_at, ogre_at = _centre(tokens["hero"], size), _centre(tokens["ogre"], size)
+    to = (hero_at[0] - 3 * size, hero_at[1])
+    await alice.locator('[data-token="hero"]').click()
+    await _click_point(alice, to)
+    await expect(alice.locator("polyline.plan")).to_have_count(1)
+    height = alice.get_by_label(f"Height at the end ({grid['unit']})")
+    await height.fill("4")
+    await height.dispatch_event("change")
+    await alice.get_by_role("button", name="Move there").click()
+    prompt = gm.locator("#prompt-list li.mine")
+    await expect(prompt).to_contain_text("Ogre may attack Hero, who is leaving its reach")
+    # Where it paused: where the climbing path leaves the ogre's ball.
+    reach = tokens["ogre"]["reach"] + tokens["ogre"]["size"] * size / 2
+    threats = GridlessThreats(GridlessScene(grid["width"] * size, grid["height"] * size))
+    threats.set_region("ogre", ogre_at, reach)
+    (expected,) = threats.exits([hero_at, to], [0.0, 4.0], ignore="hero")
+    mark = alice.locator('circle.exit-point[data-exit-by="ogre"]')
+    await expect(mark).to_have_count(1)
+    x, y = (float(v) for v in (await mark.get_attribute("data-exit-point") or "").split(","))
+    assert math.dist((x, y), expected.point) < 1e-6
+    await prompt.get_by_role("button", name="Let them pass").click()
+    await expect(alice.locator('[data-token="hero"] text.elevation')).to_have_text("\u2191 4 m")
+    assert await view_of(alice, ".tokens.hero.elevation") == 4
+    assert pages["errors"] == []

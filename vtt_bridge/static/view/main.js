@@ -24,7 +24,7 @@ const LOG_KEPT = 500;
 const RULER_ASKED = 24;
 
 /** What the page adds to the table view. */
-const board = { selected: null, hovered: null, plan: null, participant: null, options: null, threat: null, drag: null, picked: [] };
+const board = { selected: null, hovered: null, plan: null, participant: null, options: null, threat: null, drag: null, picked: [], flyTo: null };
 /** Queries kept to one in flight each (the protocol README asks as much of a drag). */
 const asking = { threat: "", path: false, nextPath: null, options: "" };
 /** @type {ActionBar | null} the selected token's actions */
@@ -427,6 +427,20 @@ function renderControls(client) {
           ? ` Leaves ${who}'s reach at (${placeText(exit.point)}): ${who} may attack.`
           : ` Trips ${who}'s readied action at ${exit.at}.`;
       }
+      const mover = view.tokens[plan.token];
+      if (view.scene?.grid.kind === "gridless" && mover) {
+        // A flight: the height the token's base reaches at the end (gridless scenes; the
+        // game says who may fly). Kept across redraws until the plan goes.
+        const unit = view.scene.grid.unit;
+        const field = h("input", { type: "number", step: "any", value: String(board.flyTo ?? mover.elevation ?? 0) });
+        field.setAttribute("aria-label", `Height at the end (${unit})`);
+        field.addEventListener("change", () => {
+          board.flyTo = Number(field.value);
+        });
+        const label = h("label", { textContent: `Height (${unit}) ` });
+        label.append(field);
+        buttons.push(label);
+      }
       button("Move there", "move", () => commitMove(client));
       button("Cancel", "cancel", async () => {
         board.plan = null;
@@ -441,12 +455,38 @@ function renderControls(client) {
   $("hint").textContent = hint;
 }
 
+/**
+ * A flight's heights, one per waypoint: from `from` to `to` in step with the distance
+ * flown on the ground, so the token climbs (or sinks) evenly all the way.
+ * @param {{x: number, y: number}} token @param {Array<[number, number]>} path
+ * @param {number} from @param {number} to @returns {number[]}
+ */
+export function climb(token, path, from, to) {
+  let [px, py] = [token.x, token.y];
+  const along = path.map(([x, y]) => {
+    const d = Math.hypot(x - px, y - py);
+    [px, py] = [x, y];
+    return d;
+  });
+  const total = along.reduce((a, b) => a + b, 0);
+  let done = 0;
+  return along.map((d, i) => {
+    done += d;
+    return i === along.length - 1 || !total ? to : from + ((to - from) * done) / total;
+  });
+}
+
 /** Send the planned move.  @param {BridgeClient} client */
 async function commitMove(client) {
   const plan = board.plan;
   if (!plan) return null;
   board.plan = null;
-  const ack = await act("move", () => client.move(plan.token, plan.path));
+  const token = client.view.tokens[plan.token];
+  const from = Number(token?.elevation ?? 0);
+  const to = board.flyTo ?? from;
+  board.flyTo = null;
+  const options = token && to !== from ? { elevations: climb(token, plan.path, from, to) } : {};
+  const ack = await act("move", () => client.move(plan.token, plan.path, options));
   asking.options = "";
   await refreshOptions(client);
   return ack;

@@ -729,8 +729,10 @@ export class BridgeClient {
 
   /**
    * @param {string} token
-   * @param {Array<[number, number]>} path cells after the token's own
-   * @param {{mode?: string, attack?: string | null, maneuver?: Record<string, any> | null}} [options]
+   * @param {Array<[number, number]>} path cells after the token's own (gridless: waypoints
+   *   in the scene's unit)
+   * @param {{mode?: string, attack?: string | null, maneuver?: Record<string, any> | null, elevations?: number[]}} [options]
+   *   `elevations`: a flight on a gridless scene, the height of the token's base at each waypoint
    */
   move(token, path, options = {}) {
     return this.send("move", { token, path, ...options });

@@ -138,7 +138,9 @@ function statsMap(stats) {
 /** @param {any} token @returns {TokenView} */
 function tokenView(token) {
   const { id, name, owner, side, x, y, size, reach, movement } = token;
-  return { id, name, owner, side, x, y, size, reach, movement, stats: statsMap(token.stats) };
+  // A flier's height (0, on the ground, is left out as the bridge leaves it out).
+  const up = token.elevation ? { elevation: token.elevation } : {};
+  return { id, name, owner, side, x, y, size, reach, movement, ...up, stats: statsMap(token.stats) };
 }
 
 /** @param {TableView} view @param {any} scene */
@@ -326,12 +328,15 @@ function promptView(id, kind, controller, p, deadlineMs, localDeadlineMs) {
   };
 }
 
-/** @param {TableView} view @param {string} id @param {Cell} at */
-function place(view, id, at) {
+/** Put token `id` on `at`, and at `elevation` when the event carries one (a flight's).
+ * @param {TableView} view @param {string} id @param {Cell} at @param {number} [elevation] */
+function place(view, id, at, elevation) {
   const token = view.tokens[id];
   if (token) {
     token.x = at[0];
     token.y = at[1];
+    if (elevation) token.elevation = elevation;
+    else if (elevation !== undefined) delete token.elevation; // landed
   }
 }
 
@@ -375,7 +380,7 @@ const FOLD = {
     // A token new to the scene (join_combat) is drawn from the `combatant_joined` that
     // follows, which carries its spec; until then the view knows its id and cell.
     view.tokens[d.token] ??= { id: d.token, name: d.token, owner: "", side: "", x: d.at[0], y: d.at[1], size: 1, reach: 0, movement: 0, stats: {} };
-    place(view, d.token, d.at);
+    place(view, d.token, d.at, d.elevation);
   },
   combatant_joined(view, d) {
     if (d.token) view.tokens[d.combatant] = tokenView(d.token);
@@ -451,7 +456,7 @@ const FOLD = {
     view.lastMove = { token: d.token, path, exits: [], end: "moving", at: [d.start[0], d.start[1]], cost: null };
   },
   move_interrupted(view, d) {
-    place(view, d.token, d.at);
+    place(view, d.token, d.at, d.elevation);
     const last = lastMoveOf(view, d.token);
     if (last) {
       last.at = [d.at[0], d.at[1]];
@@ -459,7 +464,7 @@ const FOLD = {
     }
   },
   move_completed(view, d) {
-    place(view, d.token, d.at);
+    place(view, d.token, d.at, d.elevation);
     const last = lastMoveOf(view, d.token);
     if (last) Object.assign(last, { end: "completed", at: [d.at[0], d.at[1]], cost: d.cost });
     const combat = view.combat;
@@ -469,7 +474,7 @@ const FOLD = {
     }
   },
   move_stopped(view, d) {
-    place(view, d.token, d.at);
+    place(view, d.token, d.at, d.elevation);
     const last = lastMoveOf(view, d.token);
     if (last) Object.assign(last, { end: "stopped", at: [d.at[0], d.at[1]] });
     if (view.combat) view.combat.moving = null;
