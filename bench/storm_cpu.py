@@ -60,6 +60,42 @@ class Stretches:
         self._stop = True
 
 
+async def measure_loops(seconds: float) -> dict[str, Any]:
+    """The reconnect loops (``bench.hostile_clients.reconnect_loops``) for ``seconds``
+    against an in-process bridge: the loop's CPU a second and its longest stretch."""
+    with tempfile.TemporaryDirectory() as tmp:
+        db = Path(tmp) / "loops.sqlite3"
+        tokens = hostile_table(db)
+        port = free_port()
+        app = create_app(Config(database=db, port=port, synchronous="FULL"))
+        runner = web.AppRunner(app, access_log=None)
+        await runner.setup()
+        await web.TCPSite(runner, "127.0.0.1", port).start()
+        url = f"ws://127.0.0.1:{port}/ws"
+        try:
+            await setup_hostile(url, tokens)
+            monitor = Stretches()
+            watching = asyncio.create_task(monitor.run())
+            loops = asyncio.create_task(
+                elsewhere("reconnect_loops", url, tokens["p0"], seconds + 2)
+            )
+            await asyncio.sleep(2.0)  # the clients' process has started
+            began = time.thread_time()
+            await asyncio.sleep(seconds)
+            cpu = time.thread_time() - began
+            monitor.stop()
+            await watching
+            report = await loops
+        finally:
+            await runner.cleanup()
+    return {
+        "hostile": report,
+        "loop_cpu_ms_per_s": round(cpu * 1000 / seconds, 1),
+        "longest_stretch_ms": round(monitor.longest * 1000, 2),
+        "stretches_over_2ms": monitor.long,
+    }
+
+
 async def measure(profile: Path | None) -> dict[str, Any]:
     """One storm against an in-process bridge; its figures (module docstring)."""
     with tempfile.TemporaryDirectory() as tmp:
@@ -124,8 +160,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--profile", type=Path, default=None)
+    parser.add_argument("--loops", action="store_true", help="the reconnect loops instead")
     options = parser.parse_args()
-    result = asyncio.run(measure(options.profile))
+    result = asyncio.run(measure_loops(8.0) if options.loops else measure(options.profile))
     print(json.dumps(result) if options.json else "\n".join(f"{k}: {v}" for k, v in result.items()))
     return 0
 
