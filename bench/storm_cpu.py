@@ -9,7 +9,9 @@ figures do not depend on what else the machine runs:
 
 * the loop thread's CPU over the storm, and per join;
 * the longest stretch the loop ran without reaching the monitor (the most the storm
-  held every other table up at once), and how many stretches were over 2 ms.
+  held every other table up at once), and how many stretches were over 2 ms;
+* the CPU the storm's clients used (their process, start-up included): on a machine
+  where they share the server's cores, what they take is taken from it too.
 
 ``--profile FILE`` writes a cProfile of the loop thread over the storm (``pstats``).
 ``--json`` prints one JSON object.
@@ -21,6 +23,7 @@ import argparse
 import asyncio
 import cProfile
 import json
+import resource
 import tempfile
 import time
 from pathlib import Path
@@ -114,6 +117,7 @@ async def measure(profile: Path | None) -> dict[str, Any]:
             watching = asyncio.create_task(monitor.run())
             profiler = cProfile.Profile() if profile is not None else None
             delay = 2.0  # the clients' process starts first
+            children = _children_cpu_s()
             storm = asyncio.create_task(elsewhere("storm", url, spectators, delay, delay + 8.0))
             await asyncio.sleep(delay - 0.3)
             began = time.thread_time()
@@ -129,6 +133,7 @@ async def measure(profile: Path | None) -> dict[str, Any]:
             monitor.stop()
             await watching
             report: dict[str, Any] = await storm
+            clients_cpu = _children_cpu_s() - children
         finally:
             await runner.cleanup()
     joined = report.get("joined", 0)
@@ -140,7 +145,16 @@ async def measure(profile: Path | None) -> dict[str, Any]:
         "cpu_per_join_ms": round(cpu * 1000 / max(joined, 1), 3),
         "longest_stretch_ms": round(monitor.longest * 1000, 2),
         "stretches_over_2ms": monitor.long,
+        # The storm's clients, their process's whole life (start-up included): on the
+        # same cores as the server, they compete with it and with the load's driver.
+        "clients_cpu_ms": round(clients_cpu * 1000, 1),
     }
+
+
+def _children_cpu_s() -> float:
+    """CPU seconds of this process's children that have ended and been waited for."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def _all_joined(app: web.Application, count: int) -> bool:
