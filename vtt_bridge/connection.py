@@ -37,6 +37,7 @@ import logging
 import math
 
 from aiohttp import WSMsgType, web
+from aiohttp.typedefs import Handler
 
 from vtt_bridge.appkeys import CONFIG, CONNECTIONS, HUB, LIMITS
 from vtt_bridge.hosts import origin_allowed
@@ -44,11 +45,22 @@ from vtt_bridge.limits import take_turn
 from vtt_bridge.outbound import CLOSE_POLICY, Outbound
 from vtt_bridge.wsresponse import DrainingResponse
 
-__all__ = ["websocket"]
+__all__ = ["arrival_turns", "websocket"]
 
 log = logging.getLogger("vtt_bridge")
 
 _connection_ids = itertools.count(1)
+
+
+@web.middleware
+async def arrival_turns(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """The outermost middleware: a WebSocket handshake goes on only in an iteration of
+    the event loop with room for it (:class:`vtt_bridge.limits.Arrivals`), so a storm's
+    handshakes do not all run before every other table's frames.  Other requests (the
+    health check) pass at once."""
+    if request.path == "/ws" and LIMITS in request.app:
+        await request.app[LIMITS].arrivals.turn()
+    return await handler(request)
 
 
 async def websocket(request: web.Request) -> web.StreamResponse:

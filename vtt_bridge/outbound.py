@@ -22,8 +22,9 @@ import protocol
 from vtt_bridge import costs
 from vtt_bridge.config import Config
 from vtt_bridge.fanout import Shared
-from vtt_bridge.limits import PRE_JOIN_BURST, Bucket, Buckets, Gate, JoinRate, LoopLag
+from vtt_bridge.limits import PRE_JOIN_BURST, Arrivals, Bucket, Buckets, Gate, JoinRate, LoopLag
 from vtt_bridge.tables import Session
+from vtt_bridge.wsresponse import DrainingResponse
 
 __all__ = ["CLOSE_POLICY", "Limits", "Outbound"]
 
@@ -35,7 +36,7 @@ _FLUSH_AND_CLOSE = object()
 
 class Limits:
     """The server-wide side of the limits: the loop's lag, the participants' buckets,
-    the handshakes per address and the join gate (:mod:`vtt_bridge.limits`)."""
+    the handshakes per address, their arrivals and the join gate (:mod:`vtt_bridge.limits`)."""
 
     def __init__(self, config: Config, observe_lag: Callable[[float], None] | None = None) -> None:
         """``observe_lag`` is told how late each 10 ms tick of the loop ran (metrics)."""
@@ -44,6 +45,7 @@ class Limits:
         self.buckets = Buckets(config.rate_limit, float(config.rate_burst), self.lag)
         self.join_rate = JoinRate(config.join_rate, config.join_burst)
         self.gate = Gate()
+        self.arrivals = Arrivals()
 
 
 class Outbound:
@@ -307,7 +309,9 @@ class Outbound:
         wakes in one frame (:func:`protocol.encode_batch`), up to :data:`MAX_BATCH`
         messages and :data:`protocol.MAX_FRAME_BYTES` (what a reader of ours accepts; a
         single larger message, a big ``state``, still goes alone): the acknowledgement
-        and the broadcasts of a whole group commit cost one WebSocket write."""
+        and the broadcasts of a whole group commit cost one WebSocket write.  One
+        without it gets a frame a message, but what is queued (within the same bounds)
+        still goes in one socket write: a catch-up is not a system call an event."""
         loop = asyncio.get_running_loop()
         queue = self._queue
         carried: bytes | str | None = None  # encoded, did not fit in the last frame
@@ -320,7 +324,7 @@ class Outbound:
                 carried = self._encode(item)
             frames, size, closing = [carried], _wire_size(carried), False
             carried = None
-            while self.session.batch and len(frames) < protocol.MAX_BATCH and queue:
+            while len(frames) < protocol.MAX_BATCH and queue:
                 item = queue.popleft()
                 if item is _FLUSH_AND_CLOSE:
                     closing = True
@@ -332,15 +336,30 @@ class Outbound:
                     break
                 frames.append(frame)
             self.busy_since = loop.time()
-            out = frames[0] if len(frames) == 1 else protocol.encode_batch(frames)
-            if isinstance(out, bytes):
-                await self._ws.send_bytes(out)
+            if len(frames) > 1 and not self.session.batch:
+                await self._send_frames(frames)
             else:
-                await self._ws.send_str(out)
+                out = frames[0] if len(frames) == 1 else protocol.encode_batch(frames)
+                if isinstance(out, bytes):
+                    await self._ws.send_bytes(out)
+                else:
+                    await self._ws.send_str(out)
             self.busy_since = None
             if closing:
                 await self._ws.close(code=self._close_code, message=self._close_reason)
                 return
+
+    async def _send_frames(self, frames: list[bytes | str]) -> None:
+        """A client without ``batch``: one frame a message, all in one socket write
+        when the response can (:meth:`DrainingResponse.send_frames`)."""
+        if isinstance(self._ws, DrainingResponse):
+            await self._ws.send_frames(frames)
+            return
+        for frame in frames:
+            if isinstance(frame, bytes):
+                await self._ws.send_bytes(frame)
+            else:
+                await self._ws.send_str(frame)
 
     def _encode(self, item: object) -> bytes | str:
         binary = self.session.binary
