@@ -43,9 +43,14 @@ def _js_numbers(point: tuple[float, ...]) -> str:
 
 
 async def _centre(page: Page, selector: str) -> tuple[float, float]:
-    box = await page.locator(selector).bounding_box()
-    assert box is not None, f"{selector} is not on the page"
-    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    # The board is redrawn whole on every change: an element read mid-redraw is gone for
+    # that moment, so the box is asked again until the page shows one (5 s at most).
+    for _ in range(50):
+        box = await page.locator(selector).bounding_box()
+        if box is not None:
+            return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        await asyncio.sleep(0.1)
+    raise AssertionError(f"{selector} is not on the page")
 
 
 async def _drag(page: Page, start: str, cells: list[str]) -> None:
