@@ -404,15 +404,23 @@ def _ball_roots(
     return (-b / a - half, -b / a + half)
 
 
-def _line_hits(px: float, py: float, dx: float, dy: float, a: Point, b: Point) -> tuple[float, ...]:
-    """Where the segment ``p + t d`` crosses the segment ``a``-``b``, as ``t``."""
-    ex, ey = b[0] - a[0], b[1] - a[1]
+def _crossing(
+    px: float, py: float, dx: float, dy: float, origin: Point, toward: Point
+) -> tuple[float, float] | None:
+    """Where the segment ``p + t d`` meets the line ``origin + u (toward - origin)``, as
+    ``(t, u)``, or None when they are parallel."""
+    ex, ey = toward[0] - origin[0], toward[1] - origin[1]
     denom = dx * ey - dy * ex
     if denom == 0:
-        return ()
-    t = ((a[0] - px) * ey - (a[1] - py) * ex) / denom
-    u = ((a[0] - px) * dy - (a[1] - py) * dx) / denom
-    return (t,) if 0.0 <= u <= 1.0 else ()
+        return None
+    ox, oy = origin[0] - px, origin[1] - py
+    return (ox * ey - oy * ex) / denom, (ox * dy - oy * dx) / denom
+
+
+def _line_hits(px: float, py: float, dx: float, dy: float, a: Point, b: Point) -> tuple[float, ...]:
+    """Where the segment ``p + t d`` crosses the segment ``a``-``b``, as ``t``."""
+    hit = _crossing(px, py, dx, dy, a, b)
+    return (hit[0],) if hit is not None and 0.0 <= hit[1] <= 1.0 else ()
 
 
 def _ray_hits(
@@ -420,13 +428,8 @@ def _ray_hits(
 ) -> tuple[float, ...]:
     """Where the segment ``p + t d`` crosses the ray from ``centre`` through ``end``
     (the edge of the shadow a wall ending at ``end`` casts), as ``t``."""
-    ex, ey = end[0] - centre[0], end[1] - centre[1]
-    denom = dx * ey - dy * ex
-    if denom == 0:
-        return ()
-    t = ((centre[0] - px) * ey - (centre[1] - py) * ex) / denom
-    u = ((centre[0] - px) * dy - (centre[1] - py) * dx) / denom
-    return (t,) if u >= 0.0 else ()
+    hit = _crossing(px, py, dx, dy, centre, end)
+    return (hit[0],) if hit is not None and hit[1] >= 0.0 else ()
 
 
 def _inside(region: tuple[float, float, float, float], x: float, y: float, z: float) -> bool:
