@@ -10,6 +10,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { isDeepStrictEqual } from "node:util";
 
+import { BridgeClient } from "../src/index.js";
+
 /** The repository root (clients/js/test -> ../../..). */
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 
@@ -322,6 +324,23 @@ export async function startServe(db, { lease = 2 } = {}) {
       clearTimeout(timer);
     },
   };
+}
+
+/**
+ * A table `name` on `db` (PostgreSQL) with two `vtt-bridge serve` processes: `owner`
+ * serves it (someone joined through it first) and `home`, where a client is pointed,
+ * sends joins on to it (`redirect`). Resolves with the table's join tokens and both
+ * processes, for the caller to stop.
+ * @param {string} db @param {string} name
+ */
+export async function tableServedElsewhere(db, name) {
+  const tokens = await createTable(db, name);
+  const home = await startServe(db);
+  const owner = await startServe(db);
+  const first = new BridgeClient(owner.url, { token: tokens.gm, reconnect: false });
+  await first.connect();
+  first.close();
+  return { tokens, home, owner };
 }
 
 /** A Hero hero and an ogre far apart on a 12 x 12 square grid: a fight with nothing in reach. */

@@ -8,8 +8,7 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 
-import { BridgeClient } from "../lib/client/src/index.js";
-import { createTable, startPostgres, startServe, waitFor } from "../../../clients/js/test/helpers.js";
+import { startPostgres, tableServedElsewhere, waitFor } from "../../../clients/js/test/helpers.js";
 import { makeFoundryAdapter } from "../../demo/foundry-adapter.js";
 
 const script = {
@@ -41,14 +40,9 @@ after(async () => {
 
 test("the module follows a redirect, then a failover, and resumes where it was", async (t) => {
   if (pg.skip) return t.skip(pg.skip);
-  const tokens = await createTable(pg.dsn, "foundry");
-  const home = await startServe(pg.dsn);
-  const owner = await startServe(pg.dsn);
+  // Someone joined through `owner` first: it serves the table; `home` sends joins on.
+  const { tokens, home, owner } = await tableServedElsewhere(pg.dsn, "foundry");
   bridges.push(home, owner);
-  // Someone joined through `owner` first: it serves the table.
-  const first = new BridgeClient(owner.url, { token: tokens.gm, reconnect: false });
-  await first.connect();
-  first.close();
 
   // The module's bridge URL setting is `home`; its clients are sent on.
   adapter = await makeFoundryAdapter({ script, bridgeUrl: home.url, gmToken: tokens.gm, clientOptions: { reconnect: true, binary: true } });

@@ -7,8 +7,7 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 
-import { BridgeClient } from "../../../clients/js/src/index.js";
-import { createTable, startPostgres, startServe } from "../../../clients/js/test/helpers.js";
+import { startPostgres, tableServedElsewhere } from "../../../clients/js/test/helpers.js";
 import { OwlbearTable, waitUntil } from "./driver.js";
 
 let pg;
@@ -28,14 +27,9 @@ after(async () => {
 
 test("the extension follows a redirect, then a failover, and resumes where it was", async (t) => {
   if (pg.skip) return t.skip(pg.skip);
-  const tokens = await createTable(pg.dsn, "owl");
-  const home = await startServe(pg.dsn);
-  const owner = await startServe(pg.dsn);
+  // Someone joined through `owner` first: it serves the table; `home` sends joins on.
+  const { tokens, home, owner } = await tableServedElsewhere(pg.dsn, "owl");
   bridges.push(home, owner);
-  // Someone joined through `owner` first: it serves the table.
-  const first = new BridgeClient(owner.url, { token: tokens.gm, reconnect: false });
-  await first.connect();
-  first.close();
 
   // Every player's extension is set up with `home`'s address, and is sent on.
   table = await OwlbearTable.open({ url: home.url, tokens });
