@@ -109,6 +109,22 @@ class WallBuckets:
                 found.update(hit)
         return found
 
+    def blocking_within(
+        self, point: Point, distance: float, mode: BlockMode
+    ) -> list[tuple[Point, Point]]:
+        """The walls that block ``mode`` (doors as they stand now) and come closer than
+        ``distance`` to ``point`` (:func:`point_segment_distance`), as their ends, in the
+        wall set's order: what a scan of every wall would find, from the buckets near it."""
+        if distance < 0 or not math.isfinite(distance):
+            raise GeometryError(f"distance must be a finite number >= 0, got {distance!r}")
+        mask = self._mask(mode)
+        ends = self._ends
+        return [
+            ends[i]
+            for i in sorted(self.near(point, point, distance))
+            if mask[i] and point_segment_distance(point, *ends[i]) < distance
+        ]
+
     def disc_blocked(
         self, p: Point, q: Point, radius: float, mode: BlockMode = BlockMode.MOVE
     ) -> bool:

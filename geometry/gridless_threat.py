@@ -43,7 +43,7 @@ from typing import NamedTuple
 from shapely.geometry import Polygon
 from shapely.ops import unary_union
 
-from geometry.buckets import WallBuckets, bucket_keys, point_segment_distance
+from geometry.buckets import WallBuckets, bucket_keys
 from geometry.errors import GeometryError
 from geometry.gridless import GridlessScene
 from geometry.square import Point
@@ -260,15 +260,11 @@ class GridlessThreats:
         found = self._shading.get(area_id)
         if found is None:
             cx, cy, _, r = self._regions[area_id]
-            centre = (cx, cy)
-            buckets = self.wall_buckets
-            mask = buckets._mask(BlockMode.REACH)
-            ends = buckets._ends
             found = [
                 (ax, ay, bx, by, (bx - ax) * (cy - ay) - (by - ay) * (cx - ax))
-                for i in sorted(buckets.near(centre, centre, r))
-                if mask[i] and point_segment_distance(centre, *ends[i]) < r
-                for (ax, ay), (bx, by) in (ends[i],)
+                for (ax, ay), (bx, by) in self.wall_buckets.blocking_within(
+                    (cx, cy), r, BlockMode.REACH
+                )
             ]
             self._shading[area_id] = found
         return found

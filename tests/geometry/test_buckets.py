@@ -1,5 +1,6 @@
 """WallBuckets answers exactly what geometry.gridless.disc_blocked answers (hypothesis),
-and the gridless bench's baseline agrees with the index on a small scene."""
+its walls near a point are those a scan of every wall finds, and the gridless bench's
+baseline agrees with the index on a small scene."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from geometry import BlockMode, Door, GeometryError, Wall, WallSet
-from geometry.buckets import WallBuckets, segment_distance
+from geometry.buckets import WallBuckets, point_segment_distance, segment_distance
 from geometry.gridless import disc_blocked
 
 coord = st.floats(0, 20, allow_nan=False).map(lambda v: round(v, 2))
@@ -65,6 +66,65 @@ def test_same_answer_as_disc_blocked(
     assert buckets.disc_blocked(p, q, radius, BlockMode.MOVE) == disc_blocked(
         wall_set, p, q, radius
     )
+
+
+def _barrier(kind: int, a: tuple[float, float], b: tuple[float, float]) -> Wall | Door:
+    """Kind 0 a wall, 1 a window (blocks movement only), 2 a curtain (sight only),
+    3 a closed door, 4 an open one."""
+    if kind >= 3:
+        return Door(a, b, is_open=kind == 4)
+    return Wall(a, b, blocks_move=kind != 2, blocks_sight=kind != 1)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.tuples(point, point, st.integers(0, 4)).filter(lambda w: w[0] != w[1]),
+        min_size=0,
+        max_size=30,
+    ),
+    point,
+    st.sampled_from([0.0, 0.5, 1.0, 2.5, 7.0]),
+    st.sampled_from(list(BlockMode)),
+    st.sampled_from([0.5, 2.0, 3.0]),
+)
+def test_blocking_within_is_what_a_scan_finds(
+    walls: list[tuple[tuple[float, float], tuple[float, float], int]],
+    centre: tuple[float, float],
+    distance: float,
+    mode: BlockMode,
+    cell: float,
+) -> None:
+    wall_set = WallSet([_barrier(kind, a, b) for a, b, kind in walls])
+    buckets = WallBuckets(wall_set, cell=cell)
+
+    def scan() -> list[tuple[tuple[float, float], tuple[float, float]]]:
+        mask = wall_set.mask(mode)
+        return [
+            (wall.a, wall.b)
+            for i, wall in enumerate(wall_set.get(w) for w in wall_set.ids())
+            if mask[i] and point_segment_distance(centre, wall.a, wall.b) < distance
+        ]
+
+    assert buckets.blocking_within(centre, distance, mode) == scan()
+    # A door that opens or closes changes the answer at once (the wall set's version).
+    doors = [i for i, (_, _, kind) in enumerate(walls) if kind >= 3]
+    if doors:
+        wall_set.set_door(str(doors[0]), is_open=walls[doors[0]][2] == 3)  # toggled
+        assert buckets.blocking_within(centre, distance, mode) == scan()
+
+
+def test_blocking_within_edge_cases() -> None:
+    buckets = WallBuckets(WallSet([Wall((0, 0), (4, 0)), Wall((0, 2), (4, 2), blocks_sight=False)]))
+    # Exactly ``distance`` away is not closer: the wall at y = 2 is left out.
+    assert buckets.blocking_within((2, 0), 2.0, BlockMode.REACH) == [((0, 0), (4, 0))]
+    # Standing on a wall: distance 0, closer than any positive distance.
+    assert buckets.blocking_within((1, 0), 1e-9, BlockMode.MOVE) == [((0, 0), (4, 0))]
+    # A window does not block sight.
+    assert buckets.blocking_within((2, 1), 5.0, BlockMode.SIGHT) == [((0, 0), (4, 0))]
+    assert buckets.blocking_within((2, 1), 0.0, BlockMode.REACH) == []
+    with pytest.raises(GeometryError, match="distance"):
+        buckets.blocking_within((2, 1), -1.0, BlockMode.REACH)
 
 
 def test_bad_radius_and_bucket() -> None:
