@@ -29,12 +29,18 @@ def point_segment_distance(p: Point, a: Point, b: Point) -> float:
     """The distance from ``p`` to the segment ``a``-``b``."""
     ax, ay = a
     dx, dy = b[0] - ax, b[1] - ay
-    length2 = dx * dx + dy * dy
+    return _point_gap(p[0], p[1], ax, ay, dx, dy, dx * dx + dy * dy)
+
+
+def _point_gap(
+    x: float, y: float, ax: float, ay: float, dx: float, dy: float, length2: float
+) -> float:
+    """:func:`point_segment_distance` from (x, y) to ``a + t d`` over figures at hand."""
     if length2 == 0:
-        return math.hypot(p[0] - ax, p[1] - ay)
-    t = ((p[0] - ax) * dx + (p[1] - ay) * dy) / length2
+        return math.hypot(x - ax, y - ay)
+    t = ((x - ax) * dx + (y - ay) * dy) / length2
     t = 0.0 if t < 0 else 1.0 if t > 1 else t
-    return math.hypot(p[0] - ax - t * dx, p[1] - ay - t * dy)
+    return math.hypot(x - ax - t * dx, y - ay - t * dy)
 
 
 def _cross(o: Point, a: Point, b: Point) -> float:
@@ -51,22 +57,46 @@ def segments_cross(p: Point, q: Point, a: Point, b: Point) -> bool:
 
 def segment_distance(p: Point, q: Point, a: Point, b: Point) -> float:
     """The distance between segments ``p``-``q`` and ``a``-``b`` (0 when they meet)."""
-    if segments_cross(p, q, a, b):
+    (px, py), (ax, ay) = p, a
+    sx, sy = q[0] - px, q[1] - py
+    d3 = sx * (ay - py) - sy * (ax - px)
+    d4 = sx * (b[1] - py) - sy * (b[0] - px)
+    return _segment_gap(px, py, q[0], q[1], ax, ay, b[0], b[1], b[0] - ax, b[1] - ay, d3, d4)
+
+
+def _segment_gap(
+    px: float, py: float, qx: float, qy: float, ax: float, ay: float, bx: float, by: float,
+    wx: float, wy: float, side_a: float, side_b: float,
+) -> float:  # fmt: skip
+    """:func:`segment_distance` over figures the caller has at hand: ``w = b - a`` and the
+    sides of the line ``p``-``q`` the wall's ends are on (:func:`_cross` of p, q and each),
+    unrolled (the hot loop of :meth:`WallBuckets.disc_blocked`)."""
+    d1 = wx * (py - ay) - wy * (px - ax)
+    d2 = wx * (qy - ay) - wy * (qx - ax)
+    if ((d1 > 0 > d2) or (d1 < 0 < d2)) and ((side_a > 0 > side_b) or (side_a < 0 < side_b)):
         return 0.0
+    sx, sy = qx - px, qy - py
+    wall2, step2 = wx * wx + wy * wy, sx * sx + sy * sy
     return min(
-        point_segment_distance(p, a, b),
-        point_segment_distance(q, a, b),
-        point_segment_distance(a, p, q),
-        point_segment_distance(b, p, q),
+        _point_gap(px, py, ax, ay, wx, wy, wall2),
+        _point_gap(qx, qy, ax, ay, wx, wy, wall2),
+        _point_gap(ax, ay, px, py, sx, sy, step2),
+        _point_gap(bx, by, px, py, sx, sy, step2),
     )
 
 
-def bucket_keys(cell: float, x0: float, y0: float, x1: float, y1: float) -> list[tuple[int, int]]:
-    """The square buckets of side ``cell`` a box from ``(x0, y0)`` to ``(x1, y1)`` touches."""
+#: Bucket (i, j) is filed under the number i * _ROW + j: an int hashes faster than a pair.
+_ROW = 1 << 32
+
+
+def bucket_keys(cell: float, x0: float, y0: float, x1: float, y1: float) -> list[int]:
+    """The square buckets of side ``cell`` a box from ``(x0, y0)`` to ``(x1, y1)`` touches,
+    each as one number (bucket (i, j) as ``i * 2**32 + j``)."""
+    j0, j1 = math.floor(y0 / cell), math.floor(y1 / cell) + 1
     return [
-        (i, j)
+        key
         for i in range(math.floor(x0 / cell), math.floor(x1 / cell) + 1)
-        for j in range(math.floor(y0 / cell), math.floor(y1 / cell) + 1)
+        for key in range(i * _ROW + j0, i * _ROW + j1)
     ]
 
 
@@ -79,21 +109,23 @@ class WallBuckets:
         self.walls = walls
         self.cell = cell
         self._ends: list[tuple[Point, Point]] = []
-        # Per wall, its box and ends as one flat tuple: the loop below unpacks it once.
+        # Per wall, its box, ends and direction as one flat tuple: the loop below unpacks
+        # it once.
         self._flat: list[tuple[float, ...]] = []
         # Which walls block, per mode, as plain lists (doors change them: ``version``).
         self._masks: dict[BlockMode, list[bool]] = {}
         self._version = walls.version
-        self._buckets: dict[tuple[int, int], list[int]] = defaultdict(list)
+        self._buckets: dict[int, list[int]] = defaultdict(list)
         for i, wall_id in enumerate(walls.ids()):
             barrier = walls.get(wall_id)
             self._ends.append((barrier.a, barrier.b))
             x0, y0, x1, y1 = walls.bounds(wall_id)
-            self._flat.append((x0, y0, x1, y1, *barrier.a, *barrier.b))
+            (ax, ay), (bx, by) = barrier.a, barrier.b
+            self._flat.append((x0, y0, x1, y1, ax, ay, bx, by, bx - ax, by - ay))
             for key in self._keys(x0, y0, x1, y1):
                 self._buckets[key].append(i)
 
-    def _keys(self, x0: float, y0: float, x1: float, y1: float) -> list[tuple[int, int]]:
+    def _keys(self, x0: float, y0: float, x1: float, y1: float) -> list[int]:
         return bucket_keys(self.cell, x0, y0, x1, y1)
 
     def near(self, p: Point, q: Point, distance: float) -> set[int]:
@@ -143,25 +175,26 @@ class WallBuckets:
         # A wall with both ends on one side of the segment's line, at least ``radius``
         # from it, is at least that far from the segment: most near walls end here.
         px, py = p
-        dx, dy = q[0] - px, q[1] - py
+        qx, qy = q
+        dx, dy = qx - px, qy - py
         length = math.hypot(dx, dy)
         reach = radius * length
         close = []
         for i in self.near(p, q, radius):
-            bx0, by0, bx1, by1, ax, ay, bx, by = flat[i]
+            bx0, by0, bx1, by1, ax, ay, bx, by, wx, wy = flat[i]
             if bx0 > x1 or bx1 < x0 or by0 > y1 or by1 < y0 or not mask[i]:
                 continue
             side_a = dx * (ay - py) - dy * (ax - px)
             side_b = dx * (by - py) - dy * (bx - px)
             if (side_a >= reach and side_b >= reach) or (side_a <= -reach and side_b <= -reach):
                 continue
-            gap = segment_distance(p, q, *ends[i])
+            gap = _segment_gap(px, py, qx, qy, ax, ay, bx, by, wx, wy, side_a, side_b)
             if gap < limit:
+                if _point_gap(px, py, ax, ay, wx, wy, wx * wx + wy * wy) >= limit:
+                    return True  # a wall the disc does not start on comes too close
                 close.append((i, gap))
         if not close:
             return False
-        if any(point_segment_distance(p, *ends[i]) >= limit for i, _ in close):
-            return True
         # Only walls the disc starts on: the centre-line rule decides (as disc_blocked).
         # A wall the centre line does not even touch cannot block it; one it touches
         # goes to the wall set's own rule (crossings, junctions).

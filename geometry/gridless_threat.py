@@ -18,12 +18,11 @@ it; a path starting on the rim and moving out leaves it at its start.
 
 Nobody reaches through a wall (as on grids, :mod:`geometry.reach`): a point of a region
 is threatened only when the straight line from the region's centre to it crosses no
-wall that blocks reach (:attr:`BlockMode.REACH`; walls reach the sky, so this is a plane
-question).  Where such walls stand near a region, the path is split at every parameter
-where the answer may change (the rim's roots, the lines from the centre through each
-near wall's ends, the walls themselves) and each piece decided at its middle, so a move
-also leaves the threatened area where it steps into a wall's shadow, at the exact point
-the shadow's edge crosses the path.
+wall that blocks reach, so a move also leaves the threatened area where it steps into a
+wall's shadow, at the exact point the shadow's edge crosses the path
+(:mod:`geometry.reach_shadows`, over the walls that come inside the region, found once
+per region with :meth:`geometry.buckets.WallBuckets.blocking_within` and kept until it
+moves or a door changes).
 
 Regions are filed in square buckets by their bounding boxes and walls likewise
 (:class:`geometry.buckets.WallBuckets`); a move measures only those of the buckets its
@@ -46,12 +45,13 @@ from shapely.ops import unary_union
 from geometry.buckets import WallBuckets, bucket_keys
 from geometry.errors import GeometryError
 from geometry.gridless import GridlessScene
+from geometry.reach_shadows import T_TOLERANCE, Shade, first_dark, segments, shades
 from geometry.square import Point
 from geometry.terrain import TerrainMap
 from geometry.walls import BlockMode, WallSet
 
 #: Fractions of a segment this close to its end belong to the next segment.
-_T_TOLERANCE = 1e-9
+_T_TOLERANCE = T_TOLERANCE
 
 
 class PointExit(NamedTuple):
@@ -97,14 +97,14 @@ class GridlessThreats:
         self._order: dict[str, int] = {}
         # Per region, the walls blocking reach that come inside it, kept until the region
         # moves or a door changes (the wall set's version).
-        self._shading: dict[str, list[SideWall]] = {}
+        self._shading: dict[str, list[Shade]] = {}
         self._shading_version = self.walls.version
-        self._buckets: dict[tuple[int, int], set[str]] = defaultdict(set)
+        self._buckets: dict[int, set[str]] = defaultdict(set)
 
     def __len__(self) -> int:
         return len(self._regions)
 
-    def _keys(self, x0: float, y0: float, x1: float, y1: float) -> list[tuple[int, int]]:
+    def _keys(self, x0: float, y0: float, x1: float, y1: float) -> list[int]:
         return bucket_keys(self._bucket, x0, y0, x1, y1)
 
     def _file(self, area_id: str, add: bool) -> None:
@@ -168,9 +168,9 @@ class GridlessThreats:
     ) -> list[PointExit]:
         """Every region's first exit along the path, in path order (module docstring);
         ``ignore`` names the mover's own region."""
-        heights = _heights(waypoints, elevations)
         xs = [p[0] for p in waypoints]
         ys = [p[1] for p in waypoints]
+        path = segments(xs, ys, _heights(waypoints, elevations))
         near: set[str] = set()
         buckets = self._buckets
         for key in self._keys(min(xs), min(ys), max(xs), max(ys)):
@@ -180,22 +180,27 @@ class GridlessThreats:
         if ignore is not None:
             near.discard(ignore)
         found: list[PointExit] = []
-        last = len(waypoints) - 2
+        has_walls = len(self.walls) > 0
         for area_id in near:
-            cx, cy, cz, r = self._regions[area_id]
-            shading = self._reach_walls(area_id) if len(self.walls) else ()
+            region = self._regions[area_id]
+            cx, cy, cz, r = region
+            # Only a region whose disc meets some segment's box can be left on the way:
+            # most near ones do not, at a few comparisons each.
+            for seg in path:
+                if seg.x0 - r <= cx <= seg.x1 + r and seg.y0 - r <= cy <= seg.y1 + r:
+                    break
+            else:
+                continue
+            shading = self._reach_walls(area_id) if has_walls else ()
             if shading:
-                behind = self._exit_past_walls(area_id, xs, ys, heights, shading)
-                if behind is not None:
-                    found.append(behind)
+                dark = first_dark(region, path, shading)
+                if dark is not None:
+                    found.append(PointExit(area_id, *dark))
                 continue
             r2 = r * r
             ran_in = True  # at the first waypoint the mover stands where it starts
-            for step in range(last + 1):
-                px, py, pz = xs[step] - cx, ys[step] - cy, heights[step] - cz
-                dx, dy = xs[step + 1] - xs[step], ys[step + 1] - ys[step]
-                dz = heights[step + 1] - heights[step]
-                a = dx * dx + dy * dy + dz * dz
+            for step, (sx, sy, sz, dx, dy, dz, a, *_) in enumerate(path):
+                px, py, pz = sx - cx, sy - cy, sz - cz
                 b = dx * px + dy * py + dz * pz  # half the usual b
                 c = px * px + py * py + pz * pz - r2
                 disc = b * b - a * c
@@ -209,8 +214,8 @@ class GridlessThreats:
                 t_in, t_out = -b / a - half, -b / a + half
                 if -_T_TOLERANCE <= t_out < 1 - _T_TOLERANCE and (t_out > _T_TOLERANCE or ran_in):
                     t = min(max(t_out, 0.0), 1.0)
-                    point = (xs[step] + dx * t, ys[step] + dy * t)
-                    found.append(PointExit(area_id, step, point, heights[step] + dz * t, t))
+                    point = (sx + dx * t, sy + dy * t)
+                    found.append(PointExit(area_id, step, point, sz + dz * t, t))
                     break
                 ran_in = t_in < 1 - _T_TOLERANCE <= t_out
         found.sort(key=lambda e: (e.step, e.t, self._order[e.area_id]))
@@ -227,7 +232,7 @@ class GridlessThreats:
             return [ring]
         far = 2 * r + 1  # past the rim, wherever the wall's ends are
         shadows = []
-        for ax, ay, bx, by, _ in walls:
+        for ax, ay, bx, by, *_ in walls:
             # The wedge from the centre through the wall's ends (the short way round)
             # beyond the wall, its far edge an arc: a wedge near a half-turn needs one.
             start = math.atan2(ay - cy, ax - cx)
@@ -249,83 +254,20 @@ class GridlessThreats:
                 rings.append([(float(x), float(y)) for x, y in boundary.coords[:-1]])
         return rings
 
-    def _reach_walls(self, area_id: str) -> list[SideWall]:
+    def _reach_walls(self, area_id: str) -> list[Shade]:
         """The walls blocking reach that come inside region ``area_id`` (only they can
-        stand between its centre and a point of it), kept per region: each as its ends'
-        coordinates and the side of its line the centre is on (a cross product's sign).
-        """
+        stand between its centre and a point of it) as seen from its centre
+        (:func:`geometry.reach_shadows.shades`), kept per region."""
         if self._shading_version != self.walls.version:
             self._shading.clear()
             self._shading_version = self.walls.version
         found = self._shading.get(area_id)
         if found is None:
             cx, cy, _, r = self._regions[area_id]
-            found = [
-                (ax, ay, bx, by, (bx - ax) * (cy - ay) - (by - ay) * (cx - ax))
-                for (ax, ay), (bx, by) in self.wall_buckets.blocking_within(
-                    (cx, cy), r, BlockMode.REACH
-                )
-            ]
+            near = self.wall_buckets.blocking_within((cx, cy), r, BlockMode.REACH)
+            found = shades((cx, cy), r, near)
             self._shading[area_id] = found
         return found
-
-    def _exit_past_walls(
-        self,
-        area_id: str,
-        xs: Sequence[float],
-        ys: Sequence[float],
-        heights: Sequence[float],
-        sides: Sequence[SideWall],
-    ) -> PointExit | None:
-        """The first point where the path stops being threatened by ``area_id`` when
-        walls may cut its reach (module docstring), or None.  Only the part of each
-        segment inside the ball is split: outside it nothing is threatened."""
-        region = self._regions[area_id]
-        cx, cy = region[0], region[1]
-        centre = (cx, cy)
-
-        # At the first waypoint the mover stands where it starts (the rim included).
-        state = _inside(region, xs[0], ys[0], heights[0]) and _lit(cx, cy, xs[0], ys[0], sides)
-        for step in range(len(xs) - 1):
-            px, py, pz = xs[step], ys[step], heights[step]
-            dx, dy, dz = xs[step + 1] - px, ys[step + 1] - py, heights[step + 1] - pz
-            if dx == 0 and dy == 0 and dz == 0:
-                continue
-            roots = _ball_roots(region, px, py, pz, dx, dy, dz)
-            t_in = max(roots[0], 0.0) if roots else 1.0
-            t_out = min(roots[1], 1.0) if roots else 0.0
-            if t_out - t_in <= _T_TOLERANCE:  # misses the ball, or only touches it
-                if state:
-                    return PointExit(area_id, step, (px, py), pz, 0.0)
-                continue
-            if state and t_in > _T_TOLERANCE:  # out of the ball before coming back in
-                return PointExit(area_id, step, (px, py), pz, 0.0)
-            # Only a wall with a part of the chord in the ball beyond its line (from the
-            # centre) can shadow it: the chord's ends tell, as the chord is straight.
-            x0, y0, x1, y1 = px + dx * t_in, py + dy * t_in, px + dx * t_out, py + dy * t_out
-            near = [w for w in sides if _behind(x0, y0, w) or _behind(x1, y1, w)]
-            cuts = {t_in, t_out}
-            for ax, ay, bx, by, _ in near:
-                a, b = (ax, ay), (bx, by)
-                cuts.update(_line_hits(px, py, dx, dy, a, b))  # the wall itself
-                for end in (a, b):  # the edges of its shadow
-                    cuts.update(_ray_hits(px, py, dx, dy, centre, end))
-            ts = sorted(t for t in cuts if t_in <= t <= t_out)
-            for t0, t1 in pairwise(ts):
-                if t1 - t0 <= _T_TOLERANCE:
-                    continue
-                mid = (t0 + t1) / 2
-                now = _lit(cx, cy, px + dx * mid, py + dy * mid, near)
-                if state and not now:
-                    return PointExit(area_id, step, (px + dx * t0, py + dy * t0), pz + dz * t0, t0)
-                state = now
-            if state and t_out < 1 - _T_TOLERANCE:  # leaves the ball lit
-                return PointExit(
-                    area_id, step, (px + dx * t_out, py + dy * t_out), pz + dz * t_out, t_out
-                )
-            if t_out < 1 - _T_TOLERANCE:
-                state = False
-        return None
 
     def resolve(
         self,
@@ -357,75 +299,6 @@ class GridlessThreats:
         return GridlessResolution(
             cost, blocked, tuple(self.exits(waypoints, heights, ignore=ignore))
         )
-
-
-#: A wall as the wall path keeps it: its ends' coordinates and the side of its line a
-#: region's centre is on (the sign of a cross product).
-SideWall = tuple[float, float, float, float, float]
-
-
-def _behind(x: float, y: float, wall: SideWall) -> bool:
-    """Whether (x, y) is on the other side of the wall's line from the region's centre."""
-    ax, ay, bx, by, side_c = wall
-    side = (bx - ax) * (y - ay) - (by - ay) * (x - ax)
-    return side != 0 and side_c != 0 and (side > 0) != (side_c > 0)
-
-
-def _lit(cx: float, cy: float, x: float, y: float, walls: Sequence[SideWall]) -> bool:
-    """Whether the line from the centre (cx, cy) to (x, y) crosses none of ``walls``
-    (:func:`geometry.buckets.segments_cross`, unrolled: the hot loop of the wall path)."""
-    for ax, ay, bx, by, side_c in walls:
-        side = (bx - ax) * (y - ay) - (by - ay) * (x - ax)
-        if side == 0 or side_c == 0 or (side > 0) == (side_c > 0):
-            continue
-        ux, uy = x - cx, y - cy
-        if (ux * (ay - cy) - uy * (ax - cx)) * (ux * (by - cy) - uy * (bx - cx)) < 0:
-            return False
-    return True
-
-
-def _ball_roots(
-    region: tuple[float, float, float, float],
-    px: float, py: float, pz: float, dx: float, dy: float, dz: float,
-) -> tuple[float, ...]:  # fmt: skip
-    """Where the segment ``p + t d`` meets the rim of the ball ``region``."""
-    cx, cy, cz, r = region
-    ox, oy, oz = px - cx, py - cy, pz - cz
-    a = dx * dx + dy * dy + dz * dz
-    b = dx * ox + dy * oy + dz * oz
-    disc = b * b - a * (ox * ox + oy * oy + oz * oz - r * r)
-    if a == 0 or disc <= 0:
-        return ()
-    half = math.sqrt(disc) / a
-    return (-b / a - half, -b / a + half)
-
-
-def _crossing(
-    px: float, py: float, dx: float, dy: float, origin: Point, toward: Point
-) -> tuple[float, float] | None:
-    """Where the segment ``p + t d`` meets the line ``origin + u (toward - origin)``, as
-    ``(t, u)``, or None when they are parallel."""
-    ex, ey = toward[0] - origin[0], toward[1] - origin[1]
-    denom = dx * ey - dy * ex
-    if denom == 0:
-        return None
-    ox, oy = origin[0] - px, origin[1] - py
-    return (ox * ey - oy * ex) / denom, (ox * dy - oy * dx) / denom
-
-
-def _line_hits(px: float, py: float, dx: float, dy: float, a: Point, b: Point) -> tuple[float, ...]:
-    """Where the segment ``p + t d`` crosses the segment ``a``-``b``, as ``t``."""
-    hit = _crossing(px, py, dx, dy, a, b)
-    return (hit[0],) if hit is not None and 0.0 <= hit[1] <= 1.0 else ()
-
-
-def _ray_hits(
-    px: float, py: float, dx: float, dy: float, centre: Point, end: Point
-) -> tuple[float, ...]:
-    """Where the segment ``p + t d`` crosses the ray from ``centre`` through ``end``
-    (the edge of the shadow a wall ending at ``end`` casts), as ``t``."""
-    hit = _crossing(px, py, dx, dy, centre, end)
-    return (hit[0],) if hit is not None and hit[1] >= 0.0 else ()
 
 
 def _inside(region: tuple[float, float, float, float], x: float, y: float, z: float) -> bool:
