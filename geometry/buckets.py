@@ -93,11 +93,10 @@ def bucket_keys(cell: float, x0: float, y0: float, x1: float, y1: float) -> list
     """The square buckets of side ``cell`` a box from ``(x0, y0)`` to ``(x1, y1)`` touches,
     each as one number (bucket (i, j) as ``i * 2**32 + j``)."""
     j0, j1 = math.floor(y0 / cell), math.floor(y1 / cell) + 1
-    return [
-        key
-        for i in range(math.floor(x0 / cell), math.floor(x1 / cell) + 1)
-        for key in range(i * _ROW + j0, i * _ROW + j1)
-    ]
+    keys: list[int] = []
+    for row in range(math.floor(x0 / cell) * _ROW, (math.floor(x1 / cell) + 1) * _ROW, _ROW):
+        keys.extend(range(row + j0, row + j1))
+    return keys
 
 
 class WallBuckets:
@@ -150,12 +149,20 @@ class WallBuckets:
         if distance < 0 or not math.isfinite(distance):
             raise GeometryError(f"distance must be a finite number >= 0, got {distance!r}")
         mask = self._mask(mode)
-        ends = self._ends
-        return [
-            ends[i]
-            for i in sorted(self.near(point, point, distance))
-            if mask[i] and point_segment_distance(point, *ends[i]) < distance
-        ]
+        ends, flat = self._ends, self._flat
+        x, y = point
+        # A wall whose box is farther than ``distance`` (and a margin far above rounding)
+        # in x or y is farther than that from the point: skipped before measuring it.
+        far = distance + 1e-9 * (1 + distance + abs(x) + abs(y))
+        x0, y0, x1, y1 = x - far, y - far, x + far, y + far
+        found = []
+        for i in sorted(self.near(point, point, distance)):
+            bx0, by0, bx1, by1 = flat[i][:4]
+            if bx0 > x1 or bx1 < x0 or by0 > y1 or by1 < y0 or not mask[i]:
+                continue
+            if point_segment_distance(point, *ends[i]) < distance:
+                found.append(ends[i])
+        return found
 
     def disc_blocked(
         self, p: Point, q: Point, radius: float, mode: BlockMode = BlockMode.MOVE
