@@ -173,9 +173,14 @@ class GridlessThreats:
     ) -> list[PointExit]:
         """Every region's first exit along the path, in path order (module docstring);
         ``ignore`` names the mover's own region."""
+        return self._exits(waypoints, _heights(waypoints, elevations), ignore)
+
+    def _exits(
+        self, waypoints: Sequence[Point], heights: list[float], ignore: str | None
+    ) -> list[PointExit]:
         xs = [p[0] for p in waypoints]
         ys = [p[1] for p in waypoints]
-        path = segments(xs, ys, _heights(waypoints, elevations))
+        path = segments(xs, ys, heights)
         near: set[str] = set()
         buckets = self._buckets
         for key in self._keys(min(xs), min(ys), max(xs), max(ys)):
@@ -224,7 +229,8 @@ class GridlessThreats:
                     found.append(PointExit(area_id, step, point, sz + dz * t, t))
                     break
                 ran_in = t_in < 1 - _T_TOLERANCE <= t_out
-        found.sort(key=lambda e: (e.step, e.t, self._order[e.area_id]))
+        if len(found) > 1:
+            found.sort(key=lambda e: (e.step, e.t, self._order[e.area_id]))
         return found
 
     def outline(self, area_id: str, points: int = 64) -> list[list[Point]]:
@@ -302,9 +308,7 @@ class GridlessThreats:
                 cost += math.hypot(q[0] - p[0], q[1] - p[1], climb)
             else:
                 cost += self.terrain.segment_cost(p, q) + climb
-        return GridlessResolution(
-            cost, blocked, tuple(self.exits(waypoints, heights, ignore=ignore))
-        )
+        return GridlessResolution(cost, blocked, tuple(self._exits(waypoints, heights, ignore)))
 
 
 def _inside(region: tuple[float, float, float, float], x: float, y: float, z: float) -> bool:

@@ -128,10 +128,11 @@ class Segment(NamedTuple):
 def segments(xs: Sequence[float], ys: Sequence[float], zs: Sequence[float]) -> list[Segment]:
     """The segments of the path through the waypoints (xs, ys) at elevations zs."""
     found = []
+    # One pad for the whole move: its coordinates' size bounds every segment's.
+    pad = 6e-6 * (1 + max(max(xs), -min(xs), max(ys), -min(ys)))
     for step in range(len(xs) - 1):
         px, py, pz = xs[step], ys[step], zs[step]
         dx, dy, dz = xs[step + 1] - px, ys[step + 1] - py, zs[step + 1] - pz
-        pad = 1e-6 * (1 + abs(dx) + abs(dy) + abs(px) + abs(py))
         x0, x1 = (px, px + dx) if dx >= 0 else (px + dx, px)
         y0, y1 = (py, py + dy) if dy >= 0 else (py + dy, py)
         found.append(
@@ -237,12 +238,18 @@ def _cuts(
             qx, qy = ax - px, ay - py
             u = (qx * dy - qy * dx) / denom
             if 0.0 <= u <= 1.0:
-                cuts.add((qx * wy - qy * wx) / denom)
+                t = (qx * wy - qy * wx) / denom
+                if t_in <= t <= t_out:
+                    cuts.add(t)
         # The shadow's edges: p + t d = centre + u (end - centre), u >= 0.
         denom = dx * uay - dy * uax
         if denom != 0 and toward / denom >= 0.0:
-            cuts.add((ox * uay - oy * uax) / denom)
+            t = (ox * uay - oy * uax) / denom
+            if t_in <= t <= t_out:
+                cuts.add(t)
         denom = dx * uby - dy * ubx
         if denom != 0 and toward / denom >= 0.0:
-            cuts.add((ox * uby - oy * ubx) / denom)
-    return sorted(t for t in cuts if t_in <= t <= t_out)
+            t = (ox * uby - oy * ubx) / denom
+            if t_in <= t <= t_out:
+                cuts.add(t)
+    return sorted(cuts)
