@@ -16,10 +16,14 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
+from collections.abc import Collection, Mapping
+from typing import TypeVar
 
 from geometry.errors import GeometryError
 from geometry.square import Point
 from geometry.walls import BlockMode, WallSet
+
+_T = TypeVar("_T")
 
 #: disc_blocked's tolerance: exactly ``radius`` away is not blocked.
 _TOLERANCE = 1e-9
@@ -99,6 +103,24 @@ def bucket_keys(cell: float, x0: float, y0: float, x1: float, y1: float) -> list
     return keys
 
 
+def gather(
+    buckets: Mapping[int, Collection[_T]],
+    cell: float,
+    x0: float, y0: float, x1: float, y1: float,
+    into: set[_T],
+) -> set[_T]:  # fmt: skip
+    """Add to ``into`` what ``buckets`` (keyed as :func:`bucket_keys` says) file under the
+    buckets a box from ``(x0, y0)`` to ``(x1, y1)`` touches; returns ``into``."""
+    j0, j1 = math.floor(y0 / cell), math.floor(y1 / cell) + 1
+    get = buckets.get
+    for row in range(math.floor(x0 / cell) * _ROW, (math.floor(x1 / cell) + 1) * _ROW, _ROW):
+        for key in range(row + j0, row + j1):
+            hit = get(key)
+            if hit:
+                into.update(hit)
+    return into
+
+
 class WallBuckets:
     """The walls of a :class:`WallSet` filed in square buckets of ``cell`` units."""
 
@@ -132,13 +154,8 @@ class WallBuckets:
         ``distance`` of the segment's bounding box: a superset of those that come closer."""
         x0, x1 = (p[0], q[0]) if p[0] <= q[0] else (q[0], p[0])
         y0, y1 = (p[1], q[1]) if p[1] <= q[1] else (q[1], p[1])
-        found: set[int] = set()
-        buckets = self._buckets
-        for key in self._keys(x0 - distance, y0 - distance, x1 + distance, y1 + distance):
-            hit = buckets.get(key)
-            if hit:
-                found.update(hit)
-        return found
+        d = distance
+        return gather(self._buckets, self.cell, x0 - d, y0 - d, x1 + d, y1 + d, set())
 
     def blocking_within(
         self, point: Point, distance: float, mode: BlockMode

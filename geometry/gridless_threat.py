@@ -42,7 +42,7 @@ from typing import NamedTuple
 from shapely.geometry import Polygon
 from shapely.ops import unary_union
 
-from geometry.buckets import WallBuckets, bucket_keys
+from geometry.buckets import WallBuckets, bucket_keys, gather
 from geometry.errors import GeometryError
 from geometry.gridless import GridlessScene
 from geometry.reach_shadows import T_TOLERANCE, Shade, first_dark, segments, shades
@@ -181,12 +181,7 @@ class GridlessThreats:
         xs = [p[0] for p in waypoints]
         ys = [p[1] for p in waypoints]
         path = segments(xs, ys, heights)
-        near: set[str] = set()
-        buckets = self._buckets
-        for key in self._keys(min(xs), min(ys), max(xs), max(ys)):
-            hit = buckets.get(key)
-            if hit:
-                near.update(hit)
+        near = gather(self._buckets, self._bucket, min(xs), min(ys), max(xs), max(ys), set())
         if ignore is not None:
             near.discard(ignore)
         found: list[PointExit] = []
