@@ -135,6 +135,16 @@ class Json:
     depth: int
 
 
+@dataclass(frozen=True, slots=True)
+class OnePer:
+    """``Annotated`` mark of a command's list holding one item per item of the list
+    ``field`` (a move's ``elevations``: one per waypoint of its ``path``); the wire
+    refuses another count, naming those items ``what`` (``"waypoints"``)."""
+
+    field: str
+    what: str
+
+
 def decode_params(cls: type[P], data: object) -> P:
     """Build the ``cls`` params from a plain map, or raise :class:`ParamError`."""
     if data is None:

@@ -9,7 +9,7 @@ Every refusal is a :class:`ProtocolError` with a stable ``code`` and the ``path`
 the offending field.
 """
 
-from protocol.actions import ImageGrid, MovePoints
+from protocol.actions import ImageGrid
 from protocol.admin import (
     DICE_POLICIES,
     ISSUABLE_ROLES,
@@ -48,6 +48,8 @@ from protocol.commands import (
     EndPhase,
     JoinCombat,
     LeaveCombat,
+    Move,
+    MovePoints,
     RollInitiative,
     SetCondition,
     SetDoor,
@@ -63,7 +65,6 @@ from protocol.messages import (
     ClientMessage,
     Join,
     LoadScene,
-    Move,
     Ping,
     Resync,
 )

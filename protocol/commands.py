@@ -16,9 +16,10 @@ from typing import Annotated, Any, Final
 import msgspec
 from msgspec import Meta
 
+from protocol.actions import ImageGrid
 from protocol.scene import TokenSpec, check_unique
 from protocol.text import CLEAN_PATTERN
-from protocol.validate import json_safe
+from protocol.validate import check_one_each, json_safe
 from protocol.wire import ClientWire, TokenId
 
 
@@ -54,6 +55,65 @@ class StartCombat(ClientWire, frozen=True, kw_only=True):
             check_unique(list(items), "token id", f"groups[{i}][{{}}]")
 
 
+class Move(ClientWire, frozen=True, kw_only=True):
+    """Move ``token`` through ``path``: the cells ``(x, y)`` after its current position,
+    in order (on a gridless scene, waypoints in the scene's unit, fractional allowed:
+    the token's centre goes straight from one to the next). The engine decides whether
+    the move is legal (a fractional cell on a grid is not); this only checks shape.
+    ``mode`` (optional) is the kind of movement, a word of the fight's ruleset (null:
+    its default); ``attack`` (optional) a target attacked at the end of the move, with
+    that attack's ``maneuver`` map; ``rolls`` (optional) are the table's own dice for
+    that attack.  ``elevations`` (optional, gridless scenes only) is the height of the
+    token's base at each waypoint, one per ``path`` entry: a flight or a climb, which
+    the fight's ruleset must allow.
+
+    Each step of a grid's path is adjacent to the one before.  ``mode`` is one of the
+    ruleset's ``move_modes`` (None: its first); the target attacked at the end gets no
+    attack of opportunity from this move, and the attack is part of the same action,
+    where the ruleset allows it; without ``rolls`` the seed rolls.  A move that changes
+    the elevation is a flight (:meth:`engine.rulesets.base.Ruleset.check_flight`).
+    """
+
+    TYPE = "move"
+    LATER = ("mode", "attack", "maneuver", "rolls", "elevations")
+    UNHASHED = ("maneuver",)
+    token: TokenId
+    mode: TokenId | None = None
+    attack: TokenId | None = None
+    maneuver: dict[str, Any] | None = None
+    rolls: (
+        Annotated[
+            tuple[Annotated[int, Meta(ge=1, le=1000)], ...], Meta(min_length=1, max_length=100)
+        ]
+        | None
+    ) = None
+    path: Annotated[
+        tuple[
+            tuple[
+                Annotated[int, Meta(ge=-9223372036854775807, le=9223372036854775807)]
+                | Annotated[float, Meta(ge=-1000000000.0, le=1000000000.0)],
+                Annotated[int, Meta(ge=-9223372036854775807, le=9223372036854775807)]
+                | Annotated[float, Meta(ge=-1000000000.0, le=1000000000.0)],
+            ],
+            ...,
+        ],
+        Meta(min_length=1, max_length=1000),
+    ]
+    elevations: (
+        Annotated[
+            tuple[Annotated[float, Meta(ge=-1000000000.0, le=1000000000.0)], ...],
+            Meta(max_length=1000),
+        ]
+        | None
+    ) = None
+
+    def check(self) -> None:
+        """Maps JSON-safe to their depth; no item twice in a list that must differ."""
+        if self.maneuver is not None:
+            json_safe(self.maneuver, "maneuver", max_depth=3)
+        check_one_each(self.elevations, "elevations", self.path, "waypoints")
+
+
 class AnswerPrompt(ClientWire, frozen=True, kw_only=True):
     """Answer the server's ``prompt`` (e.g. "take the attack of opportunity?").
     ``rolls`` are dice the table rolled itself; ``None`` lets the server roll.
@@ -83,6 +143,47 @@ class EndPhase(ClientWire, frozen=True, kw_only=True):
 
     TYPE = "end_phase"
     token: TokenId
+
+
+class MovePoints(ClientWire, frozen=True, kw_only=True):
+    """Move ``token`` through waypoints given in the VTT's own pixels (the scene's
+    ``grid.vtt``): Foundry token-document ``x``/``y``, or Owlbear item positions (the
+    item's centre, or where its ``image`` grid's offset lies when ``image`` is given).
+    The server snaps each to a cell and walks the straight line between as the VTT does
+    (Foundry's direct path on a Foundry scene); on a gridless scene it snaps nothing:
+    each becomes a waypoint in scene units (a Foundry document's corner plus half the
+    token's width; an Owlbear position as it is).  Then it is a ``move`` like any other
+    (``mode``, ``attack``, ``maneuver``, ``rolls``)."""
+
+    TYPE = "move_points"
+    LATER = ("mode", "attack", "maneuver", "rolls", "image")
+    UNHASHED = ("maneuver",)
+    token: TokenId
+    mode: TokenId | None = None
+    attack: TokenId | None = None
+    maneuver: dict[str, Any] | None = None
+    rolls: (
+        Annotated[
+            tuple[Annotated[int, Meta(ge=1, le=1000)], ...], Meta(min_length=1, max_length=100)
+        ]
+        | None
+    ) = None
+    points: Annotated[
+        tuple[
+            tuple[
+                Annotated[float, Meta(ge=-1000000000.0, le=1000000000.0)],
+                Annotated[float, Meta(ge=-1000000000.0, le=1000000000.0)],
+            ],
+            ...,
+        ],
+        Meta(min_length=1, max_length=1024),
+    ]
+    image: ImageGrid | None = None
+
+    def check(self) -> None:
+        """Maps JSON-safe to their depth; no item twice in a list that must differ."""
+        if self.maneuver is not None:
+            json_safe(self.maneuver, "maneuver", max_depth=3)
 
 
 class SetDoor(ClientWire, frozen=True, kw_only=True):
@@ -220,8 +321,10 @@ class SetStats(ClientWire, frozen=True, kw_only=True):
 #: Every derived command's wire struct, in the order ``protocol/README.md`` lists them.
 DERIVED: Final[tuple[type[ClientWire], ...]] = (
     StartCombat,
+    Move,
     AnswerPrompt,
     EndPhase,
+    MovePoints,
     SetDoor,
     SetCondition,
     Act,

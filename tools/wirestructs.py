@@ -172,7 +172,10 @@ def struct_source(command: type, source: _Source) -> str:
     for name in wire.__struct_fields__:
         if name == "seq":
             continue
-        default = _default(defaults[name], source) if name in defaults else ""
+        # A kw-only struct keeps its own order (``wire_order``): a required field after
+        # a defaulted one has msgspec's NODEFAULT in its slot, and no default written.
+        given = defaults.get(name, msgspec.NODEFAULT)
+        default = "" if given is msgspec.NODEFAULT else _default(given, source)
         lines.append(f"    {name}: {type_source(hints[name], source)}{default}")
     lines += _check_source(command, source)
     return "\n".join(lines) + "\n"
@@ -192,6 +195,9 @@ def _check_source(command: type, source: _Source) -> list[str]:
             json_safe = source.use("protocol.validate", "json_safe")
             lines.append(f"        if self.{name} is not None:")
             lines.append(f"            {json_safe}(self.{name}, {name!r}, max_depth={one.depth})")
+        elif one.kind == "one_per":
+            each = source.use("protocol.validate", "check_one_each")
+            lines.append(f"        {each}(self.{name}, {name!r}, self.{one.per}, {one.what!r})")
         elif one.kind == "unique":
             unique = source.use("protocol.scene", "check_unique")
             lines.append(f"        {unique}(list(self.{name} or ()), {one.what!r}, '{name}[{{}}]')")

@@ -42,11 +42,22 @@ import msgspec
 from msgspec import Meta
 
 from engine.model import Combatant
-from engine.params import MAX_INT, MAX_ITEMS, Ident, Json, Length, Range, TokenRef, Unique
+from engine.params import (
+    MAX_INT,
+    MAX_ITEMS,
+    Ident,
+    Json,
+    Length,
+    OnePer,
+    Range,
+    TokenRef,
+    Unique,
+)
 from geometry.vtt_coords import OwlbearImageGrid
+from protocol.actions import ImageGrid
 from protocol.scene import TokenSpec, check_unique
 from protocol.text import CLEAN_PATTERN
-from protocol.validate import json_safe
+from protocol.validate import check_one_each, json_safe
 from protocol.wire import ClientWire, TokenId, Wire
 
 Convert = Callable[[Any], Any]
@@ -60,8 +71,9 @@ SPELLED_OTHERWISE: dict[type, Convert] = {
 
 
 #: Engine types the wire carries as one of the protocol's own structs (the scene's shapes
-#: are declared in the protocol until they are derived too): a field of one is that.
-WIRE_SHAPES: dict[type, type[Wire]] = {Combatant: TokenSpec}
+#: are declared in the protocol until they are derived too; an Owlbear image grid is
+#: the geometry's value, spelled otherwise on the wire): a field of one is that.
+WIRE_SHAPES: dict[type, type[Wire]] = {Combatant: TokenSpec, OwlbearImageGrid: ImageGrid}
 
 
 # -- wire value -> engine value ---------------------------------------------------------
@@ -242,12 +254,14 @@ def wire_shape(cls: type) -> type[Wire]:
 class FieldCheck:
     """One check a derived struct's ``check`` runs on a field: ``json`` (a map, JSON-safe
     nested at most ``depth`` deep), ``unique`` (a list's items differ), ``unique_each``
-    (each list inside the list: its items differ); ``what`` names an item."""
+    (each list inside the list: its items differ), ``one_per`` (one item per item of
+    the field ``per``); ``what`` names an item."""
 
     name: str
-    kind: Literal["json", "unique", "unique_each"]
+    kind: Literal["json", "unique", "unique_each", "one_per"]
     depth: int = 0
     what: str = ""
+    per: str = ""
 
 
 def _marks(hint: Any) -> tuple[Any, tuple[Any, ...]]:
@@ -270,7 +284,10 @@ def field_checks(cls: type) -> list[FieldCheck]:
         base, marks = _marks(hints[f.name])
         json = next((m for m in marks if isinstance(m, Json)), None)
         unique = next((m for m in marks if isinstance(m, Unique)), None)
-        if json is not None:
+        one_per = next((m for m in marks if isinstance(m, OnePer)), None)
+        if one_per is not None:
+            found.append(FieldCheck(f.name, "one_per", what=one_per.what, per=one_per.field))
+        elif json is not None:
             found.append(FieldCheck(f.name, "json", depth=json.depth))
         elif unique is not None:
             found.append(FieldCheck(f.name, "unique", what=unique.what))
@@ -291,6 +308,8 @@ def _check_fields(checks: list[FieldCheck]) -> Callable[[Any], None]:
                 json_safe(value, one.name, max_depth=one.depth)
             elif one.kind == "unique":
                 check_unique(list(value or ()), one.what, f"{one.name}[{{}}]")
+            elif one.kind == "one_per":
+                check_one_each(value, one.name, getattr(self, one.per), one.what)
             elif one.kind == "unique_each":
                 for i, items in enumerate(value or ()):
                     check_unique(list(items), one.what, f"{one.name}[{i}][{{}}]")

@@ -175,10 +175,10 @@ SHIPPED: tuple[MessageRow, ...] = (
         engine="gm_only, combat_active, no_scene, bad_rolls (+ dice policy)",
         fill=start_combat_seed,
     ),
-    _command(
-        protocol.Move, engine.Move, ACTORS,
-        "not_your_token, not_your_turn, over_budget (+ dice policy)",
-        {"token": "pc.alice", "path": [[4, 4], [5, 4], [6, 5]]}, dice=("rolls",),
+    command_row(
+        engine.Move, command, roles=ACTORS,
+        example={"token": "pc.alice", "path": [[4, 4], [5, 4], [6, 5]]},
+        engine="not_your_token, not_your_turn, over_budget (+ dice policy)",
     ),
     command_row(
         engine.AnswerPrompt, command, roles=ACTORS,
@@ -204,10 +204,10 @@ SHIPPED: tuple[MessageRow, ...] = (
         example={"dice": "gm", "prompt_timeout_ms": 20000},
     ),
     MessageRow(protocol.ListTokens, "session", list_tokens, GM_ONLY, example={"offset": 0}),
-    _command(
-        protocol.MovePoints, engine.MovePoints, ACTORS,
-        "not_your_token, illegal_move, not_your_turn (+ dice policy)",
-        {"token": "hero", "points": [[650, 450]], "mode": "combat"}, dice=("rolls",),
+    command_row(
+        engine.MovePoints, command, roles=ACTORS,
+        example={"token": "hero", "points": [[650, 450]], "mode": "combat"},
+        engine="not_your_token, illegal_move, not_your_turn (+ dice policy)",
     ),
     command_row(
         engine.SetDoor, command, roles=GM_ONLY, example={"wall": "d1", "open": True},
