@@ -15,7 +15,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Annotated, Any, ClassVar, Literal
 
-from engine.model import Combatant, Scene, StatValue, TerrainSpec, WallSpec
+from engine.model import (
+    MAX_TERRAIN,
+    MAX_TOKENS,
+    MAX_WALLS,
+    MAX_WIRE_INT,
+    Combatant,
+    Scene,
+    StatValue,
+    TerrainSpec,
+    WallSpec,
+)
 from engine.params import DICE, Id, Json, Length, OnePer, Range, TokenRef, Unique
 from geometry import Point
 from geometry.vtt_coords import OwlbearImageGrid
@@ -28,8 +38,6 @@ MAX_ROUNDS = 10_000
 MAX_OPTION_DEPTH = 3
 #: How deep an ``act``'s params may nest (a list of cells is depth 2).
 MAX_PARAMS_DEPTH = 6
-#: The most tokens a scene holds (``protocol.scene.MAX_TOKENS``: a test compares).
-MAX_TOKENS = 2000
 #: The most dice a fight's start takes from the table, and the most shared groups.
 MAX_START_ROLLS = 100
 MAX_GROUPS = 256
@@ -42,8 +50,6 @@ MAX_ROLLS = 100
 #: of a move in pixels.
 MAX_PATH = 1000
 MAX_POINTS = 1024
-#: The largest integer on the wire (an int64; ``protocol.validate.INT_MAX``).
-MAX_WIRE_INT = 2**63 - 1
 #: A waypoint: a whole cell on a grid, a point in the scene's unit on a gridless scene.
 Waypoint = tuple[
     Annotated[int, Range(-MAX_WIRE_INT, MAX_WIRE_INT)] | float,
@@ -55,7 +61,9 @@ TokenIds = Annotated[tuple[Id, ...], Length(0, MAX_TOKENS), Unique("token id")]
 
 @dataclass(frozen=True, slots=True)
 class LoadScene:
-    """Replace the scene (GM only, not during combat)."""
+    """Replace the table's scene (grid and tokens) before or between combats.
+
+    GM only, not during combat."""
 
     kind: ClassVar[str] = "load_scene"
     actor: str
@@ -213,13 +221,17 @@ class RollInitiative:
 
 @dataclass(frozen=True, slots=True)
 class EditScene:
-    """The GM replaces the scene's ``walls`` and/or ``terrain`` (None: kept), during a
-    fight or between fights; the grid and the tokens stay."""
+    """GM only: replace the scene's ``walls`` and/or its ``terrain`` (absent or null:
+    kept), during a fight or between fights; the grid and the tokens stay.  Walls are
+    as ``load_scene``'s (unique ids), each point on the scene.  Refused while a prompt is
+    open or a move is under way (priced through the old walls)."""
 
     kind: ClassVar[str] = "edit_scene"
     actor: str
-    walls: tuple[WallSpec, ...] | None = None
-    terrain: tuple[TerrainSpec, ...] | None = None
+    walls: Annotated[
+        tuple[WallSpec, ...] | None, Length(0, MAX_WALLS), Unique("wall id", key="id")
+    ] = None
+    terrain: Annotated[tuple[TerrainSpec, ...] | None, Length(0, MAX_TERRAIN)] = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -43,11 +43,13 @@ from protocol.codec import (
 from protocol.commands import (
     Act,
     AnswerPrompt,
+    EditScene,
     EndCombat,
     EndEffect,
     EndPhase,
     JoinCombat,
     LeaveCombat,
+    LoadScene,
     Move,
     MovePoints,
     RollInitiative,
@@ -59,12 +61,10 @@ from protocol.commands import (
 )
 from protocol.errors import ERROR_CODES, ProtocolError
 from protocol.features import DOOR_STATES, TERRAIN_KINDS, TerrainSpec, VttSpec, WallSpec
-from protocol.fight import EditScene
 from protocol.messages import (
     CLIENT_MESSAGE_TYPES,
     ClientMessage,
     Join,
-    LoadScene,
     Ping,
     Resync,
 )

@@ -1,5 +1,4 @@
-"""Client -> server messages: the session (``join``, ``resync``, ``ping``), the scene
-(``load_scene``), and the registry of
+"""Client -> server messages: the session (``join``, ``resync``, ``ping``), and the registry of
 every client message (with the commands declared as engine dataclasses,
 :mod:`protocol.commands`).
 
@@ -16,9 +15,7 @@ from typing import Final, TypeAlias, cast, get_args
 from protocol.admin import ConfigureTable, IssueToken, ListTokens, RevokeToken
 from protocol.commands import DERIVED
 from protocol.describe import DescribeRuleset, ListRulesets
-from protocol.fight import EditScene
 from protocol.queries import AskOptions, AskPath
-from protocol.scene import SceneSpec
 from protocol.threat import AskExits, AskThreat
 from protocol.wire import ClientWire, EventIndex, LongName, Name
 
@@ -42,13 +39,6 @@ class Join(ClientWire, frozen=True, kw_only=True):
     describe: bool = False
 
 
-class LoadScene(ClientWire, frozen=True, kw_only=True):
-    """Replace the table's scene (grid and tokens) before or between combats."""
-
-    TYPE = "load_scene"
-    scene: SceneSpec
-
-
 class Resync(ClientWire, frozen=True, kw_only=True):
     """Ask for every event after index ``after`` (-1: from the start)."""
 
@@ -65,14 +55,12 @@ class Ping(ClientWire, frozen=True, kw_only=True):
 #: Any client -> server message, in the order the README lists them.
 ClientMessage: TypeAlias = (
     Join
-    | LoadScene
     | Resync
     | Ping
     | IssueToken
     | RevokeToken
     | ConfigureTable
     | ListTokens
-    | EditScene
     | AskOptions
     | AskPath
     | AskThreat
