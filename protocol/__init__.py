@@ -60,6 +60,7 @@ from protocol.commands import (
     StartCombat,
 )
 from protocol.errors import ERROR_CODES, ProtocolError
+from protocol.events import BODIES as _EVENT_BODIES
 from protocol.features import DOOR_STATES, TERRAIN_KINDS, TerrainSpec, VttSpec, WallSpec
 from protocol.messages import (
     CLIENT_MESSAGE_TYPES,
@@ -96,6 +97,11 @@ from protocol.server_messages import (
 )
 from protocol.validate import MAX_ARRAY_LEN, MAX_DEPTH, MAX_MAP_LEN
 from protocol.wire import Wire
+
+# Every shipped event kind's body, written from the engine's declarations
+# (tools/eventstructs.py): a client importing the protocol alone reads events typed.
+for _body in _EVENT_BODIES:
+    register_event_body(_body)
 
 __all__ = [
     "CLIENT_MESSAGE_TYPES",

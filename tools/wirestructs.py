@@ -34,6 +34,8 @@ from vtt_bridge import derive, registry
 
 ROOT = Path(__file__).resolve().parents[1]
 TARGET = ROOT / "protocol" / "commands.py"
+#: The modules whose derived structs a written file holds itself (by name).
+SAME_FILE = (derive.__name__, "vtt_bridge.event_types")
 #: msgspec's constraints a derived field may carry, in the order they are written.
 _CONSTRAINTS = ("ge", "gt", "le", "lt", "min_length", "max_length", "pattern")
 
@@ -61,8 +63,8 @@ from __future__ import annotations
 class _Source:
     """What the rendered module imports, gathered while rendering."""
 
-    def __init__(self) -> None:
-        self.names: dict[str, set[str]] = {
+    def __init__(self, names: dict[str, set[str]] | None = None) -> None:
+        self.names: dict[str, set[str]] = names or {
             "typing": {"Final"},
             "protocol.wire": {"ClientWire", "Wire"},
         }
@@ -137,8 +139,8 @@ def type_source(hint: Any, source: _Source) -> str:
         return f"tuple[{', '.join(type_source(a, source) for a in args)}]"
     if origin is dict:
         return f"dict[{type_source(args[0], source)}, {type_source(args[1], source)}]"
-    if isinstance(hint, type) and issubclass(hint, Wire) and hint.__module__ == derive.__name__:
-        # A shape derived from the engine's (the scene's): written in the same file.
+    if isinstance(hint, type) and issubclass(hint, Wire) and hint.__module__ in SAME_FILE:
+        # A shape derived from the engine's (the scene's, an event's): in the same file.
         return hint.__name__
     if isinstance(hint, type) and issubclass(hint, Wire):
         # One of the protocol's own shapes (an Owlbear image grid): imported, as it is.
@@ -299,11 +301,11 @@ def render() -> str:
     return _formatted(text + "\n" + "\n".join(registry_lines) + "\n")
 
 
-def _formatted(text: str) -> str:
+def _formatted(text: str, target: Path = TARGET) -> str:
     """``text`` as ``ruff format`` writes it under the project's settings (long types
     wrapped, double quotes), so the written file passes the same checks as the rest."""
     done = subprocess.run(
-        [sys.executable, "-m", "ruff", "format", "--stdin-filename", str(TARGET), "-"],
+        [sys.executable, "-m", "ruff", "format", "--stdin-filename", str(target), "-"],
         input=text,
         capture_output=True,
         text=True,
