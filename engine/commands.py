@@ -15,8 +15,18 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Annotated, Any, ClassVar, Literal
 
-from engine.model import Combatant, Scene, StatValue, TerrainSpec, WallSpec
-from engine.params import DICE, Id, Json, Length, Range, TokenRef, Unique
+from engine.model import (
+    MAX_TERRAIN,
+    MAX_TOKENS,
+    MAX_WALLS,
+    MAX_WIRE_INT,
+    Combatant,
+    Scene,
+    StatValue,
+    TerrainSpec,
+    WallSpec,
+)
+from engine.params import DICE, Id, Json, Length, OnePer, Range, TokenRef, Unique
 from geometry import Point
 from geometry.vtt_coords import OwlbearImageGrid
 
@@ -28,22 +38,32 @@ MAX_ROUNDS = 10_000
 MAX_OPTION_DEPTH = 3
 #: How deep an ``act``'s params may nest (a list of cells is depth 2).
 MAX_PARAMS_DEPTH = 6
-#: The most tokens a scene holds (``protocol.scene.MAX_TOKENS``: a test compares).
-MAX_TOKENS = 2000
 #: The most dice a fight's start takes from the table, and the most shared groups.
 MAX_START_ROLLS = 100
 MAX_GROUPS = 256
 #: The largest dice seed (an int64, as every integer on the wire).
 MAX_SEED = 2**63 - 1
-#: A die the table rolled itself.
+#: A die the table rolled itself, and the most one command carries.
 Roll = Annotated[int, Range(1, 1000)]
+MAX_ROLLS = 100
+#: The most waypoints of a move (``protocol.threat.MAX_PATH``: a test compares) and
+#: of a move in pixels.
+MAX_PATH = 1000
+MAX_POINTS = 1024
+#: A waypoint: a whole cell on a grid, a point in the scene's unit on a gridless scene.
+Waypoint = tuple[
+    Annotated[int, Range(-MAX_WIRE_INT, MAX_WIRE_INT)] | float,
+    Annotated[int, Range(-MAX_WIRE_INT, MAX_WIRE_INT)] | float,
+]
 #: Token ids, each at most once (the wire refuses a repeat).
 TokenIds = Annotated[tuple[Id, ...], Length(0, MAX_TOKENS), Unique("token id")]
 
 
 @dataclass(frozen=True, slots=True)
 class LoadScene:
-    """Replace the scene (GM only, not during combat)."""
+    """Replace the table's scene (grid and tokens) before or between combats.
+
+    GM only, not during combat."""
 
     kind: ClassVar[str] = "load_scene"
     actor: str
@@ -79,47 +99,66 @@ class StartCombat:
 
 @dataclass(frozen=True, slots=True)
 class Move:
-    """Move ``token`` through ``path``: the cells after its current one, each adjacent
-    (gridless: waypoints in the scene's unit, joined by straight lines).
+    """Move ``token`` through ``path``: the cells ``(x, y)`` after its current position,
+    in order (on a gridless scene, waypoints in the scene's unit, fractional allowed:
+    the token's centre goes straight from one to the next). The engine decides whether
+    the move is legal (a fractional cell on a grid is not); this only checks shape.
+    ``mode`` (optional) is the kind of movement, a word of the fight's ruleset (null:
+    its default); ``attack`` (optional) a target attacked at the end of the move, with
+    that attack's ``maneuver`` map; ``rolls`` (optional) are the table's own dice for
+    that attack.  ``elevations`` (optional, gridless scenes only) is the height of the
+    token's base at each waypoint, one per ``path`` entry: a flight or a climb, which
+    the fight's ruleset must allow.
 
-    ``mode`` is the kind of movement, one of the ruleset's ``move_modes`` (None: its
-    first); ``attack`` names a target the mover attacks at the end of the move as part
-    of the same action (that target gets no attack of opportunity from this move), with
-    ``maneuver``, where the ruleset allows it; ``rolls`` are the table's own dice for
-    that attack (None: the seed rolls).  ``elevations`` (gridless scenes) is the height
-    of the token's base at each waypoint: a move that changes it is a flight its
-    ruleset must allow (:meth:`engine.rulesets.base.Ruleset.check_flight`).
+    Each step of a grid's path is adjacent to the one before.  ``mode`` is one of the
+    ruleset's ``move_modes`` (None: its first); the target attacked at the end gets no
+    attack of opportunity from this move, and the attack is part of the same action,
+    where the ruleset allows it; without ``rolls`` the seed rolls.  A move that changes
+    the elevation is a flight (:meth:`engine.rulesets.base.Ruleset.check_flight`).
     """
 
     kind: ClassVar[str] = "move"
     #: Logged only when given: moves on the ground keep the plain form they had.
     PLAIN_OMITS_DEFAULT: ClassVar[tuple[str, ...]] = ("elevations",)
+    #: The wire's field order since version 1 (the options every move shares first).
+    wire_order: ClassVar[tuple[str, ...]] = (
+        "token", "mode", "attack", "maneuver", "rolls", "path", "elevations",
+    )  # fmt: skip
     actor: str
-    token: str
-    path: tuple[tuple[int | float, int | float], ...]
-    mode: str | None = None
-    attack: str | None = None
-    maneuver: Any = None
-    rolls: tuple[int, ...] | None = None
-    elevations: tuple[float, ...] | None = None
+    token: Id
+    path: Annotated[tuple[Waypoint, ...], Length(1, MAX_PATH)]
+    mode: Id | None = None
+    attack: Id | None = None
+    maneuver: Annotated[dict[str, Any] | None, Json(MAX_OPTION_DEPTH)] = None
+    rolls: Annotated[tuple[Roll, ...] | None, DICE, Length(1, MAX_ROLLS)] = None
+    elevations: Annotated[
+        tuple[float, ...] | None, Length(0, MAX_PATH), OnePer("path", "waypoints")
+    ] = None
 
 
 @dataclass(frozen=True, slots=True)
 class MovePoints:
-    """A ``Move`` given as waypoints in the VTT's own pixels (the scene's ``grid.vtt``).
-
-    ``image``: on Owlbear, the moved item's own image grid, so its position is read
-    where the image's grid offset lies rather than as its centre.
-    """
+    """Move ``token`` through waypoints given in the VTT's own pixels (the scene's
+    ``grid.vtt``): Foundry token-document ``x``/``y``, or Owlbear item positions (the
+    item's centre, or where its ``image`` grid's offset lies when ``image`` is given).
+    The server snaps each to a cell and walks the straight line between as the VTT does
+    (Foundry's direct path on a Foundry scene); on a gridless scene it snaps nothing:
+    each becomes a waypoint in scene units (a Foundry document's corner plus half the
+    token's width; an Owlbear position as it is).  Then it is a ``move`` like any other
+    (``mode``, ``attack``, ``maneuver``, ``rolls``)."""
 
     kind: ClassVar[str] = "move_points"
+    #: The wire's field order since version 1 (the options every move shares first).
+    wire_order: ClassVar[tuple[str, ...]] = (
+        "token", "mode", "attack", "maneuver", "rolls", "points", "image",
+    )  # fmt: skip
     actor: str
-    token: str
-    points: tuple[Point, ...]
-    mode: str | None = None
-    attack: str | None = None
-    maneuver: Any = None
-    rolls: tuple[int, ...] | None = None
+    token: Id
+    points: Annotated[tuple[Point, ...], Length(1, MAX_POINTS)]
+    mode: Id | None = None
+    attack: Id | None = None
+    maneuver: Annotated[dict[str, Any] | None, Json(MAX_OPTION_DEPTH)] = None
+    rolls: Annotated[tuple[Roll, ...] | None, DICE, Length(1, MAX_ROLLS)] = None
     image: OwlbearImageGrid | None = None
 
 
@@ -182,13 +221,17 @@ class RollInitiative:
 
 @dataclass(frozen=True, slots=True)
 class EditScene:
-    """The GM replaces the scene's ``walls`` and/or ``terrain`` (None: kept), during a
-    fight or between fights; the grid and the tokens stay."""
+    """GM only: replace the scene's ``walls`` and/or its ``terrain`` (absent or null:
+    kept), during a fight or between fights; the grid and the tokens stay.  Walls are
+    as ``load_scene``'s (unique ids), each point on the scene.  Refused while a prompt is
+    open or a move is under way (priced through the old walls)."""
 
     kind: ClassVar[str] = "edit_scene"
     actor: str
-    walls: tuple[WallSpec, ...] | None = None
-    terrain: tuple[TerrainSpec, ...] | None = None
+    walls: Annotated[
+        tuple[WallSpec, ...] | None, Length(0, MAX_WALLS), Unique("wall id", key="id")
+    ] = None
+    terrain: Annotated[tuple[TerrainSpec, ...] | None, Length(0, MAX_TERRAIN)] = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,6 +26,7 @@ from engine.combat_state import Interjection, PendingMove
 from engine.commands import (
     COMMAND_TYPES,
     GM,
+    MAX_PATH,
     SYSTEM,
     Act,
     AnswerPrompt,
@@ -283,8 +284,8 @@ def _reaches_from(
 
 
 #: The most steps a move may take: the protocol's limit on a ``move`` path
-#: (``protocol.messages.MAX_PATH``), which a traced ``move_points`` path must keep too.
-MAX_MOVE_STEPS = 1000
+#: (``engine.commands.MAX_PATH``), which a traced ``move_points`` path must keep too.
+MAX_MOVE_STEPS = MAX_PATH
 
 
 def move_points(state: EncounterState, command: MovePoints, spatial: SpatialCache) -> Result:

@@ -83,10 +83,12 @@ class ParamError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Range:
-    """``Annotated`` bound of a number: ``lo <= value <= hi``."""
+    """``Annotated`` bound of a number: ``lo <= value <= hi`` (``above``: ``lo < value``,
+    a size that may not be 0)."""
 
     lo: float
     hi: float
+    above: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,9 +123,20 @@ Id = Annotated[str, Ident()]
 class Unique:
     """``Annotated`` mark of a command's list whose items must all differ (a fight's
     ``aware`` token ids): the wire refuses a repeat, naming it as ``what`` (``"token
-    id"``) at its index."""
+    id"``) at its index; ``key``: the items' field that must differ (a scene's tokens
+    by ``id``), the path then naming it (``tokens[2].id``)."""
 
     what: str
+    key: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class AsMap:
+    """``Annotated`` mark of sorted ``(name, value)`` pairs the wire carries as a map
+    (a token's ``stats``: a map on the wire, ``{}`` when none)."""
+
+
+AS_MAP = AsMap()
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,6 +146,16 @@ class Json:
     ``depth`` deep (the bridge's wire struct checks it; the ruleset reads the fields)."""
 
     depth: int
+
+
+@dataclass(frozen=True, slots=True)
+class OnePer:
+    """``Annotated`` mark of a command's list holding one item per item of the list
+    ``field`` (a move's ``elevations``: one per waypoint of its ``path``); the wire
+    refuses another count, naming those items ``what`` (``"waypoints"``)."""
+
+    field: str
+    what: str
 
 
 def decode_params(cls: type[P], data: object) -> P:
@@ -300,7 +323,7 @@ def _required_text(f: dataclasses.Field[Any], hint: Any) -> bool:
 
 def _bounded(value: float, path: str, extras: tuple[Any, ...], default: Range) -> None:
     bound = next((e for e in extras if isinstance(e, Range)), default)
-    if not bound.lo <= value <= bound.hi:
+    if not bound.lo <= value <= bound.hi or (bound.above and value == bound.lo):
         raise ParamError("bad_value", f"{value!r} is outside {bound.lo:g}..{bound.hi:g}", path)
 
 

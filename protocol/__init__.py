@@ -9,7 +9,7 @@ Every refusal is a :class:`ProtocolError` with a stable ``code`` and the ``path`
 the offending field.
 """
 
-from protocol.actions import ImageGrid, MovePoints
+from protocol.actions import ImageGrid
 from protocol.admin import (
     DICE_POLICIES,
     ISSUABLE_ROLES,
@@ -43,11 +43,15 @@ from protocol.codec import (
 from protocol.commands import (
     Act,
     AnswerPrompt,
+    EditScene,
     EndCombat,
     EndEffect,
     EndPhase,
     JoinCombat,
     LeaveCombat,
+    LoadScene,
+    Move,
+    MovePoints,
     RollInitiative,
     SetCondition,
     SetDoor,
@@ -56,14 +60,12 @@ from protocol.commands import (
     StartCombat,
 )
 from protocol.errors import ERROR_CODES, ProtocolError
+from protocol.events import BODIES as _EVENT_BODIES
 from protocol.features import DOOR_STATES, TERRAIN_KINDS, TerrainSpec, VttSpec, WallSpec
-from protocol.fight import EditScene
 from protocol.messages import (
     CLIENT_MESSAGE_TYPES,
     ClientMessage,
     Join,
-    LoadScene,
-    Move,
     Ping,
     Resync,
 )
@@ -95,6 +97,11 @@ from protocol.server_messages import (
 )
 from protocol.validate import MAX_ARRAY_LEN, MAX_DEPTH, MAX_MAP_LEN
 from protocol.wire import Wire
+
+# Every shipped event kind's body, written from the engine's declarations
+# (tools/eventstructs.py): a client importing the protocol alone reads events typed.
+for _body in _EVENT_BODIES:
+    register_event_body(_body)
 
 __all__ = [
     "CLIENT_MESSAGE_TYPES",

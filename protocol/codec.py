@@ -43,7 +43,7 @@ from protocol.validate import (
     key_segment,
     show,
 )
-from protocol.wire import read
+from protocol.wire import ClientWire, read
 
 #: The protocol version every envelope's ``v`` must equal.
 PROTOCOL_VERSION: Final = 1
@@ -57,8 +57,9 @@ ENVELOPE_KEYS: Final = ("v", "type", "seq", "body")
 _JSON: Final = msgspec.json.Encoder()
 _MSGPACK: Final = msgspec.msgpack.Encoder()
 
-#: Any message, either direction.
-Message: TypeAlias = ClientMessage | ServerMessage
+#: Any message, either direction (a command derived from the engine's declaration,
+#: ``protocol.commands``, is a ``ClientWire`` outside the hand-declared union).
+Message: TypeAlias = ClientMessage | ServerMessage | ClientWire
 M = TypeVar("M", bound=Message)
 
 # A JSON string (closing quote optional, so an unterminated one is still linear) or

@@ -1,5 +1,4 @@
-"""Client -> server messages: the session (``join``, ``resync``, ``ping``), the scene
-and the fight's core (``load_scene``, ``move``), and the registry of
+"""Client -> server messages: the session (``join``, ``resync``, ``ping``), and the registry of
 every client message (with the commands declared as engine dataclasses,
 :mod:`protocol.commands`).
 
@@ -11,20 +10,14 @@ the engine command its struct is derived from.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Annotated, Final, TypeAlias, cast, get_args
+from typing import Final, TypeAlias, cast, get_args
 
-from msgspec import Meta
-
-from protocol.actions import MoveOptions, MovePoints
 from protocol.admin import ConfigureTable, IssueToken, ListTokens, RevokeToken
 from protocol.commands import DERIVED
 from protocol.describe import DescribeRuleset, ListRulesets
-from protocol.errors import ProtocolError
-from protocol.fight import EditScene
 from protocol.queries import AskOptions, AskPath
-from protocol.scene import SceneSpec
-from protocol.threat import MAX_PATH, AskExits, AskThreat
-from protocol.wire import ClientWire, EventIndex, Float, LongName, Name, Waypoint
+from protocol.threat import AskExits, AskThreat
+from protocol.wire import ClientWire, EventIndex, LongName, Name
 
 
 class Join(ClientWire, frozen=True, kw_only=True):
@@ -46,39 +39,6 @@ class Join(ClientWire, frozen=True, kw_only=True):
     describe: bool = False
 
 
-class LoadScene(ClientWire, frozen=True, kw_only=True):
-    """Replace the table's scene (grid and tokens) before or between combats."""
-
-    TYPE = "load_scene"
-    scene: SceneSpec
-
-
-class Move(MoveOptions, frozen=True, kw_only=True):
-    """Move ``token`` through ``path``: the cells ``(x, y)`` after its current position,
-    in order (on a gridless scene, waypoints in the scene's unit, fractional allowed:
-    the token's centre goes straight from one to the next). The engine decides whether
-    the move is legal (a fractional cell on a grid is not); this only checks shape.
-    ``elevations`` (optional, gridless scenes only) is the height of the token's base at
-    each waypoint, one per ``path`` entry: a flight or a climb, which the fight's ruleset
-    must allow.
-    ``rolls`` (optional) are the table's own dice for the ``attack`` at the end."""
-
-    TYPE = "move"
-    LATER = (*MoveOptions.LATER, "elevations")
-    path: Annotated[tuple[Waypoint, ...], Meta(min_length=1, max_length=MAX_PATH)]
-    elevations: Annotated[tuple[Float, ...], Meta(max_length=MAX_PATH)] | None = None
-
-    def check(self) -> None:
-        """One elevation per waypoint, when there are any."""
-        super().check()
-        if self.elevations is not None and len(self.elevations) != len(self.path):
-            raise ProtocolError(
-                "bad_value",
-                f"{len(self.elevations)} elevations for {len(self.path)} waypoints: one each",
-                path="elevations",
-            )
-
-
 class Resync(ClientWire, frozen=True, kw_only=True):
     """Ask for every event after index ``after`` (-1: from the start)."""
 
@@ -95,16 +55,12 @@ class Ping(ClientWire, frozen=True, kw_only=True):
 #: Any client -> server message, in the order the README lists them.
 ClientMessage: TypeAlias = (
     Join
-    | LoadScene
-    | Move
     | Resync
     | Ping
     | IssueToken
     | RevokeToken
     | ConfigureTable
     | ListTokens
-    | MovePoints
-    | EditScene
     | AskOptions
     | AskPath
     | AskThreat

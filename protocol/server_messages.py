@@ -106,15 +106,15 @@ class ErrorMessage(ServerWire, frozen=True, kw_only=True):
 class EventBody(Wire, frozen=True, kw_only=True):
     """The typed ``data`` of one event kind: ``KIND`` is its wire ``kind``, ``VERSION``
     the wire version (:data:`protocol.versions.WIRE_VERSION`) its fields last changed in.
-    The protocol declares no kind itself: see :data:`EVENT_BODIES`."""
+    The protocol declares no kind by hand: see :data:`EVENT_BODIES`."""
 
     KIND: ClassVar[str]
     VERSION: ClassVar[int] = 1
 
 
 #: Event ``kind`` -> the :class:`EventBody` its ``data`` is read as: the engine and the
-#: rulesets declare the kinds, the bridge registers them (``vtt_bridge.event_types``) when
-#: imported.  A kind left out (one a newer server added) stays a map.
+#: rulesets declare the kinds, ``import protocol`` registers their written bodies
+#: (:mod:`protocol.events`).  A kind left out (one a newer server added) stays a map.
 EVENT_BODIES: dict[str, type[EventBody]] = {}
 
 

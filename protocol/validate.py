@@ -72,6 +72,17 @@ class Rejected:
     key: str | None = None
 
 
+def check_one_each(
+    items: tuple[Any, ...] | None, name: str, per: tuple[Any, ...], what: str
+) -> None:
+    """``items`` (the field ``name``; None: none given) hold one item per item of
+    ``per`` (``what`` names those: a move's elevations, one per waypoint)."""
+    if items is not None and len(items) != len(per):
+        raise ProtocolError(
+            "bad_value", f"{len(items)} {name} for {len(per)} {what}: one each", path=name
+        )
+
+
 def json_safe(value: object, path: str, *, max_depth: int = MAX_DEPTH) -> Any:
     """Check a JSON-safe value and return a fresh copy of it (tuples become lists).
 

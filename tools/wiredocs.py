@@ -28,7 +28,7 @@ import protocol
 from protocol.server_messages import WS_URL_PATTERN
 from protocol.text import CLEAN_PATTERN
 from protocol.wire import Wire
-from tools import wirestructs
+from tools import eventstructs, wirestructs
 from vtt_bridge import registry
 from vtt_bridge.event_types import event_sources, register_event_bodies, shipped
 
@@ -230,17 +230,20 @@ def render(text: str) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``--write``: rewrite the README and ``protocol/commands.py``
-    (:mod:`tools.wirestructs`); else exit 1 if either differs from the declarations."""
+    """``--write``: rewrite the README, ``protocol/commands.py``
+    (:mod:`tools.wirestructs`) and ``protocol/events.py`` (:mod:`tools.eventstructs`);
+    else exit 1 if any differs from the declarations."""
     args = sys.argv[1:] if argv is None else argv
     current = README.read_text(encoding="utf-8")
     wanted = render(current)
     if "--write" in args:
         wirestructs.write()
+        eventstructs.write()
         README.write_text(wanted, encoding="utf-8")
         return 0
     stale = [README] if wanted != current else []
     stale += [] if wirestructs.current() else [wirestructs.TARGET]
+    stale += [] if eventstructs.current() else [eventstructs.TARGET]
     for path in stale:
         print(f"{path} is out of date: run python -m tools.wiredocs --write")
     return 1 if stale else 0

@@ -34,15 +34,19 @@ from vtt_bridge import derive, registry
 
 ROOT = Path(__file__).resolve().parents[1]
 TARGET = ROOT / "protocol" / "commands.py"
+#: The modules whose derived structs a written file holds itself (by name).
+SAME_FILE = (derive.__name__, "vtt_bridge.event_types")
 #: msgspec's constraints a derived field may carry, in the order they are written.
 _CONSTRAINTS = ("ge", "gt", "le", "lt", "min_length", "max_length", "pattern")
 
 HEADER = '''"""The commands declared once, as the engine's dataclasses: their wire structs.
 
 Written by ``python -m tools.wiredocs --write`` (``tools/wirestructs.py``) from the
-engine's declarations (``engine/commands.py``): each class is the struct the server
-derives from the engine command of the same name (``vtt_bridge.derive.wire_command``),
-its fields, bounds and docstring the engine's.  Do not edit: change the engine's
+engine's declarations (``engine/commands.py``, the scene's shapes in ``engine/model.py``):
+each class is the struct the server derives from the engine command of the same name
+(``vtt_bridge.derive.wire_command``) or the shape it carries (``wire_shape``: a
+``Combatant`` is a ``TokenSpec``), its fields, bounds and docstring the engine's, its
+checks beyond them ``protocol/shape_checks.py``'s.  Do not edit: change the engine's
 dataclass and run the tool (``tests/test_wiredocs.py`` fails until then).  The protocol
 may not import the engine, so the structs are written out for ``import protocol`` alone
 to decode every message.
@@ -59,8 +63,11 @@ from __future__ import annotations
 class _Source:
     """What the rendered module imports, gathered while rendering."""
 
-    def __init__(self) -> None:
-        self.names: dict[str, set[str]] = {"typing": {"Final"}, "protocol.wire": {"ClientWire"}}
+    def __init__(self, names: dict[str, set[str]] | None = None) -> None:
+        self.names: dict[str, set[str]] = names or {
+            "typing": {"Final"},
+            "protocol.wire": {"ClientWire", "Wire"},
+        }
         self.whole: set[str] = set()
 
     def use(self, module: str, name: str) -> str:
@@ -132,8 +139,11 @@ def type_source(hint: Any, source: _Source) -> str:
         return f"tuple[{', '.join(type_source(a, source) for a in args)}]"
     if origin is dict:
         return f"dict[{type_source(args[0], source)}, {type_source(args[1], source)}]"
-    if isinstance(hint, type) and issubclass(hint, Wire) and hint.__module__ != derive.__name__:
-        # One of the protocol's own shapes (the scene's token spec): imported, as it is.
+    if isinstance(hint, type) and issubclass(hint, Wire) and hint.__module__ in SAME_FILE:
+        # A shape derived from the engine's (the scene's, an event's): in the same file.
+        return hint.__name__
+    if isinstance(hint, type) and issubclass(hint, Wire):
+        # One of the protocol's own shapes (an Owlbear image grid): imported, as it is.
         name: str = hint.__name__
         assert getattr(protocol, name, None) is hint, hint
         return source.use(hint.__module__, name)
@@ -157,6 +167,22 @@ def struct_source(command: type, source: _Source) -> str:
     wire = derive.wire_command(command)
     lines = [f"class {wire.__name__}(ClientWire, frozen=True, kw_only=True):"]
     lines += [_docstring(command.__doc__ or ""), "", f"    TYPE = {wire.TYPE!r}"]
+    return _body_source(command, wire, lines, source)
+
+
+def shape_source(shape: type, source: _Source) -> str:
+    """The class statement of the engine dataclass ``shape``'s wire shape (a scene's
+    grid, token, wall), extending its checks (``protocol.shape_checks``)."""
+    wire = derive.wire_shape(shape)
+    base = derive.shape_base(shape)
+    based = "Wire" if base is Wire else source.use(base.__module__, base.__name__)
+    lines = [f"class {wire.__name__}({based}, frozen=True, kw_only=True):"]
+    lines += [_docstring(shape.__doc__ or ""), ""]
+    return _body_source(shape, wire, lines, source)
+
+
+def _body_source(cls: type, wire: type[Wire], lines: list[str], source: _Source) -> str:
+    """The class body after its docstring: ``LATER``, ``UNHASHED``, fields, ``check``."""
     if wire.LATER:
         lines.append(f"    LATER = {wire.LATER!r}")
     if wire.UNHASHED:
@@ -172,9 +198,12 @@ def struct_source(command: type, source: _Source) -> str:
     for name in wire.__struct_fields__:
         if name == "seq":
             continue
-        default = _default(defaults[name], source) if name in defaults else ""
+        # A kw-only struct keeps its own order (``wire_order``): a required field after
+        # a defaulted one has msgspec's NODEFAULT in its slot, and no default written.
+        given = defaults.get(name, msgspec.NODEFAULT)
+        default = "" if given is msgspec.NODEFAULT else _default(given, source)
         lines.append(f"    {name}: {type_source(hints[name], source)}{default}")
-    lines += _check_source(command, source)
+    lines += _check_source(cls, source)
     return "\n".join(lines) + "\n"
 
 
@@ -183,6 +212,7 @@ def _check_source(command: type, source: _Source) -> list[str]:
     checks = derive.field_checks(command)
     if not checks:
         return []
+    based = derive.shape_base(command) is not Wire
     lines = ["", "    def check(self) -> None:"]
     doc = "Maps JSON-safe to their depth; no item twice in a list that must differ."
     lines.append(f'        """{doc}"""')
@@ -192,15 +222,24 @@ def _check_source(command: type, source: _Source) -> list[str]:
             json_safe = source.use("protocol.validate", "json_safe")
             lines.append(f"        if self.{name} is not None:")
             lines.append(f"            {json_safe}(self.{name}, {name!r}, max_depth={one.depth})")
+        elif one.kind == "one_per":
+            each = source.use("protocol.validate", "check_one_each")
+            lines.append(f"        {each}(self.{name}, {name!r}, self.{one.per}, {one.what!r})")
+        elif one.kind == "unique" and one.key:
+            unique = source.use("protocol.shape_checks", "check_unique")
+            ids = f"[item.{one.key} for item in self.{name} or ()]"
+            lines.append(f"        {unique}({ids}, {one.what!r}, '{name}[{{}}].{one.key}')")
         elif one.kind == "unique":
-            unique = source.use("protocol.scene", "check_unique")
+            unique = source.use("protocol.shape_checks", "check_unique")
             lines.append(f"        {unique}(list(self.{name} or ()), {one.what!r}, '{name}[{{}}]')")
         else:
-            unique = source.use("protocol.scene", "check_unique")
+            unique = source.use("protocol.shape_checks", "check_unique")
             lines.append(f"        for i, items in enumerate(self.{name} or ()):")
             lines.append(
                 f"            {unique}(list(items), {one.what!r}, f'{name}[{{i}}][{{{{}}}}]')"
             )
+    if based:
+        lines.append("        super().check()  # the shape's own checks, after its fields'")
     return lines
 
 
@@ -213,14 +252,45 @@ def derived_commands() -> list[type]:
     ]
 
 
+def derived_shapes(commands: list[type]) -> list[type]:
+    """The engine dataclasses the ``commands`` carry as derived wire shapes, each after
+    the shapes it holds (a scene after its grid and tokens)."""
+    found: list[type] = []
+
+    def visit(hint: Any) -> None:
+        for arg in get_args(hint):
+            visit(arg)
+        if (
+            isinstance(hint, type)
+            and dataclasses.is_dataclass(hint)
+            and hint not in derive.WIRE_SHAPES
+            and hint not in found
+        ):
+            for inner in typing.get_type_hints(hint, include_extras=True).values():
+                visit(inner)
+            found.append(hint)
+
+    for command in commands:
+        for inner in typing.get_type_hints(command, include_extras=True).values():
+            visit(inner)
+    return found
+
+
 def render() -> str:
     """The whole of ``protocol/commands.py``."""
     source = _Source()
     commands = derived_commands()
     assert all(dataclasses.is_dataclass(c) for c in commands)
-    classes = [struct_source(command, source) for command in commands]
+    shapes = derived_shapes(commands)
+    classes = [shape_source(shape, source) for shape in shapes]
+    classes += [struct_source(command, source) for command in commands]
     names = [derive.wire_command(command).__name__ for command in commands]
     registry_lines = [
+        "",
+        "#: Every derived shape, each after the shapes it holds.",
+        "SHAPES: Final[tuple[type[Wire], ...]] = (",
+        *(f"    {derive.shape_name(shape)}," for shape in shapes),
+        ")",
         "",
         "#: Every derived command's wire struct, in the order ``protocol/README.md`` lists them.",
         "DERIVED: Final[tuple[type[ClientWire], ...]] = (",
@@ -231,11 +301,11 @@ def render() -> str:
     return _formatted(text + "\n" + "\n".join(registry_lines) + "\n")
 
 
-def _formatted(text: str) -> str:
+def _formatted(text: str, target: Path = TARGET) -> str:
     """``text`` as ``ruff format`` writes it under the project's settings (long types
     wrapped, double quotes), so the written file passes the same checks as the rest."""
     done = subprocess.run(
-        [sys.executable, "-m", "ruff", "format", "--stdin-filename", str(TARGET), "-"],
+        [sys.executable, "-m", "ruff", "format", "--stdin-filename", str(target), "-"],
         input=text,
         capture_output=True,
         text=True,

@@ -23,8 +23,14 @@ imports both, makes one from the other instead of restating it:
   scene's ids do.  A field whose metadata says ``{"filled": True}`` may be null on the
   wire (the row's ``fill`` supplies it: a fight's seed); a class's ``wire_order`` keeps
   a message's order from before it was derived.  An engine type in
-  :data:`WIRE_SHAPES` is carried as the protocol's own struct (a joining token as the
-  scene's ``TokenSpec``).  Strings are bounded in one place, :func:`wire_text`.
+  :data:`WIRE_SHAPES` is carried as the protocol's own struct (an Owlbear image grid).
+  Strings are bounded in one place, :func:`wire_text`.
+- :func:`wire_shape` makes the wire shape of a nested engine dataclass (the scene's grid,
+  tokens, walls, terrain) the same way: named as its ``wire_name`` says (a
+  ``Combatant`` is a ``TokenSpec``), extending the protocol's checks its ``wire_base``
+  names (:mod:`protocol.shape_checks`: a token on the grid, a wall's two ends), a field
+  whose metadata says ``{"required": True}`` required on the wire though the engine
+  gives it a default, pairs marked :data:`~engine.params.AS_MAP` a map.
 """
 
 from __future__ import annotations
@@ -41,12 +47,24 @@ from typing import Annotated, Any, Literal, get_args, get_origin, get_type_hints
 import msgspec
 from msgspec import Meta
 
-from engine.model import Combatant
-from engine.params import MAX_INT, MAX_ITEMS, Ident, Json, Length, Range, TokenRef, Unique
+import protocol.shape_checks
+from engine.params import (
+    MAX_INT,
+    MAX_ITEMS,
+    AsMap,
+    Ident,
+    Json,
+    Length,
+    OnePer,
+    Range,
+    TokenRef,
+    Unique,
+)
 from geometry.vtt_coords import OwlbearImageGrid
-from protocol.scene import TokenSpec, check_unique
+from protocol.actions import ImageGrid
+from protocol.shape_checks import check_unique
 from protocol.text import CLEAN_PATTERN
-from protocol.validate import json_safe
+from protocol.validate import check_one_each, json_safe
 from protocol.wire import ClientWire, TokenId, Wire
 
 Convert = Callable[[Any], Any]
@@ -59,9 +77,9 @@ SPELLED_OTHERWISE: dict[type, Convert] = {
 }
 
 
-#: Engine types the wire carries as one of the protocol's own structs (the scene's shapes
-#: are declared in the protocol until they are derived too): a field of one is that.
-WIRE_SHAPES: dict[type, type[Wire]] = {Combatant: TokenSpec}
+#: Engine types the wire carries as one of the protocol's own structs (an Owlbear image
+#: grid is the geometry's value, spelled otherwise on the wire): a field of one is that.
+WIRE_SHAPES: dict[type, type[Wire]] = {OwlbearImageGrid: ImageGrid}
 
 
 # -- wire value -> engine value ---------------------------------------------------------
@@ -144,7 +162,9 @@ def wire_text(length: Length) -> Any:
     """The wire type of a string bounded by ``length``: the one place a declared string
     becomes a wire string, so a rule every string keeps applies to each (no control or
     bidirectional formatting characters: :mod:`protocol.text`, as ``Name`` says)."""
-    return Annotated[str, Meta(min_length=length.lo, max_length=length.hi, pattern=CLEAN_PATTERN)]
+    # No lower bound said when there is none (a token's name may be empty, as ever).
+    lo = length.lo or None
+    return Annotated[str, Meta(min_length=lo, max_length=length.hi, pattern=CLEAN_PATTERN)]
 
 
 def wire_bound(hint: Any) -> Any:
@@ -158,6 +178,8 @@ def wire_bound(hint: Any) -> Any:
     origin, args = get_origin(hint), get_args(hint)
     if origin is dict and any(isinstance(e, Json) for e in extras):
         return dict[str, Any]  # its depth is checked by the struct's check()
+    if any(isinstance(e, AsMap) for e in extras):
+        return dict[str, Any]  # pairs in the engine; the shape's own check reads them
     if hint is TokenRef or (hint is str and any(isinstance(e, Ident) for e in extras)):
         return TokenId
     if hint is str:
@@ -166,6 +188,8 @@ def wire_bound(hint: Any) -> Any:
         return hint
     if hint is int or hint is float:
         lo, hi = (bound.lo, bound.hi) if bound else (-MAX_INT, MAX_INT)
+        if bound is not None and bound.above:
+            return Annotated[hint, Meta(gt=hint(lo), le=hint(hi))]
         return Annotated[hint, Meta(ge=hint(lo), le=hint(hi))]
     if origin in (types.UnionType, typing.Union):
         return functools.reduce(operator.or_, (wire_bound(_with(a, extras)) for a in args))
@@ -202,13 +226,19 @@ def _fields(cls: type, skip: tuple[str, ...]) -> tuple[list[Any], tuple[str, ...
         # A default makes a field LATER (clients may leave it out) unless it is marked
         # ``metadata={"later": False}``: on the wire since version 1, sent even null.
         optional = f.metadata.get("later", True)
-        if f.metadata.get("filled"):
+        if f.metadata.get("required"):
+            # The engine's default is for code building the value itself; the wire has
+            # always required the field.
+            fields.append((f.name, kind))
+        elif f.metadata.get("filled"):
             # The engine's value is always there; a client may send null for the row's
             # ``fill`` to supply (a fight's seed: the table's).
             fields.append((f.name, kind | None, None))
             later.extend([f.name] if optional else [])
         elif f.default is not dataclasses.MISSING:
-            fields.append((f.name, kind, f.default))
+            # Pairs in the engine are a map on the wire, and so is their default.
+            default = {} if f.default == () and _holds_map(kind) else f.default
+            fields.append((f.name, kind, default))
             later.extend([f.name] if optional else [])
         elif f.default_factory is not dataclasses.MISSING:
             fields.append((f.name, kind, msgspec.field(default_factory=f.default_factory)))
@@ -227,14 +257,38 @@ def _fields(cls: type, skip: tuple[str, ...]) -> tuple[list[Any], tuple[str, ...
     return fields, tuple(later)
 
 
+def shape_base(cls: type) -> type[Wire]:
+    """The protocol's base of ``cls``'s wire shape: the checks its ``wire_base`` names
+    (:mod:`protocol.shape_checks`), else :class:`~protocol.wire.Wire`."""
+    name: str | None = getattr(cls, "wire_base", None)
+    base: type[Wire] = Wire if name is None else getattr(protocol.shape_checks, name)
+    return base
+
+
+def shape_name(cls: type) -> str:
+    """The wire name of ``cls``'s shape: its ``wire_name`` (a ``Combatant`` is a
+    ``TokenSpec`` on the wire), else its own."""
+    name: str = getattr(cls, "wire_name", cls.__name__)
+    return name
+
+
 @functools.cache
 def wire_shape(cls: type) -> type[Wire]:
-    """A nested engine dataclass as a wire struct (every defaulted field optional)."""
+    """A nested engine dataclass as a wire struct (every defaulted field optional but
+    those its metadata marks), extending its :func:`shape_base`."""
     fields, later = _fields(cls, ())
-    namespace = {"__doc__": cls.__doc__, "LATER": later}
+    base = shape_base(cls)
+    namespace: dict[str, Any] = {"__doc__": cls.__doc__, "LATER": later}
+    checks = field_checks(cls)
+    if checks:
+        namespace["check"] = _check_fields(checks, base)
+    unhashed = tuple(f[0] for f in fields if _holds_map(f[1]))
+    if unhashed:
+        namespace["UNHASHED"] = unhashed
     struct = msgspec.defstruct(
-        cls.__name__, fields, bases=(Wire,), module=__name__, namespace=namespace, kw_only=True
-    )
+        shape_name(cls), fields, bases=(base,), module=__name__, namespace=namespace,
+        kw_only=True,
+    )  # fmt: skip
     return typing.cast(type[Wire], struct)
 
 
@@ -242,12 +296,15 @@ def wire_shape(cls: type) -> type[Wire]:
 class FieldCheck:
     """One check a derived struct's ``check`` runs on a field: ``json`` (a map, JSON-safe
     nested at most ``depth`` deep), ``unique`` (a list's items differ), ``unique_each``
-    (each list inside the list: its items differ); ``what`` names an item."""
+    (each list inside the list: its items differ), ``one_per`` (one item per item of
+    the field ``per``); ``what`` names an item, ``key`` the items' field that differs."""
 
     name: str
-    kind: Literal["json", "unique", "unique_each"]
+    kind: Literal["json", "unique", "unique_each", "one_per"]
     depth: int = 0
     what: str = ""
+    per: str = ""
+    key: str = ""
 
 
 def _marks(hint: Any) -> tuple[Any, tuple[Any, ...]]:
@@ -270,10 +327,13 @@ def field_checks(cls: type) -> list[FieldCheck]:
         base, marks = _marks(hints[f.name])
         json = next((m for m in marks if isinstance(m, Json)), None)
         unique = next((m for m in marks if isinstance(m, Unique)), None)
-        if json is not None:
+        one_per = next((m for m in marks if isinstance(m, OnePer)), None)
+        if one_per is not None:
+            found.append(FieldCheck(f.name, "one_per", what=one_per.what, per=one_per.field))
+        elif json is not None:
             found.append(FieldCheck(f.name, "json", depth=json.depth))
         elif unique is not None:
-            found.append(FieldCheck(f.name, "unique", what=unique.what))
+            found.append(FieldCheck(f.name, "unique", what=unique.what, key=unique.key))
         elif get_origin(base) is tuple and get_args(base)[1:] == (Ellipsis,):
             _, inner = _marks(get_args(base)[0])
             each = next((m for m in inner if isinstance(m, Unique)), None)
@@ -282,18 +342,24 @@ def field_checks(cls: type) -> list[FieldCheck]:
     return found
 
 
-def _check_fields(checks: list[FieldCheck]) -> Callable[[Any], None]:
+def _check_fields(checks: list[FieldCheck], base: type[Wire] = Wire) -> Callable[[Any], None]:
     def check(self: Any) -> None:
         """Maps JSON-safe to their depth; no item twice in a list that must differ."""
         for one in checks:
             value = getattr(self, one.name)
             if one.kind == "json" and value is not None:
                 json_safe(value, one.name, max_depth=one.depth)
+            elif one.kind == "unique" and one.key:
+                ids = [getattr(item, one.key) for item in value or ()]
+                check_unique(ids, one.what, f"{one.name}[{{}}].{one.key}")
             elif one.kind == "unique":
                 check_unique(list(value or ()), one.what, f"{one.name}[{{}}]")
+            elif one.kind == "one_per":
+                check_one_each(value, one.name, getattr(self, one.per), one.what)
             elif one.kind == "unique_each":
                 for i, items in enumerate(value or ()):
                     check_unique(list(items), one.what, f"{one.name}[{i}][{{}}]")
+        base.check(self)  # the shape's own checks, after its fields'
 
     return check
 

@@ -6,8 +6,11 @@ not import them (``tests/test_architecture.py``), so the bridge, which imports b
 makes of each a :class:`protocol.EventBody`: a msgspec struct with the dataclass's
 fields, in its order (the order the server writes them, so a decoded event re-encodes to
 the same bytes), typed as the wire carries them, and registers it
-(:func:`register_event_bodies`, run when ``vtt_bridge`` is imported).  From then on
-:func:`protocol.decode_server` gives ``Event.data`` as that body; a kind nobody
+(:func:`register_event_bodies`, run when ``vtt_bridge`` is imported).  The shipped
+kinds' bodies are written into :mod:`protocol.events` by ``python -m tools.wiredocs
+--write`` (``tools/eventstructs.py``), so ``import protocol`` alone registers them and
+the bridge registers those very structs; a kind only a test's game declares is derived
+here.  :func:`protocol.decode_server` gives ``Event.data`` as its body; a kind nobody
 registered stays a map.
 """
 
@@ -24,6 +27,7 @@ import msgspec
 import engine
 import protocol
 from engine.rulesets import registered
+from protocol.events import BODIES
 from protocol.wire import Wire
 
 #: The wire version an event kind's body last changed in (``protocol.versions``); a
@@ -113,7 +117,20 @@ def wire_struct(cls: type, base: type[Wire] = Wire, **namespace: Any) -> type[Wi
 
 
 def event_body(cls: type) -> type[protocol.EventBody]:
-    """The typed body of the engine event class ``cls``."""
+    """The typed body of the engine event class ``cls``: the protocol's written copy of
+    it when shipped (:mod:`protocol.events`, which ``import protocol`` registers), else
+    derived here (a test's toy game)."""
+    kind: str = cls.kind  # type: ignore[attr-defined]
+    written = _WRITTEN.get(kind)
+    return written if written is not None else derived_body(cls)
+
+
+#: The protocol's written bodies (``tools/eventstructs.py``), by kind.
+_WRITTEN = {body.KIND: body for body in BODIES}
+
+
+def derived_body(cls: type) -> type[protocol.EventBody]:
+    """The typed body derived from the engine event class ``cls`` (what the tool writes)."""
     version = CHANGED_IN.get(cls.kind, 1)  # type: ignore[attr-defined]
     body = wire_struct(cls, protocol.EventBody, KIND=cls.kind, VERSION=version)  # type: ignore[attr-defined]
     assert issubclass(body, protocol.EventBody)

@@ -122,20 +122,6 @@ def start_combat_seed(message: protocol.StartCombat, table: Table) -> dict[str, 
     return {"seed": table.combat_seed()} if message.seed is None else {}
 
 
-def _command(
-    wire: type[protocol.wire.ClientWire],
-    engine_command: type,
-    roles: frozenset[str],
-    codes: str,
-    example: dict[str, Any],
-    **more: Any,
-) -> MessageRow:
-    return MessageRow(
-        wire, "command", command, roles, example=example, command=engine_command,
-        engine=codes, **more,
-    )  # fmt: skip
-
-
 _TOKEN = {
     "id": "ganger2", "name": "Ganger", "owner": "gm", "side": "gang", "x": 9, "y": 2,
     "size": 1, "reach": 2, "movement": 8, "stats": {"ref": 6},
@@ -165,9 +151,9 @@ SHIPPED: tuple[MessageRow, ...] = (
         protocol.Join, "session", join, frozenset({NOBODY}),
         example={"token": "table-7f3a:alice", "last_event": None},
     ),
-    _command(
-        protocol.LoadScene, engine.LoadScene, GM_ONLY, "gm_only, combat_active, bad_scene",
-        {"scene": _SCENE}, cost=load_scene_cost,
+    command_row(
+        engine.LoadScene, command, roles=GM_ONLY, example={"scene": _SCENE},
+        engine="gm_only, combat_active, bad_scene", cost=load_scene_cost,
     ),
     command_row(
         engine.StartCombat, command, roles=GM_ONLY,
@@ -175,10 +161,10 @@ SHIPPED: tuple[MessageRow, ...] = (
         engine="gm_only, combat_active, no_scene, bad_rolls (+ dice policy)",
         fill=start_combat_seed,
     ),
-    _command(
-        protocol.Move, engine.Move, ACTORS,
-        "not_your_token, not_your_turn, over_budget (+ dice policy)",
-        {"token": "pc.alice", "path": [[4, 4], [5, 4], [6, 5]]}, dice=("rolls",),
+    command_row(
+        engine.Move, command, roles=ACTORS,
+        example={"token": "pc.alice", "path": [[4, 4], [5, 4], [6, 5]]},
+        engine="not_your_token, not_your_turn, over_budget (+ dice policy)",
     ),
     command_row(
         engine.AnswerPrompt, command, roles=ACTORS,
@@ -204,10 +190,10 @@ SHIPPED: tuple[MessageRow, ...] = (
         example={"dice": "gm", "prompt_timeout_ms": 20000},
     ),
     MessageRow(protocol.ListTokens, "session", list_tokens, GM_ONLY, example={"offset": 0}),
-    _command(
-        protocol.MovePoints, engine.MovePoints, ACTORS,
-        "not_your_token, illegal_move, not_your_turn (+ dice policy)",
-        {"token": "hero", "points": [[650, 450]], "mode": "combat"}, dice=("rolls",),
+    command_row(
+        engine.MovePoints, command, roles=ACTORS,
+        example={"token": "hero", "points": [[650, 450]], "mode": "combat"},
+        engine="not_your_token, illegal_move, not_your_turn (+ dice policy)",
     ),
     command_row(
         engine.SetDoor, command, roles=GM_ONLY, example={"wall": "d1", "open": True},
@@ -233,11 +219,12 @@ SHIPPED: tuple[MessageRow, ...] = (
         engine.LeaveCombat, command, roles=GM_ONLY, example={"token": "ganger2", "remove": True},
         engine="gm_only, no_combat, not_in_combat",
     ),
-    _command(
-        protocol.EditScene, engine.EditScene, GM_ONLY,
-        "gm_only, bad_scene, prompt_pending, illegal_action (a move under way)",
-        {"walls": [{"id": "w9", "a": [10, 0], "b": [10, 20], "blocks_move": True,
-                    "blocks_sight": True, "door": "none"}]}, cost=edit_scene_cost,
+    command_row(
+        engine.EditScene, command, roles=GM_ONLY,
+        example={"walls": [{"id": "w9", "a": [10, 0], "b": [10, 20], "blocks_move": True,
+                            "blocks_sight": True, "door": "none"}]},
+        engine="gm_only, bad_scene, prompt_pending, illegal_action (a move under way)",
+        cost=edit_scene_cost,
     ),
     command_row(
         engine.SetEffect, command, roles=GM_ONLY,

@@ -8,6 +8,7 @@ import dataclasses
 import hashlib
 import inspect
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -20,10 +21,10 @@ from hypothesis import strategies as st
 
 import engine
 import protocol
-from protocol.commands import DERIVED
+from protocol.commands import DERIVED, SHAPES
 from tests.bridge.test_wire_drift import readme_frames
 from tests.protocol.strategies import for_struct
-from vtt_bridge import registry, rows
+from vtt_bridge import derive, registry, rows
 from vtt_bridge.derive import engine_fields, wire_command
 from vtt_bridge.replies import message_digest
 
@@ -106,8 +107,33 @@ def test_the_protocols_copies_are_what_the_rows_derive() -> None:
         assert (struct.TYPE, struct.LATER, struct.UNHASHED) == (
             fresh.TYPE, fresh.LATER, fresh.UNHASHED
         )  # fmt: skip
-        assert msgspec.inspect.type_info(struct).fields == msgspec.inspect.type_info(fresh).fields
+        assert _shape(struct) == _shape(fresh)
         assert struct.__doc__ == row.command.__doc__
+
+
+def test_the_protocols_scene_shapes_are_what_the_engine_declares() -> None:
+    # The scene's shapes (grid, token, wall, scene) written into the protocol are the
+    # shapes the bridge derives from the engine's dataclasses, checks included.
+    declared = (engine.VttSpec, engine.GridSpec, engine.Combatant, engine.WallSpec)
+    engine_shapes = {
+        derive.shape_name(cls): cls for cls in (*declared, engine.TerrainSpec, engine.Scene)
+    }
+    assert sorted(struct.__name__ for struct in SHAPES) == sorted(engine_shapes)
+    for struct in SHAPES:
+        cls = engine_shapes[struct.__name__]
+        fresh = derive.wire_shape(cls)
+        assert _shape(struct) == _shape(fresh)
+        assert (struct.LATER, struct.UNHASHED, struct.__doc__) == (
+            fresh.LATER, fresh.UNHASHED, cls.__doc__
+        )  # fmt: skip
+        assert struct.__mro__[1] is derive.shape_base(cls)
+
+
+def _shape(struct: type) -> str:
+    """``struct``'s fields, types and defaults, nested structs by name (the written copy
+    holds the written shapes, a fresh derivation fresh ones)."""
+    info = repr(msgspec.inspect.type_info(struct).fields)  # type: ignore[attr-defined]
+    return re.sub(r"<class '[\w.]+\.(\w+)'>", r"\1", info)
 
 
 def test_the_shipped_rows_are_the_tables_rows() -> None:
@@ -271,4 +297,4 @@ def test_a_derived_start_and_join_write_their_bodies_as_before() -> None:
 
 
 def test_the_engines_token_bound_is_the_scenes() -> None:
-    assert engine.commands.MAX_TOKENS == protocol.scene.MAX_TOKENS
+    assert engine.commands.MAX_TOKENS == protocol.scene.MAX_TOKENS == engine.model.MAX_TOKENS

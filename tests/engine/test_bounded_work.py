@@ -22,6 +22,7 @@ from engine import (
     VttSpec,
     WallSpec,
 )
+from engine.commands import MAX_PATH
 from engine.handlers import MAX_MOVE_STEPS
 from engine.options import FREE_PATH_CELLS
 from engine.scene_checks import MAX_CELLS_NEAR_WALLS, MAX_REACH_CELLS
@@ -108,7 +109,7 @@ def test_a_traced_path_longer_than_a_move_may_be_is_refused_before_tracing() -> 
 
 
 def test_the_engine_and_the_protocol_agree_on_the_longest_move() -> None:
-    assert MAX_MOVE_STEPS == protocol.messages.MAX_PATH
+    assert MAX_MOVE_STEPS == protocol.threat.MAX_PATH == MAX_PATH
 
 
 @pytest.mark.parametrize("side", [40, 1000])

@@ -1,14 +1,19 @@
-"""Every event kind decodes into its typed body (``protocol.EVENT_BODIES``, filled by the
-bridge from the engine's and the rulesets' declarations) and re-encodes to the bytes the
-server sent; a body that does not fit its kind is refused with a path; a kind nobody
-registered stays a map."""
+"""Every event kind decodes into its typed body (``protocol.EVENT_BODIES``, written from
+the engine's and the rulesets' declarations and registered by ``import protocol``) and
+re-encodes to the bytes the server sent; a body that does not fit its kind is refused
+with a path; a kind nobody registered stays a map."""
 
 from __future__ import annotations
 
 import json
+import os
+import re
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -18,6 +23,7 @@ import vtt_bridge
 from protocol import Event, EventBody, ProtocolError, decode_server, decode_server_frame, encode
 from tests.golden import RECORDINGS, recorded_events
 from tests.protocol.strategies import for_struct
+from vtt_bridge import event_types
 from vtt_bridge.event_types import event_sources
 
 MOVE = {"token": "hero", "start": [1, 1], "path": [[2, 1], [3, 1]], "mode": "combat"}
@@ -41,6 +47,40 @@ def test_importing_the_bridge_registers_every_event_kind_it_sends() -> None:
     assert {body.KIND for body in protocol.EVENT_BODIES.values()} == kinds
     assert protocol.EVENT_BODIES["combatant_joined"].VERSION == 8  # a token's elevation
     assert protocol.EVENT_BODIES["token_placed"].VERSION == 1
+
+
+def test_the_protocol_alone_reads_every_event_kind_typed() -> None:
+    # A Python client imports the protocol alone: no engine, no server, yet every kind's
+    # body is registered, the very struct the bridge then uses.
+    probe = (
+        "import sys, protocol; "
+        "assert not {'engine', 'vtt_bridge', 'geometry'} & set(sys.modules), sys.modules; "
+        "print(sorted(protocol.EVENT_BODIES))"
+    )
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, env=env
+    )
+    assert done.stdout.strip() == str(sorted(cls.kind for _, cls in event_sources()))
+    for _, cls in event_sources():
+        assert protocol.EVENT_BODIES[cls.kind] is event_types.event_body(cls)
+
+
+def test_the_written_bodies_are_what_the_bridge_derives() -> None:
+    # Each written body has the kind, version, fields, types and defaults the bridge
+    # derives from its event's dataclass (the tool's drift check compares the source too).
+    for _, cls in event_sources():
+        written, fresh = protocol.EVENT_BODIES[cls.kind], event_types.derived_body(cls)
+        assert (written.KIND, written.VERSION, written.LATER, written.__doc__) == (
+            fresh.KIND, fresh.VERSION, fresh.LATER, fresh.__doc__
+        )  # fmt: skip
+        assert _fields(written) == _fields(fresh), cls.kind
+
+
+def _fields(struct: type) -> str:
+    """``struct``'s fields, types and defaults, nested structs by name."""
+    info = repr(msgspec.inspect.type_info(struct).fields)  # type: ignore[attr-defined]
+    return re.sub(r"<class '[\w.]+\.(\w+)'>", r"\1", info)
 
 
 @pytest.mark.parametrize("path", RECORDINGS, ids=[p.stem for p in RECORDINGS])
