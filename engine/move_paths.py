@@ -44,21 +44,16 @@ def flight_heights(
     steps: tuple[Position, ...],
     elevations: tuple[float, ...] | None,
 ) -> tuple[float, ...]:
-    """A move's heights, start first, from its ``elevations`` (one per step; gridless
-    scenes only), or ``()`` when it sends none or stays level all along."""
+    """A move's heights, start first, from its ``elevations`` (one per step: a
+    waypoint gridless, a cell on a grid), or ``()`` when it sends none or stays level
+    all along."""
     if elevations is None:
         return ()
-    if not scene.grid.gridless:
-        raise CommandRejected(
-            "illegal_move",
-            f"move of {token.id!r}: elevations on a move are for gridless scenes (on a "
-            f"{scene.grid.kind} grid the GM sets a token's elevation with edit_scene)",
-        )
     if len(elevations) != len(steps):
         raise CommandRejected(
             "illegal_move",
             f"move of {token.id!r}: {len(elevations)} elevations for {len(steps)} "
-            "waypoints: one each",
+            f"{'waypoints' if scene.grid.gridless else 'cells'}: one each",
         )
     heights = (token.elevation, *elevations)
     return () if all(h == token.elevation for h in heights) else heights
@@ -108,7 +103,8 @@ def rest_of(scene: Scene, mover: Combatant, pending: PendingMove) -> tuple[Posit
 
 
 def rest_heights(mover: Combatant, pending: PendingMove) -> tuple[float, ...]:
-    """A gridless flight's heights along :func:`rest_of` (empty: not a flight)."""
+    """A flight's heights along :func:`rest_of` (empty: not a flight); a pause left the
+    mover at the height it had reached, on a grid that of the cell it stands on."""
     if not pending.heights:
         return ()
     return (mover.elevation, *pending.heights[pending.step + 1 :])

@@ -1,0 +1,152 @@
+"""A flight on a square or hex grid: a move whose ``elevations`` change the token's height.
+
+A grid flight is still a walk of adjacent cells; each cell of its path comes with the
+height of the token's base there (``Move.elevations``, one per cell after the first).
+What changes from a walk on the ground, each choice the same as on a gridless scene
+(:mod:`engine.gridless_board`) where a grid allows it:
+
+* **Cost**: each step in three dimensions by the grid's diagonal rule, the vertical
+  offset in whole cell layers, as Foundry VTT's ruler measures elevated waypoints
+  (:func:`geometry.elevation.flight_step_costs`).  Terrain prices a step that ends on the
+  ground (elevation 0 or below) as it prices a walk; a step that ends in the air flies
+  over it.
+* **Walls** reach the sky: a wall that blocks a walk blocks the flight at any height.
+* **Tokens in the way**: every token is as tall as it is wide (``size`` cells); one the
+  flier passes wholly above or below is no obstacle, an enemy it would overlap bars the
+  way as on the ground, and it may not end overlapping anyone.
+* **Attacks of opportunity**: a threatener's squares are measured against the flier's
+  height on each cell (:func:`engine.spatial.at_height`, Foundry's 3D reach).  The flier
+  moves out of a threatened square when it leaves the cell, or stays on the cells it
+  covers but changes layer (it leaves the square at that height); the exit is on the
+  step it does so, standing where it was, as on the ground.
+* **Readied actions** watch the cells of their area at any height, and their sight
+  triggers see from the ground as before: the texts' areas are squares on the map.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine.gridless_board import heights_meet
+from engine.model import Combatant, Scene
+from engine.spatial import at_height
+from geometry import AreaExit, Cell, GeometryError, MoveResolution, ThreatIndex
+from geometry.elevation import flight_step_costs, layer
+from geometry.path import exit_point, step_midpoint
+
+
+def resolve_flight(
+    index: ThreatIndex,
+    scene: Scene,
+    mover: Combatant,
+    cells: tuple[Cell, ...],
+    heights: Sequence[float],
+    areas: bool = True,
+) -> tuple[str | None, MoveResolution | None]:
+    """Why ``mover`` cannot fly along ``cells`` (start first) at ``heights`` (one per
+    cell), or its resolution: the cost in three dimensions and every threatener's first
+    exit (module docstring); ``areas=False`` leaves the exits out."""
+    try:
+        walk = index.resolve_move(mover.id, cells, crossings=False, areas=False)
+    except GeometryError as exc:
+        return str(exc), None
+    if walk.blocked_step is not None:
+        a, b = cells[walk.blocked_step], cells[walk.blocked_step + 1]
+        return f"a wall blocks {a} -> {b}", None
+    cost = flight_cost(index, mover, cells, heights)
+    if cost == float("inf"):
+        return "the path crosses impassable terrain", None
+    problem = tokens_in_the_way(index, scene, mover, cells, heights)
+    if problem is not None:
+        return problem, None
+    exits = flight_exits(index, scene, mover, cells, heights) if areas else ()
+    return None, MoveResolution(cost, None, False, (), exits)
+
+
+def flight_cost(
+    index: ThreatIndex, mover: Combatant, cells: Sequence[Cell], heights: Sequence[float]
+) -> float:
+    """The flight's whole cost: its steps in three dimensions, terrain pricing those that
+    end on the ground."""
+    grid, terrain = index.grid, index.terrain
+    steps = flight_step_costs(grid, cells, heights)
+    if terrain is None or not terrain.priced:
+        return sum(steps)
+    total = 0.0
+    for i, step in enumerate(steps):
+        if heights[i + 1] <= 0:
+            cell = cells[i + 1]
+            feet = grid.footprint(cell, mover.size)
+            step *= (
+                terrain.multiplier(cell) if mover.size == 1 else terrain.footprint_multiplier(feet)
+            )
+        total += step
+    return total
+
+
+def tokens_in_the_way(
+    index: ThreatIndex,
+    scene: Scene,
+    mover: Combatant,
+    cells: Sequence[Cell],
+    heights: Sequence[float],
+) -> str | None:
+    """Why other tokens bar the flight, or None: an enemy overlapped in height on a cell
+    the flier comes onto, or anyone where it ends (allies are passed through)."""
+    grid, size = index.grid, mover.size
+    span = size * grid.cell_size
+    last = len(cells) - 1
+    for step in range(1, last + 1):
+        low = min(heights[step - 1], heights[step])
+        high = max(heights[step - 1], heights[step]) + span
+        for cell in grid.footprint(cells[step], size):
+            for other_id in index.occupants(cell):
+                other = scene.token(other_id)
+                if other is None or other.id == mover.id:
+                    continue
+                if other.side != mover.side and heights_meet(low, high, other, grid.cell_size):
+                    return f"cell {cell} is occupied by enemy {other.id!r}"
+                if step == last and heights_meet(
+                    heights[step], heights[step] + span, other, grid.cell_size
+                ):
+                    return f"the move ends on {cell}, occupied by {other.id!r}"
+    return None
+
+
+def flight_exits(
+    index: ThreatIndex,
+    scene: Scene,
+    mover: Combatant,
+    cells: Sequence[Cell],
+    heights: Sequence[float],
+    only: str | None = None,
+    first_step: int = 0,
+) -> tuple[AreaExit, ...]:
+    """Every threatener's first exit along the flight, in path order (ties in the
+    scene's token order); ``only`` one threatener's, from ``first_step`` on (a move that
+    begins in its reach without provoking provokes on the way out of a later square)."""
+    grid, size = index.grid, mover.size
+    feet = [grid.footprint(c, size) for c in cells]
+    under = frozenset().union(*feet)
+    layers = [layer(h, grid.cell_size) for h in heights]
+    found: list[AreaExit] = []
+    for other in scene.tokens:
+        if other.id == mover.id or (only is not None and other.id != only):
+            continue
+        ground = index.threatened(other.id)
+        if not ground & under:
+            continue
+        at: dict[int, frozenset[Cell]] = {}  # what it threatens at each layer the flier is in
+        for step in range(first_step, len(cells) - 1):
+            k = layers[step]
+            if k not in at:
+                at[k] = at_height(grid, other, other.cell, ground, heights[step])
+            stays = feet[step + 1] if layers[step + 1] == k else frozenset()
+            left = (feet[step] - stays) & at[k]
+            if left:
+                a, b = cells[step], cells[step + 1]
+                point = exit_point(grid, a, b) if size == 1 else step_midpoint(grid, a, b, size)
+                found.append(AreaExit(other.id, step, a if size == 1 else min(left), point))
+                break
+    found.sort(key=lambda e: e.step)
+    return tuple(found)
