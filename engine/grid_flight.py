@@ -47,11 +47,11 @@ def resolve_flight(
     cell), or its resolution: the cost in three dimensions and every threatener's first
     exit (module docstring); ``areas=False`` leaves the exits out."""
     try:
-        walk = index.resolve_move(mover.id, cells, crossings=False, areas=False)
+        level = index.resolve_move(mover.id, cells, crossings=False, areas=False)
     except GeometryError as exc:
         return str(exc), None
-    if walk.blocked_step is not None:
-        a, b = cells[walk.blocked_step], cells[walk.blocked_step + 1]
+    if level.blocked_step is not None:
+        a, b = cells[level.blocked_step], cells[level.blocked_step + 1]
         return f"a wall blocks {a} -> {b}", None
     cost = flight_cost(index, mover, cells, heights)
     if cost == float("inf"):
@@ -133,14 +133,14 @@ def flight_exits(
     for other in scene.tokens:
         if other.id == mover.id or (only is not None and other.id != only):
             continue
-        ground = index.threatened(other.id)
-        if not ground & under:
+        on_map = index.threatened(other.id)
+        if not on_map & under:
             continue
         at: dict[int, frozenset[Cell]] = {}  # what it threatens at each layer the flier is in
         for step in range(first_step, len(cells) - 1):
             k = layers[step]
             if k not in at:
-                at[k] = at_height(grid, other, other.cell, ground, heights[step])
+                at[k] = at_height(grid, other, other.cell, on_map, heights[step])
             stays = feet[step + 1] if layers[step + 1] == k else frozenset()
             left = (feet[step] - stays) & at[k]
             if left:

@@ -58,9 +58,9 @@ class Move(MoveOptions, frozen=True, kw_only=True):
     in order (on a gridless scene, waypoints in the scene's unit, fractional allowed:
     the token's centre goes straight from one to the next). The engine decides whether
     the move is legal (a fractional cell on a grid is not); this only checks shape.
-    ``elevations`` (optional, gridless scenes only) is the height of the token's base at
-    each waypoint, one per ``path`` entry: a flight or a climb, which the fight's ruleset
-    must allow.
+    ``elevations`` (optional) is the height of the token's base at each cell (gridless,
+    each waypoint), one per ``path`` entry: a flight or a climb, which the fight's
+    ruleset must allow.
     ``rolls`` (optional) are the table's own dice for the ``attack`` at the end."""
 
     TYPE = "move"
