@@ -86,9 +86,9 @@ class Move:
     first); ``attack`` names a target the mover attacks at the end of the move as part
     of the same action (that target gets no attack of opportunity from this move), with
     ``maneuver``, where the ruleset allows it; ``rolls`` are the table's own dice for
-    that attack (None: the seed rolls).  ``elevations`` (gridless scenes) is the height
-    of the token's base at each waypoint: a move that changes it is a flight its
-    ruleset must allow (:meth:`engine.rulesets.base.Ruleset.check_flight`).
+    that attack (None: the seed rolls).  ``elevations`` is the height of the token's
+    base on each cell of the path (gridless, at each waypoint): a move that changes it
+    is a flight its ruleset must allow (:mod:`engine.grid_flight` on a grid) (:meth:`engine.rulesets.base.Ruleset.check_flight`).
     """
 
     kind: ClassVar[str] = "move"
