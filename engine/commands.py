@@ -88,7 +88,8 @@ class Move:
     ``maneuver``, where the ruleset allows it; ``rolls`` are the table's own dice for
     that attack (None: the seed rolls).  ``elevations`` is the height of the token's
     base on each cell of the path (gridless, at each waypoint): a move that changes it
-    is a flight its ruleset must allow (:mod:`engine.grid_flight` on a grid) (:meth:`engine.rulesets.base.Ruleset.check_flight`).
+    is a flight (:mod:`engine.grid_flight` on a grid) its ruleset must allow
+    (:meth:`engine.rulesets.base.Ruleset.check_flight`).
     """
 
     kind: ClassVar[str] = "move"
