@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from engine.gridless_board import heights_meet
 from engine.model import Combatant, Scene
 from engine.spatial import at_height
-from geometry import AreaExit, Cell, GeometryError, MoveResolution, ThreatIndex
+from geometry import AreaExit, Cell, MoveResolution, ThreatIndex
 from geometry.elevation import flight_step_costs, layer
 from geometry.path import exit_point, step_midpoint
 
@@ -45,14 +45,8 @@ def resolve_flight(
 ) -> tuple[str | None, MoveResolution | None]:
     """Why ``mover`` cannot fly along ``cells`` (start first) at ``heights`` (one per
     cell), or its resolution: the cost in three dimensions and every threatener's first
-    exit (module docstring); ``areas=False`` leaves the exits out."""
-    try:
-        level = index.resolve_move(mover.id, cells, crossings=False, areas=False)
-    except GeometryError as exc:
-        return str(exc), None
-    if level.blocked_step is not None:
-        a, b = cells[level.blocked_step], cells[level.blocked_step + 1]
-        return f"a wall blocks {a} -> {b}", None
+    exit (module docstring); ``areas=False`` leaves the exits out.  The walls are the
+    caller's to check first, as for any move on the grid (they reach the sky)."""
     cost = flight_cost(index, mover, cells, heights)
     if cost == float("inf"):
         return "the path crosses impassable terrain", None

@@ -110,15 +110,18 @@ def _walkable(
     # move comes here).
     cells: tuple[Cell, ...] = path  # type: ignore[assignment]
     index = spatial.index(scene)
-    if heights:
-        return resolve_flight(index, scene, mover, cells, heights, areas)
     try:
-        resolution = index.resolve_move(mover.id, cells, crossings=False, areas=areas)
+        # A flight's exits are measured at its heights (engine.grid_flight), not here.
+        resolution = index.resolve_move(
+            mover.id, cells, crossings=False, areas=areas and not heights
+        )
     except GeometryError as exc:
         return str(exc), None
     if resolution.blocked_step is not None:
         a, b = cells[resolution.blocked_step], cells[resolution.blocked_step + 1]
         return f"a wall blocks {a} -> {b}", None
+    if heights:
+        return resolve_flight(index, scene, mover, cells, heights, areas)
     if math.isinf(resolution.cost):
         return "the path crosses impassable terrain", None
     problem = blocking_problem(index, scene, mover, cells)
