@@ -1,7 +1,8 @@
 """A flight on a square or hex grid: a move whose ``elevations`` change the token's height.
 
-A grid flight is still a walk of adjacent cells; each cell of its path comes with the
-height of the token's base there (``Move.elevations``, one per cell after the first).
+A grid flight is a path of cells, each with the height of the token's base there
+(``Move.elevations``, one per cell after the first): each step goes to an adjacent cell
+or stays on its cell and climbs or sinks (a flier rising in place), never neither.
 What changes from a walk on the ground, each choice the same as on a gridless scene
 (:mod:`engine.gridless_board`) where a grid allows it:
 
@@ -33,6 +34,20 @@ from engine.spatial import at_height
 from geometry import AreaExit, Cell, MoveResolution, ThreatIndex
 from geometry.elevation import flight_step_costs, layer
 from geometry.path import exit_point, step_midpoint
+
+
+def cells_crossed(
+    cells: tuple[Cell, ...], heights: Sequence[float]
+) -> tuple[str | None, tuple[Cell, ...]]:
+    """The cells a flight crosses on the map, a climb in place counted once, or why a
+    step of it goes nowhere (the same cell at the same height)."""
+    crossed = [cells[0]]
+    for i in range(1, len(cells)):
+        if cells[i] != crossed[-1]:
+            crossed.append(cells[i])
+        elif heights[i] == heights[i - 1]:
+            return f"step {i} stays on {cells[i]} at {heights[i]:g}: it goes nowhere", ()
+    return None, tuple(crossed)
 
 
 def resolve_flight(

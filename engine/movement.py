@@ -40,7 +40,7 @@ from engine.combat_state import PendingMove
 from engine.copies import replace
 from engine.errors import CommandRejected
 from engine.events import MoveCompleted, MoveInterrupted, MoveStopped
-from engine.grid_flight import flight_exits, resolve_flight
+from engine.grid_flight import cells_crossed, flight_exits, resolve_flight
 from engine.gridless_board import GridlessExit, GridlessMove, heights_meet
 from engine.model import GRIDLESS, Combatant, EncounterState, Position, Scene
 from engine.move_paths import height_at, rest_heights, rest_of
@@ -110,16 +110,22 @@ def _walkable(
     # move comes here).
     cells: tuple[Cell, ...] = path  # type: ignore[assignment]
     index = spatial.index(scene)
-    try:
-        # A flight's exits are measured at its heights (engine.grid_flight), not here.
-        resolution = index.resolve_move(
-            mover.id, cells, crossings=False, areas=areas and not heights
-        )
-    except GeometryError as exc:
-        return str(exc), None
-    if resolution.blocked_step is not None:
-        a, b = cells[resolution.blocked_step], cells[resolution.blocked_step + 1]
-        return f"a wall blocks {a} -> {b}", None
+    ground = cells
+    if heights:  # a flight may climb or sink on a cell: its walls are those it crosses
+        problem, ground = cells_crossed(cells, heights)
+        if problem is not None:
+            return problem, None
+    if len(ground) > 1:
+        try:
+            # A flight's exits are measured at its heights (engine.grid_flight), not here.
+            resolution = index.resolve_move(
+                mover.id, ground, crossings=False, areas=areas and not heights
+            )
+        except GeometryError as exc:
+            return str(exc), None
+        if resolution.blocked_step is not None:
+            a, b = ground[resolution.blocked_step], ground[resolution.blocked_step + 1]
+            return f"a wall blocks {a} -> {b}", None
     if heights:
         return resolve_flight(index, scene, mover, cells, heights, areas)
     if math.isinf(resolution.cost):

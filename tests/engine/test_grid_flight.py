@@ -174,3 +174,29 @@ def test_a_gridless_flight_flies_over_the_terrain_a_walk_pays_for() -> None:
     completed = events[-1]
     assert isinstance(completed, MoveCompleted)
     assert completed.cost == pytest.approx(2 * 2**0.5 + 3.0)
+
+
+def test_a_flier_rises_in_place_and_leaves_the_threatened_square_doing_so() -> None:
+    # Beside the ogre at the ground, straight up 2 m: it leaves (6, 5) at the ground
+    # (threatened) on the first step and pays 2 squares of height.
+    encounter = grid_fight(ogre(), flier("hero", 6, 5, 0.0))
+    to_turn_of(encounter, "hero")
+    events = encounter.apply(Move("alice", "hero", ((6, 5), (7, 5)), elevations=(2.0, 2.0)))
+    interrupted = next(e for e in events if isinstance(e, MoveInterrupted))
+    assert (interrupted.at, interrupted.elevation) == ((6, 5), 0.0)
+    prompt = next(e for e in events if isinstance(e, PromptOpened))
+    events = encounter.apply(AnswerPrompt("gm", prompt.prompt, False))
+    completed = next(e for e in events if isinstance(e, MoveCompleted))
+    assert (completed.at, completed.cost, completed.elevation) == ((7, 5), 3.0, 2.0)
+
+
+def test_a_step_that_goes_nowhere_is_refused() -> None:
+    encounter = grid_fight(ogre(18, 18), flier("hero", 6, 5, 1.0))
+    to_turn_of(encounter, "hero")
+    nowhere = Move("alice", "hero", ((6, 5),), elevations=(1.0,))
+    # Level all along it is no flight: a walk, whose steps go to adjacent cells.
+    assert "not between adjacent cells" in refused(encounter, nowhere, "illegal_move")
+    still = Move("alice", "hero", ((7, 5), (7, 5)), elevations=(2.0, 2.0))
+    assert "goes nowhere" in refused(encounter, still, "illegal_move")
+    up = encounter.apply(Move("alice", "hero", ((6, 5),), elevations=(4.0,)))
+    assert up[-1] == MoveCompleted("hero", (6, 5), 3.0, up[-1].movement_left, 4.0)  # type: ignore[union-attr]
