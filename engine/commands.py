@@ -110,10 +110,15 @@ class MovePoints:
     """A ``Move`` given as waypoints in the VTT's own pixels (the scene's ``grid.vtt``).
 
     ``image``: on Owlbear, the moved item's own image grid, so its position is read
-    where the image's grid offset lies rather than as its centre.
+    where the image's grid offset lies rather than as its centre.  ``elevations``: the
+    height of the token's base at each point (Foundry's waypoint elevations), a flight
+    as ``Move.elevations`` is; on a grid each traced cell's height is in step with its
+    place along the line between two points.
     """
 
     kind: ClassVar[str] = "move_points"
+    #: Logged only when given: moves on the ground keep the plain form they had.
+    PLAIN_OMITS_DEFAULT: ClassVar[tuple[str, ...]] = ("elevations",)
     actor: str
     token: str
     points: tuple[Point, ...]
@@ -122,6 +127,7 @@ class MovePoints:
     maneuver: Any = None
     rolls: tuple[int, ...] | None = None
     image: OwlbearImageGrid | None = None
+    elevations: tuple[float, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)

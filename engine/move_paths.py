@@ -12,7 +12,7 @@ from engine.combat_state import PendingMove
 from engine.commands import MovePoints
 from engine.errors import CommandRejected
 from engine.model import GRIDLESS, Combatant, Position, Scene, VttSpec
-from geometry import Point
+from geometry import Cell, Grid, LineRule, Point, trace_waypoints
 from geometry.vtt_coords import FoundryScene
 
 
@@ -120,3 +120,19 @@ def height_at(
     whole = math.dist(a, b)
     t = math.dist(a, point) / whole if whole else 0.0
     return heights[step] + (heights[step + 1] - heights[step]) * t
+
+
+def traced_flight(
+    grid: Grid, waypoints: list[Cell], levels: list[float], line: LineRule
+) -> tuple[tuple[Cell, ...], tuple[float, ...]]:
+    """The cells after the first of a flight through ``waypoints`` at ``levels`` (one
+    each, the first where the token stands) and each cell's height, in step with its
+    place along its segment; a waypoint on the cell before it is a climb in place."""
+    cells: list[Cell] = []
+    heights: list[float] = []
+    for (a, b), (low, high) in zip(pairwise(waypoints), pairwise(levels), strict=True):
+        segment = trace_waypoints(grid, [a, b], line)[1:] or [b]
+        for k, cell in enumerate(segment, start=1):
+            cells.append(cell)
+            heights.append(high if k == len(segment) else low + (high - low) * k / len(segment))
+    return tuple(cells), tuple(heights)

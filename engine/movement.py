@@ -110,21 +110,21 @@ def _walkable(
     # move comes here).
     cells: tuple[Cell, ...] = path  # type: ignore[assignment]
     index = spatial.index(scene)
-    ground = cells
+    on_map = cells
     if heights:  # a flight may climb or sink on a cell: its walls are those it crosses
-        problem, ground = cells_crossed(cells, heights)
+        problem, on_map = cells_crossed(cells, heights)
         if problem is not None:
             return problem, None
-    if len(ground) > 1:
+    if len(on_map) > 1:
         try:
             # A flight's exits are measured at its heights (engine.grid_flight), not here.
             resolution = index.resolve_move(
-                mover.id, ground, crossings=False, areas=areas and not heights
+                mover.id, on_map, crossings=False, areas=areas and not heights
             )
         except GeometryError as exc:
             return str(exc), None
         if resolution.blocked_step is not None:
-            a, b = ground[resolution.blocked_step], ground[resolution.blocked_step + 1]
+            a, b = on_map[resolution.blocked_step], on_map[resolution.blocked_step + 1]
             return f"a wall blocks {a} -> {b}", None
     if heights:
         return resolve_flight(index, scene, mover, cells, heights, areas)

@@ -13,8 +13,9 @@ from typing import Annotated, Any, ClassVar, Final
 
 from msgspec import Meta
 
+from protocol.errors import ProtocolError
 from protocol.validate import json_safe
-from protocol.wire import ClientWire, Point, Positive, Rolls, TokenId, Wire
+from protocol.wire import ClientWire, Float, Point, Positive, Rolls, TokenId, Wire
 
 MAX_AREA: Final = 1024
 #: How deep a move's or an answer's ``maneuver`` map may nest.
@@ -66,9 +67,22 @@ class MovePoints(MoveOptions, frozen=True, kw_only=True):
     (Foundry's direct path on a Foundry scene); on a gridless scene it snaps nothing:
     each becomes a waypoint in scene units (a Foundry document's corner plus half the
     token's width; an Owlbear position as it is).  Then it is a ``move`` like any other
-    (``mode``, ``attack``, ``maneuver``, ``rolls``)."""
+    (``mode``, ``attack``, ``maneuver``, ``rolls``).  ``elevations`` (optional) is the
+    height of the token's base at each point (Foundry's waypoint elevations): a flight,
+    as ``move``'s is."""
 
     TYPE = "move_points"
-    LATER = (*MoveOptions.LATER, "image")
+    LATER = (*MoveOptions.LATER, "image", "elevations")
     points: Annotated[tuple[Point, ...], Meta(min_length=1, max_length=MAX_AREA)]
     image: ImageGrid | None = None
+    elevations: Annotated[tuple[Float, ...], Meta(max_length=MAX_AREA)] | None = None
+
+    def check(self) -> None:
+        """One elevation per point, when there are any."""
+        super().check()
+        if self.elevations is not None and len(self.elevations) != len(self.points):
+            raise ProtocolError(
+                "bad_value",
+                f"{len(self.elevations)} elevations for {len(self.points)} points: one each",
+                path="elevations",
+            )

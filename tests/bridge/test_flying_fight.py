@@ -7,8 +7,10 @@ replays the recorded copy, ``tests/recordings/flying_fight.jsonl``.)"""
 
 from __future__ import annotations
 
+import protocol
+from tests.bridge.conftest import Bridge
 from tests.demo_table import play_on_demo_table
-from tests.scenario_flying import play_flying
+from tests.scenario_flying import flying_body, play_flying
 from tests.wsclient import wire_data
 
 
@@ -38,3 +40,42 @@ async def test_only_the_flier_in_reach_strikes_the_flying_hero() -> None:
     assert heights == {"ogre": 0.0, "hero": 10.0, "harpy": 9.5}
     assert wire_data(result["completed"])["at"] == [1, 5]
     assert wire_data(result["attack"])["attacker"] == "harpy"
+
+
+async def test_a_foundry_drag_with_waypoint_elevations_flies_on_the_grid(bridge: Bridge) -> None:
+    # Foundry's waypoints carry an elevation each: move_points sends them, the bridge
+    # traces the cells between and gives each its height in step along the line.
+    body = flying_body()
+    body["grid"]["vtt"] = {"kind": "foundry", "grid_size": 100}
+    body["tokens"] = [t for t in body["tokens"] if t["id"] != "harpy"]
+    hero = next(t for t in body["tokens"] if t["id"] == "hero")
+    hero.update(x=1, y=1, elevation=0.0, stats={**hero["stats"], "flight": 10})
+    table = bridge.table("fliers", ["alice"])
+    gm, alice = await bridge.member(table, "gm"), await bridge.member(table, "alice")
+    seq = await gm.send(protocol.LoadScene, scene=protocol.SceneSpec.from_wire(body))
+    assert isinstance(await gm.reply_to(seq), protocol.Ack)
+    seq = await gm.send(protocol.StartCombat, ruleset="hero-supplement", aware=None, seed=7)
+    assert isinstance(await gm.reply_to(seq), protocol.Ack)
+    acts = await alice.event("combatant_acts")
+    while wire_data(acts)["combatant"] != "hero":
+        seq = await gm.send(protocol.EndPhase, token=wire_data(acts)["combatant"])
+        assert isinstance(await gm.reply_to(seq), protocol.Ack)
+        acts = await alice.event("combatant_acts")
+    # The server checks one height per point itself (a client may not).
+    await alice.send_raw(
+        '{"v": 1, "type": "move_points", "seq": 90, "body": {"token": "hero",'
+        ' "points": [[400, 100]], "elevations": [1.0, 2.0]}}'
+    )
+    refusal = await alice.reply_to(90)
+    assert isinstance(refusal, protocol.ErrorMessage) and refusal.code == "bad_value", refusal
+    assert "one each" in refusal.message
+    # Four cells east rising to 4 m, then straight up on the last cell to 6 m.
+    points, heights = ((500.0, 100.0), (500.0, 100.0)), (4.0, 6.0)
+    seq = await alice.send(protocol.MovePoints, token="hero", points=points, elevations=heights)
+    assert isinstance(await alice.reply_to(seq), protocol.Ack)
+    started = wire_data(await gm.event("move_started"))
+    assert started["path"] == [[2, 1], [3, 1], [4, 1], [5, 1], [5, 1]]
+    assert started["elevations"] == [1.0, 2.0, 3.0, 4.0, 6.0]
+    completed = wire_data(await gm.event("move_completed"))
+    # One square a step under "one", and the climb in place two layers: 6 m.
+    assert (completed["at"], completed["cost"], completed["elevation"]) == ([5, 1], 6.0, 6.0)
