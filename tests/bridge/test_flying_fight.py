@@ -7,6 +7,10 @@ replays the recorded copy, ``tests/recordings/flying_fight.jsonl``.)"""
 
 from __future__ import annotations
 
+from typing import Any
+
+import pytest
+
 import protocol
 from tests.bridge.conftest import Bridge
 from tests.demo_table import play_on_demo_table
@@ -79,3 +83,66 @@ async def test_a_foundry_drag_with_waypoint_elevations_flies_on_the_grid(bridge:
     completed = wire_data(await gm.event("move_completed"))
     # One square a step under "one", and the climb in place two layers: 6 m.
     assert (completed["at"], completed["cost"], completed["elevation"]) == ([5, 1], 6.0, 6.0)
+
+
+def _grid_body(cell: float, flier: dict[str, Any], foe: dict[str, Any]) -> dict[str, Any]:
+    token = {"name": "n", "size": 1, "reach": 1.0, "movement": 6.0}
+    return {
+        "grid": {"kind": "square", "cell_size": cell, "unit": "m", "width": 12, "height": 12},
+        "tokens": [
+            {**token, "id": "flier", "owner": "alice", "side": "heroes", "x": 2, "y": 2, **flier},
+            {**token, "id": "foe", "owner": "gm", "side": "monsters", "x": 9, "y": 9, **foe},
+        ],
+    }
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "body", "mode", "cost"),
+    [
+        # Cyberpunk RED: a change of height is a climb, 2 m per 1 m of the move: a 2 m
+        # square diagonally, then one across and one 2 m layer up, one square too
+        # (Foundry's ruler): 4 m of path, 8 m of MOVE climbing.
+        (
+            "cyberpunk-red",
+            _grid_body(2.0, {"stats": {"move": 4, "ref": 8}}, {"stats": {"move": 3, "ref": 3}}),
+            "climb",
+            8.0,
+        ),
+        # Mutants & Masterminds: Flight rank 2; two squares, the second a layer up.
+        (
+            "mm3e",
+            _grid_body(
+                1.0,
+                {"stats": {"dexterity": 2, "dodge": 5, "parry": 5, "flight": 2}},
+                {"stats": {"dexterity": 0, "dodge": 2, "parry": 2}},
+            ),
+            None,
+            2.0,
+        ),
+    ],
+)
+async def test_every_game_that_climbs_or_flies_does_so_on_a_grid(
+    bridge: Bridge, ruleset: str, body: dict[str, Any], mode: str | None, cost: float
+) -> None:
+    table = bridge.table(f"fly-{ruleset}", ["alice"])
+    gm, alice = await bridge.member(table, "gm"), await bridge.member(table, "alice")
+    seq = await gm.send(protocol.LoadScene, scene=protocol.SceneSpec.from_wire(body))
+    assert isinstance(await gm.reply_to(seq), protocol.Ack)
+    seq = await gm.send(protocol.StartCombat, ruleset=ruleset, aware=None, seed=7)
+    assert isinstance(await gm.reply_to(seq), protocol.Ack)
+    acts = await alice.event("combatant_acts")
+    while wire_data(acts)["combatant"] != "flier":
+        seq = await gm.send(protocol.EndPhase, token=wire_data(acts)["combatant"])
+        assert isinstance(await gm.reply_to(seq), protocol.Ack)
+        acts = await alice.event("combatant_acts")
+    cell = body["grid"]["cell_size"]
+    path, heights = ((3, 3), (4, 3)), (0.0, cell)
+    if mode is not None:  # anything but the game's own way up is refused
+        seq = await alice.send(protocol.Move, token="flier", path=path, elevations=heights)
+        refusal = await alice.reply_to(seq)
+        assert isinstance(refusal, protocol.ErrorMessage) and refusal.code == "illegal_move"
+    seq = await alice.send(protocol.Move, token="flier", path=path, mode=mode, elevations=heights)
+    assert isinstance(await alice.reply_to(seq), protocol.Ack)
+    completed = wire_data(await gm.event("move_completed"))
+    assert (completed["at"], completed["elevation"]) == ([4, 3], cell)
+    assert completed["cost"] == pytest.approx(cost)
