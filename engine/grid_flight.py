@@ -16,7 +16,7 @@ What changes from a walk on the ground, each choice the same as on a gridless sc
   flier passes wholly above or below is no obstacle, an enemy it would overlap bars the
   way as on the ground, and it may not end overlapping anyone.
 * **Attacks of opportunity**: a threatener's squares are measured against the flier's
-  height on each cell (:func:`engine.spatial.at_height`, Foundry's 3D reach).  The flier
+  height on each cell (:func:`geometry.elevation.reaches_up`, Foundry's 3D reach).  The flier
   moves out of a threatened square when it leaves the cell, or stays on the cells it
   covers but changes layer (it leaves the square at that height); the exit is on the
   step it does so, standing where it was, as on the ground.
@@ -30,10 +30,9 @@ from collections.abc import Sequence
 
 from engine.gridless_board import heights_meet
 from engine.model import Combatant, Scene
-from engine.spatial import at_height
-from geometry import AreaExit, Cell, MoveResolution, ThreatIndex
-from geometry.elevation import flight_step_costs, layer
-from geometry.path import exit_point, step_midpoint
+from geometry import AreaExit, Cell, HexGrid, MoveResolution, SquareGrid, ThreatIndex
+from geometry.elevation import flight_step_costs, layer, reaches_up
+from geometry.path import step_midpoint
 
 
 def cells_crossed(
@@ -105,20 +104,28 @@ def tokens_in_the_way(
     grid, size = index.grid, mover.size
     span = size * grid.cell_size
     last = len(cells) - 1
+    occupants, me = index.occupants, (mover.id,)
     for step in range(1, last + 1):
+        if size == 1:
+            here = occupants(cells[step])
+            if not here or here == me:  # most cells of most moves: nobody else there
+                continue
+            standing = [(cells[step], other_id) for other_id in here if other_id != mover.id]
+        else:
+            feet = grid.footprint(cells[step], size)
+            standing = [(c, o) for c in feet for o in occupants(c) if o != mover.id]
         low = min(heights[step - 1], heights[step])
         high = max(heights[step - 1], heights[step]) + span
-        for cell in grid.footprint(cells[step], size):
-            for other_id in index.occupants(cell):
-                other = scene.token(other_id)
-                if other is None or other.id == mover.id:
-                    continue
-                if other.side != mover.side and heights_meet(low, high, other, grid.cell_size):
-                    return f"cell {cell} is occupied by enemy {other.id!r}"
-                if step == last and heights_meet(
-                    heights[step], heights[step] + span, other, grid.cell_size
-                ):
-                    return f"the move ends on {cell}, occupied by {other.id!r}"
+        for cell, other_id in standing:
+            other = scene.token(other_id)
+            if other is None:
+                continue
+            if other.side != mover.side and heights_meet(low, high, other, grid.cell_size):
+                return f"cell {cell} is occupied by enemy {other.id!r}"
+            if step == last and heights_meet(
+                heights[step], heights[step] + span, other, grid.cell_size
+            ):
+                return f"the move ends on {cell}, occupied by {other.id!r}"
     return None
 
 
@@ -131,31 +138,44 @@ def flight_exits(
     only: str | None = None,
     first_step: int = 0,
 ) -> tuple[AreaExit, ...]:
-    """Every threatener's first exit along the flight, in path order (ties in the
-    scene's token order); ``only`` one threatener's, from ``first_step`` on (a move that
-    begins in its reach without provoking provokes on the way out of a later square)."""
+    """Every threatener's first exit along the flight, in path order (ties by id, as on
+    the ground); ``only`` one threatener's, from ``first_step`` on (a move that begins
+    in its reach without provoking provokes on the way out of a later square).  The
+    exit's point is between the two cells' centres, as a move on the ground has it."""
     grid, size = index.grid, mover.size
-    feet = [grid.footprint(c, size) for c in cells]
-    under = frozenset().union(*feet)
+    assert isinstance(grid, SquareGrid | HexGrid)
+    feet = [frozenset((c,)) if size == 1 else grid.footprint(c, size) for c in cells]
+    under = set(cells) if size == 1 else frozenset().union(*feet)
     layers = [layer(h, grid.cell_size) for h in heights]
+    # Who threatens any cell the flier covers on the map: its reach up there is a part
+    # of what it reaches on the map (geometry.elevation.threatened_at).
+    near = frozenset().union(*(index.areas_at(c) for c in under)) - {mover.id}
     found: list[AreaExit] = []
-    for other in scene.tokens:
-        if other.id == mover.id or (only is not None and other.id != only):
-            continue
-        on_map = index.threatened(other.id)
-        if not on_map & under:
-            continue
-        at: dict[int, frozenset[Cell]] = {}  # what it threatens at each layer the flier is in
+    elevation_of: dict[str, float] | None = None  # read off the scene when first needed
+    for area_id in sorted(near) if only is None else [only] if only in near else []:
+        on_map = index.area(area_id)
         for step in range(first_step, len(cells) - 1):
             k = layers[step]
-            if k not in at:
-                at[k] = at_height(grid, other, other.cell, on_map, heights[step])
             stays = feet[step + 1] if layers[step + 1] == k else frozenset()
-            left = (feet[step] - stays) & at[k]
-            if left:
-                a, b = cells[step], cells[step + 1]
-                point = exit_point(grid, a, b) if size == 1 else step_midpoint(grid, a, b, size)
-                found.append(AreaExit(other.id, step, a if size == 1 else min(left), point))
+            left = (feet[step] - stays) & on_map
+            if not left:
+                continue
+            if elevation_of is None:
+                elevation_of = {t.id: t.elevation for t in scene.tokens}
+            below = elevation_of.get(area_id)
+            if below is None:  # a readied action's area, not a threat: the walk asks it
                 break
-    found.sort(key=lambda e: e.step)
+            if layer(below, grid.cell_size) != k:  # another layer: what it reaches up there
+                other = index.token(area_id)
+                reacher = grid.footprint(other.origin, other.size)
+                up = heights[step]
+                left = frozenset(
+                    c for c in left if reaches_up(grid, reacher, c, other.reach, below, up)
+                )
+                if not left:
+                    continue
+            point = step_midpoint(grid, cells[step], cells[step + 1], size)
+            found.append(AreaExit(area_id, step, cells[step] if size == 1 else min(left), point))
+            break
+    found.sort(key=lambda e: (e.step, e.area_id))
     return tuple(found)

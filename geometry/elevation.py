@@ -129,12 +129,24 @@ def threatened_at(
     cells = frozenset(ground_threat)
     if layer(elevation_from, grid.cell_size) == layer(elevation_to, grid.cell_size):
         return cells
-    limit = reach + grid.cell_size / 2
     return frozenset(
-        c
-        for c in cells
-        if footprint_distance_3d(grid, feet, c, elevation_from, elevation_to) < limit
+        c for c in cells if reaches_up(grid, feet, c, reach, elevation_from, elevation_to)
     )
+
+
+def reaches_up(
+    grid: SquareGrid | HexGrid,
+    feet: Iterable[Cell],
+    cell: Cell,
+    reach: float,
+    elevation_from: float,
+    elevation_to: float,
+) -> bool:
+    """Whether a token on ``feet`` at ``elevation_from`` threatens ``cell`` (one of its
+    2D threatened cells) against a target at ``elevation_to``: :func:`threatened_at`'s
+    rule for one cell, for a caller that needs only a few of them."""
+    limit = reach + grid.cell_size / 2
+    return footprint_distance_3d(grid, feet, cell, elevation_from, elevation_to) < limit
 
 
 def gridless_distance(a: Point, b: Point, elevation_a: float, elevation_b: float) -> float:
@@ -159,13 +171,20 @@ def flight_step_costs(
     if not isinstance(grid, SquareGrid | HexGrid):
         raise GeometryError(f"a flight on cells needs a square or hex grid, not {grid!r}")
     size = grid.cell_size
-    layers = [layer(h, size) for h in heights]
+    if not all(map(math.isfinite, heights)):
+        raise GeometryError(f"elevations must be finite numbers, got {list(heights)!r}")
+    layers = [math.floor(h / size + _LAYER_EPSILON) for h in heights]  # layer(), inline
     costs: list[float] = []
     if isinstance(grid, HexGrid):
         for a, b, k0, k1 in zip(cells, cells[1:], layers, layers[1:], strict=False):
             costs.append(_hex_cells(DiagonalRule.ONE, grid.steps(a, b), k1 - k0) * size)
         return costs
     rule = grid.diagonal
+    if rule is DiagonalRule.ONE:  # the common rule: the largest offset, with no sorting
+        return [
+            max(abs(b[0] - a[0]), abs(b[1] - a[1]), abs(k1 - k0)) * size
+            for a, b, k0, k1 in zip(cells, cells[1:], layers, layers[1:], strict=False)
+        ]
     start = {DiagonalRule.ALTERNATING: 0.0, DiagonalRule.ALTERNATING_2: 1.5}.get(rule)
     counted = 0.0  # the alternating rules' diagonals so far: b - c for each, 1.5 c
     for a, b, k0, k1 in zip(cells, cells[1:], layers, layers[1:], strict=False):
