@@ -2,8 +2,8 @@
 
 ``python -m bench.grid_flight`` prints a table; ``--json`` one JSON object (``tokens``,
 ``walls``, ``ground_p50_us``, ``ground_p99_us``, ``flight_p50_us``, ``flight_p99_us``,
-``p50_ratio`` and ``p99_ratio``); ``--quick`` fewer moves.  Scene: a 100x100 grid of 1 m squares, 200
-tokens on random free cells (one in five with 2 m reach, one in four 1 to 6 m up) and
+``p50_ratio`` and ``p99_ratio``); ``--quick`` fewer moves.  Scene: a 100x100 grid of 1
+m squares, 200 tokens on random free cells (one in five with 2 m reach, one in four 1 to 6 m up) and
 2,000 walls of 1-3 m along grid lines, as ``bench.geometry`` builds them.  A move is a
 random 12-square walk of a one-square token with Flight that the walls let through
 (200 of them); the timed region is what the
