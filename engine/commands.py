@@ -106,15 +106,17 @@ class Move:
     ``mode`` (optional) is the kind of movement, a word of the fight's ruleset (null:
     its default); ``attack`` (optional) a target attacked at the end of the move, with
     that attack's ``maneuver`` map; ``rolls`` (optional) are the table's own dice for
-    that attack.  ``elevations`` (optional, gridless scenes only) is the height of the
-    token's base at each waypoint, one per ``path`` entry: a flight or a climb, which
-    the fight's ruleset must allow.
+    that attack.  ``elevations`` (optional) is the height of the token's base on each
+    cell (gridless, at each waypoint), one per ``path`` entry: a flight or a climb,
+    which the fight's ruleset must allow.
 
-    Each step of a grid's path is adjacent to the one before.  ``mode`` is one of the
-    ruleset's ``move_modes`` (None: its first); the target attacked at the end gets no
-    attack of opportunity from this move, and the attack is part of the same action,
-    where the ruleset allows it; without ``rolls`` the seed rolls.  A move that changes
-    the elevation is a flight (:meth:`engine.rulesets.base.Ruleset.check_flight`).
+    Each step of a grid's path is adjacent to the one before, or stays on its cell at
+    another height (a flight climbing in place).  ``mode`` is one of the ruleset's
+    ``move_modes`` (None: its first); the target attacked at the end gets no attack of
+    opportunity from this move, and the attack is part of the same action, where the
+    ruleset allows it; without ``rolls`` the seed rolls.  A move that changes the
+    elevation is a flight (:mod:`engine.grid_flight` on a grid), which the ruleset must
+    allow (:meth:`engine.rulesets.base.Ruleset.check_flight`).
     """
 
     kind: ClassVar[str] = "move"
@@ -145,12 +147,18 @@ class MovePoints:
     (Foundry's direct path on a Foundry scene); on a gridless scene it snaps nothing:
     each becomes a waypoint in scene units (a Foundry document's corner plus half the
     token's width; an Owlbear position as it is).  Then it is a ``move`` like any other
-    (``mode``, ``attack``, ``maneuver``, ``rolls``)."""
+    (``mode``, ``attack``, ``maneuver``, ``rolls``).  ``elevations`` (optional) is the
+    height of the token's base at each point (Foundry's waypoint elevations): a flight,
+    as ``move``'s is; on a grid each cell traced between two points gets its height in
+    step along the line, and a point on the cell before it at another height is a climb
+    in place."""
 
     kind: ClassVar[str] = "move_points"
+    #: Logged only when given: moves on the ground keep the plain form they had.
+    PLAIN_OMITS_DEFAULT: ClassVar[tuple[str, ...]] = ("elevations",)
     #: The wire's field order since version 1 (the options every move shares first).
     wire_order: ClassVar[tuple[str, ...]] = (
-        "token", "mode", "attack", "maneuver", "rolls", "points", "image",
+        "token", "mode", "attack", "maneuver", "rolls", "points", "image", "elevations",
     )  # fmt: skip
     actor: str
     token: Id
@@ -160,6 +168,9 @@ class MovePoints:
     maneuver: Annotated[dict[str, Any] | None, Json(MAX_OPTION_DEPTH)] = None
     rolls: Annotated[tuple[Roll, ...] | None, DICE, Length(1, MAX_ROLLS)] = None
     image: OwlbearImageGrid | None = None
+    elevations: Annotated[
+        tuple[float, ...] | None, Length(0, MAX_POINTS), OnePer("points", "points")
+    ] = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,6 +10,7 @@ part of it.  A ruleset's own actions come through ``act`` (:mod:`engine.fight`).
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import pairwise
 from typing import Any, cast
 
 from engine import ending, fight, scene_edits, stat_changes
@@ -62,7 +63,14 @@ from engine.events import (
     TokenPlaced,
 )
 from engine.model import Combat, Combatant, EncounterState, Position, Prompt, Scene, VttSpec
-from engine.move_paths import flight_heights, gridless_points, move_steps, path_on, rise_of
+from engine.move_paths import (
+    flight_heights,
+    gridless_points,
+    move_steps,
+    path_on,
+    rise_of,
+    traced_flight,
+)
 from engine.movement import begin_move, continue_move, resolve_path
 from engine.prompts import CORE_PROMPTS, open_prompt
 from engine.rulesets import Context, find_ruleset
@@ -309,11 +317,17 @@ def move_points(state: EncounterState, command: MovePoints, spatial: SpatialCach
         require_turn(combat, token)
         ruleset = find_ruleset(combat.ruleset)
         checked = ruleset, move_mode(ruleset, command.mode)
+    up = command.elevations
+    if up is not None and len(up) != len(command.points):
+        raise CommandRejected(
+            "illegal_move", f"{len(up)} elevations for {len(command.points)} points: one each"
+        )
     if scene.grid.gridless:
         points = gridless_points(scene, vtt, token, command)
-        return carry_out_move(state, command, spatial, token, points, checked)
+        heights = flight_heights(scene, token, points, up)
+        return carry_out_move(state, command, spatial, token, points, checked, heights=heights)
     grid = spatial.index(scene).grid
-    waypoints = [token.cell]
+    waypoints, levels = [token.cell], [token.elevation]
     for i, (x, y) in enumerate(command.points):
         cell = to_cell(scene, vtt, token.size, x, y, command.image)
         if not all(grid.contains(c) for c in grid.footprint(cell, token.size)):
@@ -322,21 +336,30 @@ def move_points(state: EncounterState, command: MovePoints, spatial: SpatialCach
                 f"points[{i}] ({x:g}, {y:g}) puts {token.id!r} at {cell}, off the "
                 f"{grid.width}x{grid.height} grid",
             )
-        if cell != waypoints[-1]:  # points that snap to the same cell make one waypoint
+        level = levels[-1] if up is None else up[i]
+        # Points that snap to the same cell at the same height make one waypoint; at
+        # another height they are a climb in place.
+        if cell != waypoints[-1] or level != levels[-1]:
             waypoints.append(cell)
+            levels.append(level)
     if len(waypoints) < 2:
         raise CommandRejected(
             "illegal_move", f"the points do not take {token.id!r} off {token.cell}"
         )
-    steps = traced_steps(grid, waypoints)
+    # A climb in place (a waypoint on the cell before it) is a step of its own.
+    steps = traced_steps(grid, waypoints) + sum(a == b for a, b in pairwise(waypoints))
     if steps > MAX_MOVE_STEPS:
         raise CommandRejected(
             "illegal_move",
             f"the points make a path of {steps} steps; a move takes at most {MAX_MOVE_STEPS}",
         )
-    path = trace_waypoints(grid, waypoints, vtt.line_rule())[1:]
-    # Checked once: the token, the prompts, the turn and the mode are not checked again.
-    return carry_out_move(state, command, spatial, token, tuple(path), checked)
+    if up is None:
+        path = trace_waypoints(grid, waypoints, vtt.line_rule())[1:]
+        # Checked once: the token, the prompts, the turn and the mode are not checked again.
+        return carry_out_move(state, command, spatial, token, tuple(path), checked)
+    flown, along = traced_flight(grid, waypoints, levels, vtt.line_rule())
+    heights = flight_heights(scene, token, flown, along)
+    return carry_out_move(state, command, spatial, token, flown, checked, heights=heights)
 
 
 FOUNDRY_HEX_TYPES = {

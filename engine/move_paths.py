@@ -12,7 +12,7 @@ from engine.combat_state import PendingMove
 from engine.commands import MovePoints
 from engine.errors import CommandRejected
 from engine.model import GRIDLESS, Combatant, Position, Scene, VttSpec
-from geometry import Point
+from geometry import Cell, Grid, LineRule, Point, trace_waypoints
 from geometry.vtt_coords import FoundryScene
 
 
@@ -44,21 +44,16 @@ def flight_heights(
     steps: tuple[Position, ...],
     elevations: tuple[float, ...] | None,
 ) -> tuple[float, ...]:
-    """A move's heights, start first, from its ``elevations`` (one per step; gridless
-    scenes only), or ``()`` when it sends none or stays level all along."""
+    """A move's heights, start first, from its ``elevations`` (one per step: a
+    waypoint gridless, a cell on a grid), or ``()`` when it sends none or stays level
+    all along."""
     if elevations is None:
         return ()
-    if not scene.grid.gridless:
-        raise CommandRejected(
-            "illegal_move",
-            f"move of {token.id!r}: elevations on a move are for gridless scenes (on a "
-            f"{scene.grid.kind} grid the GM sets a token's elevation with edit_scene)",
-        )
     if len(elevations) != len(steps):
         raise CommandRejected(
             "illegal_move",
             f"move of {token.id!r}: {len(elevations)} elevations for {len(steps)} "
-            "waypoints: one each",
+            f"{'waypoints' if scene.grid.gridless else 'cells'}: one each",
         )
     heights = (token.elevation, *elevations)
     return () if all(h == token.elevation for h in heights) else heights
@@ -108,7 +103,8 @@ def rest_of(scene: Scene, mover: Combatant, pending: PendingMove) -> tuple[Posit
 
 
 def rest_heights(mover: Combatant, pending: PendingMove) -> tuple[float, ...]:
-    """A gridless flight's heights along :func:`rest_of` (empty: not a flight)."""
+    """A flight's heights along :func:`rest_of` (empty: not a flight); a pause left the
+    mover at the height it had reached, on a grid that of the cell it stands on."""
     if not pending.heights:
         return ()
     return (mover.elevation, *pending.heights[pending.step + 1 :])
@@ -124,3 +120,19 @@ def height_at(
     whole = math.dist(a, b)
     t = math.dist(a, point) / whole if whole else 0.0
     return heights[step] + (heights[step + 1] - heights[step]) * t
+
+
+def traced_flight(
+    grid: Grid, waypoints: list[Cell], levels: list[float], line: LineRule
+) -> tuple[tuple[Cell, ...], tuple[float, ...]]:
+    """The cells after the first of a flight through ``waypoints`` at ``levels`` (one
+    each, the first where the token stands) and each cell's height, in step with its
+    place along its segment; a waypoint on the cell before it is a climb in place."""
+    cells: list[Cell] = []
+    heights: list[float] = []
+    for (a, b), (low, high) in zip(pairwise(waypoints), pairwise(levels), strict=True):
+        segment = trace_waypoints(grid, [a, b], line)[1:] or [b]
+        for k, cell in enumerate(segment, start=1):
+            cells.append(cell)
+            heights.append(high if k == len(segment) else low + (high - low) * k / len(segment))
+    return tuple(cells), tuple(heights)

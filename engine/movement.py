@@ -40,7 +40,8 @@ from engine.combat_state import PendingMove
 from engine.copies import replace
 from engine.errors import CommandRejected
 from engine.events import MoveCompleted, MoveInterrupted, MoveStopped
-from engine.gridless_board import GridlessExit, GridlessMove
+from engine.grid_flight import cells_crossed, flight_exits, resolve_flight
+from engine.gridless_board import GridlessExit, GridlessMove, heights_meet
 from engine.model import GRIDLESS, Combatant, EncounterState, Position, Scene
 from engine.move_paths import height_at, rest_heights, rest_of
 from engine.prompts import open_prompt
@@ -88,7 +89,7 @@ def resolve_path(
     """Resolve ``path`` (start first) for ``mover``; refuse it if it cannot be walked.
     ``areas=False`` leaves the exits out (and works out no threat): a move outside
     combat, which nobody may interrupt, needs only whether and at what cost it can go.
-    ``heights``: a flight's elevation at each point (gridless scenes only)."""
+    ``heights``: a flight's elevation at each point (:mod:`engine.grid_flight` on a grid)."""
     problem, resolution = _walkable(spatial, scene, mover, path, areas, heights)
     if problem is not None or resolution is None:
         raise CommandRejected("illegal_move", f"move of {mover.id!r}: {problem}")
@@ -109,13 +110,24 @@ def _walkable(
     # move comes here).
     cells: tuple[Cell, ...] = path  # type: ignore[assignment]
     index = spatial.index(scene)
-    try:
-        resolution = index.resolve_move(mover.id, cells, crossings=False, areas=areas)
-    except GeometryError as exc:
-        return str(exc), None
-    if resolution.blocked_step is not None:
-        a, b = cells[resolution.blocked_step], cells[resolution.blocked_step + 1]
-        return f"a wall blocks {a} -> {b}", None
+    on_map = cells
+    if heights:  # a flight may climb or sink on a cell: its walls are those it crosses
+        problem, on_map = cells_crossed(cells, heights)
+        if problem is not None:
+            return problem, None
+    if len(on_map) > 1:
+        try:
+            # A flight's exits are measured at its heights (engine.grid_flight), not here.
+            resolution = index.resolve_move(
+                mover.id, on_map, crossings=False, areas=areas and not heights
+            )
+        except GeometryError as exc:
+            return str(exc), None
+        if resolution.blocked_step is not None:
+            a, b = on_map[resolution.blocked_step], on_map[resolution.blocked_step + 1]
+            return f"a wall blocks {a} -> {b}", None
+    if heights:
+        return resolve_flight(index, scene, mover, cells, heights, areas)
     if math.isinf(resolution.cost):
         return "the path crosses impassable terrain", None
     problem = blocking_problem(index, scene, mover, cells)
@@ -128,11 +140,14 @@ def blocking_problem(
     """Why ``path`` cannot be walked past other tokens, or None.
 
     A mover passes through allies but not enemies, and never ends on another token.
-    ``index`` must describe ``scene``: its occupancy says who stands where.
+    A token is as tall as it is wide: one wholly above or below the mover's height is no
+    obstacle (:func:`engine.gridless_board.heights_meet`, as a flight on a grid counts
+    it).  ``index`` must describe ``scene``: its occupancy says who stands where.
     """
     grid = index.grid
     last = len(path) - 1
     size = mover.size
+    low, high = mover.elevation, mover.elevation + size * grid.cell_size
     for step, origin in enumerate(path[1:], start=1):
         for cell in (origin,) if size == 1 else grid.footprint(origin, size):
             for other_id in index.occupants(cell):
@@ -140,6 +155,10 @@ def blocking_problem(
                     continue
                 other = scene.token(other_id)
                 assert other is not None  # the index holds exactly the scene's tokens
+                if other.elevation != mover.elevation and not heights_meet(
+                    low, high, other, grid.cell_size
+                ):
+                    continue
                 if other.side != mover.side:
                     return f"cell {cell} is occupied by enemy {other.id!r}"
                 if step == last:
@@ -232,13 +251,21 @@ def _stops(
                 if isinstance(exit_, GridlessExit):
                     heights = rest_heights(mover, pending)
                     later = spatial.board(scene).later_exit(who, mover, rest, exit_, heights)
+                elif pending.heights:
+                    later = _later_flight_exit(spatial, scene, who, mover, pending, rest)
                 else:
                     later = _later_exit(spatial, scene, who, mover, cast(tuple[Cell, ...], rest))
                 if later is None:
                     continue
                 exit_ = later
             threatener = scene.token(who)
-            if not gridless and threatener is not None and threatener.elevation != mover.elevation:
+            flying = bool(pending.heights)  # a flight's exits are measured at its heights
+            if (
+                not gridless
+                and not flying
+                and threatener is not None
+                and threatener.elevation != mover.elevation
+            ):
                 # Another height: the exit is from what it threatens up (or down) there.
                 cells = cast(tuple[Cell, ...], rest)
                 up_there = _exit_at_height(
@@ -249,9 +276,11 @@ def _stops(
                 exit_ = up_there
             if _may_attack(combat, ruleset, scene, who, mover):
                 # A flight's height at the exit; other moves keep their elevation.
-                up = (
-                    exit_.elevation if pending.heights and isinstance(exit_, GridlessExit) else None
-                )
+                up = None
+                if isinstance(exit_, GridlessExit):
+                    up = exit_.elevation if flying else None
+                elif flying:
+                    up = rest_heights(mover, pending)[exit_.step]
                 stops.append(Stop("aoo", who, exit_.step, exit_.cell, exit_.point, up))
     if combat.interjection is None:
         stops += _trigger_stops(state, ruleset, spatial, mover, pending, rest)
@@ -389,6 +418,21 @@ def _later_exit(
             a, b = grid.center(rest[step]), grid.center(rest[step + 1])
             return AreaExit(who, step, rest[step], ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2))
     return None
+
+
+def _later_flight_exit(
+    spatial: SpatialCache,
+    scene: Scene,
+    who: str,
+    mover: Combatant,
+    pending: PendingMove,
+    rest: tuple[Position, ...],
+) -> AreaExit | None:
+    heights = rest_heights(mover, pending)
+    cells = cast(tuple[Cell, ...], rest)
+    index = spatial.index(scene)
+    found = flight_exits(index, scene, mover, cells, heights, only=who, first_step=1)
+    return found[0] if found else None
 
 
 def _may_attack(combat: Any, ruleset: Ruleset, scene: Scene, who: str, mover: Combatant) -> bool:

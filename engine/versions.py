@@ -77,9 +77,13 @@ from typing import Any
 #: attacks of opportunity pause at the exact exit point (``engine.gridless_board``).
 #: ``Combatant.x``/``y``, ``Move.path``, ``PendingMove.path`` and ``Prompt.at`` may hold
 #: floats there; on a grid they are ints as before.  ``Move.elevations`` and
-#: ``PendingMove.heights`` (a flight, gridless; the ruleset's ``check_flight`` says who
-#: may) are written only when given, so version-8 state and commands read, hash and
-#: replay the same (no step needed).
+#: ``PendingMove.heights`` (a flight, on any scene: ``engine.grid_flight`` on a grid;
+#: the ruleset's ``check_flight`` says who may) are written only when given, so
+#: version-8 state and commands read, hash and replay the same (no step needed).  A
+#: token wholly above or below another passes it on a grid too, and terrain prices only
+#: the part of a move on the ground: a version-8 log has no flights, and a level move of
+#: an elevated token over another that version 8 refused plays now (a replay
+#: divergence, as for any refusal that became a move).
 RULES_VERSION = 9
 
 Plain = dict[str, Any]

@@ -31,9 +31,10 @@ cells a token threatens at a height are a subset of those it threatens on the gr
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from geometry.errors import GeometryError
+from geometry.grid import Grid
 from geometry.hexgrid import HexGrid
 from geometry.square import Cell, DiagonalRule, Point, SquareGrid
 
@@ -128,14 +129,71 @@ def threatened_at(
     cells = frozenset(ground_threat)
     if layer(elevation_from, grid.cell_size) == layer(elevation_to, grid.cell_size):
         return cells
-    limit = reach + grid.cell_size / 2
     return frozenset(
-        c
-        for c in cells
-        if footprint_distance_3d(grid, feet, c, elevation_from, elevation_to) < limit
+        c for c in cells if reaches_up(grid, feet, c, reach, elevation_from, elevation_to)
     )
+
+
+def reaches_up(
+    grid: SquareGrid | HexGrid,
+    feet: Iterable[Cell],
+    cell: Cell,
+    reach: float,
+    elevation_from: float,
+    elevation_to: float,
+) -> bool:
+    """Whether a token on ``feet`` at ``elevation_from`` threatens ``cell`` (one of its
+    2D threatened cells) against a target at ``elevation_to``: :func:`threatened_at`'s
+    rule for one cell, for a caller that needs only a few of them."""
+    limit = reach + grid.cell_size / 2
+    return footprint_distance_3d(grid, feet, cell, elevation_from, elevation_to) < limit
 
 
 def gridless_distance(a: Point, b: Point, elevation_a: float, elevation_b: float) -> float:
     """The straight line between two points at these elevations."""
     return math.hypot(a[0] - b[0], a[1] - b[1], elevation_a - elevation_b)
+
+
+def flight_step_costs(
+    grid: SquareGrid | HexGrid | Grid, cells: Sequence[Cell], heights: Sequence[float]
+) -> list[float]:
+    """What each step of a flight costs, in the scene's unit, before terrain: ``cells``
+    adjacent, start first, the token's base at ``heights[i]`` on ``cells[i]``.
+
+    Each step is priced by the grid's diagonal rule in three dimensions as
+    :func:`cell_distance_3d` prices one segment (the vertical offset in whole layers),
+    and the alternating rules count their diagonals along the whole path as Foundry's
+    ruler does along its waypoints: a step's ``b`` and ``c`` (module docstring) add to
+    the running count, so a flight that stays at one layer costs exactly what the same
+    walk costs on the ground (:meth:`SquareGrid.path_cost`)."""
+    if len(cells) != len(heights):
+        raise GeometryError(f"{len(heights)} heights for {len(cells)} cells: one each")
+    if not isinstance(grid, SquareGrid | HexGrid):
+        raise GeometryError(f"a flight on cells needs a square or hex grid, not {grid!r}")
+    size = grid.cell_size
+    if not all(map(math.isfinite, heights)):
+        raise GeometryError(f"elevations must be finite numbers, got {list(heights)!r}")
+    layers = [math.floor(h / size + _LAYER_EPSILON) for h in heights]  # layer(), inline
+    costs: list[float] = []
+    if isinstance(grid, HexGrid):
+        for a, b, k0, k1 in zip(cells, cells[1:], layers, layers[1:], strict=False):
+            costs.append(_hex_cells(DiagonalRule.ONE, grid.steps(a, b), k1 - k0) * size)
+        return costs
+    rule = grid.diagonal
+    if rule is DiagonalRule.ONE:  # the common rule: the largest offset, with no sorting
+        return [
+            max(abs(b[0] - a[0]), abs(b[1] - a[1]), abs(k1 - k0)) * size
+            for a, b, k0, k1 in zip(cells, cells[1:], layers, layers[1:], strict=False)
+        ]
+    start = {DiagonalRule.ALTERNATING: 0.0, DiagonalRule.ALTERNATING_2: 1.5}.get(rule)
+    counted = 0.0  # the alternating rules' diagonals so far: b - c for each, 1.5 c
+    for a, b, k0, k1 in zip(cells, cells[1:], layers, layers[1:], strict=False):
+        dx, dy, dk = b[0] - a[0], b[1] - a[1], k1 - k0
+        if start is None:
+            costs.append(_square_cells(rule, dx, dy, dk) * size)
+            continue
+        big, mid, small = sorted((abs(dx), abs(dy), abs(dk)), reverse=True)
+        before = math.floor((start + counted) / 2)
+        counted += (mid - small) + 1.5 * small
+        costs.append((big + math.floor((start + counted) / 2) - before) * size)
+    return costs

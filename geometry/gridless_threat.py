@@ -285,8 +285,9 @@ class GridlessThreats:
         ignore: str | None = None,
     ) -> GridlessResolution:
         """Cost, first blocked segment and exits of one move (module docstring).  The cost
-        is the length in three dimensions; terrain prices the ground part of a segment
-        (:meth:`TerrainMap.segment_cost`) and adds the climb as it is."""
+        is the length in three dimensions; terrain prices a segment that stays on the
+        ground (elevation 0 or below at both ends: :meth:`TerrainMap.segment_cost`), and
+        one that leaves it flies over the terrain."""
         if len(waypoints) < 2:
             raise GeometryError("a path needs a start point and at least one more waypoint")
         for p in waypoints:
@@ -299,7 +300,8 @@ class GridlessThreats:
             if blocked is None and len(self.walls) and check(p, q, radius):
                 blocked = i
             climb = abs(heights[i + 1] - heights[i])
-            if self.terrain is None:
+            if self.terrain is None or heights[i] > 0 or heights[i + 1] > 0:
+                # In the air the token flies over the terrain (as on a grid).
                 cost += math.hypot(q[0] - p[0], q[1] - p[1], climb)
             else:
                 cost += self.terrain.segment_cost(p, q) + climb

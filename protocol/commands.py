@@ -232,15 +232,17 @@ class Move(ClientWire, frozen=True, kw_only=True):
     ``mode`` (optional) is the kind of movement, a word of the fight's ruleset (null:
     its default); ``attack`` (optional) a target attacked at the end of the move, with
     that attack's ``maneuver`` map; ``rolls`` (optional) are the table's own dice for
-    that attack.  ``elevations`` (optional, gridless scenes only) is the height of the
-    token's base at each waypoint, one per ``path`` entry: a flight or a climb, which
-    the fight's ruleset must allow.
+    that attack.  ``elevations`` (optional) is the height of the token's base on each
+    cell (gridless, at each waypoint), one per ``path`` entry: a flight or a climb,
+    which the fight's ruleset must allow.
 
-    Each step of a grid's path is adjacent to the one before.  ``mode`` is one of the
-    ruleset's ``move_modes`` (None: its first); the target attacked at the end gets no
-    attack of opportunity from this move, and the attack is part of the same action,
-    where the ruleset allows it; without ``rolls`` the seed rolls.  A move that changes
-    the elevation is a flight (:meth:`engine.rulesets.base.Ruleset.check_flight`).
+    Each step of a grid's path is adjacent to the one before, or stays on its cell at
+    another height (a flight climbing in place).  ``mode`` is one of the ruleset's
+    ``move_modes`` (None: its first); the target attacked at the end gets no attack of
+    opportunity from this move, and the attack is part of the same action, where the
+    ruleset allows it; without ``rolls`` the seed rolls.  A move that changes the
+    elevation is a flight (:mod:`engine.grid_flight` on a grid), which the ruleset must
+    allow (:meth:`engine.rulesets.base.Ruleset.check_flight`).
     """
 
     TYPE = "move"
@@ -322,10 +324,14 @@ class MovePoints(ClientWire, frozen=True, kw_only=True):
     (Foundry's direct path on a Foundry scene); on a gridless scene it snaps nothing:
     each becomes a waypoint in scene units (a Foundry document's corner plus half the
     token's width; an Owlbear position as it is).  Then it is a ``move`` like any other
-    (``mode``, ``attack``, ``maneuver``, ``rolls``)."""
+    (``mode``, ``attack``, ``maneuver``, ``rolls``).  ``elevations`` (optional) is the
+    height of the token's base at each point (Foundry's waypoint elevations): a flight,
+    as ``move``'s is; on a grid each cell traced between two points gets its height in
+    step along the line, and a point on the cell before it at another height is a climb
+    in place."""
 
     TYPE = "move_points"
-    LATER = ("mode", "attack", "maneuver", "rolls", "image")
+    LATER = ("mode", "attack", "maneuver", "rolls", "image", "elevations")
     UNHASHED = ("maneuver",)
     token: TokenId
     mode: TokenId | None = None
@@ -348,11 +354,19 @@ class MovePoints(ClientWire, frozen=True, kw_only=True):
         Meta(min_length=1, max_length=1024),
     ]
     image: ImageGrid | None = None
+    elevations: (
+        Annotated[
+            tuple[Annotated[float, Meta(ge=-1000000000.0, le=1000000000.0)], ...],
+            Meta(max_length=1024),
+        ]
+        | None
+    ) = None
 
     def check(self) -> None:
         """Maps JSON-safe to their depth; no item twice in a list that must differ."""
         if self.maneuver is not None:
             json_safe(self.maneuver, "maneuver", max_depth=3)
+        check_one_each(self.elevations, "elevations", self.points, "points")
 
 
 class SetDoor(ClientWire, frozen=True, kw_only=True):

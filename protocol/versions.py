@@ -61,9 +61,10 @@ from typing import Any
 #: ``path_plan``'s ``to`` and ``path`` take such points, as do the ``at`` of ``prompt``,
 #: ``exits`` and the move events (``move_started``, ``move_interrupted``,
 #: ``move_completed``, ``move_stopped``, ``token_placed``, ``prompt_opened``) on a
-#: gridless scene; ``threat`` carries ``region``.  ``move`` and ``ask_exits`` take
-#: ``elevations`` (a flight, gridless), and ``move_started`` (``elevations``), ``move_interrupted``,
-#: ``move_completed`` and ``token_placed`` (``elevation``) carry them for a flight only.
+#: gridless scene; ``threat`` carries ``region``.  ``move``, ``move_points`` and
+#: ``ask_exits`` take ``elevations`` (a flight, on any scene), and ``move_started``
+#: (``elevations``), ``move_interrupted``, ``move_completed`` and ``token_placed``
+#: (``elevation``) carry them for a flight only.
 #: Every event logged before is on a grid and keeps its shape (no step needed).
 #: Also in version 10: the server message ``prompt_waiting`` is new: every member but an open
 #: prompt's controller is told its kind, whom it waits on and its deadline (the

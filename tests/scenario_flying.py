@@ -2,7 +2,10 @@
 and a harpy (9.5 m up, the same 1 m layer as the hero's less one).  Moving away, the hero
 leaves the reach of both on the map, but only the harpy reaches it in three dimensions
 (Foundry's ruler: one square across and one up is one square), so only the harpy's
-attack of opportunity is offered.
+attack of opportunity is offered.  Then the harpy (Flight 10) flies on the grid, rising
+to the hero's layer and past it: it leaves the square beside the hero one layer up, and
+the hero's attack of opportunity is offered there; Alice declines and the harpy lands
+its flight 10 m up.
 
 ``python -m tests.scenario_flying`` re-records ``tests/recordings/flying_fight.jsonl``.
 """
@@ -19,7 +22,7 @@ from tests.demo_table import play_on_demo_table
 from tests.scenario import HERO_STATS, OGRE_STATS, attack_and_let_the_hero_on
 from tests.wsclient import TableClient, wire_data
 
-HARPY_STATS = {"ocv": 4, "dcv": 5, "init": 13}
+HARPY_STATS = {"ocv": 4, "dcv": 5, "init": 13, "flight": 10}
 
 
 def flying_body() -> dict[str, Any]:
@@ -48,7 +51,8 @@ def flying_body() -> dict[str, Any]:
 
 async def play_flying(gm: TableClient, alice: TableClient) -> dict[str, Any]:
     """GM loads and starts; the hero flies away and only the harpy may strike; the GM
-    accepts; the hero's move completes; the harpy, then the ogre, act in turn."""
+    accepts; the hero's move completes; the harpy flies past the hero, who may strike
+    and declines; the harpy's flight completes at the hero's height."""
     seq = await gm.send(protocol.LoadScene, scene=protocol.SceneSpec.from_wire(flying_body()))
     assert isinstance(await gm.reply_to(seq), protocol.Ack)
     seq = await gm.send(protocol.StartCombat, ruleset="hero-supplement", aware=None, seed=None)
@@ -63,7 +67,27 @@ async def play_flying(gm: TableClient, alice: TableClient) -> dict[str, Any]:
     prompt = await gm.wait_for(protocol.Prompt)
     assert (prompt.attacker, prompt.at) == ("harpy", (4, 5)), prompt
     attack, completed = await attack_and_let_the_hero_on(gm, alice, prompt)
-    return {"order": order, "prompt": prompt, "attack": attack, "completed": completed}
+    acts = await gm.event("combatant_acts")
+    while wire_data(acts)["combatant"] != "harpy":
+        seq = await gm.send(protocol.EndPhase, token=wire_data(acts)["combatant"])
+        assert isinstance(await gm.reply_to(seq), protocol.Ack)
+        acts = await gm.event("combatant_acts")
+    # From (4, 4) at 9.5 m: up to the hero's 10 m layer beside it at (2, 4), then on.
+    flight = ((3, 4), (2, 4), (2, 3))
+    seq = await gm.send(protocol.Move, token="harpy", path=flight, elevations=(10.0,) * 3)
+    struck = await alice.wait_for(protocol.Prompt)
+    assert (struck.attacker, struck.at) == ("hero", (2, 4)), struck
+    seq = await alice.send(protocol.AnswerPrompt, prompt=struck.prompt, accept=False, rolls=None)
+    assert isinstance(await alice.reply_to(seq), protocol.Ack)
+    landed = await gm.event("move_completed")
+    return {
+        "order": order,
+        "prompt": prompt,
+        "attack": attack,
+        "completed": completed,
+        "struck": struck,
+        "landed": landed,
+    }
 
 
 async def record_golden(target: Path) -> None:

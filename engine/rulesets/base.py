@@ -116,7 +116,7 @@ class Context:
     the core afterwards).  ``path`` is, for :meth:`Ruleset.plan_move`, the cells of the
     move being planned, its start first (a ruleset that prices squares by what they are,
     a jump's gap, reads them; on a gridless scene the waypoints, in the scene's unit);
-    empty elsewhere; ``heights`` a gridless flight's elevation at each of them (empty:
+    empty elsewhere; ``heights`` a flight's elevation at each of them (empty:
     the token keeps its own).
     """
 

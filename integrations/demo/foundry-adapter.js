@@ -42,7 +42,7 @@ export async function makeFoundryAdapter({ script, bridgeUrl, gmToken, generatio
     const a = fx.actor({ name: t.name, ownership, flags: { [MODULE_ID]: { reach: t.reach, movement: t.movement, stats: t.stats } } });
     actors.push(a);
     const doc = fx.token({
-      name: t.name, actorId: a._id, width: t.size, height: t.size, ...px(t.cell), generation,
+      name: t.name, actorId: a._id, width: t.size, height: t.size, ...px(t.cell), generation, elevation: t.elevation ?? 0,
       displayName: fx.CONST.TOKEN_DISPLAY_MODES.ALWAYS, hidden: Boolean(t.hidden),
       flags: { [MODULE_ID]: { side: t.side } },
     });
@@ -118,7 +118,8 @@ export async function makeFoundryAdapter({ script, bridgeUrl, gmToken, generatio
       }
       if (step.do === "drag") {
         const doc = s.foundry.token(tokenIds.get(step.token));
-        const waypoints = step.through.map(px);
+        // `heights`: the elevation of each waypoint (a flight), as Foundry's ruler sets it.
+        const waypoints = step.through.map((c, k) => ({ ...px(c), ...(step.heights ? { elevation: step.heights[k] } : {}) }));
         if (generation >= 13) await doc.move(waypoints, { method: "dragging" });
         else await doc.update(waypoints.at(-1));
         return true;

@@ -39,6 +39,18 @@ def _centre(token: dict[str, Any], cell_size: float) -> tuple[float, float]:
     return ((token["x"] + half) * cell_size, (token["y"] + half) * cell_size)
 
 
+async def _fly_planned_move(gm: Page, alice: Page, unit: str, metres: float) -> Any:
+    """Alice types the height at the end beside her planned move and sends it; the GM's
+    prompt for the ogre's attack of opportunity it provokes."""
+    height = alice.get_by_label(f"Height at the end ({unit})")
+    await height.fill(f"{metres:g}")
+    await height.dispatch_event("change")
+    await alice.get_by_role("button", name="Move there").click()
+    prompt = gm.locator("#prompt-list li.mine")
+    await expect(prompt).to_contain_text("Ogre may attack Hero, who is leaving its reach")
+    return prompt
+
+
 async def test_a_gridless_move_pauses_at_the_exact_exit(
     pages: dict[str, Any], tmp_path: Path
 ) -> None:
@@ -118,12 +130,7 @@ async def test_a_flight_from_the_page(pages: dict[str, Any]) -> None:
     await alice.locator('[data-token="hero"]').click()
     await _click_point(alice, to)
     await expect(alice.locator("polyline.plan")).to_have_count(1)
-    height = alice.get_by_label(f"Height at the end ({grid['unit']})")
-    await height.fill("4")
-    await height.dispatch_event("change")
-    await alice.get_by_role("button", name="Move there").click()
-    prompt = gm.locator("#prompt-list li.mine")
-    await expect(prompt).to_contain_text("Ogre may attack Hero, who is leaving its reach")
+    prompt = await _fly_planned_move(gm, alice, grid["unit"], 4)
     # Where it paused: where the climbing path leaves the ogre's ball.
     reach = tokens["ogre"]["reach"] + tokens["ogre"]["size"] * size / 2
     threats = GridlessThreats(GridlessScene(grid["width"] * size, grid["height"] * size))
@@ -136,4 +143,28 @@ async def test_a_flight_from_the_page(pages: dict[str, Any]) -> None:
     await prompt.get_by_role("button", name="Let them pass").click()
     await expect(alice.locator('[data-token="hero"] text.elevation')).to_have_text("\u2191 4 m")
     assert await view_of(alice, ".tokens.hero.elevation") == 4
+    assert pages["errors"] == []
+
+
+async def test_a_flight_on_the_grid_from_the_page(pages: dict[str, Any]) -> None:
+    """The same flight on the demo scene's square grid: the height typed beside the
+    plan goes out one per cell, the move pauses as the hero leaves the ogre's square at
+    the ground, and the hero lands 4 m up."""
+    gm: Page = pages["gm"]
+    alice: Page = pages["alice"]
+    scene = json.loads(DEMO.read_text())
+    hero = next(t for t in scene["tokens"] if t["id"] == "hero")
+    await gm.get_by_label("Ruleset").select_option("hero-supplement")
+    await gm.get_by_role("button", name="Load the demo scene").click()
+    await expect(alice.locator("[data-cell]").first).to_be_visible()
+    await gm.get_by_role("button", name=re.compile("Start combat")).click()
+    await expect(alice.locator("#order li.actor")).to_have_count(1)
+    await alice.locator('[data-token="hero"]').click()
+    await alice.locator(f'[data-cell="{hero["x"] - 3},{hero["y"]}"]').click()
+    await expect(alice.locator("polyline.plan")).to_have_count(1)
+    prompt = await _fly_planned_move(gm, alice, scene["grid"]["unit"], 4)
+    await prompt.get_by_role("button", name="Let them pass").click()
+    await expect(alice.locator('[data-token="hero"] text.elevation')).to_have_text("\u2191 4 m")
+    assert await view_of(alice, ".tokens.hero.elevation") == 4
+    assert await view_of(alice, ".tokens.hero.x") == hero["x"] - 3
     assert pages["errors"] == []

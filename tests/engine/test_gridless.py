@@ -370,14 +370,6 @@ def test_mutants_masterminds_flies_with_a_flight_rank() -> None:
             encounter.apply(EndPhase("alice", who))
 
 
-def test_elevations_on_a_grid_move_are_refused() -> None:
-    encounter = fight(token("hero", 2, 2, owner="alice", init=20), token("ogre", 9, 9))
-    message = refused(
-        encounter, Move("alice", "hero", ((3, 2),), elevations=(2.0,)), "illegal_move"
-    )
-    assert "gridless" in message
-
-
 def test_a_point_joining_a_grid_fight_is_refused() -> None:
     encounter = fight(token("hero", 2, 2, owner="alice", init=20), token("ogre", 9, 9))
     newcomer = at(token("imp", 0, 0), 3.5, 5)

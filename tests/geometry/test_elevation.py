@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from geometry import DiagonalRule, HexGrid, SquareGrid, threatened_cells
 from geometry.elevation import (
     cell_distance_3d,
+    flight_step_costs,
     gridless_distance,
     layer,
     threatened_at,
@@ -127,3 +128,51 @@ def test_flying_hero_out_of_ogre_reach() -> None:
 def test_gridless_straight_line() -> None:
     assert gridless_distance((0, 0), (3, 0), 0.0, 4.0) == 5.0
     assert gridless_distance((1, 2), (4, 6), 7.0, 7.0) == math.dist((1, 2), (4, 6))
+
+
+STEPS = [(dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if (dx, dy) != (0, 0)]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.sampled_from(RULES),
+    st.lists(st.sampled_from(STEPS), min_size=1, max_size=12),
+    st.floats(-3, 9),
+)
+def test_a_level_flight_costs_the_walk(
+    rule: DiagonalRule, steps: list[tuple[int, int]], up: float
+) -> None:
+    grid = SquareGrid(30, 30, 1.0, diagonal=rule)
+    cells = [(15, 15)]
+    for dx, dy in steps:
+        nxt = (cells[-1][0] + dx, cells[-1][1] + dy)
+        if grid.adjacent(cells[-1], nxt):
+            cells.append(nxt)
+    costs = flight_step_costs(grid, cells, [up] * len(cells))
+    assert sum(costs) == pytest.approx(grid.path_cost(cells))
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.sampled_from(RULES),
+    st.sampled_from(STEPS),
+    st.sampled_from([-2, -1, 1, 2]),
+    st.integers(1, 8),
+    st.sampled_from([1.0, 1.5]),
+)
+def test_a_straight_flight_costs_foundrys_3d_distance(
+    rule: DiagonalRule, step: tuple[int, int], dk: int, n: int, cell: float
+) -> None:
+    # n equal steps (dx, dy, dk layers) cost what Foundry's ruler measures end to end.
+    grid = SquareGrid(30, 30, cell, diagonal=rule)
+    cells = [(10 + step[0] * i, 10 + step[1] * i) for i in range(n + 1)]
+    heights = [(20 + dk * i) * cell for i in range(n + 1)]
+    total = sum(flight_step_costs(grid, cells, heights))
+    end_to_end = cell_distance_3d(grid, cells[0], cells[-1], heights[0], heights[-1])
+    assert total == pytest.approx(end_to_end)
+
+
+def test_a_hex_flight_steps_count_the_larger_offset() -> None:
+    grid = HexGrid(10, 10, 1.0)
+    cells = [(2, 2), (3, 2), (4, 2)]
+    assert flight_step_costs(grid, cells, [0.0, 2.0, 2.5]) == [2.0, 1.0]

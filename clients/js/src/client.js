@@ -732,7 +732,7 @@ export class BridgeClient {
    * @param {Array<[number, number]>} path cells after the token's own (gridless: waypoints
    *   in the scene's unit)
    * @param {{mode?: string, attack?: string | null, maneuver?: Record<string, any> | null, elevations?: number[]}} [options]
-   *   `elevations`: a flight on a gridless scene, the height of the token's base at each waypoint
+   *   `elevations`: a flight, the height of the token's base on each cell (gridless: at each waypoint)
    */
   move(token, path, options = {}) {
     return this.send("move", { token, path, ...options });

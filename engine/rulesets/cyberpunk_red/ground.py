@@ -14,6 +14,10 @@ price or the terrain's, whichever is dearer, applies metre by metre as on a grid
 rounded up (``steps``, :func:`engine.handlers.move_steps`), landing on the last (the
 grid's rule for a jump with no gap drawn: the table says it is a jump).  Gap terrain
 counts as the core prices it there (2 per 1), not as a jump.
+
+A climb on a grid (a move with ``elevations``) keeps its squares, each of the metres it
+takes in three dimensions (:func:`geometry.elevation.flight_step_costs`, Foundry's 3D
+ruler), its ground's price counted only where the climber stands on the ground.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from shapely.geometry import Polygon
 from engine.rulesets.base import Context
 from engine.rulesets.cyberpunk_red import movement
 from geometry import Cell
+from geometry.elevation import flight_step_costs
 from geometry.terrain import CostRule, TerrainKind, TerrainMap, TerrainRegion
 
 
@@ -58,12 +63,21 @@ def squares(ctx: Context, mode: str, cost: float, steps: int) -> list[movement.S
         if gaps
         else None
     )
+    cells = cast(tuple[Cell, ...], ctx.path)
+    # A climb on a grid: each square's metres in three dimensions, and the ground's
+    # price only where the climber stands on it (engine.grid_flight).
+    heights = ctx.heights
+    metres = flight_step_costs(grid, cells, heights) if heights else None
     squares = []
-    for cell in cast(tuple[Cell, ...], ctx.path[1:]):
+    for i, cell in enumerate(cells[1:]):
         feet = grid.footprint(cell, size)
         terrain = index.terrain.footprint_multiplier(feet) if index.terrain is not None else 1.0
         gap = gap_map is not None and gap_map.footprint_multiplier(feet) > 1.0
-        squares.append(movement.Square(cell_size, terrain, gap))
+        if metres is None:
+            squares.append(movement.Square(cell_size, terrain, gap))
+        else:
+            grounded = heights[i + 1] <= 0
+            squares.append(movement.Square(metres[i], terrain if grounded else 1.0, gap))
     return squares
 
 
@@ -75,7 +89,9 @@ def _segments(ctx: Context) -> list[movement.Square]:
     for i, (p, q) in enumerate(pairwise(ctx.path)):
         a, b = (float(p[0]), float(p[1])), (float(q[0]), float(q[1]))
         ground = math.dist(a, b)
-        price = terrain.segment_cost(a, b) / ground if terrain is not None and ground else 1.0
+        price = 1.0
+        if terrain is not None and ground > 0 and heights[i] <= 0 and heights[i + 1] <= 0:
+            price = terrain.segment_cost(a, b) / ground  # in the air: over the terrain
         metres = math.hypot(ground, heights[i + 1] - heights[i])
         found.append(movement.Square(metres, price))
     return found

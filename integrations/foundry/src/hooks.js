@@ -7,7 +7,7 @@
 import { phaseLabel, planIsEmpty, trackerPlan } from "./combat.js";
 import { SquareGrid, UnsupportedGrid, sceneGrid, tokenHexShape } from "./grid.js";
 import { t } from "./i18n.js";
-import { MoveTracker, cellsToWaypoints, changesLevel, judgeDrag, movementPoints, updatePoints } from "./movement.js";
+import { MoveTracker, cellsToWaypoints, changesLevel, judgeDrag, movementElevations, movementPoints, updateElevations, updatePoints } from "./movement.js";
 import { FightLog } from "./log.js";
 import { PromptDesk, waitingLines } from "./prompts.js";
 import { chooseRuleset } from "./settings.js";
@@ -53,8 +53,8 @@ export function install(env) {
   };
 
   const tracker = new MoveTracker({
-    send: (token, points) => client.movePoints(token, points),
-    place: (token, cells) => placeToken(env, gridOf(activeScene()), tokenDoc(token), cells),
+    send: (token, points, elevations) => client.movePoints(token, points, elevations ? { elevations } : {}),
+    place: (token, cells, heights) => placeToken(env, gridOf(activeScene()), tokenDoc(token), cells, heights),
     notify: env.notify,
   });
   const nameOf = (id) => nameFor(tokenDoc(id), game.user);
@@ -76,7 +76,7 @@ export function install(env) {
   // -- movement: only the client that asked for a move talks to the bridge -------------
 
   /** @returns {boolean | undefined} false rejects the move */
-  function onDrag(doc, points, own, otherLevel = false) {
+  function onDrag(doc, points, own, otherLevel = false, elevations = null) {
     if (!points || !points.length) return undefined;
     const id = idOf(doc);
     const verdict = judgeDrag({
@@ -100,18 +100,21 @@ export function install(env) {
       env.notify("info", t("VTTBRIDGE.Notify.stillMoving", { name: doc.name }));
       return false;
     }
-    track(tracker.send(id, points));
+    track(tracker.send(id, points, elevations));
     return false;
   }
 
   // v13 and v14: `preMoveToken(document, movement, operation)`, only on the client that
   // asked, rejecting the move whole on false; v14 adds levels to its waypoints.
   if (env.generation >= 13) {
-    Hooks.on("preMoveToken", (doc, movement, operation) =>
-      onDrag(doc, movementPoints(movement), Boolean(operation?.[MODULE_ID]), changesLevel(movement)));
+    Hooks.on("preMoveToken", (doc, movement, operation) => {
+      const from = Number(movement.origin?.elevation ?? doc.elevation ?? 0);
+      const heights = movementElevations(movement, from);
+      return onDrag(doc, movementPoints(movement), Boolean(operation?.[MODULE_ID]), changesLevel(movement), heights);
+    });
   } else {
     Hooks.on("preUpdateToken", (doc, changes, options) =>
-      onDrag(doc, updatePoints(doc, changes), Boolean(options?.[MODULE_ID])));
+      onDrag(doc, updatePoints(doc, changes), Boolean(options?.[MODULE_ID]), false, updateElevations(doc, changes)));
   }
 
   // -- the bridge's word: placements, prompts, the tracker ---------------------------
@@ -138,10 +141,12 @@ export function install(env) {
     if (client.view.combat?.moving?.token === id) return; // under way again
     const grid = gridOf(activeScene());
     const cell = grid.tokenCell(doc.x, doc.y, doc.width, tokenHexShape(doc, grid.defaultShape));
-    if (grid.samePlace(cell, [bridged.x, bridged.y])) return;
+    const height = Number(bridged.elevation ?? 0);
+    const level = Number(doc.elevation ?? 0) === height;
+    if (grid.samePlace(cell, [bridged.x, bridged.y]) && level) return;
     tracker.placing.add(id);
     try {
-      await placeToken(env, grid, doc, [[bridged.x, bridged.y]]);
+      await placeToken(env, grid, doc, [[bridged.x, bridged.y]], level ? null : [height]);
     } finally {
       tracker.placing.delete(id);
     }
@@ -286,16 +291,22 @@ export function install(env) {
  * Move a Foundry token through `cells` as a move of the module's own (the hooks let it
  * through): v13 `TokenDocument#move` with waypoints, v12 one update per waypoint.
  */
-export async function placeToken(env, grid, doc, cells) {
+export async function placeToken(env, grid, doc, cells, heights = null) {
   if (!doc || !cells.length) return;
   const shape = tokenHexShape(doc, grid.defaultShape);
   const from = grid.tokenCell(doc.x, doc.y, doc.width, shape);
-  const waypoints = cellsToWaypoints(cells, from, (c) => grid.tokenXY(c, doc.width, shape), { square: grid instanceof SquareGrid });
+  const toXY = (c) => grid.tokenXY(c, doc.width, shape);
+  // A flight goes through every cell at its own height (a corner-only path would lose
+  // the heights between); a move on the level through the corners, as Foundry draws it.
+  const waypoints = heights
+    ? cells.map((c, k) => ({ ...toXY(c), elevation: heights[k] }))
+    : cellsToWaypoints(cells, from, toXY, { square: grid instanceof SquareGrid });
   const options = { [MODULE_ID]: true };
+  const at = ({ x, y, elevation }) => (elevation === undefined ? { x, y } : { x, y, elevation });
   if (env.generation >= 13) {
-    await doc.move(waypoints.map(({ x, y }) => ({ x, y })), { ...options, method: "api" });
+    await doc.move(waypoints.map(at), { ...options, method: "api" });
   } else {
-    for (const { x, y } of waypoints) await doc.update({ x, y }, options);
+    for (const w of waypoints) await doc.update(at(w), options);
   }
 }
 

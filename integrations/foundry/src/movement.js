@@ -23,10 +23,12 @@ import { t } from "./i18n.js";
 
 /**
  * @typedef {object} MoveIO
- * @property {(token: string, points: Array<[number, number]>) => Promise<any>} send
- *   send `move_points` (resolves with the ack, rejects with a BridgeError)
- * @property {(token: string, cells: Cell[]) => Promise<void>} place
- *   move the Foundry token through `cells` (already decided: a move of our own)
+ * @property {(token: string, points: Array<[number, number]>, elevations?: number[] | null) => Promise<any>} send
+ *   send `move_points` (resolves with the ack, rejects with a BridgeError); `elevations`,
+ *   one per point, when the drag changes the token's height (a flight)
+ * @property {(token: string, cells: Cell[], heights?: number[] | null) => Promise<void>} place
+ *   move the Foundry token through `cells` (already decided: a move of our own), at
+ *   `heights` (one per cell) when the bridge's move is a flight
  * @property {(level: "info" | "warn" | "error", text: string) => void} notify
  */
 
@@ -67,7 +69,7 @@ export class MoveTracker {
   /** @param {MoveIO} io */
   constructor(io) {
     this.io = io;
-    /** @type {Map<string, {phase: string, start: Cell | null, path: Cell[], done: number}>} */
+    /** @type {Map<string, {phase: string, start: Cell | null, path: Cell[], heights: number[] | null, done: number}>} */
     this.moves = new Map();
     /** @type {Map<string, Promise<void>>} placements run one after another per token */
     this._placing = new Map();
@@ -90,11 +92,12 @@ export class MoveTracker {
    * (the token's own placement follows from the events).
    * @param {string} token
    * @param {Array<[number, number]>} points waypoints in Foundry pixels (token x/y)
+   * @param {number[] | null} [elevations] the token's height at each (a flight)
    */
-  async send(token, points) {
-    this.moves.set(token, { phase: "sent", start: null, path: [], done: -1 });
+  async send(token, points, elevations = null) {
+    this.moves.set(token, { phase: "sent", start: null, path: [], heights: null, done: -1 });
     try {
-      return await this.io.send(token, points);
+      return await this.io.send(token, points, elevations);
     } catch (err) {
       this.moves.delete(token);
       this.io.notify("warn", t("VTTBRIDGE.Notify.moveRefused", { error: err.message ?? err }));
@@ -110,7 +113,9 @@ export class MoveTracker {
     const move = this.moves.get(data.token);
     if (!move) return;
     if (kind === "move_started") {
-      Object.assign(move, { phase: "moving", start: data.start, path: data.path, done: -1 });
+      // A flight's heights, one per cell of its path (the bridge's `elevations`).
+      const heights = data.elevations ?? null;
+      Object.assign(move, { phase: "moving", start: data.start, path: data.path, heights, done: -1 });
     } else if (kind === "move_interrupted") {
       this._advance(data.token, move, data.at);
       move.phase = "paused";
@@ -139,12 +144,13 @@ export class MoveTracker {
     }
     if (to < from) return; // stopped before its first step
     const cells = move.path.slice(from, to + 1);
+    const heights = move.heights ? move.heights.slice(from, to + 1) : null;
     move.done = to;
     const previous = this._placing.get(token) ?? Promise.resolve();
     const next = previous.then(async () => {
       this.placing.add(token);
       try {
-        await this.io.place(token, cells);
+        await this.io.place(token, cells, heights);
       } catch (err) {
         this.io.notify("error", t("VTTBRIDGE.Notify.placeFailed", { error: err.message ?? err }));
       } finally {
@@ -167,15 +173,38 @@ export function movementPoints(movement) {
 }
 
 /**
+ * The heights of a v13 movement's waypoints (each one's `elevation`, in the scene's
+ * unit), one per point of `movementPoints`, or null when none changes the token's
+ * height: a move on the level sends no heights, as before flights.
+ * @param {any} movement @param {number} from the token's elevation before the move
+ */
+export function movementElevations(movement, from) {
+  const waypoints = [...(movement.passed?.waypoints ?? []), ...(movement.pending?.waypoints ?? [])];
+  if (!waypoints.length && movement.destination) waypoints.push(movement.destination);
+  const heights = waypoints.map((w) => Number(w.elevation ?? from));
+  return heights.some((h) => h !== from) ? heights : null;
+}
+
+/**
  * The waypoints of a v12 `preUpdateToken`: its changes' x/y (the other one unchanged),
- * or null when the update moves nothing.
+ * or null when the update moves nothing. A change of `elevation` alone is a move too
+ * (a flier rising in place): its one waypoint is where the token stands.
  */
 export function updatePoints(doc, changes) {
-  if (!("x" in changes) && !("y" in changes)) return null;
   const x = changes.x ?? doc.x;
   const y = changes.y ?? doc.y;
-  if (x === doc.x && y === doc.y) return null;
+  if (x === doc.x && y === doc.y) return updateElevations(doc, changes) ? [[x, y]] : null;
   return [[x, y]];
+}
+
+/**
+ * The height a v12 `preUpdateToken` takes the token to, as `elevations` for its one
+ * waypoint, or null when it keeps its elevation.
+ */
+export function updateElevations(doc, changes) {
+  if (!("elevation" in changes)) return null;
+  const to = Number(changes.elevation ?? 0);
+  return to === Number(doc.elevation ?? 0) ? null : [to];
 }
 
 /**

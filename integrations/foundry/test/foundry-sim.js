@@ -123,7 +123,7 @@ export class FoundryWorld {
     const movementId = randomID("move");
     const shape = data.shape;
     const full = waypoints.map((w) => ({
-      x: Math.round(w.x), y: Math.round(w.y), elevation: data.elevation, width: data.width, height: data.height, shape,
+      x: Math.round(w.x), y: Math.round(w.y), elevation: w.elevation ?? data.elevation, width: data.width, height: data.height, shape,
       action: "walk", snapped: false, explicit: true, checkpoint: true, intermediate: false,
       userId: client.user._id, movementId, cost: 0,
     }));
@@ -137,6 +137,7 @@ export class FoundryWorld {
     const operation = { ...options, movement: { [id]: movement } };
     if (client.Hooks.call("preMoveToken", doc, movement, operation) === false) return false;
     const changes = { x: full.at(-1).x, y: full.at(-1).y };
+    if (full.at(-1).elevation !== data.elevation) changes.elevation = full.at(-1).elevation;
     if (client.Hooks.call("preUpdateToken", doc, changes, operation, client.user._id) === false) return false;
     Object.assign(data, changes);
     this._post("updateToken", (c) => [c.token(id), changes, operation, client.user._id]);

@@ -28,7 +28,7 @@ const script = {
 let bridge;
 const adapters = [];
 before(async () => {
-  bridge = await startBridge({ tables: ["v13", "v12", "threat", "skew", "ending", "settings"] });
+  bridge = await startBridge({ tables: ["v13", "v12", "threat", "skew", "ending", "settings", "fly13", "fly12"] });
 });
 after(async () => {
   for (const a of adapters) await a.close();
@@ -137,6 +137,55 @@ test("v12: preUpdateToken instead, and the same refusal and placement", async ()
   assert.deepEqual(cellOf(a, "hero"), [3, 5]);
   const updates = alice.foundry.Hooks.calls.filter((c) => c.name === "preUpdateToken").map((c) => c.result);
   assert.deepEqual(updates, [false, true]);
+});
+
+/** The script with the hero given Flight 10 (the Hero supplement's `flight` stat). */
+function flightFight() {
+  const fight = structuredClone(script);
+  fight.tokens.find((t) => t.id === "hero").stats.flight = 10;
+  return fight;
+}
+
+test("v13: a drag whose waypoints rise is a flight: the heights go to the bridge, the token lands at its height", async () => {
+  const a = await table(13, flightFight(), "fly13");
+  const [gm, alice] = ["gm", "alice"].map((n) => a.seats.get(n));
+  await a.step({ do: "start", user: "gm" });
+  await a.settle();
+  const hero = a.tokenIds.get("hero");
+  await a.step({ do: "drag", user: "alice", token: "hero", through: [[2, 5], [3, 5]], heights: [1, 2] });
+  await a.settle();
+  await waitFor(() => gm.bridge.view.tokens[hero]?.elevation === 2, 5_000, "the flight on the bridge");
+  assert.deepEqual(cellOf(a, "hero"), [3, 5]);
+  await waitFor(() => gm.foundry.token(hero).elevation === 2, 5_000, "the token's height in Foundry");
+  // The wolf has no Flight: its climbing drag is refused and it stays on the ground.
+  await gm.bridge.send("end_phase", { token: hero });
+  await a.settle();
+  const wolf = a.tokenIds.get("wolf");
+  const bob = a.seats.get("bob");
+  while (gm.bridge.view.combat.actor !== wolf) {
+    await gm.bridge.send("end_phase", { token: gm.bridge.view.combat.actor });
+    await a.settle();
+  }
+  await a.step({ do: "drag", user: "bob", token: "wolf", through: [[2, 1]], heights: [3] });
+  await a.settle();
+  await waitFor(() => bob.notes.some((n) => /no Flight/.test(n.text)), 5_000, "the refusal");
+  assert.equal(gm.foundry.token(wolf).elevation, 0);
+  assert.deepEqual(cellOf(a, "wolf"), [1, 1]);
+  assert.equal(alice.foundry.token(hero).elevation, 2);
+});
+
+test("v12: a change of elevation alone is a flight in place", async () => {
+  const a = await table(12, flightFight(), "fly12");
+  const gm = a.seats.get("gm");
+  await a.step({ do: "start", user: "gm" });
+  await a.settle();
+  const hero = a.tokenIds.get("hero");
+  const doc = a.seats.get("alice").foundry.token(hero);
+  await doc.update({ elevation: 3 });
+  await a.settle();
+  await waitFor(() => gm.bridge.view.tokens[hero]?.elevation === 3, 5_000, "the climb on the bridge");
+  assert.deepEqual(cellOf(a, "hero"), [1, 5]);
+  await waitFor(() => gm.foundry.token(hero).elevation === 3, 5_000, "the token's height in Foundry");
 });
 
 /** The script with the lurker gone and the ogre bob's, next to the hero. */

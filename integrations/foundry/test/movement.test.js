@@ -5,20 +5,20 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { sceneGrid } from "../src/grid.js";
-import { MoveTracker, cellsToWaypoints, changesLevel, judgeDrag, movementPoints, updatePoints } from "../src/movement.js";
+import { MoveTracker, cellsToWaypoints, changesLevel, judgeDrag, movementElevations, movementPoints, updateElevations, updatePoints } from "../src/movement.js";
 import "./i18n.js"; // the module in English (lang/en.json)
 
 /** The Foundry and bridge sides of a tracker, recorded. */
 function recorded({ refuse = null } = {}) {
   const log = [];
   const io = {
-    send: async (token, points) => {
-      log.push(["send", token, points]);
+    send: async (token, points, elevations) => {
+      log.push(elevations ? ["send", token, points, elevations] : ["send", token, points]);
       if (refuse) throw new Error(refuse);
       return { first_event: 1, last_event: 2 };
     },
-    place: async (token, cells) => {
-      log.push(["place", token, cells]);
+    place: async (token, cells, heights) => {
+      log.push(heights ? ["place", token, cells, heights] : ["place", token, cells]);
     },
     notify: (level, text) => log.push(["notify", level, text]),
   };
@@ -89,6 +89,36 @@ test("v13 movement waypoints and v12 update changes as points", () => {
   assert.deepEqual(updatePoints(doc, { x: 300 }), [[300, 200]]);
   assert.equal(updatePoints(doc, { hidden: true }), null);
   assert.equal(updatePoints(doc, { x: 100, y: 200 }), null);
+});
+
+test("a drag that changes the token's elevation is a flight: heights per waypoint, none on the level", () => {
+  const wp = (x, y, elevation) => ({ x, y, elevation, width: 1, height: 1, shape: 4, action: "fly", snapped: true, explicit: true, checkpoint: true, intermediate: false });
+  const flight = { origin: wp(0, 0, 0), passed: { waypoints: [wp(100, 0, 5)] }, pending: { waypoints: [wp(200, 0, 10)] }, destination: wp(200, 0, 10) };
+  assert.deepEqual(movementElevations(flight, 0), [5, 10]);
+  const level = { origin: wp(0, 0, 5), passed: { waypoints: [] }, pending: { waypoints: [wp(100, 0, 5)] }, destination: wp(100, 0, 5) };
+  assert.equal(movementElevations(level, 5), null);
+  // Straight up on the token's own square: its one waypoint is where it stands.
+  const up = { origin: wp(0, 0, 0), passed: { waypoints: [] }, pending: { waypoints: [wp(0, 0, 10)] }, destination: wp(0, 0, 10) };
+  assert.deepEqual([movementPoints(up), movementElevations(up, 0)], [[[0, 0]], [10]]);
+  // v12: a change of elevation alone is a move where the token stands.
+  const doc = { x: 100, y: 200, elevation: 0 };
+  assert.deepEqual([updatePoints(doc, { elevation: 10 }), updateElevations(doc, { elevation: 10 })], [[[100, 200]], [10]]);
+  assert.equal(updateElevations(doc, { x: 300 }), null);
+  assert.equal(updatePoints(doc, { elevation: 0 }), null);
+});
+
+test("a flight's cells are placed at the heights the bridge's move_started gives", async () => {
+  const { log, tracker } = recorded();
+  await tracker.send("hero", [[300, 100]], [2, 2]);
+  assert.deepEqual(log[0], ["send", "hero", [[300, 100]], [2, 2]]);
+  tracker.event("move_started", { token: "hero", start: [1, 1], path: [[2, 1], [3, 1]], elevations: [1, 2] });
+  tracker.event("move_interrupted", { token: "hero", at: [2, 1], elevation: 1 });
+  tracker.event("move_completed", { token: "hero", at: [3, 1], elevation: 2 });
+  await tracker.settled();
+  assert.deepEqual(log.filter((l) => l[0] === "place"), [
+    ["place", "hero", [[2, 1]], [1]],
+    ["place", "hero", [[3, 1]], [2]],
+  ]);
 });
 
 test("cells back to waypoints, on every grid type: square corners only, every hex", () => {

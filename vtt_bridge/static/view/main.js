@@ -428,9 +428,9 @@ function renderControls(client) {
           : ` Trips ${who}'s readied action at ${exit.at}.`;
       }
       const mover = view.tokens[plan.token];
-      if (view.scene?.grid.kind === "gridless" && mover) {
-        // A flight: the height the token's base reaches at the end (gridless scenes; the
-        // game says who may fly). Kept across redraws until the plan goes.
+      if (view.scene && mover) {
+        // A flight: the height the token's base reaches at the end (any scene; the game
+        // says who may fly). Kept across redraws until the plan goes.
         const unit = view.scene.grid.unit;
         const field = h("input", { type: "number", step: "any", value: String(board.flyTo ?? mover.elevation ?? 0) });
         field.setAttribute("aria-label", `Height at the end (${unit})`);
@@ -456,8 +456,9 @@ function renderControls(client) {
 }
 
 /**
- * A flight's heights, one per waypoint: from `from` to `to` in step with the distance
- * flown on the ground, so the token climbs (or sinks) evenly all the way.
+ * A flight's heights, one per waypoint (a grid's cells too): from `from` to `to` in
+ * step with the distance flown on the ground, so the token climbs (or sinks) evenly
+ * all the way.
  * @param {{x: number, y: number}} token @param {Array<[number, number]>} path
  * @param {number} from @param {number} to @returns {number[]}
  */

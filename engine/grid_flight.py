@@ -1,0 +1,181 @@
+"""A flight on a square or hex grid: a move whose ``elevations`` change the token's height.
+
+A grid flight is a path of cells, each with the height of the token's base there
+(``Move.elevations``, one per cell after the first): each step goes to an adjacent cell
+or stays on its cell and climbs or sinks (a flier rising in place), never neither.
+What changes from a walk on the ground, each choice the same as on a gridless scene
+(:mod:`engine.gridless_board`) where a grid allows it:
+
+* **Cost**: each step in three dimensions by the grid's diagonal rule, the vertical
+  offset in whole cell layers, as Foundry VTT's ruler measures elevated waypoints
+  (:func:`geometry.elevation.flight_step_costs`).  Terrain prices a step that ends on the
+  ground (elevation 0 or below) as it prices a walk; a step that ends in the air flies
+  over it.
+* **Walls** reach the sky: a wall that blocks a walk blocks the flight at any height.
+* **Tokens in the way**: every token is as tall as it is wide (``size`` cells); one the
+  flier passes wholly above or below is no obstacle, an enemy it would overlap bars the
+  way as on the ground, and it may not end overlapping anyone.
+* **Attacks of opportunity**: a threatener's squares are measured against the flier's
+  height on each cell (:func:`geometry.elevation.reaches_up`, Foundry's 3D reach).  The flier
+  moves out of a threatened square when it leaves the cell, or stays on the cells it
+  covers but changes layer (it leaves the square at that height); the exit is on the
+  step it does so, standing where it was, as on the ground.
+* **Readied actions** watch the cells of their area at any height, and their sight
+  triggers see from the ground as before: the texts' areas are squares on the map.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine.gridless_board import heights_meet
+from engine.model import Combatant, Scene
+from geometry import AreaExit, Cell, HexGrid, MoveResolution, SquareGrid, ThreatIndex
+from geometry.elevation import flight_step_costs, layer, reaches_up
+from geometry.path import step_midpoint
+
+
+def cells_crossed(
+    cells: tuple[Cell, ...], heights: Sequence[float]
+) -> tuple[str | None, tuple[Cell, ...]]:
+    """The cells a flight crosses on the map, a climb in place counted once, or why a
+    step of it goes nowhere (the same cell at the same height)."""
+    crossed = [cells[0]]
+    for i in range(1, len(cells)):
+        if cells[i] != crossed[-1]:
+            crossed.append(cells[i])
+        elif heights[i] == heights[i - 1]:
+            return f"step {i} stays on {cells[i]} at {heights[i]:g}: it goes nowhere", ()
+    return None, tuple(crossed)
+
+
+def resolve_flight(
+    index: ThreatIndex,
+    scene: Scene,
+    mover: Combatant,
+    cells: tuple[Cell, ...],
+    heights: Sequence[float],
+    areas: bool = True,
+) -> tuple[str | None, MoveResolution | None]:
+    """Why ``mover`` cannot fly along ``cells`` (start first) at ``heights`` (one per
+    cell), or its resolution: the cost in three dimensions and every threatener's first
+    exit (module docstring); ``areas=False`` leaves the exits out.  The walls are the
+    caller's to check first, as for any move on the grid (they reach the sky)."""
+    cost = flight_cost(index, mover, cells, heights)
+    if cost == float("inf"):
+        return "the path crosses impassable terrain", None
+    problem = tokens_in_the_way(index, scene, mover, cells, heights)
+    if problem is not None:
+        return problem, None
+    exits = flight_exits(index, scene, mover, cells, heights) if areas else ()
+    return None, MoveResolution(cost, None, False, (), exits)
+
+
+def flight_cost(
+    index: ThreatIndex, mover: Combatant, cells: Sequence[Cell], heights: Sequence[float]
+) -> float:
+    """The flight's whole cost: its steps in three dimensions, terrain pricing those that
+    end on the ground."""
+    grid, terrain = index.grid, index.terrain
+    steps = flight_step_costs(grid, cells, heights)
+    if terrain is None or not terrain.priced:
+        return sum(steps)
+    total = 0.0
+    for i, step in enumerate(steps):
+        if heights[i + 1] <= 0:
+            cell = cells[i + 1]
+            feet = grid.footprint(cell, mover.size)
+            step *= (
+                terrain.multiplier(cell) if mover.size == 1 else terrain.footprint_multiplier(feet)
+            )
+        total += step
+    return total
+
+
+def tokens_in_the_way(
+    index: ThreatIndex,
+    scene: Scene,
+    mover: Combatant,
+    cells: Sequence[Cell],
+    heights: Sequence[float],
+) -> str | None:
+    """Why other tokens bar the flight, or None: an enemy overlapped in height on a cell
+    the flier comes onto, or anyone where it ends (allies are passed through)."""
+    grid, size = index.grid, mover.size
+    span = size * grid.cell_size
+    last = len(cells) - 1
+    occupants, me = index.occupants, (mover.id,)
+    for step in range(1, last + 1):
+        if size == 1:
+            here = occupants(cells[step])
+            if not here or here == me:  # most cells of most moves: nobody else there
+                continue
+            standing = [(cells[step], other_id) for other_id in here if other_id != mover.id]
+        else:
+            feet = grid.footprint(cells[step], size)
+            standing = [(c, o) for c in feet for o in occupants(c) if o != mover.id]
+        low = min(heights[step - 1], heights[step])
+        high = max(heights[step - 1], heights[step]) + span
+        for cell, other_id in standing:
+            other = scene.token(other_id)
+            if other is None:
+                continue
+            if other.side != mover.side and heights_meet(low, high, other, grid.cell_size):
+                return f"cell {cell} is occupied by enemy {other.id!r}"
+            if step == last and heights_meet(
+                heights[step], heights[step] + span, other, grid.cell_size
+            ):
+                return f"the move ends on {cell}, occupied by {other.id!r}"
+    return None
+
+
+def flight_exits(
+    index: ThreatIndex,
+    scene: Scene,
+    mover: Combatant,
+    cells: Sequence[Cell],
+    heights: Sequence[float],
+    only: str | None = None,
+    first_step: int = 0,
+) -> tuple[AreaExit, ...]:
+    """Every threatener's first exit along the flight, in path order (ties by id, as on
+    the ground); ``only`` one threatener's, from ``first_step`` on (a move that begins
+    in its reach without provoking provokes on the way out of a later square).  The
+    exit's point is between the two cells' centres, as a move on the ground has it."""
+    grid, size = index.grid, mover.size
+    assert isinstance(grid, SquareGrid | HexGrid)
+    feet = [frozenset((c,)) if size == 1 else grid.footprint(c, size) for c in cells]
+    under = set(cells) if size == 1 else frozenset().union(*feet)
+    layers = [layer(h, grid.cell_size) for h in heights]
+    # Who threatens any cell the flier covers on the map: its reach up there is a part
+    # of what it reaches on the map (geometry.elevation.threatened_at).
+    near = frozenset().union(*(index.areas_at(c) for c in under)) - {mover.id}
+    found: list[AreaExit] = []
+    elevation_of: dict[str, float] | None = None  # read off the scene when first needed
+    for area_id in sorted(near) if only is None else [only] if only in near else []:
+        on_map = index.area(area_id)
+        for step in range(first_step, len(cells) - 1):
+            k = layers[step]
+            stays = feet[step + 1] if layers[step + 1] == k else frozenset()
+            left = (feet[step] - stays) & on_map
+            if not left:
+                continue
+            if elevation_of is None:
+                elevation_of = {t.id: t.elevation for t in scene.tokens}
+            below = elevation_of.get(area_id)
+            if below is None:  # a readied action's area, not a threat: the walk asks it
+                break
+            if layer(below, grid.cell_size) != k:  # another layer: what it reaches up there
+                other = index.token(area_id)
+                reacher = grid.footprint(other.origin, other.size)
+                up = heights[step]
+                left = frozenset(
+                    c for c in left if reaches_up(grid, reacher, c, other.reach, below, up)
+                )
+                if not left:
+                    continue
+            point = step_midpoint(grid, cells[step], cells[step + 1], size)
+            found.append(AreaExit(area_id, step, cells[step] if size == 1 else min(left), point))
+            break
+    found.sort(key=lambda e: (e.step, e.area_id))
+    return tuple(found)
