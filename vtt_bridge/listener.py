@@ -18,8 +18,8 @@ the kernel's queue kept as long as asked.
 
 aiohttp offers no hook between the listening socket and its protocol, so
 :func:`pace` wraps the running loop's ``create_server`` for the servers of this
-application (the main port; not the ops port's separate ones); a loop that does not
-allow it (uvloop) serves unpaced, and says so in the log.
+application (uvloop's loop included); a loop that does not allow it serves unpaced,
+and says so in the log.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ import os
 import socket
 import weakref
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from aiohttp import web
 
@@ -64,8 +64,8 @@ class PacedProtocol(asyncio.Protocol):
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         """Hand the transport to aiohttp's handler."""
-        assert isinstance(transport, asyncio.Transport)
-        self._transport = transport
+        # uvloop's transports are not asyncio.Transport instances, but read the same.
+        self._transport = cast(asyncio.Transport, transport)
         self._inner.connection_made(transport)
 
     def data_received(self, data: bytes) -> None:

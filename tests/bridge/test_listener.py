@@ -73,3 +73,23 @@ async def test_a_client_that_leaves_while_its_handshake_is_held_costs_nothing(
     table = roomy.table("after", ["alice"])
     await member.send(protocol.Join, token=token_of(table, "alice"), last_event=None)
     assert isinstance(await member.wait_for(protocol.Welcome), protocol.Welcome)
+
+
+def test_on_uvloop_every_handshake_is_served(tmp_path: Path) -> None:
+    # uvloop's transports are not asyncio.Transport instances: the paced protocol must
+    # take them as they are (``--event-loop uvloop``).
+    uvloop = pytest.importorskip("uvloop")
+
+    async def burst() -> list[bytes]:
+        async with running(tmp_path, join_burst=1000, join_rate=1000) as bridge:
+            opened = await asyncio.gather(*(raw_handshake(bridge) for _ in range(BURST)))
+            try:
+                return await asyncio.gather(
+                    *(asyncio.wait_for(reader.readline(), 10) for reader, _ in opened)
+                )
+            finally:
+                for _, writer in opened:
+                    writer.close()
+
+    status = uvloop.run(burst())
+    assert len(status) == BURST and all(line.startswith(b"HTTP/1.1 101") for line in status)

@@ -30,11 +30,14 @@ async def unpolled(tmp_path: Path) -> AsyncIterator[Bridge]:
         yield started
 
 
-async def join_reply(bridge: Bridge, token: str) -> protocol.ServerMessage:
+async def join_reply(bridge: Bridge, token: str) -> protocol.Welcome | protocol.ErrorMessage:
     """What a new connection joining with ``token`` is answered first."""
     client = await bridge.connect()
     await client.send(protocol.Join, token=token, last_event=None)
-    return await client.wait_for((protocol.Welcome, protocol.ErrorMessage))
+    reply: protocol.Welcome | protocol.ErrorMessage = await client.wait_for(
+        (protocol.Welcome, protocol.ErrorMessage)
+    )
+    return reply
 
 
 async def test_joins_at_once_with_a_known_token_share_one_trip_to_the_database(
@@ -107,7 +110,8 @@ async def test_on_postgresql_a_token_revoked_elsewhere_is_refused_at_the_next_jo
     pg_dsn: str,
 ) -> None:
     config = Config(database=pg_dsn, revocation_poll=0)
-    async with TestServer(create_app(config)) as server, aiohttp.ClientSession() as http:
+    server = TestServer(create_app(config))
+    async with server, aiohttp.ClientSession() as http:
         bridge = Bridge(server, http, config)
         try:
             table = bridge.table("cached", ["alice"])
