@@ -41,6 +41,7 @@ from typing import Any
 import aiohttp
 import msgpack
 
+from bench import pinning
 from bench._stats import percentile
 from bench.probing import poll_health
 from bench.serving import Run, drive, frame, free_port, make_tables, running, wait_healthy
@@ -285,9 +286,17 @@ async def measure(options: Any) -> dict[str, Any]:
             "--synchronous", "FULL", "--log-format", "json",
         ]  # fmt: skip
         url = f"ws://127.0.0.1:{port}/ws"
-        result: dict[str, Any] = {"seconds": seconds, "pause_s": list(PAUSE)}
+        pinned = bool(getattr(options, "pin", False))
+        result: dict[str, Any] = {
+            "seconds": seconds,
+            "pause_s": list(PAUSE),
+            "pinned": pinned,
+            "load_before": pinning.load(),
+        }
         with running(serve, Path(tmp) / "bridge.log") as bridge:
             await wait_healthy(port, bridge)
+            if pinned:
+                pinning.pin_server(bridge.pid)
             await setup_hostile(url, hostile)
 
             async def beside(hostility: Any, setup: bool = False) -> tuple[Run, list[float]]:
@@ -346,6 +355,7 @@ async def measure(options: Any) -> dict[str, Any]:
             cases["stall"]["paced"] = dict(paced_report)
             cases["stall"]["paced_rate_per_s"] = rate
         result["cases"] = cases
+    result["load_after"] = pinning.load()
     result["targets_met"] = {
         name: {
             **(
@@ -384,3 +394,5 @@ def print_hostile(result: dict[str, Any]) -> None:
     for name, row in result["cases"].items():
         print(f"  {name}: {row.get('hostile') or row.get('paced')}")
     print(f"  targets met: {result['targets_met']}")
+    where = "server on core 0, clients on core 1" if result.get("pinned") else "cores shared"
+    print(f"  {where}; load before {result['load_before']}, after {result['load_after']}")

@@ -28,6 +28,8 @@ tests check that the server enforces the same costs (``tests/bridge/test_fair_tu
 ``--hostile`` runs :mod:`bench.hostile_clients` instead: issue 22's hostile cases
 (one participant's reconnect loops, a storm of 500 joins, paced clients through a
 stall) beside ten tables at human pace, on a server with its default limits.
+``--pin`` puts the bridge on one core and the bench with all its clients on the other
+(:mod:`bench.pinning`): the nearest thing on one machine to clients on other hosts.
 
 Beside those wall-clock figures, which depend on what else the machine runs, it
 measures in its own process what each kind of the neighbour's messages costs the event
@@ -62,7 +64,7 @@ from typing import Any
 
 import aiohttp
 
-from bench import hostile_reach
+from bench import hostile_reach, pinning
 from bench._stats import percentile
 from bench.probing import Bucket, LoopMonitor, count_answers, largest_scene, poll_health
 from bench.serving import drive as drive_load
@@ -319,6 +321,8 @@ async def measure(options: argparse.Namespace) -> dict[str, Any]:
         url = f"ws://127.0.0.1:{port}/ws"
         with running(serve, Path(tmp) / "bridge.log") as bridge:
             await wait_healthy(port, bridge)
+            if options.pin:
+                pinning.pin_server(bridge.pid)
             span = options.warmup + options.seconds
             health_stop = time.perf_counter() + span
             quiet, quiet_health, quiet_cpu = await asyncio.gather(
@@ -436,8 +440,17 @@ def main() -> int:
         action="store_true",
         help="instead: the hostile clients' cases at human pace (bench.hostile_clients)",
     )
+    parser.add_argument(
+        "--pin",
+        action="store_true",
+        help="the bridge on core 0, this bench and its clients on core 1 (bench.pinning)",
+    )
     options = parser.parse_args()
     os.environ.setdefault("PYTHONHASHSEED", "0")
+    if options.pin:
+        if not pinning.can_pin():
+            parser.error("--pin needs two cores this process may run on")
+        pinning.pin_clients()
     if options.hostile:
         from bench import hostile_clients
 

@@ -11,9 +11,13 @@ figures do not depend on what else the machine runs:
 * the longest stretch the loop ran without reaching the monitor (the most the storm
   held every other table up at once), and how many stretches were over 2 ms;
 * the CPU the storm's clients used (their process, start-up included): on a machine
-  where they share the server's cores, what they take is taken from it too.
+  where they share the server's cores, what they take is taken from it too;
+* the trips to the database thread the joins' token lookups made
+  (:mod:`vtt_bridge.token_cache`).
 
-``--profile FILE`` writes a cProfile of the loop thread over the storm (``pstats``).
+``--reconnect`` reads every storm token once before the storm, as the joins before a
+reconnect storm did (the tokens are then known; without it each is read for the first
+time).  ``--profile FILE`` writes a cProfile of the loop thread over the storm (``pstats``).
 ``--json`` prints one JSON object.
 """
 
@@ -99,8 +103,10 @@ async def measure_loops(seconds: float) -> dict[str, Any]:
     }
 
 
-async def measure(profile: Path | None) -> dict[str, Any]:
+async def measure(profile: Path | None, reconnect: bool = False) -> dict[str, Any]:
     """One storm against an in-process bridge; its figures (module docstring)."""
+    from vtt_bridge.app import HUB
+
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "storm.sqlite3"
         tokens = hostile_table(db)
@@ -113,6 +119,11 @@ async def measure(profile: Path | None) -> dict[str, Any]:
         try:
             await setup_hostile(url, tokens)
             spectators = [t for p, t in tokens.items() if p.startswith("spectator")]
+            lookups = app[HUB].join_tokens
+            if reconnect:
+                for token in spectators:
+                    await lookups.lookup(token)
+            trips = lookups.reads
             monitor = Stretches()
             watching = asyncio.create_task(monitor.run())
             profiler = cProfile.Profile() if profile is not None else None
@@ -127,6 +138,7 @@ async def measure(profile: Path | None) -> dict[str, Any]:
             while not storm.done() and not _all_joined(app, len(spectators)):
                 await asyncio.sleep(0.05)
             cpu = time.thread_time() - began
+            trips = lookups.reads - trips
             if profiler is not None and profile is not None:
                 profiler.disable()
                 profiler.dump_stats(profile)
@@ -145,6 +157,7 @@ async def measure(profile: Path | None) -> dict[str, Any]:
         "cpu_per_join_ms": round(cpu * 1000 / max(joined, 1), 3),
         "longest_stretch_ms": round(monitor.longest * 1000, 2),
         "stretches_over_2ms": monitor.long,
+        "token_db_trips": trips,
         # The storm's clients, their process's whole life (start-up included): on the
         # same cores as the server, they compete with it and with the load's driver.
         "clients_cpu_ms": round(clients_cpu * 1000, 1),
@@ -175,8 +188,11 @@ def main() -> int:
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--profile", type=Path, default=None)
     parser.add_argument("--loops", action="store_true", help="the reconnect loops instead")
+    parser.add_argument("--reconnect", action="store_true", help="the storm's tokens known")
     options = parser.parse_args()
-    result = asyncio.run(measure_loops(8.0) if options.loops else measure(options.profile))
+    result = asyncio.run(
+        measure_loops(8.0) if options.loops else measure(options.profile, options.reconnect)
+    )
     print(json.dumps(result) if options.json else "\n".join(f"{k}: {v}" for k, v in result.items()))
     return 0
 

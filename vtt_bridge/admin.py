@@ -202,6 +202,8 @@ async def _stored(hub: HubParts, fn: Callable[..., None], *args: Any) -> bool:
     except Exception:
         log.exception("admin: %s failed", getattr(fn, "__name__", fn))
         return False
+    finally:  # a token written (or perhaps written): joins read it again
+        hub.join_tokens.forget()
     return True
 
 

@@ -23,7 +23,7 @@ from collections.abc import AsyncIterator, Callable
 
 from aiohttp import WSCloseCode, web
 
-from vtt_bridge import ownership, prometheus
+from vtt_bridge import listener, ownership, prometheus
 from vtt_bridge.appkeys import CONFIG, CONNECTIONS, HUB, LIMITS, RECORDERS, TASKS, TIMERS
 from vtt_bridge.config import Config
 from vtt_bridge.connection import arrival_turns, websocket
@@ -185,6 +185,7 @@ async def _hub_context(app: web.Application) -> AsyncIterator[None]:
     # One ticker (every 10 ms, read between ticks too) for the rate limits' stall credit
     # and the metrics' lag histogram.
     app[LIMITS] = Limits(config, hub.metrics.loop_lag_seconds.observe)
+    listener.pace(app, app[LIMITS].first_reads)
     ticker = loop.create_task(app[LIMITS].lag.run())
     watchdog = loop.create_task(_watchdog(app))
     prometheus.register(hub)

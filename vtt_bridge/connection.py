@@ -163,6 +163,9 @@ async def websocket(request: web.Request) -> web.StreamResponse:
                 # A join, and its catch-up: a few at a time, each until what it was
                 # sent is on the socket, so a storm of them takes turns with the rest.
                 admitting = True
+                # Its token is read as the database stands from now on, however
+                # long it waits for its turn.
+                session.join_arrived = hub.join_tokens.arrival()
                 await admit(message.data)
                 # Joined: charge its participant's bucket from now on (with the
                 # join's own cost, so a reconnect is not free).

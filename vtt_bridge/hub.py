@@ -42,6 +42,7 @@ from vtt_bridge.replies import ack_reply, message_digest, resend, send_error
 from vtt_bridge.store import JoinToken, LogRow, TableRow
 from vtt_bridge.store_protocol import EventStore
 from vtt_bridge.tables import EVENTS_KEPT_BYTES, EventLog, Kept, Session, Table, new_join_token
+from vtt_bridge.token_cache import JoinTokens
 from vtt_bridge.translate import command_to_plain, event_to_plain
 
 __all__ = [
@@ -130,6 +131,8 @@ class Hub:
             snapshot_every=snapshot_every,
             on_lost=self.table_lost,
         )
+        #: The join tokens joins read, kept while the database is unchanged.
+        self.join_tokens = JoinTokens(self.committer, store)
         #: What start-up did with each table, and ``--verify-log``'s findings.
         self.load_reports: dict[str, loading.LoadReport] = {}
         self.verified: dict[str, loading.Verified] = {}
@@ -167,6 +170,7 @@ class Hub:
             secrets.token_hex(4), name, players, spectators, seed, prompt_timeout, now_ms, dice
         )
         self.store.create_table(row, tokens)
+        self.join_tokens.forget()
         return self._install(row, tokens)
 
     def install(self, row: TableRow, tokens: list[JoinToken]) -> Table:
@@ -196,6 +200,7 @@ class Hub:
     ) -> Table:
         """Install a table from a recording's header (replay): settings, tokens and history."""
         self.store.create_table(row, tokens)
+        self.join_tokens.forget()
         if log_rows:
             self.store.append_many([(row.id, r) for r in log_rows])
         table = self._install(row, tokens)

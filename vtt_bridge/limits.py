@@ -293,11 +293,18 @@ class Arrivals:
         #: How many arrivals had to wait for a later iteration (``/metrics`` reads it).
         self.waited = 0
 
-    async def turn(self) -> None:
-        """Return in an iteration that has room for one more arrival."""
+    def take(self) -> bool:
+        """Take room for one arrival in this iteration if there is any (and no one
+        waits for it); False: none, call :meth:`turn`."""
         self._schedule_refill()
         if self._left > 0 and not self._waiting:
             self._left -= 1
+            return True
+        return False
+
+    async def turn(self) -> None:
+        """Return in an iteration that has room for one more arrival."""
+        if self.take():
             return
         self.waited += 1
         turn = asyncio.get_running_loop().create_future()

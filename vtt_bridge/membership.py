@@ -40,9 +40,10 @@ async def join(
 ) -> None:
     """Admit ``session`` to the table its join token opens, or refuse it (``bad_token``).
 
-    The token is looked up in the database on every join, so a token revoked with
-    ``vtt-bridge revoke-token`` while the server runs no longer joins, and one issued
-    with ``vtt-bridge issue-token`` does.
+    The token is looked up as the database has it when the join arrives
+    (:mod:`vtt_bridge.token_cache`), so a token revoked with ``vtt-bridge
+    revoke-token`` while the server runs no longer joins, and one issued with
+    ``vtt-bridge issue-token`` does.
 
     When the token's table is known, the answer keeps the place in the table's answer
     order the join had when it arrived (a revocation that arrives after it is carried
@@ -92,7 +93,7 @@ async def _join(
             answer()
 
     try:
-        grant = await hub.committer.in_db(hub.store.join_token, message.token)
+        grant = await hub.join_tokens.lookup(message.token, session.join_arrived)
     except Exception:
         log.exception("join: the join token could not be read")
         refuse("internal", "try again", None)

@@ -46,6 +46,8 @@ class Limits:
         self.join_rate = JoinRate(config.join_rate, config.join_burst)
         self.gate = Gate()
         self.arrivals = Arrivals()
+        #: New connections' first reads, parsed a few per iteration (:mod:`vtt_bridge.listener`).
+        self.first_reads = Arrivals()
 
 
 class Outbound:

@@ -15,6 +15,7 @@ from vtt_bridge.committer import Committer, CrashFn
 from vtt_bridge.metrics import Metrics
 from vtt_bridge.store_protocol import EventStore
 from vtt_bridge.tables import Session, Table
+from vtt_bridge.token_cache import JoinTokens
 
 __all__ = ["Dispatcher", "HubParts"]
 
@@ -43,6 +44,10 @@ class HubParts(Protocol):
     @property
     def by_token(self) -> dict[str, Table]:
         """The table each join token memory knows opens."""
+
+    @property
+    def join_tokens(self) -> JoinTokens:
+        """The join-token rows joins read, kept while the database is unchanged."""
 
     @property
     def max_connections_per_token(self) -> int:

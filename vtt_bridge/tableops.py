@@ -149,6 +149,8 @@ async def create_table(
                 return made
         log.exception("create_table: the table could not be stored")
         return 500, OperatorRefusal(code="internal", message="the table could not be stored")
+    finally:  # its tokens (perhaps) written: joins read them again
+        hub.join_tokens.forget()
     table = hub.tables.get(table_id) or hub.install(row, tokens)
     hub.metrics.count("tables_created")
     log.info("table %s (%s) created by the operator", table.id, table.row.name)
@@ -204,6 +206,8 @@ async def archive_table(hub: Hub, message: ArchiveTable, now_ms: int) -> Answer:
     except Exception:
         log.exception("archive_table: the table could not be archived")
         return 500, OperatorRefusal(code="internal", message="the table could not be archived")
+    finally:  # its tokens (perhaps) revoked: joins read them again
+        hub.join_tokens.forget()
     table = hub.tables.get(row.id)
     closed = 0 if table is None else hub.close_archived(table, now_ms)
     hub.metrics.count("tables_archived")

@@ -81,6 +81,9 @@ class Session:
         self.held: list[Callable[[], None]] | None = None
         #: Runs a catch-up in a turn of the server's join gate (``resync``); None: at once.
         self.admission: Callable[[Awaitable[None]], Awaitable[None]] | None = None
+        #: When its join frame was read, as :meth:`JoinTokens.arrival` counts (None: the
+        #: join is looked up as of the moment it is answered).
+        self.join_arrived: int | None = None
         self._out_seq = 0
 
     async def room(self) -> None:
