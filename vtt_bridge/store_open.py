@@ -31,7 +31,7 @@ def open_store(
     bridge: str | None = None,
     public_url: str = "",
     lease_s: float | None = None,
-    connections: int | None = None,
+    connections: int = 1,
 ) -> EventStore:
     """The store for ``database``.  ``synchronous`` and ``background_checkpoints`` are
     SQLite's; ``bridge``, ``public_url``, ``lease_s`` and ``connections`` PostgreSQL's (a
@@ -39,7 +39,7 @@ def open_store(
     connections it commits through at once; see
     :class:`vtt_bridge.store_pg.PostgresStore`).  psycopg is imported only for PostgreSQL."""
     if is_postgres_url(database):
-        from vtt_bridge.store_pg import DEFAULT_CONNECTIONS, DEFAULT_LEASE_S, PostgresStore
+        from vtt_bridge.store_pg import DEFAULT_LEASE_S, PostgresStore
 
         return PostgresStore(
             str(database),
@@ -47,7 +47,7 @@ def open_store(
             public_url=public_url,
             lease_s=DEFAULT_LEASE_S if lease_s is None else lease_s,
             crash_hook=crash_hook,
-            connections=DEFAULT_CONNECTIONS if connections is None else connections,
+            connections=connections,
         )
     return Store(
         database,

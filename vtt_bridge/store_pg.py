@@ -42,7 +42,6 @@ from typing import Any
 import psycopg
 
 from vtt_bridge import event_upgrades  # noqa: F401  (registers the event upgrade steps)
-from vtt_bridge.config import DEFAULT_DB_CONNECTIONS
 from vtt_bridge.store import (
     AdminReply,
     CrashHook,
@@ -94,8 +93,6 @@ _ROW_VALUES = "(" + ", ".join(["%s"] * 14) + ")"
 DEADLINE_PAGE = 256
 #: Seconds without a heartbeat after which a serving process's tables may be claimed.
 DEFAULT_LEASE_S = 5.0
-#: Connections a serving process commits through at once (``--db-connections``).
-DEFAULT_CONNECTIONS = DEFAULT_DB_CONNECTIONS
 
 
 class PostgresStore:
@@ -112,12 +109,13 @@ class PostgresStore:
         public_url: str = "",
         lease_s: float = DEFAULT_LEASE_S,
         crash_hook: CrashHook | None = None,
-        connections: int = DEFAULT_CONNECTIONS,
+        connections: int = 1,
     ) -> None:
         """Connect to ``url`` and make the tables it lacks.  ``bridge``: this serving
         process's id, registered with ``public_url`` (where its clients connect, for
         redirects) and ``lease_s``; None for a tool that serves nothing.
-        ``connections``: how many threads (the committer's lanes) commit at once."""
+        ``connections``: how many threads (the committer's lanes) commit at once
+        (``--db-connections`` for a serving process; a tool commits on one)."""
         self._url = url
         #: Threads the committer may commit on at once, a connection each.
         self.commit_lanes = connections
