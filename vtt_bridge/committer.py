@@ -143,7 +143,8 @@ def _inflight_key(pending: Pending) -> tuple[str, str, str, int]:
 
 
 class Committer:
-    """The commit queue, its writer task and the database thread of one hub.
+    """The commit queues (a lane's each), their writer tasks and the database threads
+    of one hub.
 
     After a commit it acknowledges and broadcasts, arms each opened prompt's deadline
     through ``on_deadline``, and snapshots a table every ``snapshot_every`` commands
@@ -178,7 +179,7 @@ class Committer:
         self.storage_failure: str | None = None
 
     def close(self) -> None:
-        """Stop the writer and the database worker."""
+        """Stop the writers and the database threads."""
         for lane in self._lanes:
             if lane.writer is not None:
                 lane.writer.cancel()
@@ -186,9 +187,7 @@ class Committer:
 
     async def drain(self) -> None:
         """Wait until every queued command is committed, acknowledged and broadcast."""
-        for lane in self._lanes:
-            if lane.queue is not None:
-                await lane.queue.join()
+        await asyncio.gather(*(lane.queue.join() for lane in self._lanes if lane.queue))
 
     def _lane(self, table: Table) -> _Lane:
         lane = self._lane_of.get(table.id)
