@@ -146,6 +146,7 @@ async def _hub_context(app: web.Application) -> AsyncIterator[None]:
         bridge=secrets.token_hex(8),
         public_url=config.public_url or f"ws://{config.host}:{config.port}/ws",
         lease_s=config.lease,
+        connections=config.db_connections,
     )
     hub = Hub(
         store,

@@ -74,6 +74,7 @@ SERVE_OPTIONS: list[tuple[str, str, Callable[[str], Any], str]] = [
     ("db", "database", database_arg, "SQLite event log, or a postgresql:// URL"),
     ("public-url", "public_url", str, "with PostgreSQL: the ws:// URL redirects name"),
     ("lease", "lease", float, "with PostgreSQL: seconds before a silent process's tables move"),
+    ("db-connections", "db_connections", int, "with PostgreSQL: connections committing at once"),
     ("record", "record_dir", Path, "record every table's traffic into this directory"),
     ("prompt-timeout", "prompt_timeout", float, "seconds a new table's prompts wait"),
     ("allowed-origins", "allowed_origins", _origins, "comma-separated Origin allowlist"),

@@ -17,8 +17,13 @@ once the disk has room (a full disk is the usual cause) play goes on by itself, 
 same connections.  :attr:`Committer.storage_failure` says why the last commit failed, or
 None once one succeeds (``/healthz`` shows it).
 
-The committer also owns the hub's one database thread (:meth:`Committer.in_db`): the
-store calls made while serving run there, so the event loop never waits on a disk flush.
+The committer also owns the hub's database threads: the store calls made while serving
+run on the first (:meth:`Committer.in_db`), so the event loop never waits on a disk
+flush.  A store that commits on several connections at once (PostgreSQL's
+``--db-connections``; its ``commit_lanes``) gets as many lanes, each a queue, a writer
+and a thread of its own: a table always commits on the same lane, so its groups stay in
+order, while groups of tables on different lanes commit at once (each waits for its
+own flush, not the others').  SQLite's file has one writer: one lane.
 """
 
 from __future__ import annotations
@@ -105,6 +110,19 @@ class DueSnapshot:
     written: bool = False
 
 
+class _Lane:
+    """One writer's queue, its task and the database thread it commits on."""
+
+    def __init__(self, index: int) -> None:
+        self.thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"vtt-db{index}")
+        self.queue: asyncio.Queue[Pending] | None = None
+        self.writer: asyncio.Task[None] | None = None
+
+    async def run(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run ``fn(*args)`` (a blocking store call) on this lane's thread."""
+        return await asyncio.get_running_loop().run_in_executor(self.thread, fn, *args)
+
+
 def _settings_replies(live: list[Pending]) -> list[AdminReply]:
     """The answers to the ``configure_table`` messages among ``live``, stored with the
     settings they change (only for clients that can retransmit)."""
@@ -125,7 +143,8 @@ def _inflight_key(pending: Pending) -> tuple[str, str, str, int]:
 
 
 class Committer:
-    """The commit queue, its writer task and the database thread of one hub.
+    """The commit queues (a lane's each), their writer tasks and the database threads
+    of one hub.
 
     After a commit it acknowledges and broadcasts, arms each opened prompt's deadline
     through ``on_deadline``, and snapshots a table every ``snapshot_every`` commands
@@ -151,28 +170,34 @@ class Committer:
         self.snapshot_every = snapshot_every
         self._on_deadline = on_deadline
         self._crash = crash
-        self._db = ThreadPoolExecutor(max_workers=1, thread_name_prefix="vtt-db")
-        self._queue: asyncio.Queue[Pending] | None = None
-        self._writer: asyncio.Task[None] | None = None
+        self._lanes = [_Lane(i) for i in range(max(1, store.commit_lanes))]
+        #: The lane each table seen so far commits on (given in turn, then kept: a
+        #: table's groups must not overtake each other on two lanes).
+        self._lane_of: dict[str, _Lane] = {}
         self._inflight: dict[tuple[str, str, str, int], asyncio.Future[None]] = {}
         #: Why the last commit failed ("the disk is full"), or None since one succeeded.
         self.storage_failure: str | None = None
 
     def close(self) -> None:
-        """Stop the writer and the database worker."""
-        if self._writer is not None:
-            self._writer.cancel()
-        self._db.shutdown(wait=True)
+        """Stop the writers and the database threads."""
+        for lane in self._lanes:
+            if lane.writer is not None:
+                lane.writer.cancel()
+            lane.thread.shutdown(wait=True)
 
     async def drain(self) -> None:
         """Wait until every queued command is committed, acknowledged and broadcast."""
-        if self._queue is not None:
-            await self._queue.join()
+        await asyncio.gather(*(lane.queue.join() for lane in self._lanes if lane.queue))
+
+    def _lane(self, table: Table) -> _Lane:
+        lane = self._lane_of.get(table.id)
+        if lane is None:
+            lane = self._lane_of[table.id] = self._lanes[len(self._lane_of) % len(self._lanes)]
+        return lane
 
     async def in_db(self, fn: Callable[..., T], *args: Any) -> T:
         """Run ``fn(*args)`` (a blocking store call) on the database thread."""
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._db, fn, *args)
+        return await self._lanes[0].run(fn, *args)
 
     def in_flight(
         self, table_id: str, participant: str, client: str, ref: int
@@ -250,26 +275,27 @@ class Committer:
         pending.table.unanswered += 1
         if pending.sender is not None:
             pending.sender.in_flight += 1
-        if self._queue is None:
-            self._queue = asyncio.Queue()
-        if self._writer is None or self._writer.done():
-            self._writer = loop.create_task(self._write_loop())
-        self._queue.put_nowait(pending)
+        lane = self._lane(pending.table)
+        if lane.queue is None:
+            lane.queue = asyncio.Queue()
+        if lane.writer is None or lane.writer.done():
+            lane.writer = loop.create_task(self._write_loop(lane))
+        lane.queue.put_nowait(pending)
 
     async def wait(self, pending: Pending) -> None:
         """Wait until a queued ``pending`` is committed and answered, or refused."""
         assert pending.done is not None
         await asyncio.shield(pending.done)
 
-    async def _write_loop(self) -> None:
-        queue = self._queue
+    async def _write_loop(self, lane: _Lane) -> None:
+        queue = lane.queue
         assert queue is not None
         while True:
             batch = [await queue.get()]
             while not queue.empty():
                 batch.append(queue.get_nowait())
             try:
-                await self._write_batch(batch)
+                await self._write_batch(batch, lane)
             except Exception:  # never let the writer die: every waiter must hear back
                 log.exception("writer failed on a batch of %d", len(batch))
             finally:
@@ -287,7 +313,7 @@ class Committer:
                         pending.done.set_result(None)
                     queue.task_done()
 
-    async def _write_batch(self, batch: list[Pending]) -> None:
+    async def _write_batch(self, batch: list[Pending], lane: _Lane) -> None:
         # A moved table's commands are not written even when its owner row would let
         # them: this process may have claimed the table again since (a newer epoch, a
         # fresh copy loaded), and the fence checks the epoch it holds now, not the one
@@ -299,13 +325,13 @@ class Committer:
             due = self._snapshots_due(live)
             replies = _settings_replies(live)
             try:
-                ms = await self.in_db(self._commit, rows, due, settings, replies)
+                ms = await lane.run(self._commit, rows, due, settings, replies)
             except Exception as exc:
                 if not isinstance(exc, Fenced):  # not the storage's fault: it works
                     self._failed(
                         exc, f"commit of {len(rows)} commands and {len(settings)} settings"
                     )
-                live = await self._commit_tables_apart(live)
+                live = await self._commit_tables_apart(live, lane)
             else:
                 self._stored()
                 self.metrics.commit(len(rows), ms)
@@ -430,7 +456,7 @@ class Committer:
                 )
                 self.metrics.count("snapshots_skipped")
 
-    async def _commit_tables_apart(self, live: list[Pending]) -> list[Pending]:
+    async def _commit_tables_apart(self, live: list[Pending], lane: _Lane) -> list[Pending]:
         """After a failed batch, commit each table's rows in a transaction of its own, so
         one table's bad row refuses that table's commands and nobody else's."""
         kept: list[Pending] = []
@@ -441,7 +467,7 @@ class Committer:
             try:
                 if rows or settings:
                     replies = _settings_replies(mine)
-                    ms = await self.in_db(self.store.append_many, rows, (), settings, replies)
+                    ms = await lane.run(self.store.append_many, rows, (), settings, replies)
                     self.metrics.commit(len(rows), ms)
             except Fenced:
                 log.warning("table %s: another process owns it now; commit refused", table.id)

@@ -47,6 +47,11 @@ def _number(x: float) -> str:
     return str(int(x)) if x == int(x) else f"{x:g}"
 
 
+#: PostgreSQL connections a serving process commits through at once, by default: a few
+#: tables' flushes overlap (docs/several-bridges.md measured it), without a session per
+#: table on a server whose ``max_connections`` is 100 by default.
+DEFAULT_DB_CONNECTIONS: Final = 4
+
 #: Every numeric setting's allowed range: one table, read by ``Config`` itself (so the
 #: command line, the environment and a program building a ``Config`` are all checked
 #: alike) and by the configuration docs.
@@ -75,6 +80,9 @@ BOUNDS: Final[dict[str, Bound]] = {
     "ops_port": Bound("ops-port", 1, 65535),
     "log_repeat_interval": Bound("log-repeat-interval", 0, 86400),
     "lease": Bound("lease", 1, 3600, "a heartbeat goes every third of it"),
+    "db_connections": Bound(
+        "db-connections", 1, 64, "PostgreSQL connections a process commits through at once"
+    ),
 }
 #: The settings that take one of a few words.
 CHOICES: Final[dict[str, tuple[str, tuple[str, ...]]]] = {
@@ -179,6 +187,9 @@ class Config:
     #: With PostgreSQL: seconds without a heartbeat after which this process's tables
     #: may be taken over by another (it renews it every third of that).
     lease: float = 5.0
+    #: With PostgreSQL: connections this process commits through at once (a table's
+    #: commits always through the same one, in order); SQLite's file has one writer.
+    db_connections: int = DEFAULT_DB_CONNECTIONS
     demo: bool = False
     record_dir: Path | None = None
     prompt_timeout: float = 30.0

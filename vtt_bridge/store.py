@@ -184,6 +184,8 @@ class Store:
 
     #: One process serves the file: every table loads at start-up.
     shared = False
+    #: The file has one writer: the committer commits on one thread.
+    commit_lanes = 1
 
     def __init__(
         self,

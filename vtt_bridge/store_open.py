@@ -31,10 +31,12 @@ def open_store(
     bridge: str | None = None,
     public_url: str = "",
     lease_s: float | None = None,
+    connections: int = 1,
 ) -> EventStore:
     """The store for ``database``.  ``synchronous`` and ``background_checkpoints`` are
-    SQLite's; ``bridge``, ``public_url`` and ``lease_s`` PostgreSQL's (a serving
-    process's id, the URL its clients reach it at, and its lease; see
+    SQLite's; ``bridge``, ``public_url``, ``lease_s`` and ``connections`` PostgreSQL's (a
+    serving process's id, the URL its clients reach it at, its lease and how many
+    connections it commits through at once; see
     :class:`vtt_bridge.store_pg.PostgresStore`).  psycopg is imported only for PostgreSQL."""
     if is_postgres_url(database):
         from vtt_bridge.store_pg import DEFAULT_LEASE_S, PostgresStore
@@ -45,6 +47,7 @@ def open_store(
             public_url=public_url,
             lease_s=DEFAULT_LEASE_S if lease_s is None else lease_s,
             crash_hook=crash_hook,
+            connections=connections,
         )
     return Store(
         database,

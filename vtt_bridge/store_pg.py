@@ -13,8 +13,16 @@ process and may write only the tables it has claimed; every commit re-checks the
 claim in its own transaction (:mod:`vtt_bridge.store_pg_leases`).  A tool's store
 (``bridge`` None) writes only tables nobody live owns.
 
-The connection is psycopg 3's (docs/dependencies.md says why), used from the bridge's
-one database thread.  A connection lost is opened again at the next call.  A commit
+The connections are psycopg 3's (docs/dependencies.md says why): one per thread that
+calls the store, each opened at its first call and again after it is lost, so the
+committer's lanes (:attr:`PostgresStore.commit_lanes` threads, one connection each)
+commit different tables' groups at once while each table's stay on one lane, in order.
+Not psycopg_pool's pool: it would hand any free connection to any thread, where a lane
+keeps one for itself (a table's commits in order, no checkout per commit).  Every
+connection is opened by :meth:`PostgresStore._connect`, so each carries this process's
+``application_name`` (an expired owner's sessions, all of them, can be ended), the same
+``synchronous_commit`` and timeout, and every commit on any of them re-checks the claim
+in its own transaction.  A commit
 whose connection broke during ``COMMIT`` may have committed or not: the store looks
 (its first row, written under this process's epoch, is there or not) and answers as
 the database does, so a command committed is never refused (its sender would resend
@@ -25,6 +33,7 @@ from __future__ import annotations
 
 import json
 import logging
+import threading
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -100,19 +109,26 @@ class PostgresStore:
         public_url: str = "",
         lease_s: float = DEFAULT_LEASE_S,
         crash_hook: CrashHook | None = None,
+        connections: int = 1,
     ) -> None:
         """Connect to ``url`` and make the tables it lacks.  ``bridge``: this serving
         process's id, registered with ``public_url`` (where its clients connect, for
-        redirects) and ``lease_s``; None for a tool that serves nothing."""
+        redirects) and ``lease_s``; None for a tool that serves nothing.
+        ``connections``: how many threads (the committer's lanes) commit at once
+        (``--db-connections`` for a serving process; a tool commits on one)."""
         self._url = url
+        #: Threads the committer may commit on at once, a connection each.
+        self.commit_lanes = connections
+        self._local = threading.local()
+        self._opened: list[psycopg.Connection[tuple[Any, ...]]] = []
+        self._opened_lock = threading.Lock()
         self._crash = crash_hook or (lambda point: None)
         self.bridge = bridge
         self.public_url = public_url
         self.lease_s = lease_s
         #: The epoch each table this process owns was claimed under.
         self.epochs: dict[str, int] = {}
-        self._db = self._connect()
-        with self._db.transaction(), self._db.cursor() as cur:
+        with self._transaction() as cur:
             cur.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK_KEY,))
             cur.execute(SCHEMA)
             if bridge is not None:
@@ -132,25 +148,37 @@ class PostgresStore:
             # process's commit then fails and is never acknowledged.
             timeout_ms = max(1, round(self.lease_s * 1000))
             db.execute(f"SET idle_in_transaction_session_timeout = {timeout_ms}")
+        with self._opened_lock:
+            self._opened = [c for c in self._opened if not c.closed] + [db]
+        return db
+
+    @property
+    def _db(self) -> psycopg.Connection[tuple[Any, ...]]:
+        """The calling thread's connection, opened (again) if it has none that works."""
+        db: psycopg.Connection[tuple[Any, ...]] | None = getattr(self._local, "db", None)
+        if db is None or db.closed or db.broken:
+            if db is not None:
+                db.close()
+            db = self._local.db = self._connect()
         return db
 
     @contextmanager
     def _transaction(self) -> Iterator[Cursor]:
-        if self._db.closed or self._db.broken:
-            self._db = self._connect()
-        with self._db.transaction(), self._db.cursor() as cur:
+        db = self._db
+        with db.transaction(), db.cursor() as cur:
             yield cur
 
     def _read(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
-        if self._db.closed or self._db.broken:
-            self._db = self._connect()
         with self._db.cursor() as cur:
             cur.execute(sql, params)
             return cur.fetchall()
 
     def close(self) -> None:
-        """Close the connection (pending work is already committed)."""
-        self._db.close()
+        """Close every thread's connection (pending work is already committed)."""
+        with self._opened_lock:
+            opened, self._opened = self._opened, []
+        for db in opened:
+            db.close()
 
     # -- ownership -------------------------------------------------------------------
 
@@ -379,8 +407,6 @@ class PostgresStore:
         values = [self._row_values(table_id, row) for table_id, row in rows]
         written = {t for t, _ in rows} | {t for t, _ in snapshots} | {s.id for s in settings}
         written |= {r.table_id for r in replies}
-        if self._db.closed or self._db.broken:
-            self._db = self._connect()
         db = self._db
         try:
             # Pipelined: BEGIN, the owners' lock, the rows and the rest go out together
@@ -413,7 +439,7 @@ class PostgresStore:
                     check_owners(owners.fetchall(), self.bridge, self.epochs, wanted)
                 self._crash("before_commit")
         except psycopg.OperationalError:
-            if not values or not self._db.broken or not self._committed(values[0]):
+            if not values or not db.broken or not self._committed(values[0]):
                 raise
         return (time.perf_counter() - started) * 1000
 

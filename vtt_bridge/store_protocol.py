@@ -5,7 +5,8 @@ use; :class:`vtt_bridge.store.Store` (one SQLite file, the default) and
 :class:`vtt_bridge.store_pg.PostgresStore` (a PostgreSQL database several bridge
 processes share) both provide it, with the same guarantee: a call that returns has
 committed, durably, and a failed one changed nothing.  Every call blocks; the bridge
-makes them on its one database thread (:meth:`vtt_bridge.committer.Committer.in_db`).
+makes them on its database thread (:meth:`vtt_bridge.committer.Committer.in_db`), and
+commits on :attr:`EventStore.commit_lanes` threads.
 """
 
 from __future__ import annotations
@@ -42,6 +43,9 @@ class EventStore(Protocol):
     #: Whether several processes share the database (PostgreSQL): then a table loads
     #: when this process claims it, not at start-up.
     shared: bool
+    #: How many threads the committer may commit on at once, a connection each (one
+    #: table's commits always on the same one, in order).
+    commit_lanes: int
 
     def close(self) -> None:
         """Close the database (pending work is already committed)."""
