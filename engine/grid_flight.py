@@ -26,7 +26,7 @@ What changes from a walk on the ground, each choice the same as on a gridless sc
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Mapping, Sequence
 
 from engine.gridless_board import heights_meet
 from engine.model import Combatant, Scene
@@ -56,18 +56,35 @@ def resolve_flight(
     cells: tuple[Cell, ...],
     heights: Sequence[float],
     areas: bool = True,
+    on_map: tuple[AreaExit, ...] | None = None,
+    elevation_of: Mapping[str, float] | None = None,
 ) -> tuple[str | None, MoveResolution | None]:
     """Why ``mover`` cannot fly along ``cells`` (start first) at ``heights`` (one per
     cell), or its resolution: the cost in three dimensions and every threatener's first
     exit (module docstring); ``areas=False`` leaves the exits out.  The walls are the
-    caller's to check first, as for any move on the grid (they reach the sky)."""
+    caller's to check first, as for any move on the grid (they reach the sky).
+    ``on_map``: the exits of the same cells walked on the ground, when the caller has
+    them (the index's one-pass scan): whoever threatens a cell the flight leaves is
+    among them, so only they are measured at the flight's heights.  ``elevation_of``:
+    the tokens' elevations off the ground, by id (None: read off ``scene``)."""
     cost = flight_cost(index, mover, cells, heights)
     if cost == float("inf"):
         return "the path crosses impassable terrain", None
     problem = tokens_in_the_way(index, scene, mover, cells, heights)
     if problem is not None:
         return problem, None
-    exits = flight_exits(index, scene, mover, cells, heights) if areas else ()
+    exits: tuple[AreaExit, ...] = ()
+    if areas:
+        near = None
+        # A wider flier may stay on cells it covers and leave them a layer up, which a
+        # walk never does: it looks them all up.
+        if on_map is not None and mover.size == 1:
+            near = {e.area_id for e in on_map}
+            if len(cells) > 1 and cells[-1] == cells[-2]:  # it ends climbing in place
+                near |= index.areas_at(cells[-1])
+        if elevation_of is None:
+            elevation_of = {t.id: t.elevation for t in scene.tokens if t.elevation}
+        exits = flight_exits(index, elevation_of, mover, cells, heights, near=near)
     return None, MoveResolution(cost, None, False, (), exits)
 
 
@@ -131,27 +148,32 @@ def tokens_in_the_way(
 
 def flight_exits(
     index: ThreatIndex,
-    scene: Scene,
+    elevation_of: Mapping[str, float],
     mover: Combatant,
     cells: Sequence[Cell],
     heights: Sequence[float],
     only: str | None = None,
     first_step: int = 0,
+    near: Collection[str] | None = None,
 ) -> tuple[AreaExit, ...]:
     """Every threatener's first exit along the flight, in path order (ties by id, as on
     the ground); ``only`` one threatener's, from ``first_step`` on (a move that begins
     in its reach without provoking provokes on the way out of a later square).  The
-    exit's point is between the two cells' centres, as a move on the ground has it."""
+    exit's point is between the two cells' centres, as a move on the ground has it.
+    ``near``: the areas that may threaten any cell the flier covers (None: looked up)."""
     grid, size = index.grid, mover.size
     assert isinstance(grid, SquareGrid | HexGrid)
-    feet = [frozenset((c,)) if size == 1 else grid.footprint(c, size) for c in cells]
-    under = set(cells) if size == 1 else frozenset().union(*feet)
-    layers = [layer(h, grid.cell_size) for h in heights]
     # Who threatens any cell the flier covers on the map: its reach up there is a part
     # of what it reaches on the map (geometry.elevation.threatened_at).
-    near = frozenset().union(*(index.areas_at(c) for c in under)) - {mover.id}
+    if near is None:
+        under = set(cells) if size == 1 else {c for p in cells for c in grid.footprint(p, size)}
+        near = frozenset().union(*(index.areas_at(c) for c in under))
+    near = set(near) - {mover.id}
+    if not near:  # most flights: nobody's squares on the way
+        return ()
+    feet = [frozenset((c,)) if size == 1 else grid.footprint(c, size) for c in cells]
+    layers = [layer(h, grid.cell_size) for h in heights]
     found: list[AreaExit] = []
-    elevation_of: dict[str, float] | None = None  # read off the scene when first needed
     for area_id in sorted(near) if only is None else [only] if only in near else []:
         on_map = index.area(area_id)
         for step in range(first_step, len(cells) - 1):
@@ -160,11 +182,9 @@ def flight_exits(
             left = (feet[step] - stays) & on_map
             if not left:
                 continue
-            if elevation_of is None:
-                elevation_of = {t.id: t.elevation for t in scene.tokens}
-            below = elevation_of.get(area_id)
-            if below is None:  # a readied action's area, not a threat: the walk asks it
+            if not index.has_token(area_id):  # a readied action's area: the walk asks it
                 break
+            below = elevation_of.get(area_id, 0.0)
             if layer(below, grid.cell_size) != k:  # another layer: what it reaches up there
                 other = index.token(area_id)
                 reacher = grid.footprint(other.origin, other.size)

@@ -117,17 +117,18 @@ def _walkable(
             return problem, None
     if len(on_map) > 1:
         try:
-            # A flight's exits are measured at its heights (engine.grid_flight), not here.
-            resolution = index.resolve_move(
-                mover.id, on_map, crossings=False, areas=areas and not heights
-            )
+            resolution = index.resolve_move(mover.id, on_map, crossings=False, areas=areas)
         except GeometryError as exc:
             return str(exc), None
         if resolution.blocked_step is not None:
             a, b = on_map[resolution.blocked_step], on_map[resolution.blocked_step + 1]
             return f"a wall blocks {a} -> {b}", None
     if heights:
-        return resolve_flight(index, scene, mover, cells, heights, areas)
+        # The walk's exits say who threatens the cells; the flight measures them at its
+        # heights (engine.grid_flight).
+        walked = resolution.exits if len(on_map) > 1 else None
+        up = spatial.elevations(scene)
+        return resolve_flight(index, scene, mover, cells, heights, areas, walked, up)
     if math.isinf(resolution.cost):
         return "the path crosses impassable terrain", None
     problem = blocking_problem(index, scene, mover, cells)
@@ -431,7 +432,8 @@ def _later_flight_exit(
     heights = rest_heights(mover, pending)
     cells = cast(tuple[Cell, ...], rest)
     index = spatial.index(scene)
-    found = flight_exits(index, scene, mover, cells, heights, only=who, first_step=1)
+    up = spatial.elevations(scene)
+    found = flight_exits(index, up, mover, cells, heights, only=who, first_step=1)
     return found[0] if found else None
 
 

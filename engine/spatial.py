@@ -20,6 +20,8 @@ says so instead of answering wrongly.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from shapely.geometry import Polygon
 
 from engine.errors import CommandRejected
@@ -105,6 +107,8 @@ class SpatialCache:
         self._eager = eager
         self._board_scene: Scene | None = None
         self._board: GridlessBoard | None = None
+        self._heights_of: tuple[Combatant, ...] | None = None
+        self._heights: dict[str, float] = {}
 
     def board(self, scene: Scene) -> GridlessBoard:
         """A board describing exactly the gridless ``scene``: followed token by token
@@ -159,12 +163,28 @@ class SpatialCache:
         self._scene, self._index = scene, index
         return index
 
+    def elevations(self, scene: Scene) -> Mapping[str, float]:
+        """The elevation of every token of ``scene`` off the ground, by id (one on the
+        ground is absent): read once per scene's tokens and followed move by move
+        (:meth:`moved`), so a flight asks for a threatener's height without a pass over
+        every token."""
+        if self._heights_of is not scene.tokens:
+            self._heights = {t.id: t.elevation for t in scene.tokens if t.elevation}
+            self._heights_of = scene.tokens
+        return self._heights
+
     def moved(self, before: Scene, after: Scene, token: Combatant) -> None:
         """Follow a move the engine has just made: ``after`` is ``before`` with ``token``
         standing somewhere else, nothing more.  When the index describes ``before``, the
         token moves in it and it describes ``after``, with no comparison of the two
         scenes (every move made one); otherwise nothing changes here, and the next
         :meth:`index` compares as usual."""
+        if self._heights_of is before.tokens:  # followed, as the index is
+            self._heights_of = after.tokens
+            if token.elevation:
+                self._heights[token.id] = token.elevation
+            else:
+                self._heights.pop(token.id, None)
         if self._scene is before and self._index is not None:
             self._index.move_token(token.id, token.cell, shared=True)
             self._scene = after

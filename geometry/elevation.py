@@ -171,8 +171,10 @@ def flight_step_costs(
     if not isinstance(grid, SquareGrid | HexGrid):
         raise GeometryError(f"a flight on cells needs a square or hex grid, not {grid!r}")
     size = grid.cell_size
-    if not all(map(math.isfinite, heights)):
+    if not math.isfinite(sum(heights)):  # a nan or an infinity anywhere carries through
         raise GeometryError(f"elevations must be finite numbers, got {list(heights)!r}")
+    if isinstance(grid, SquareGrid) and grid.diagonal is DiagonalRule.ONE:
+        return _one_rule_costs(cells, heights, size)
     layers = [math.floor(h / size + _LAYER_EPSILON) for h in heights]  # layer(), inline
     costs: list[float] = []
     if isinstance(grid, HexGrid):
@@ -180,11 +182,6 @@ def flight_step_costs(
             costs.append(_hex_cells(DiagonalRule.ONE, grid.steps(a, b), k1 - k0) * size)
         return costs
     rule = grid.diagonal
-    if rule is DiagonalRule.ONE:  # the common rule: the largest offset, with no sorting
-        return [
-            max(abs(b[0] - a[0]), abs(b[1] - a[1]), abs(k1 - k0)) * size
-            for a, b, k0, k1 in zip(cells, cells[1:], layers, layers[1:], strict=False)
-        ]
     start = {DiagonalRule.ALTERNATING: 0.0, DiagonalRule.ALTERNATING_2: 1.5}.get(rule)
     counted = 0.0  # the alternating rules' diagonals so far: b - c for each, 1.5 c
     for a, b, k0, k1 in zip(cells, cells[1:], layers, layers[1:], strict=False):
@@ -197,3 +194,18 @@ def flight_step_costs(
         counted += (mid - small) + 1.5 * small
         costs.append((big + math.floor((start + counted) / 2) - before) * size)
     return costs
+
+
+def _one_rule_costs(cells: Sequence[Cell], heights: Sequence[float], size: float) -> list[float]:
+    """:func:`flight_step_costs` under the one-square diagonals, the rule most tables
+    play: each step its largest offset, in one plain loop (every flight comes here)."""
+    floor, nudge = math.floor, _LAYER_EPSILON
+    out = []
+    px, py = cells[0]
+    pk = floor(heights[0] / size + nudge)
+    for (x, y), h in zip(cells[1:], heights[1:], strict=False):
+        k = floor(h / size + nudge)
+        dx, dy, dk = abs(x - px), abs(y - py), abs(k - pk)
+        out.append((dx if dx >= dy and dx >= dk else dy if dy >= dk else dk) * size)
+        px, py, pk = x, y, k
+    return out

@@ -137,6 +137,10 @@ class ThreatIndex:
 
     # -- tokens and areas -------------------------------------------------------------------
 
+    def has_token(self, token_id: str) -> bool:
+        """Whether ``token_id`` is a token here (not another area, nor unknown)."""
+        return token_id in self._tokens
+
     def token(self, token_id: str) -> Token:
         """The token ``token_id``."""
         try:

@@ -7,6 +7,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from engine import AnswerPrompt, Encounter, LoadScene, Move, StartCombat
 from engine.events import MoveCompleted, MoveInterrupted, PromptOpened
@@ -200,3 +202,47 @@ def test_a_step_that_goes_nowhere_is_refused() -> None:
     assert "goes nowhere" in refused(encounter, still, "illegal_move")
     up = encounter.apply(Move("alice", "hero", ((6, 5),), elevations=(4.0,)))
     assert up[-1] == MoveCompleted("hero", (6, 5), 3.0, up[-1].movement_left, 4.0)  # type: ignore[union-attr]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.tuples(st.integers(0, 11), st.integers(0, 11), st.integers(0, 3)), max_size=12),
+    st.lists(st.sampled_from([(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -1), (0, 0)]),
+             min_size=1, max_size=8),
+    st.lists(st.integers(0, 4), min_size=8, max_size=8),
+)  # fmt: skip
+def test_the_walks_exits_name_every_threatener_a_flight_leaves(
+    others: list[tuple[int, int, int]], steps: list[tuple[int, int]], layers: list[int]
+) -> None:
+    # Whoever threatens a square the flight leaves is among the exits of the same cells
+    # walked on the ground (the index's one-pass scan): asking only them gives what
+    # asking every area of every cell gives.
+    from engine.grid_flight import cells_crossed, flight_exits, resolve_flight
+    from engine.spatial import SpatialCache
+
+    tokens = [flier("hero", 6, 6)]
+    taken = {(6, 6)}
+    for i, (x, y, up) in enumerate(others):
+        if (x, y) not in taken:
+            taken.add((x, y))
+            reach = 2.0 if i % 3 == 0 else 1.0
+            tokens.append(replace(token(f"t{i}", x, y, reach=reach), elevation=float(up)))
+    cells, heights = [(6, 6)], [0.0]
+    for (dx, dy), k in zip(steps, layers, strict=False):
+        x, y = cells[-1][0] + dx, cells[-1][1] + dy
+        if not (0 <= x < 12 and 0 <= y < 12) or ((dx, dy) == (0, 0) and k == heights[-1]):
+            continue
+        cells.append((x, y))
+        heights.append(float(k))
+    assume(len(cells) > 1)
+    scene = Scene(GridSpec(12, 12), tuple(tokens))
+    spatial = SpatialCache()
+    index = spatial.index(scene)
+    _, crossed = cells_crossed(tuple(cells), heights)
+    walked = (
+        index.resolve_move("hero", crossed, crossings=False).exits if len(crossed) > 1 else None
+    )
+    up, hero = spatial.elevations(scene), tokens[0]
+    problem, hinted = resolve_flight(index, scene, hero, tuple(cells), heights, True, walked, up)
+    assume(problem is None and hinted is not None)
+    assert hinted.exits == flight_exits(index, up, hero, cells, heights)
