@@ -15,7 +15,7 @@ import protocol
 from tests.bridge.conftest import Bridge
 from tests.demo_table import play_on_demo_table
 from tests.scenario_flying import flying_body, play_flying
-from tests.wsclient import wire_data
+from tests.wsclient import TableClient, wire_data
 
 
 async def test_only_the_flier_in_reach_strikes_the_flying_hero() -> None:
@@ -46,6 +46,25 @@ async def test_only_the_flier_in_reach_strikes_the_flying_hero() -> None:
     assert wire_data(result["attack"])["attacker"] == "harpy"
 
 
+async def _to_the_turn_of(
+    bridge: Bridge, name: str, body: dict[str, Any], ruleset: str, who: str
+) -> tuple[TableClient, TableClient]:
+    """A table ``name`` with Alice, the scene ``body`` loaded and a fight in ``ruleset``
+    started (seed 7), phases ended until ``who`` acts: the GM's and Alice's clients."""
+    table = bridge.table(name, ["alice"])
+    gm, alice = await bridge.member(table, "gm"), await bridge.member(table, "alice")
+    seq = await gm.send(protocol.LoadScene, scene=protocol.SceneSpec.from_wire(body))
+    assert isinstance(await gm.reply_to(seq), protocol.Ack)
+    seq = await gm.send(protocol.StartCombat, ruleset=ruleset, aware=None, seed=7)
+    assert isinstance(await gm.reply_to(seq), protocol.Ack)
+    acts = await alice.event("combatant_acts")
+    while wire_data(acts)["combatant"] != who:
+        seq = await gm.send(protocol.EndPhase, token=wire_data(acts)["combatant"])
+        assert isinstance(await gm.reply_to(seq), protocol.Ack)
+        acts = await alice.event("combatant_acts")
+    return gm, alice
+
+
 async def test_a_foundry_drag_with_waypoint_elevations_flies_on_the_grid(bridge: Bridge) -> None:
     # Foundry's waypoints carry an elevation each: move_points sends them, the bridge
     # traces the cells between and gives each its height in step along the line.
@@ -54,17 +73,7 @@ async def test_a_foundry_drag_with_waypoint_elevations_flies_on_the_grid(bridge:
     body["tokens"] = [t for t in body["tokens"] if t["id"] != "harpy"]
     hero = next(t for t in body["tokens"] if t["id"] == "hero")
     hero.update(x=1, y=1, elevation=0.0, stats={**hero["stats"], "flight": 10})
-    table = bridge.table("fliers", ["alice"])
-    gm, alice = await bridge.member(table, "gm"), await bridge.member(table, "alice")
-    seq = await gm.send(protocol.LoadScene, scene=protocol.SceneSpec.from_wire(body))
-    assert isinstance(await gm.reply_to(seq), protocol.Ack)
-    seq = await gm.send(protocol.StartCombat, ruleset="hero-supplement", aware=None, seed=7)
-    assert isinstance(await gm.reply_to(seq), protocol.Ack)
-    acts = await alice.event("combatant_acts")
-    while wire_data(acts)["combatant"] != "hero":
-        seq = await gm.send(protocol.EndPhase, token=wire_data(acts)["combatant"])
-        assert isinstance(await gm.reply_to(seq), protocol.Ack)
-        acts = await alice.event("combatant_acts")
+    gm, alice = await _to_the_turn_of(bridge, "fliers", body, "hero-supplement", "hero")
     # The server checks one height per point itself (a client may not).
     await alice.send_raw(
         '{"v": 1, "type": "move_points", "seq": 90, "body": {"token": "hero",'
@@ -124,17 +133,7 @@ def _grid_body(cell: float, flier: dict[str, Any], foe: dict[str, Any]) -> dict[
 async def test_every_game_that_climbs_or_flies_does_so_on_a_grid(
     bridge: Bridge, ruleset: str, body: dict[str, Any], mode: str | None, cost: float
 ) -> None:
-    table = bridge.table(f"fly-{ruleset}", ["alice"])
-    gm, alice = await bridge.member(table, "gm"), await bridge.member(table, "alice")
-    seq = await gm.send(protocol.LoadScene, scene=protocol.SceneSpec.from_wire(body))
-    assert isinstance(await gm.reply_to(seq), protocol.Ack)
-    seq = await gm.send(protocol.StartCombat, ruleset=ruleset, aware=None, seed=7)
-    assert isinstance(await gm.reply_to(seq), protocol.Ack)
-    acts = await alice.event("combatant_acts")
-    while wire_data(acts)["combatant"] != "flier":
-        seq = await gm.send(protocol.EndPhase, token=wire_data(acts)["combatant"])
-        assert isinstance(await gm.reply_to(seq), protocol.Ack)
-        acts = await alice.event("combatant_acts")
+    gm, alice = await _to_the_turn_of(bridge, f"fly-{ruleset}", body, ruleset, "flier")
     cell = body["grid"]["cell_size"]
     path, heights = ((3, 3), (4, 3)), (0.0, cell)
     if mode is not None:  # anything but the game's own way up is refused

@@ -7,11 +7,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import inspect
-import os
 import re
-import subprocess
-import sys
-from pathlib import Path
 
 import msgpack
 import msgspec
@@ -24,6 +20,7 @@ import protocol
 from protocol.commands import DERIVED, SHAPES
 from tests.bridge.test_wire_drift import readme_frames
 from tests.protocol.strategies import for_struct
+from tests.protocol_alone import protocol_alone
 from vtt_bridge import derive, registry, rows
 from vtt_bridge.derive import engine_fields, wire_command
 from vtt_bridge.replies import message_digest
@@ -81,16 +78,9 @@ def test_a_command_row_becomes_its_engine_command_field_by_field(
 def test_protocol_alone_decodes_every_rows_message() -> None:
     # A Python client imports the protocol alone: no engine, no server, yet every row's
     # message decodes, from the very struct the row holds.
-    probe = (
-        "import sys, protocol; "
-        "assert not {'engine', 'vtt_bridge', 'geometry'} & set(sys.modules), sys.modules; "
-        "print(sorted(protocol.CLIENT_MESSAGE_TYPES))"
+    assert protocol_alone("sorted(protocol.CLIENT_MESSAGE_TYPES)") == str(
+        sorted(row.name for row in ROWS)
     )
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
-    done = subprocess.run(
-        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, env=env
-    )
-    assert done.stdout.strip() == str(sorted(row.name for row in ROWS))
     for row in ROWS:
         if registry.derived(row):
             assert getattr(protocol, row.wire.__name__) is row.wire, row.name

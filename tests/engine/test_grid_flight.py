@@ -41,6 +41,15 @@ def ogre(x: int = 5, y: int = 5) -> Combatant:
     return token("ogre", x, y, init=20)
 
 
+def _let_pass(encounter: Encounter, move: Move) -> tuple[MoveInterrupted, MoveCompleted]:
+    """Apply ``move``, which provokes; the GM lets it pass: where it paused and ended."""
+    events = encounter.apply(move)
+    interrupted = next(e for e in events if isinstance(e, MoveInterrupted))
+    prompt = next(e for e in events if isinstance(e, PromptOpened))
+    events = encounter.apply(AnswerPrompt("gm", prompt.prompt, False))
+    return interrupted, next(e for e in events if isinstance(e, MoveCompleted))
+
+
 def test_a_flight_pauses_where_it_leaves_a_square_threatened_at_its_height() -> None:
     # Down from 3 m to 1 m beside the ogre: (6, 4) one layer up is max(1, 1, 1) = 1
     # square from the ogre's (5, 5), inside its 1 m reach; (7, 4) two layers up is not.
@@ -49,12 +58,8 @@ def test_a_flight_pauses_where_it_leaves_a_square_threatened_at_its_height() -> 
     path, heights = ((7, 4), (6, 4), (7, 3)), (2.0, 1.0, 1.0)
     exits, _ = encounter.path_exits("hero", path, None, "alice", elevations=heights)
     assert [(e.by, e.step, e.at) for e in exits] == [("ogre", 2, (6, 4))]
-    events = encounter.apply(Move("alice", "hero", path, elevations=heights))
-    interrupted = next(e for e in events if isinstance(e, MoveInterrupted))
+    interrupted, completed = _let_pass(encounter, Move("alice", "hero", path, elevations=heights))
     assert (interrupted.at, interrupted.elevation) == ((6, 4), 1.0)
-    prompt = next(e for e in events if isinstance(e, PromptOpened))
-    events = encounter.apply(AnswerPrompt("gm", prompt.prompt, False))
-    completed = next(e for e in events if isinstance(e, MoveCompleted))
     # Each step is one square under "one" (its largest offset): 3 m in all.
     assert (completed.at, completed.cost, completed.elevation) == ((7, 3), 3.0, 1.0)
     scene = encounter.state.scene
@@ -183,12 +188,9 @@ def test_a_flier_rises_in_place_and_leaves_the_threatened_square_doing_so() -> N
     # (threatened) on the first step and pays 2 squares of height.
     encounter = grid_fight(ogre(), flier("hero", 6, 5, 0.0))
     to_turn_of(encounter, "hero")
-    events = encounter.apply(Move("alice", "hero", ((6, 5), (7, 5)), elevations=(2.0, 2.0)))
-    interrupted = next(e for e in events if isinstance(e, MoveInterrupted))
+    up = Move("alice", "hero", ((6, 5), (7, 5)), elevations=(2.0, 2.0))
+    interrupted, completed = _let_pass(encounter, up)
     assert (interrupted.at, interrupted.elevation) == ((6, 5), 0.0)
-    prompt = next(e for e in events if isinstance(e, PromptOpened))
-    events = encounter.apply(AnswerPrompt("gm", prompt.prompt, False))
-    completed = next(e for e in events if isinstance(e, MoveCompleted))
     assert (completed.at, completed.cost, completed.elevation) == ((7, 5), 3.0, 2.0)
 
 

@@ -6,10 +6,7 @@ with a path; a kind nobody registered stays a map."""
 from __future__ import annotations
 
 import json
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +20,7 @@ import vtt_bridge
 from protocol import Event, EventBody, ProtocolError, decode_server, decode_server_frame, encode
 from tests.golden import RECORDINGS, recorded_events
 from tests.protocol.strategies import for_struct
+from tests.protocol_alone import protocol_alone
 from vtt_bridge import event_types
 from vtt_bridge.event_types import event_sources
 
@@ -52,16 +50,9 @@ def test_importing_the_bridge_registers_every_event_kind_it_sends() -> None:
 def test_the_protocol_alone_reads_every_event_kind_typed() -> None:
     # A Python client imports the protocol alone: no engine, no server, yet every kind's
     # body is registered, the very struct the bridge then uses.
-    probe = (
-        "import sys, protocol; "
-        "assert not {'engine', 'vtt_bridge', 'geometry'} & set(sys.modules), sys.modules; "
-        "print(sorted(protocol.EVENT_BODIES))"
+    assert protocol_alone("sorted(protocol.EVENT_BODIES)") == str(
+        sorted(cls.kind for _, cls in event_sources())
     )
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
-    done = subprocess.run(
-        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, env=env
-    )
-    assert done.stdout.strip() == str(sorted(cls.kind for _, cls in event_sources()))
     for _, cls in event_sources():
         assert protocol.EVENT_BODIES[cls.kind] is event_types.event_body(cls)
 
