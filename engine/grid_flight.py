@@ -171,22 +171,31 @@ def flight_exits(
     near = set(near) - {mover.id}
     if not near:  # most flights: nobody's squares on the way
         return ()
-    feet = [frozenset((c,)) if size == 1 else grid.footprint(c, size) for c in cells]
-    layers = [layer(h, grid.cell_size) for h in heights]
+    feet = [] if size == 1 else [grid.footprint(c, size) for c in cells]
+    cell_size = grid.cell_size
+    layers = [layer(h, cell_size) for h in heights]
     found: list[AreaExit] = []
     for area_id in sorted(near) if only is None else [only] if only in near else []:
         on_map = index.area(area_id)
+        if not index.has_token(area_id):  # a readied action's area: the walk asks it
+            continue
+        below = elevation_of.get(area_id, 0.0)
+        own = layer(below, cell_size)
+        other = index.token(area_id)
         for step in range(first_step, len(cells) - 1):
             k = layers[step]
-            stays = feet[step + 1] if layers[step + 1] == k else frozenset()
-            left = (feet[step] - stays) & on_map
-            if not left:
-                continue
-            if not index.has_token(area_id):  # a readied action's area: the walk asks it
-                break
-            below = elevation_of.get(area_id, 0.0)
-            if layer(below, grid.cell_size) != k:  # another layer: what it reaches up there
-                other = index.token(area_id)
+            if size == 1:  # a step leaves its square unless it climbs within its layer
+                if cells[step] not in on_map or (
+                    cells[step] == cells[step + 1] and layers[step + 1] == k
+                ):
+                    continue
+                left: frozenset[Cell] = frozenset((cells[step],))
+            else:
+                stays = feet[step + 1] if layers[step + 1] == k else frozenset()
+                left = (feet[step] - stays) & on_map
+                if not left:
+                    continue
+            if own != k:  # another layer: what it reaches up there
                 reacher = grid.footprint(other.origin, other.size)
                 up = heights[step]
                 left = frozenset(

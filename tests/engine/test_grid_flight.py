@@ -248,3 +248,12 @@ def test_the_walks_exits_name_every_threatener_a_flight_leaves(
     problem, hinted = resolve_flight(index, scene, hero, tuple(cells), heights, True, walked, up)
     assume(problem is None and hinted is not None)
     assert hinted.exits == flight_exits(index, up, hero, cells, heights)
+
+
+def test_a_climb_within_its_layer_does_not_leave_the_square() -> None:
+    # Beside the ogre, up half a metre on the spot (still the ground's 1 m layer), then
+    # on: only the step off the square provokes, where the flier then is.
+    encounter = grid_fight(ogre(), flier("hero", 6, 5, 0.0))
+    to_turn_of(encounter, "hero")
+    exits, _ = encounter.path_exits("hero", ((6, 5), (7, 5)), None, "alice", elevations=(0.5, 0.5))
+    assert [(e.by, e.step, e.at) for e in exits] == [("ogre", 1, (6, 5))]
