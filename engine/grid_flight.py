@@ -55,9 +55,9 @@ def resolve_flight(
     mover: Combatant,
     cells: tuple[Cell, ...],
     heights: Sequence[float],
+    elevation_of: Mapping[str, float],
     areas: bool = True,
     on_map: tuple[AreaExit, ...] | None = None,
-    elevation_of: Mapping[str, float] | None = None,
 ) -> tuple[str | None, MoveResolution | None]:
     """Why ``mover`` cannot fly along ``cells`` (start first) at ``heights`` (one per
     cell), or its resolution: the cost in three dimensions and every threatener's first
@@ -66,7 +66,8 @@ def resolve_flight(
     ``on_map``: the exits of the same cells walked on the ground, when the caller has
     them (the index's one-pass scan): whoever threatens a cell the flight leaves is
     among them, so only they are measured at the flight's heights.  ``elevation_of``:
-    the tokens' elevations off the ground, by id (None: read off ``scene``)."""
+    the tokens' elevations off the ground, by id
+    (:meth:`engine.spatial.SpatialCache.elevations`)."""
     cost = flight_cost(index, mover, cells, heights)
     if cost == float("inf"):
         return "the path crosses impassable terrain", None
@@ -82,8 +83,6 @@ def resolve_flight(
             near = {e.area_id for e in on_map}
             if len(cells) > 1 and cells[-1] == cells[-2]:  # it ends climbing in place
                 near |= index.areas_at(cells[-1])
-        if elevation_of is None:
-            elevation_of = {t.id: t.elevation for t in scene.tokens if t.elevation}
         exits = flight_exits(index, elevation_of, mover, cells, heights, near=near)
     return None, MoveResolution(cost, None, False, (), exits)
 
@@ -101,10 +100,10 @@ def flight_cost(
     for i, step in enumerate(steps):
         if heights[i + 1] <= 0:
             cell = cells[i + 1]
-            feet = grid.footprint(cell, mover.size)
-            step *= (
-                terrain.multiplier(cell) if mover.size == 1 else terrain.footprint_multiplier(feet)
-            )
+            if mover.size == 1:
+                step *= terrain.multiplier(cell)
+            else:
+                step *= terrain.footprint_multiplier(grid.footprint(cell, mover.size))
         total += step
     return total
 
@@ -116,8 +115,12 @@ def tokens_in_the_way(
     cells: Sequence[Cell],
     heights: Sequence[float],
 ) -> str | None:
-    """Why other tokens bar the flight, or None: an enemy overlapped in height on a cell
-    the flier comes onto, or anyone where it ends (allies are passed through)."""
+    """Why other tokens bar a move along ``cells`` at ``heights`` (a walk's: the
+    mover's own elevation all along), or None: an enemy it overlaps in height on a cell
+    it comes onto, or anyone where it ends; allies are passed through.  A token is as
+    tall as it is wide: one wholly above or below the mover is no obstacle
+    (:func:`engine.gridless_board.heights_meet`).  ``index`` must describe ``scene``:
+    its occupancy says who stands where."""
     grid, size = index.grid, mover.size
     span = size * grid.cell_size
     last = len(cells) - 1
@@ -135,8 +138,7 @@ def tokens_in_the_way(
         high = max(heights[step - 1], heights[step]) + span
         for cell, other_id in standing:
             other = scene.token(other_id)
-            if other is None:
-                continue
+            assert other is not None  # the index holds exactly the scene's tokens
             if other.side != mover.side and heights_meet(low, high, other, grid.cell_size):
                 return f"cell {cell} is occupied by enemy {other.id!r}"
             if step == last and heights_meet(

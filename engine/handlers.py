@@ -214,7 +214,7 @@ def carry_out_move(
     them already (``move_points`` checks the mode before it traces), so no check runs
     twice and the command is not rebuilt: its ``mode``, ``attack``, ``maneuver`` and
     ``rolls`` are read where they arrived.  ``heights``: a flight's elevation at each
-    point of the path, start first (gridless; empty: the token keeps its elevation);
+    point of the path, start first (empty: the token keeps its elevation);
     the ruleset says whether the token may fly (:meth:`Ruleset.check_flight`)."""
     scene = scene_of(state)
     steps = path_on(scene, token.id, steps)  # a grid's cells: 3.0 is cell 3

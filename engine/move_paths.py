@@ -1,5 +1,5 @@
 """A move's path as a scene plays it: a grid's cells or a gridless scene's waypoints,
-and a gridless flight's heights; read by :mod:`engine.handlers` (the move commands),
+and a flight's heights; read by :mod:`engine.handlers` (the move commands),
 :mod:`engine.movement` (the walk) and the queries (:mod:`engine.threat`,
 :mod:`engine.options`)."""
 

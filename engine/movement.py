@@ -40,8 +40,8 @@ from engine.combat_state import PendingMove
 from engine.copies import replace
 from engine.errors import CommandRejected
 from engine.events import MoveCompleted, MoveInterrupted, MoveStopped
-from engine.grid_flight import cells_crossed, flight_exits, resolve_flight
-from engine.gridless_board import GridlessExit, GridlessMove, heights_meet
+from engine.grid_flight import cells_crossed, flight_exits, resolve_flight, tokens_in_the_way
+from engine.gridless_board import GridlessExit, GridlessMove
 from engine.model import GRIDLESS, Combatant, EncounterState, Position, Scene
 from engine.move_paths import height_at, rest_heights, rest_of
 from engine.prompts import open_prompt
@@ -128,43 +128,11 @@ def _walkable(
         # heights (engine.grid_flight).
         walked = resolution.exits if len(on_map) > 1 else None
         up = spatial.elevations(scene)
-        return resolve_flight(index, scene, mover, cells, heights, areas, walked, up)
+        return resolve_flight(index, scene, mover, cells, heights, up, areas, walked)
     if math.isinf(resolution.cost):
         return "the path crosses impassable terrain", None
-    problem = blocking_problem(index, scene, mover, cells)
+    problem = tokens_in_the_way(index, scene, mover, cells, (mover.elevation,) * len(cells))
     return problem, None if problem else resolution
-
-
-def blocking_problem(
-    index: ThreatIndex, scene: Scene, mover: Combatant, path: tuple[Cell, ...]
-) -> str | None:
-    """Why ``path`` cannot be walked past other tokens, or None.
-
-    A mover passes through allies but not enemies, and never ends on another token.
-    A token is as tall as it is wide: one wholly above or below the mover's height is no
-    obstacle (:func:`engine.gridless_board.heights_meet`, as a flight on a grid counts
-    it).  ``index`` must describe ``scene``: its occupancy says who stands where.
-    """
-    grid = index.grid
-    last = len(path) - 1
-    size = mover.size
-    low, high = mover.elevation, mover.elevation + size * grid.cell_size
-    for step, origin in enumerate(path[1:], start=1):
-        for cell in (origin,) if size == 1 else grid.footprint(origin, size):
-            for other_id in index.occupants(cell):
-                if other_id == mover.id:
-                    continue
-                other = scene.token(other_id)
-                assert other is not None  # the index holds exactly the scene's tokens
-                if other.elevation != mover.elevation and not heights_meet(
-                    low, high, other, grid.cell_size
-                ):
-                    continue
-                if other.side != mover.side:
-                    return f"cell {cell} is occupied by enemy {other.id!r}"
-                if step == last:
-                    return f"the move ends on {cell}, occupied by {other.id!r}"
-    return None
 
 
 def begin_move(

@@ -245,7 +245,7 @@ def test_the_walks_exits_name_every_threatener_a_flight_leaves(
         index.resolve_move("hero", crossed, crossings=False).exits if len(crossed) > 1 else None
     )
     up, hero = spatial.elevations(scene), tokens[0]
-    problem, hinted = resolve_flight(index, scene, hero, tuple(cells), heights, True, walked, up)
+    problem, hinted = resolve_flight(index, scene, hero, tuple(cells), heights, up, True, walked)
     assume(problem is None and hinted is not None)
     assert hinted.exits == flight_exits(index, up, hero, cells, heights)
 
