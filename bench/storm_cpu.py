@@ -18,6 +18,8 @@ figures do not depend on what else the machine runs:
 ``--reconnect`` reads every storm token once before the storm, as the joins before a
 reconnect storm did (the tokens are then known; without it each is read for the first
 time).  ``--profile FILE`` writes a cProfile of the loop thread over the storm (``pstats``).
+``--slow`` lists every callback of the loop that ran over :data:`LONG_STRETCH_S`
+(what it ran, how long: :class:`SlowCallbacks`), from start-up to the end.
 ``--json`` prints one JSON object.
 """
 
@@ -27,6 +29,7 @@ import argparse
 import asyncio
 import cProfile
 import json
+import re
 import resource
 import tempfile
 import time
@@ -41,6 +44,52 @@ from vtt_bridge import Config, create_app
 
 #: A stretch the loop runs without a break longer than this is counted.
 LONG_STRETCH_S = 0.002
+
+
+class SlowCallbacks:
+    """Every callback of the loop that ran over :data:`LONG_STRETCH_S`, as (what,
+    seconds): :meth:`watch` times each ``asyncio.Handle`` run (a clock read each, no
+    debug mode), so the figures stay close to an unwatched run's."""
+
+    def __init__(self) -> None:
+        self.slow: list[tuple[str, float]] = []
+        self._unwatched = asyncio.events.Handle._run
+
+    def watch(self) -> None:
+        """Time every callback of every loop of this process until :meth:`unwatch`."""
+        run = self._unwatched = asyncio.events.Handle._run
+        slow = self.slow
+
+        def timed(handle: asyncio.Handle) -> None:
+            began = time.perf_counter()
+            run(handle)
+            took = time.perf_counter() - began
+            if took > LONG_STRETCH_S:
+                task = getattr(getattr(handle, "_callback", None), "__self__", None)  # a step
+                what = repr(task) if isinstance(task, asyncio.Task) else repr(handle)
+                slow.append((_short(what), took))
+
+        asyncio.events.Handle._run = timed  # type: ignore[method-assign,assignment]
+
+    def unwatch(self) -> None:
+        """Stop timing callbacks."""
+        asyncio.events.Handle._run = self._unwatched  # type: ignore[method-assign]
+
+    def summary(self) -> list[str]:
+        """The slow callbacks by what they ran: the longest, how many, longest first."""
+        kinds: dict[str, list[float]] = {}
+        for what, seconds in self.slow:
+            kinds.setdefault(what, []).append(seconds)
+        ranked = sorted(kinds.items(), key=lambda kind: -max(kind[1]))
+        return [f"max {max(s) * 1000:.1f} ms, {len(s)}x: {what}" for what, s in ranked]
+
+
+def _short(handle: str) -> str:
+    """What a slow handle ran: a task's coroutine where it stood, or a callback's name."""
+    task = re.search(r"coro=<(\S+) (?:running at|done, defined at) (\S+?):(\d+)>", handle)
+    if task is not None:
+        return f"task {task.group(1)} at {task.group(2).rsplit('/', 1)[-1]}:{task.group(3)}"
+    return re.sub(r"\(.*", "", handle.removeprefix("<"))
 
 
 class Stretches:
@@ -103,9 +152,15 @@ async def measure_loops(seconds: float) -> dict[str, Any]:
     }
 
 
-async def measure(profile: Path | None, reconnect: bool = False) -> dict[str, Any]:
+async def measure(
+    profile: Path | None, reconnect: bool = False, slow: bool = False
+) -> dict[str, Any]:
     """One storm against an in-process bridge; its figures (module docstring)."""
     from vtt_bridge.app import HUB
+
+    reports = SlowCallbacks()
+    if slow:
+        reports.watch()
 
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "storm.sqlite3"
@@ -148,6 +203,7 @@ async def measure(profile: Path | None, reconnect: bool = False) -> dict[str, An
             clients_cpu = _children_cpu_s() - children
         finally:
             await runner.cleanup()
+    reports.unwatch()
     joined = report.get("joined", 0)
     return {
         "joins": joined,
@@ -161,7 +217,7 @@ async def measure(profile: Path | None, reconnect: bool = False) -> dict[str, An
         # The storm's clients, their process's whole life (start-up included): on the
         # same cores as the server, they compete with it and with the load's driver.
         "clients_cpu_ms": round(clients_cpu * 1000, 1),
-    }
+    } | ({"slow_callbacks": reports.summary()} if slow else {})
 
 
 def _children_cpu_s() -> float:
@@ -189,12 +245,26 @@ def main() -> int:
     parser.add_argument("--profile", type=Path, default=None)
     parser.add_argument("--loops", action="store_true", help="the reconnect loops instead")
     parser.add_argument("--reconnect", action="store_true", help="the storm's tokens known")
+    parser.add_argument("--slow", action="store_true", help="name the callbacks over 2 ms")
     options = parser.parse_args()
     result = asyncio.run(
-        measure_loops(8.0) if options.loops else measure(options.profile, options.reconnect)
+        measure_loops(8.0)
+        if options.loops
+        else measure(options.profile, options.reconnect, options.slow)
     )
-    print(json.dumps(result) if options.json else "\n".join(f"{k}: {v}" for k, v in result.items()))
+    print(json.dumps(result) if options.json else "\n".join(_lines(result)))
     return 0
+
+
+def _lines(result: dict[str, Any]) -> list[str]:
+    """The figures one a line, a list's items each on its own."""
+    lines = []
+    for key, value in result.items():
+        if isinstance(value, list):
+            lines += [f"{key}:"] + [f"  {item}" for item in value]
+        else:
+            lines.append(f"{key}: {value}")
+    return lines
 
 
 if __name__ == "__main__":
