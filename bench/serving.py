@@ -323,9 +323,11 @@ def fsync_ms(folder: Path, count: int = 200) -> list[float]:
 
 
 def bridge_command(db: Path | str, port: int, synchronous: str, *extra: str) -> list[str]:
-    """The command line of a bridge under load: no rate limit, JSON logs."""
+    """The command line of a bridge under load: no rate limit on messages or joins
+    (a ladder seats hundreds of tables at once), JSON logs."""
     return [
         "-m", "vtt_bridge", "serve", "--db", str(db), "--port", str(port),
         "--synchronous", synchronous, "--rate-limit", "1e9",
-        "--rate-burst", "1000000000", "--log-format", "json", *extra, *SERVE_ARGS,
+        "--rate-burst", "1000000000", "--join-rate", "1e9", "--join-burst", "1000000000",
+        "--log-format", "json", *extra, *SERVE_ARGS,
     ]  # fmt: skip

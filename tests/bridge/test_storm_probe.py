@@ -33,11 +33,13 @@ def test_only_the_callbacks_over_the_stretch_are_named() -> None:
         asyncio.run(_scene())
     finally:
         probe.unwatch()
-    names = [what for what, _ in probe.slow]
+    names = [what for what, _, _ in probe.slow]
     assert len(names) == 2
     assert any("_busy" in what for what in names)
     assert any("task _holder()" in what for what in names)
-    assert all(seconds > LONG_STRETCH_S for _, seconds in probe.slow)
+    assert all(seconds > LONG_STRETCH_S for _, seconds, _ in probe.slow)
+    # A busy wait computes: its CPU is most of its wall time, and never more.
+    assert all(0.5 * seconds < cpu <= seconds + 1e-3 for _, seconds, cpu in probe.slow)
     summary = probe.summary()
     assert summary[0].startswith("max ") and "task _holder()" in summary[0]  # the longest first
 
