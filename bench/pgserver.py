@@ -63,6 +63,18 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def _ticks(stat: str, *, children_too: bool) -> int:
+    """A ``/proc/<pid>/stat`` line's user plus system clock ticks (and its reaped
+    children's, ``children_too``)."""
+    fields = stat.rsplit(")", 1)[1].split()  # fields[0] is the state, the third field
+    used = int(fields[11]) + int(fields[12])
+    return used + (int(fields[13]) + int(fields[14]) if children_too else 0)
+
+
+def _stat_ticks(pid: int, *, children_too: bool) -> int:
+    return _ticks(Path(f"/proc/{pid}/stat").read_text(), children_too=children_too)
+
+
 class PostgresServer:
     """One running cluster; :meth:`new_database` makes an empty database on it."""
 
@@ -129,6 +141,21 @@ class PostgresServer:
         with psycopg.connect(self.dsn(), autocommit=True) as conn:
             conn.execute(f"CREATE DATABASE {name}")
         return self.dsn(name)
+
+    def cpu_seconds(self) -> float:
+        """User plus system CPU time the server's processes have used so far (Linux):
+        the postmaster's own, its reaped children's (a backend that ended, counted in
+        the postmaster's ``cutime``/``cstime``) and its living children's."""
+        postmaster = int((self.data / "postmaster.pid").read_text().split()[0])
+        total = _stat_ticks(postmaster, children_too=True)
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            try:
+                text = stat.read_text()
+            except OSError:  # the process ended meanwhile
+                continue
+            if int(text.rsplit(")", 1)[1].split()[1]) == postmaster:
+                total += _ticks(text, children_too=False)
+        return total / os.sysconf("SC_CLK_TCK")
 
     def stop(self) -> None:
         """Stop the server at once and remove its folder."""

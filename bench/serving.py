@@ -17,7 +17,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -102,19 +102,25 @@ def scene() -> dict[str, Any]:
 @dataclass
 class Run:
     """What one driven run measured: moves acknowledged and their latencies in the
-    measured window, and the CPU time the server (``cpu_pid``) and the driver (this
-    process) used in it."""
+    measured window, and the CPU time the server (``cpu_pid``), its database server
+    (``db_cpu``: PostgreSQL's processes; SQLite's work is inside the server) and the
+    driver (this process) used in it."""
 
     acked: int = 0
     seconds: float = 0.0
     latencies_ms: list[float] = field(default_factory=list)
     errors: int = 0
     server_cpu_s: float = 0.0
+    db_cpu_s: float = 0.0
     driver_cpu_s: float = 0.0
 
     def server_us_per_cmd(self) -> float:
         """The server's CPU time per acknowledged move, in µs."""
         return 1e6 * self.server_cpu_s / max(1, self.acked)
+
+    def db_us_per_cmd(self) -> float:
+        """The database server's CPU time per acknowledged move, in µs."""
+        return 1e6 * self.db_cpu_s / max(1, self.acked)
 
     def driver_cpu_pct(self) -> float:
         """The driver's CPU time over the window, in per cent of one core."""
@@ -187,11 +193,13 @@ async def drive(
     batch: bool = True,
     cpu_pid: int | None = None,
     pause: tuple[float, float] | None = None,
+    db_cpu: Callable[[], float] | None = None,
 ) -> Run:
     """Per table one GM and four players, each moving its token as fast as it is
     acknowledged, or, with ``pause=(low, high)``, waiting a random time in that range
     (seconds, seeded) after each acknowledgement: players at human speed.  ``cpu_pid``:
-    the server process whose CPU time the window is charged with."""
+    the server process whose CPU time the window is charged with; ``db_cpu``: the CPU
+    seconds its database server has used so far, charged the same way."""
     run = Run(seconds=duration)
     members = await seat(url, tables, setup=setup, batch=batch)
     started = time.perf_counter()
@@ -230,9 +238,11 @@ async def drive(
     async def clock() -> None:
         await asyncio.sleep(max(0.0, measure_from - time.perf_counter()))
         server = cpu_seconds(cpu_pid) if cpu_pid else 0.0
+        db = db_cpu() if db_cpu else 0.0
         driver = driver_cpu()
         await asyncio.sleep(max(0.0, stop_at - time.perf_counter()))
         run.server_cpu_s = cpu_seconds(cpu_pid) - server if cpu_pid else 0.0
+        run.db_cpu_s = db_cpu() - db if db_cpu else 0.0
         run.driver_cpu_s = driver_cpu() - driver
 
     try:

@@ -26,6 +26,7 @@ import signal
 import subprocess
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -36,23 +37,43 @@ from bench.pgserver import PostgresServer
 from bench.serving import bridge_command, drive, free_port, make_tables, running, wait_healthy
 
 
-async def load(db: Path | str, folder: Path, tables: int, seconds: float) -> dict[str, float]:
-    """One bridge on ``db`` under the load of :func:`bench.serving.drive`."""
+async def load(
+    db: Path | str,
+    folder: Path,
+    tables: int,
+    seconds: float,
+    *extra: str,
+    db_cpu: Callable[[], float] | None = None,
+) -> dict[str, float]:
+    """One bridge on ``db`` (``extra``: more flags for it) under the load of
+    :func:`bench.serving.drive`.  ``db_cpu`` (PostgreSQL's processes' CPU seconds so far)
+    adds the database server's CPU per command and the sum of both, to compare with
+    SQLite's, whose work is all inside the bridge's process."""
     made = make_tables(db, 0, tables)
     port = free_port()
     log = folder / f"load-{port}.log"
-    with running(bridge_command(db, port, "FULL"), log) as proc:
+    with running(bridge_command(db, port, "FULL", *extra), log) as proc:
         await wait_healthy(port, proc)
         run = await drive(
-            f"ws://127.0.0.1:{port}/ws", made, 2.0, seconds, setup=True, cpu_pid=proc.pid
+            f"ws://127.0.0.1:{port}/ws",
+            made,
+            2.0,
+            seconds,
+            setup=True,
+            cpu_pid=proc.pid,
+            db_cpu=db_cpu,
         )
-    return {
+    figures = {
         "acks_per_s": run.acked / run.seconds,
         "ack_p50_ms": percentile(run.latencies_ms, 50),
         "ack_p99_ms": percentile(run.latencies_ms, 99),
         "errors": run.errors,
         "server_us_per_cmd": run.server_us_per_cmd(),
     }
+    if db_cpu is not None:
+        figures["database_us_per_cmd"] = run.db_us_per_cmd()
+        figures["server_and_database_us_per_cmd"] = run.server_us_per_cmd() + run.db_us_per_cmd()
+    return figures
 
 
 def _serve(db: str, port: int, lease: float, log: Path) -> subprocess.Popen[bytes]:
@@ -114,32 +135,54 @@ async def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--tables", type=int, default=10)
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--lease", type=float, default=2.0)
-    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument(
+        "--rounds", type=int, default=5, help="failover and handover rounds (0: load only)"
+    )
+    parser.add_argument(
+        "--db-connections",
+        type=int,
+        default=None,
+        help="the PostgreSQL bridge's --db-connections (default: the bridge's)",
+    )
     args = parser.parse_args(argv)
+    pg_flags = [] if args.db_connections is None else ["--db-connections", str(args.db_connections)]
     server = PostgresServer()
     try:
         with tempfile.TemporaryDirectory(prefix="bench-several-") as tmp:
             folder = Path(tmp)
             sqlite = await load(folder / "bench.sqlite3", folder, args.tables, args.seconds)
-            pg = await load(server.new_database(), folder, args.tables, args.seconds)
-            killed = await moves(
-                server.new_database(), folder, args.lease, args.rounds, signal.SIGKILL
+            pg = await load(
+                server.new_database(),
+                folder,
+                args.tables,
+                args.seconds,
+                *pg_flags,
+                db_cpu=server.cpu_seconds,
             )
-            stopped = await moves(
-                server.new_database(), folder, args.lease, args.rounds, signal.SIGTERM
-            )
+            killed = stopped = []
+            if args.rounds > 0:
+                killed = await moves(
+                    server.new_database(), folder, args.lease, args.rounds, signal.SIGKILL
+                )
+                stopped = await moves(
+                    server.new_database(), folder, args.lease, args.rounds, signal.SIGTERM
+                )
     finally:
         server.stop()
-    return {
+    figures: dict[str, Any] = {
         "tables": args.tables,
+        "db_connections": args.db_connections,
         "sqlite": sqlite,
         "postgresql": pg,
         "throughput_ratio": pg["acks_per_s"] / sqlite["acks_per_s"],
         "p99_over_sqlite_ms": pg["ack_p99_ms"] - sqlite["ack_p99_ms"],
-        "lease_s": args.lease,
-        "failover_after_sigkill": _summary(killed),
-        "handover_after_sigterm": _summary(stopped),
+        "cpu_per_cmd_ratio": pg["server_and_database_us_per_cmd"] / sqlite["server_us_per_cmd"],
     }
+    if killed:
+        figures["lease_s"] = args.lease
+        figures["failover_after_sigkill"] = _summary(killed)
+        figures["handover_after_sigterm"] = _summary(stopped)
+    return figures
 
 
 if __name__ == "__main__":
