@@ -74,6 +74,7 @@ from bench.serving import (
     make_tables,
     rss_mb,
     running,
+    stat_cpu_seconds,
     status_mb,
     until,
     wait_healthy,
@@ -202,8 +203,7 @@ async def neighbour(
 
 def loop_thread_cpu_s(pid: int) -> float:
     """CPU seconds the process's main thread (the bridge's event loop) has used (Linux)."""
-    fields = Path(f"/proc/{pid}/task/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return stat_cpu_seconds(Path(f"/proc/{pid}/task/{pid}/stat").read_text())
 
 
 async def loop_cpu_during(pid: int, warmup: float, seconds: float) -> float:

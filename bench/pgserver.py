@@ -25,6 +25,8 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+from bench.serving import stat_cpu_seconds
+
 #: The user the cluster is made for (its superuser): every test database belongs to it.
 USER = "vtt"
 
@@ -61,18 +63,6 @@ def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
-
-
-def _ticks(stat: str, *, children_too: bool) -> int:
-    """A ``/proc/<pid>/stat`` line's user plus system clock ticks (and its reaped
-    children's, ``children_too``)."""
-    fields = stat.rsplit(")", 1)[1].split()  # fields[0] is the state, the third field
-    used = int(fields[11]) + int(fields[12])
-    return used + (int(fields[13]) + int(fields[14]) if children_too else 0)
-
-
-def _stat_ticks(pid: int, *, children_too: bool) -> int:
-    return _ticks(Path(f"/proc/{pid}/stat").read_text(), children_too=children_too)
 
 
 class PostgresServer:
@@ -147,15 +137,16 @@ class PostgresServer:
         the postmaster's own, its reaped children's (a backend that ended, counted in
         the postmaster's ``cutime``/``cstime``) and its living children's."""
         postmaster = int((self.data / "postmaster.pid").read_text().split()[0])
-        total = _stat_ticks(postmaster, children_too=True)
+        own = Path(f"/proc/{postmaster}/stat").read_text()
+        total = stat_cpu_seconds(own, children_too=True)
         for stat in Path("/proc").glob("[0-9]*/stat"):
             try:
                 text = stat.read_text()
             except OSError:  # the process ended meanwhile
                 continue
-            if int(text.rsplit(")", 1)[1].split()[1]) == postmaster:
-                total += _ticks(text, children_too=False)
-        return total / os.sysconf("SC_CLK_TCK")
+            if int(text.rsplit(")", 1)[1].split()[1]) == postmaster:  # its parent
+                total += stat_cpu_seconds(text)
+        return total
 
     def stop(self) -> None:
         """Stop the server at once and remove its folder."""

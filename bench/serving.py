@@ -40,10 +40,19 @@ def free_port() -> int:
         return port
 
 
+def stat_cpu_seconds(stat: str, *, children_too: bool = False) -> float:
+    """User plus system CPU seconds in a ``/proc/<pid>/stat`` line (a process's or a
+    thread's), with its waited-for children's when ``children_too`` (Linux)."""
+    fields = stat.rsplit(")", 1)[1].split()  # after the name: fields[0] is the state
+    ticks = int(fields[11]) + int(fields[12])
+    if children_too:
+        ticks += int(fields[13]) + int(fields[14])
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
 def cpu_seconds(pid: int) -> float:
     """User plus system CPU time a process has used (Linux)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return stat_cpu_seconds(Path(f"/proc/{pid}/stat").read_text())
 
 
 def status_mb(pid: int, field: str) -> float:
