@@ -147,7 +147,10 @@ async def storm(
         except aiohttp.WSServerHandshakeError as exc:
             failed[f"handshake_{exc.status}"] += 1
             return
-        await ws.send_bytes(frame("join", 1, {"token": token, "last_event": 0}))
+        # As the JavaScript client joins after a drop: its id, batched frames and the
+        # rulesets' description with the welcome.
+        join = {"token": token, "last_event": 0, "client": token[:16], "batch": True}
+        await ws.send_bytes(frame("join", 1, {**join, "describe": True}))
         try:
             while True:  # the welcome, then the catch-up; a ping's pong ends it
                 envelopes = await receive(ws)

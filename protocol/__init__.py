@@ -37,6 +37,7 @@ from protocol.codec import (
     encode_json,
     encode_msgpack,
     parse_frame,
+    prepare,
     server_from_wire,
     to_wire,
 )
@@ -188,6 +189,7 @@ __all__ = [
     "encode_json",
     "encode_msgpack",
     "parse_frame",
+    "prepare",
     "register_event_body",
     "server_from_wire",
     "to_wire",

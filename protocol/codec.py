@@ -44,6 +44,7 @@ from protocol.validate import (
     show,
 )
 from protocol.wire import ClientWire, read
+from protocol.wire import prepare as prepare_wire
 
 #: The protocol version every envelope's ``v`` must equal.
 PROTOCOL_VERSION: Final = 1
@@ -364,6 +365,14 @@ def client_from_wire(obj: object) -> ClientMessage:
 def server_from_wire(obj: object) -> ServerMessage:
     """Read a server message from its wire map (the inverse of :func:`to_wire`)."""
     return _from_wire(obj, SERVER_MESSAGE_TYPES, "server")
+
+
+def prepare() -> None:
+    """Work out now what reading and writing every message kind needs
+    (:func:`protocol.wire.prepare`): a server calls it as it starts, so that the first
+    join or command of each kind does not hold its loop up for it."""
+    for cls in (*CLIENT_MESSAGE_TYPES.values(), *SERVER_MESSAGE_TYPES.values()):
+        prepare_wire(cls)
 
 
 def decode_client(frame: bytes | str, *, max_bytes: int = MAX_FRAME_BYTES) -> ClientMessage:

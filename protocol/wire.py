@@ -245,6 +245,23 @@ def _plan_of(cls: type[Wire]) -> _Plan:
     return required, nested, later
 
 
+def prepare(cls: type[Wire]) -> None:
+    """Work out now what reading and writing ``cls`` and every struct it holds need
+    (msgspec's type information and this module's plan of each), which the first
+    message of a kind otherwise pays for: 0.5 to 1 ms a kind, on a server's loop."""
+    seen: set[type[Wire]] = set()
+    todo = [cls]
+    while todo:
+        kind = todo.pop()
+        if kind in seen:
+            continue
+        seen.add(kind)
+        _, nested, _ = _plan_of(kind)
+        _trims(kind)
+        msgspec.json.Decoder(kind)  # builds and keeps msgspec's information on the type
+        todo.extend(inner for inner, _ in nested.values())
+
+
 def _trimmed(value: Wire) -> dict[str, Any]:
     """``value``'s fields, its ``LATER`` ones only when set, and so on down every struct
     it holds (a token's ``elevation`` inside a ``load_scene``): what an older peer reads."""

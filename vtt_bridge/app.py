@@ -23,7 +23,8 @@ from collections.abc import AsyncIterator, Callable
 
 from aiohttp import WSCloseCode, web
 
-from vtt_bridge import listener, ownership, prometheus
+import protocol
+from vtt_bridge import describing, listener, ownership, prometheus
 from vtt_bridge.appkeys import CONFIG, CONNECTIONS, HUB, LIMITS, RECORDERS, TASKS, TIMERS
 from vtt_bridge.config import Config
 from vtt_bridge.connection import arrival_turns, websocket
@@ -124,6 +125,10 @@ def create_app(config: Config) -> web.Application:
 async def _hub_context(app: web.Application) -> AsyncIterator[None]:
     config = app[CONFIG]
     loop = asyncio.get_running_loop()
+    # What the first message of each kind and the first join asking for the rulesets
+    # would work out on the loop (up to 35 ms, in a storm of joins many at once).
+    protocol.prepare()
+    describing.prepare()
 
     def arm(table_id: str, prompt_id: str, deadline_ms: int) -> None:
         delay = max(0.0, (deadline_ms - config.clock()) / 1000)

@@ -5,7 +5,11 @@ right after its ``welcome`` (the running fight's).
 
 from __future__ import annotations
 
+import subprocess
+import sys
+import textwrap
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import protocol
@@ -15,6 +19,8 @@ from protocol.describe import DescribeRuleset, ListRulesets, RulesetDescription,
 from tests.bridge.conftest import Bridge, table_fingerprint, token_of
 from tests.scenario import scene_spec
 from vtt_bridge.describing import description
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def answering(seq: int) -> Callable[[Any], bool]:
@@ -88,3 +94,48 @@ def test_every_description_fits_one_frame_with_room_to_grow() -> None:
     for name, _ in catalogue():
         frame = protocol.encode_json(description(name, 1).renumbered(1))
         assert len(frame) < protocol.MAX_FRAME_BYTES // 2, (name, len(frame))
+
+
+def test_answers_built_once_carry_each_askers_ref_and_equal_a_fresh_build() -> None:
+    """The descriptions and the list are built once and shared: each answer is its own
+    copy under the asker's ``ref``, byte for byte what building it anew gives."""
+    from protocol.wire import read
+    from vtt_bridge.describing import ruleset_list
+
+    for name, _ in catalogue():
+        first, second = description(name, 3), description(name, 9)
+        assert (first.ref, second.ref, description(name, None).ref) == (3, 9, None)
+        fresh = read(RulesetDescription, {"seq": 0, "ref": 9, **to_plain(describe(name))})
+        assert protocol.encode_msgpack(second) == protocol.encode_msgpack(fresh)
+        assert protocol.encode_json(second) == protocol.encode_json(fresh)
+    assert (ruleset_list(4).ref, ruleset_list(None).ref) == (4, None)
+
+
+def test_prepared_protocol_reads_a_first_message_without_working_anything_out() -> None:
+    """After ``protocol.prepare`` (the server's start), the first message of a kind
+    reads with no plan left to work out: none of that lands on the loop at a join.  In
+    a fresh interpreter, where nothing has been read yet."""
+    script = textwrap.dedent(
+        """
+        import protocol
+        from protocol import wire
+
+        protocol.prepare()
+        before = wire._plan_of.cache_info().misses
+        for kind, body in [
+            ("join", {"token": "tok", "last_event": None, "client": "c", "describe": True}),
+            ("move_points", {"token": "t", "points": [[1, 2], [3, 4]]}),
+            ("describe_ruleset", {"ruleset": "mm3e"}),
+            ("load_scene", {"scene": {"grid": {"kind": "square"}, "tokens": []}}),
+        ]:
+            try:
+                protocol.client_from_wire({"v": 1, "type": kind, "seq": 1, "body": body})
+            except protocol.ProtocolError:
+                pass  # a refusal reads the same plans
+        print(wire._plan_of.cache_info().misses - before)
+        """
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True, cwd=ROOT
+    )
+    assert done.stdout.strip() == "0"
