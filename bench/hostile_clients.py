@@ -260,6 +260,24 @@ async def elsewhere(name: str, *args: Any) -> dict[str, Any]:
 CASES: dict[str, Any] = {"reconnect_loops": reconnect_loops, "storm": storm}
 
 
+def storm_summary(storms: list[dict[str, Any]]) -> dict[str, Any]:
+    """The storms of every round in one report: joins and failures summed, the worst
+    catch-up times."""
+    failed: Counter[str] = Counter()
+    for found in storms:
+        failed.update(found.get("failed", {}))
+    summary: dict[str, Any] = {
+        "storms": len(storms),
+        "joined": sum(found.get("joined", 0) for found in storms),
+        "failed": dict(failed),
+    }
+    for key in ("caught_up_p50_ms", "caught_up_max_ms"):
+        values = [found[key] for found in storms if key in found]
+        if values:
+            summary[key] = max(values)
+    return summary
+
+
 def figures(run: Run, health: list[float], quiet_p99: float | None) -> dict[str, Any]:
     """One case's figures: the other tables' acknowledgements and ``/healthz``."""
     p99 = percentile(run.latencies_ms, 99)
@@ -279,6 +297,7 @@ def figures(run: Run, health: list[float], quiet_p99: float | None) -> dict[str,
 async def measure(options: Any) -> dict[str, Any]:
     """Quiet, then each hostile case, on one server; the JSON figures."""
     warmup, seconds = PAUSE[1], options.seconds
+    rounds = max(1, int(getattr(options, "rounds", 1)))
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "hostile.sqlite3"
         tables = make_tables(db, 0)
@@ -292,6 +311,7 @@ async def measure(options: Any) -> dict[str, Any]:
         pinned = bool(getattr(options, "pin", False))
         result: dict[str, Any] = {
             "seconds": seconds,
+            "rounds": rounds,
             "pause_s": list(PAUSE),
             "pinned": pinned,
             "load_before": pinning.load(),
@@ -302,32 +322,33 @@ async def measure(options: Any) -> dict[str, Any]:
                 pinning.pin_server(bridge.pid)
             await setup_hostile(url, hostile)
 
-            async def beside(hostility: Any, setup: bool = False) -> tuple[Run, list[float]]:
+            pooled: dict[str, tuple[Run, list[float]]] = {}
+
+            async def beside(name: str, hostility: Any, setup: bool = False) -> None:
+                # Each case's runs pooled: one storm is over in well under a second, so
+                # a window holds only a few acknowledgements of it; a p99 of one run is
+                # its second-worst, a pooled one reads across every round's storm.
                 stop_at = time.perf_counter() + warmup + seconds
                 run, health, _ = await asyncio.gather(
                     drive(url, tables, warmup, seconds, setup=setup, pause=PAUSE),
                     poll_health(port, stop_at),
                     hostility(stop_at),
                 )
-                return run, health
+                kept, healths = pooled.setdefault(name, (Run(), []))
+                kept.acked += run.acked
+                kept.errors += run.errors
+                kept.latencies_ms += run.latencies_ms
+                healths += health
 
             async def nothing(stop_at: float) -> None:
                 return None
 
-            run, health = await beside(nothing, setup=True)
-            quiet = figures(run, health, None)
-            result["quiet"] = quiet
-            cases: dict[str, Any] = {}
-
-            reports: dict[str, dict[str, Any]] = {}
+            reports: dict[str, Any] = {}
 
             async def loops(stop_at: float) -> None:
                 left = stop_at - time.perf_counter()
-                reports["loops"] = await elsewhere("reconnect_loops", url, hostile["p0"], left)
-
-            run, health = await beside(loops)
-            cases["reconnect_loops"] = figures(run, health, quiet["ack_p99_ms"])
-            cases["reconnect_loops"]["hostile"] = reports["loops"]
+                found = await elsewhere("reconnect_loops", url, hostile["p0"], left)
+                reports.setdefault("loops", Counter()).update(found)
 
             spectators = [t for p, t in hostile.items() if p.startswith("spectator")]
 
@@ -335,11 +356,8 @@ async def measure(options: Any) -> dict[str, Any]:
                 left = stop_at - time.perf_counter()
                 # Inside the measured window, after the clients' process has started.
                 delay = warmup + seconds / 3
-                reports["storm"] = await elsewhere("storm", url, spectators, delay, left)
-
-            run, health = await beside(storm_later)
-            cases["storm"] = figures(run, health, quiet["ack_p99_ms"])
-            cases["storm"]["hostile"] = reports["storm"]
+                found = await elsewhere("storm", url, spectators, delay, left)
+                reports.setdefault("storm", []).append(found)
 
             paced_report: Counter[str] = Counter()
             rate = Config.rate_limit * PACED_SHARE
@@ -353,8 +371,16 @@ async def measure(options: Any) -> dict[str, Any]:
                     ),
                 )
 
-            run, health = await beside(paced_through_stall)
-            cases["stall"] = figures(run, health, quiet["ack_p99_ms"])
+            for round_ in range(rounds):  # interleaved: drift reaches every case alike
+                await beside("quiet", nothing, setup=round_ == 0)
+                await beside("reconnect_loops", loops)
+                await beside("storm", storm_later)
+                await beside("stall", paced_through_stall)
+            quiet = figures(*pooled.pop("quiet"), None)
+            result["quiet"] = quiet
+            cases = {name: figures(*got, quiet["ack_p99_ms"]) for name, got in pooled.items()}
+            cases["reconnect_loops"]["hostile"] = dict(reports["loops"])
+            cases["storm"]["hostile"] = storm_summary(reports["storm"])
             cases["stall"]["paced"] = dict(paced_report)
             cases["stall"]["paced_rate_per_s"] = rate
         result["cases"] = cases
@@ -381,7 +407,8 @@ def print_hostile(result: dict[str, Any]) -> None:
     """The cases as a table beside the quiet figure."""
     print(
         f"hostile clients beside 10 tables at human pace ({result['pause_s'][0]:g}-"
-        f"{result['pause_s'][1]:g} s between moves), {result['seconds']} s per case"
+        f"{result['pause_s'][1]:g} s between moves), {result['seconds']} s per case, "
+        f"{result.get('rounds', 1)} round(s) pooled"
     )
     print(
         f"  {'case':16} {'ack p50':>8} {'ack p99':>8} {'x quiet':>8} {'ack max':>8} "

@@ -28,6 +28,9 @@ tests check that the server enforces the same costs (``tests/bridge/test_fair_tu
 ``--hostile`` runs :mod:`bench.hostile_clients` instead: issue 22's hostile cases
 (one participant's reconnect loops, a storm of 500 joins, paced clients through a
 stall) beside ten tables at human pace, on a server with its default limits.
+``--rounds N`` runs each of them N times, interleaved, and pools each case's
+acknowledgements (a storm is over in under a second: one run's window holds a handful
+of acknowledgements of it, and its p99 is then its second-worst).
 ``--pin`` puts the bridge on one core and the bench with all its clients on the other
 (:mod:`bench.pinning`): the nearest thing on one machine to clients on other hosts.
 
@@ -439,6 +442,13 @@ def main() -> int:
         "--hostile",
         action="store_true",
         help="instead: the hostile clients' cases at human pace (bench.hostile_clients)",
+    )
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=1,
+        help="with --hostile: run every case this many times, interleaved, and read each "
+        "case's figures over all its rounds at once",
     )
     parser.add_argument(
         "--pin",
