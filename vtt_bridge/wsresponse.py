@@ -78,15 +78,24 @@ class DrainingResponse(web.WebSocketResponse):
                 else:
                     await self.send_str(frame)
             return
+        self.write_frames(frames)
+        writer = self._payload_writer
+        if writer is not None:
+            await writer.drain()  # returns at once unless the socket's buffer is full
+
+    def write_frames(self, frames: list[bytes | str]) -> None:
+        """Write each of ``frames`` as a frame of its own in one write to the socket, now
+        (no waiting: the caller has seen the connection open and the socket's buffer
+        empty, :meth:`vtt_bridge.outbound.Outbound.flush`)."""
+        request = self._req
+        transport = request.transport if request is not None else None
+        assert transport is not None
         parts: list[bytes] = []
         for frame in frames:
             payload = frame if isinstance(frame, bytes) else frame.encode("utf-8")
             parts.append(_header(_BINARY if isinstance(frame, bytes) else _TEXT, len(payload)))
             parts.append(payload)
         transport.write(b"".join(parts))
-        writer = self._payload_writer
-        if writer is not None:
-            await writer.drain()  # returns at once unless the socket's buffer is full
 
     def _close_transport(self) -> None:
         if self.too_big and not self._deferred:
