@@ -211,15 +211,14 @@ class Outbound:
 
     def _writable(self) -> bool:
         """Whether a write now goes straight to the socket: an open connection of ours
-        whose socket buffer is empty (else the writer sends, waiting as aiohttp does)."""
+        whose socket buffer is empty (else the writer sends, waiting as aiohttp does).
+        The buffer is asked for by name: uvloop's transports have it without being
+        ``asyncio.WriteTransport``s."""
         transport = self._transport
-        return (
-            isinstance(self._ws, DrainingResponse)
-            and not self._ws.closed
-            and isinstance(transport, asyncio.WriteTransport)
-            and not transport.is_closing()
-            and transport.get_write_buffer_size() == 0
-        )
+        if transport is None or not isinstance(self._ws, DrainingResponse) or self._ws.closed:
+            return False
+        buffered = getattr(transport, "get_write_buffer_size", None)
+        return buffered is not None and not transport.is_closing() and buffered() == 0
 
     def _write_now(self, frames: list[bytes | str]) -> None:
         """Write ``frames`` as :meth:`_send` sends them, in one socket write."""
