@@ -178,7 +178,9 @@ async def websocket(request: web.Request) -> web.StreamResponse:
                 await hub.receive(session, message.data, config.clock())
             # Take turns: frames already buffered are read without ever yielding, so
             # without this one connection's backlog would run before anyone else's.
-            await asyncio.sleep(0)
+            # With none buffered the next receive waits, which yields anyway.
+            if ws.buffered():
+                await asyncio.sleep(0)
         if ws.too_big:
             hub.metrics.count("too_big")
             await ws.drain()

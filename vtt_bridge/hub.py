@@ -641,7 +641,8 @@ class Hub:
                 elif isinstance(event, engine.events.PromptClosed):
                     closed.add(event.prompt)
             pending.opened, pending.closed = opened, closed
-            pending.prompts = tuple(p for p in prompts if p.prompt not in closed)
+            if prompts:  # most commands open none
+                pending.prompts = tuple(p for p in prompts if p.prompt not in closed)
             meta: dict[str, Any] = {"deadlines": opened, "t": now_ms}
             if sender is not None and ref is not None and not client.startswith("conn:"):
                 meta["client"], meta["ref"] = client, ref

@@ -5,6 +5,13 @@ Sending is not done in the receive loop: each connection has a bounded outbound 
 drained by its own writer task, so a slow client only ever slows itself.  A full queue
 closes it (1013), and a watchdog aborts one whose socket has not taken a frame for
 ``stall_timeout`` seconds.  Either way it leaves the broadcasts at once.
+
+What is queued for a waiting writer is written once per iteration of the event loop
+(:class:`_Flushes`), in the same frames the writer would have sent on waking, straight
+to the socket when its buffer is empty: a group commit's answers to fifty connections
+were fifty wake-ups, fifty task steps and fifty passes through aiohttp's sending
+coroutines before.  Anything else (a close to send, a socket with a backlog, a closing
+connection) wakes the writer, which sends as it always did.
 """
 
 from __future__ import annotations
@@ -13,6 +20,7 @@ import asyncio
 import collections
 import logging
 import math
+import weakref
 from collections.abc import Callable
 from typing import cast
 
@@ -32,6 +40,40 @@ log = logging.getLogger("vtt_bridge")
 
 CLOSE_POLICY = WSCloseCode.POLICY_VIOLATION  # 1008
 _FLUSH_AND_CLOSE = object()
+
+
+class _Flushes:
+    """The connections of one event loop with something queued for a waiting writer:
+    written in one callback, the next iteration of the loop, so everything queued in
+    this one (a group commit's answers) shares each connection's frame."""
+
+    def __init__(self) -> None:
+        self._due: list[Outbound] = []
+
+    def add(self, outbound: Outbound) -> None:
+        """Write ``outbound``'s queue in the next iteration (once, however often asked)."""
+        if not self._due:
+            asyncio.get_running_loop().call_soon(self._run)
+        self._due.append(outbound)
+
+    def _run(self) -> None:
+        due, self._due = self._due, []
+        for outbound in due:
+            outbound.flush()
+
+
+#: Each event loop's :class:`_Flushes` (tests run many loops, one after another).
+_FLUSHES: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Flushes] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _flushes() -> _Flushes:
+    loop = asyncio.get_running_loop()
+    found = _FLUSHES.get(loop)
+    if found is None:
+        found = _FLUSHES[loop] = _Flushes()
+    return found
 
 
 class Limits:
@@ -82,7 +124,14 @@ class Outbound:
         self._limit = config.outbound_queue if config.outbound_queue > 0 else math.inf
         self._half = config.outbound_queue // 2
         self._queue: collections.deque[object] = collections.deque()
+        #: While the writer waits for something to send (None: it is sending, or has
+        #: been woken and not yet run).
         self._wakeup: asyncio.Future[None] | None = None
+        #: Encoded, did not fit in the last frame: the first of the next.
+        self._carried: bytes | str | None = None
+        #: A write of the queue is asked for this iteration of the loop (:class:`_Flushes`).
+        self._flush_due = False
+        self._flushes = _flushes()
         self.dropped = False
         self.busy_since: float | None = None
         self._rate = config.rate_limit
@@ -122,30 +171,73 @@ class Outbound:
             self.drop(WSCloseCode.TRY_AGAIN_LATER, "too slow", "outbound queue full")
 
     def _put(self, item: object) -> bool:
-        """Queue ``item`` and wake the writer if it waits; False when the queue is full."""
+        """Queue ``item``, and if the writer waits, ask for the queue to be written in the
+        next iteration of the loop (:meth:`flush`); False when the queue is full."""
         if len(self._queue) >= self._limit:
             return False
         self._queue.append(item)
-        wakeup = self._wakeup
-        if wakeup is not None:
-            self._wakeup = None
-            if not wakeup.done():
-                wakeup.set_result(None)
+        if self._wakeup is not None and not self._flush_due:
+            self._flush_due = True
+            self._flushes.add(self)
         return True
 
-    async def _get(self) -> object:
-        """The next queued item, waiting for one."""
-        while not self._queue:
+    async def _wait(self) -> None:
+        """Wait until something is queued and :meth:`flush` leaves it to the writer."""
+        while not self._queue and self._carried is None:
             self._wakeup = asyncio.get_running_loop().create_future()
-            await self._wakeup
-        return self._queue.popleft()
+            try:
+                await self._wakeup
+            finally:
+                self._wakeup = None
+
+    def flush(self) -> None:
+        """Write what is queued now, as the waiting writer would on waking, when the
+        socket takes it at once (its buffer is empty, the connection open); else, or for
+        what is left (a close to send), wake the writer.  Nothing to do when the writer
+        is not waiting: it sends what is queued itself."""
+        self._flush_due = False
+        wakeup = self._wakeup
+        if wakeup is None or wakeup.done():
+            return
+        while (self._queue or self._carried is not None) and self._writable():
+            frames, closing = self._take()
+            if frames:
+                self._write_now(frames)
+            if closing:  # the writer sends the close (an await)
+                self._queue.appendleft(_FLUSH_AND_CLOSE)
+                break
+        if self._queue or self._carried is not None:
+            wakeup.set_result(None)
+
+    def _writable(self) -> bool:
+        """Whether a write now goes straight to the socket: an open connection of ours
+        whose socket buffer is empty (else the writer sends, waiting as aiohttp does).
+        The buffer is asked for by name: uvloop's transports have it without being
+        ``asyncio.WriteTransport``s."""
+        transport = self._transport
+        if transport is None or not isinstance(self._ws, DrainingResponse) or self._ws.closed:
+            return False
+        buffered = getattr(transport, "get_write_buffer_size", None)
+        return buffered is not None and not transport.is_closing() and buffered() == 0
+
+    def _write_now(self, frames: list[bytes | str]) -> None:
+        """Write ``frames`` as :meth:`_send` sends them, in one socket write."""
+        assert isinstance(self._ws, DrainingResponse)
+        if len(frames) > 1 and not self.session.batch:
+            self._ws.write_frames(frames)
+        else:
+            self._ws.write_frames(
+                [frames[0] if len(frames) == 1 else protocol.encode_batch(frames)]
+            )
 
     async def flushed(self, limit: float) -> None:
         """Wait until everything queued has been handed to the socket (or the client is
         gone, or ``limit`` seconds passed): a join holds its admission until then."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + limit
-        while (self._queue or self.busy_since is not None) and not self.dropped:
+        while (
+            self._queue or self._carried is not None or self.busy_since is not None
+        ) and not self.dropped:
             if loop.time() >= deadline:
                 return
             await asyncio.sleep(0.002)
@@ -315,41 +407,55 @@ class Outbound:
         without it gets a frame a message, but what is queued (within the same bounds)
         still goes in one socket write: a catch-up is not a system call an event."""
         loop = asyncio.get_running_loop()
-        queue = self._queue
-        carried: bytes | str | None = None  # encoded, did not fit in the last frame
         while True:
-            if carried is None:
-                item = queue.popleft() if queue else await self._get()
-                if item is _FLUSH_AND_CLOSE:
-                    await self._ws.close(code=self._close_code, message=self._close_reason)
-                    return
-                carried = self._encode(item)
-            frames, size, closing = [carried], _wire_size(carried), False
-            carried = None
-            while len(frames) < protocol.MAX_BATCH and queue:
-                item = queue.popleft()
-                if item is _FLUSH_AND_CLOSE:
-                    closing = True
-                    break
-                frame = self._encode(item)
-                size += _wire_size(frame) + 1  # the separator, or the array header's growth
-                if size + 5 > protocol.MAX_FRAME_BYTES:  # 5: the largest array header
-                    carried = frame
-                    break
-                frames.append(frame)
-            self.busy_since = loop.time()
-            if len(frames) > 1 and not self.session.batch:
-                await self._send_frames(frames)
-            else:
-                out = frames[0] if len(frames) == 1 else protocol.encode_batch(frames)
-                if isinstance(out, bytes):
-                    await self._ws.send_bytes(out)
-                else:
-                    await self._ws.send_str(out)
-            self.busy_since = None
+            if not self._queue and self._carried is None:
+                await self._wait()
+            frames, closing = self._take()
+            if frames:
+                self.busy_since = loop.time()
+                await self._send(frames)
+                self.busy_since = None
             if closing:
                 await self._ws.close(code=self._close_code, message=self._close_reason)
                 return
+
+    def _take(self) -> tuple[list[bytes | str], bool]:
+        """The next frame's messages, encoded, taken from the queue: what was carried
+        over, then what is queued, up to :data:`protocol.MAX_BATCH` messages and
+        :data:`protocol.MAX_FRAME_BYTES` (the message that does not fit is carried to
+        the next); and whether the close was reached (sent after them)."""
+        queue = self._queue
+        if self._carried is not None:
+            first, self._carried = self._carried, None
+        else:
+            item = queue.popleft()
+            if item is _FLUSH_AND_CLOSE:
+                return [], True
+            first = self._encode(item)
+        frames, size = [first], _wire_size(first)
+        while len(frames) < protocol.MAX_BATCH and queue:
+            item = queue.popleft()
+            if item is _FLUSH_AND_CLOSE:
+                return frames, True
+            frame = self._encode(item)
+            size += _wire_size(frame) + 1  # the separator, or the array header's growth
+            if size + 5 > protocol.MAX_FRAME_BYTES:  # 5: the largest array header
+                self._carried = frame
+                break
+            frames.append(frame)
+        return frames, False
+
+    async def _send(self, frames: list[bytes | str]) -> None:
+        """Send one frame's messages: a batch frame to a client that joined with
+        ``batch`` (one message: itself), else a frame each in one socket write."""
+        if len(frames) > 1 and not self.session.batch:
+            await self._send_frames(frames)
+            return
+        out = frames[0] if len(frames) == 1 else protocol.encode_batch(frames)
+        if isinstance(out, bytes):
+            await self._ws.send_bytes(out)
+        else:
+            await self._ws.send_str(out)
 
     async def _send_frames(self, frames: list[bytes | str]) -> None:
         """A client without ``batch``: one frame a message, all in one socket write

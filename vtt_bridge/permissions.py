@@ -141,11 +141,14 @@ def field_refusal(
     it controls: ``rolls_for`` says whose token the message's dice are for, and any
     other's are refused (``dice_refused``)."""
     rule = row or ROWS.get(type(message))
-    sender = _Sender(role, participant, lambda: rolls_for(message))
+    # The sender is built only when there are dice or params to judge: most commands
+    # (a move without dice) have none, and building it was most of this check's cost.
     for name in rule.dice if rule is not None else ():
         if getattr(message, name) is not None:
+            sender = _Sender(role, participant, lambda: rolls_for(message))
             return _dice_refusal(sender, dice, f"body.{name}")
     if message.TYPE == "act" and ruleset is not None:  # derived from engine.Act (rows.py)
+        sender = _Sender(role, participant, lambda: rolls_for(message))
         return _act_refusal(sender, message, dice, ruleset)
     return None
 

@@ -77,5 +77,6 @@ def register(hub: Hub) -> None:
 
 def exposition(hub: Hub) -> web.Response:
     """The registry in Prometheus's text format."""
+    hub.metrics.flush()
     body = generate_latest(hub.metrics.registry)
     return web.Response(body=body, headers={"Content-Type": CONTENT_TYPE_LATEST})

@@ -643,13 +643,18 @@ def _dumps(value: Any) -> str:
     """``value`` as compact JSON with sorted keys, for a column.
 
     msgspec writes it at a tenth of ``json.dumps``'s cost (the rows' JSON was most of
-    the database thread's Python); reading it back must give ``value`` again, else
-    (a NaN or an infinity, which msgspec writes as null; a tuple; an int beyond 64
-    bits) ``json.dumps`` writes it, refusing the non-finite as it always did.  Both
-    are JSON that reads back the same: the text is not compared anywhere, only read."""
+    the database thread's Python).  msgspec writes a NaN or an infinity as ``null``, so
+    text without a ``null`` in it holds no such number and is taken as written: the
+    values are the engine's plain builtins, which read back as they were written (a
+    tuple as a list, as ``json.dumps`` writes it too).  Text with a ``null`` (a None, or
+    a string holding the word) is read back and compared: only if that gives ``value``
+    again is it kept, else (a NaN or an infinity; a tuple; an int beyond 64 bits)
+    ``json.dumps`` writes it, refusing the non-finite as it always did.  Both are JSON
+    that reads back the same: the text is not compared anywhere, only read.  Checking
+    for ``null`` costs a scan of the text; reading back cost three times the encoding."""
     try:
         text = _ENCODE_SORTED(value)
-        if _DECODE(text) == value:
+        if b"null" not in text or _DECODE(text) == value:
             return text.decode("utf-8")
     except (TypeError, OverflowError, msgspec.MsgspecError):
         pass

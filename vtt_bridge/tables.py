@@ -131,9 +131,11 @@ class Session:
 
     def send_shared(self, shared: Shared, now_ms: int) -> None:
         """Queue a broadcast message under this connection's next seq."""
-        seq = self.next_seq()
-        if self.table is not None and self.table.recorder is not None:
-            self.table.recorder.frame_out(self.conn, shared.numbered(seq), now_ms)
+        # Once per member per event: the seq counted here, not by a call to next_seq.
+        self._out_seq = seq = self._out_seq + 1
+        table = self.table
+        if table is not None and table.recorder is not None:
+            table.recorder.frame_out(self.conn, shared.numbered(seq), now_ms)
         if self._deliver_shared is not None:
             self._deliver_shared(shared, seq)
         else:

@@ -11,7 +11,10 @@ closes its side (having read the close frame) or :data:`DRAIN_LIMIT_S` passes.
 
 One private aiohttp method is overridden (``_close_transport``); the tests close
 oversized frames many times over and check every close is 1009
-(``tests/bridge/test_hardening.py``), so a change in aiohttp shows there.
+(``tests/bridge/test_hardening.py``), so a change in aiohttp shows there.  One private
+attribute is read (the reader queue's ``_buffer``, :meth:`DrainingResponse.buffered`),
+and where it is missing the answer is the safe one (``tests/bridge/test_wsresponse.py``
+checks it is there).
 
 It also sends several messages in one socket write (:meth:`DrainingResponse.send_frames`):
 a client that did not join with ``batch`` gets one WebSocket frame a message, and a
@@ -53,6 +56,14 @@ class DrainingResponse(web.WebSocketResponse):
             self.too_big = True
         return await super().close(code=code, message=message, drain=drain)
 
+    def buffered(self) -> bool:
+        """Whether frames already read from the socket wait to be received: the receive
+        loop yields to the event loop after a frame only then (without them, its next
+        receive waits, which yields anyway; a yield per frame was a loop iteration and
+        a task step of every command).  True when it cannot tell (another aiohttp)."""
+        buffer = getattr(self._reader, "_buffer", None)
+        return buffer is None or len(buffer) > 0
+
     async def send_frames(self, frames: list[bytes | str]) -> None:
         """Send each of ``frames`` as a frame of its own (binary for bytes, text for a
         str), all in one write to the socket, then wait while the socket's buffer is
@@ -67,15 +78,24 @@ class DrainingResponse(web.WebSocketResponse):
                 else:
                     await self.send_str(frame)
             return
+        self.write_frames(frames)
+        writer = self._payload_writer
+        if writer is not None:
+            await writer.drain()  # returns at once unless the socket's buffer is full
+
+    def write_frames(self, frames: list[bytes | str]) -> None:
+        """Write each of ``frames`` as a frame of its own in one write to the socket, now
+        (no waiting: the caller has seen the connection open and the socket's buffer
+        empty, :meth:`vtt_bridge.outbound.Outbound.flush`)."""
+        request = self._req
+        transport = request.transport if request is not None else None
+        assert transport is not None
         parts: list[bytes] = []
         for frame in frames:
             payload = frame if isinstance(frame, bytes) else frame.encode("utf-8")
             parts.append(_header(_BINARY if isinstance(frame, bytes) else _TEXT, len(payload)))
             parts.append(payload)
         transport.write(b"".join(parts))
-        writer = self._payload_writer
-        if writer is not None:
-            await writer.drain()  # returns at once unless the socket's buffer is full
 
     def _close_transport(self) -> None:
         if self.too_big and not self._deferred:

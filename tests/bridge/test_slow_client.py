@@ -49,3 +49,36 @@ async def test_a_stalled_reader_is_dropped_and_nobody_else_waits(tmp_path: Path)
         participants = {s.participant for s in table.sessions}
         assert participants == {"gm", "bob"}  # alice was cut off, not waited for
         await alice.close()
+
+
+#: Scenes broadcast while a member does not read: enough (8 MB) to fill its socket's
+#: buffers on loopback, so its writer takes over from the write-at-once path.
+LATE = BURST
+
+
+async def test_a_reader_that_falls_behind_gets_everything_in_order(tmp_path: Path) -> None:
+    # Alice reads nothing while 400 scenes of about 20 KB (8 MB) are broadcast: once
+    # her socket's buffers are full, what is queued for her is sent by her writer,
+    # waiting on the socket, not written at once (``Outbound.flush``); her queue holds
+    # it all, so she is not cut off.  Once she reads, every message is there, in order,
+    # numbered 1, 2, 3 ...
+    limits = {"outbound_queue": 4 * LATE, "rate_limit": 100_000, "rate_burst": 100_000}
+    async with running(tmp_path, demo=True, **limits) as bridge:
+        table = bridge.hub.table_by_name("demo")
+        assert table is not None
+        gm = await bridge.connect()
+        alice = await bridge.connect()
+        await gm.join(token_of(table, "gm"))
+        await alice.join(token_of(table, "alice"))
+        alice.max_bytes = 1 << 20
+        scene = big_scene(150)
+        for _ in range(LATE):
+            seq = await gm.send(protocol.LoadScene, scene=scene)
+            assert isinstance(await gm.reply_to(seq), protocol.Ack)
+        last = table.last_event()
+        await alice.wait_for(protocol.Event, lambda m: m.index == last)
+        loaded = [m for m in alice.inbox if isinstance(m, protocol.Event)]
+        assert sum(m.kind == "scene_loaded" for m in loaded) == LATE
+        assert [m.index for m in loaded] == sorted(m.index for m in loaded)
+        assert [m.seq for m in alice.inbox] == list(range(1, len(alice.inbox) + 1))
+        assert "alice" in {s.participant for s in table.sessions}
