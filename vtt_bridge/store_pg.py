@@ -58,6 +58,7 @@ from vtt_bridge.store import (
     opened_before,
     version_runs,
 )
+from vtt_bridge.store_pg_group import LOG_COLUMNS, MOST_ROWS, commit_rows
 from vtt_bridge.store_pg_leases import (
     LIVE,
     Claimed,
@@ -87,10 +88,6 @@ _ROW_COLUMNS = "position, first_event, command, events, meta, rules_version, wir
 #: each prepared by the server once (psycopg prepares a text it has run five times)
 #: where a text per row count would be parsed and planned again at almost every commit.
 INSERT_CHUNK = 256
-_LOG_COLUMNS = (
-    "table_id, position, first_event, command, events, meta, rules_version, wire_version, "
-    "client, ref, participant, digest, event_count, epoch"
-)
 _ROW_WIDTH = 14
 #: Deadlines are looked for in pages of this many rows, newest first.
 DEADLINE_PAGE = 256
@@ -411,6 +408,17 @@ class PostgresStore:
         written = {t for t, _ in rows} | {t for t, _ in snapshots} | {s.id for s in settings}
         written |= {r.table_id for r in replies}
         db = self._db
+        if values and not (snapshots or settings or replies) and len(values) <= MOST_ROWS:
+            # Rows alone, the usual group: one statement, its own transaction.  The
+            # crash point comes before it is sent (nothing of it committed, as in the
+            # transaction below, where it comes before COMMIT).
+            self._crash("before_commit")
+            try:
+                commit_rows(db, self.bridge, self.epochs, values)
+            except psycopg.OperationalError:
+                if not db.broken or not self._committed(values[0]):
+                    raise
+            return (time.perf_counter() - started) * 1000
         try:
             # Pipelined: BEGIN, the owners' lock, the rows and the rest go out together
             # and the owners are checked once they are back, before COMMIT, so a group
@@ -627,7 +635,7 @@ def _insert_statement(rows: int) -> str:
         "(" + ", ".join(f"${_ROW_WIDTH * r + c + 1}" for c in range(_ROW_WIDTH)) + ")"
         for r in range(rows)
     )
-    return f"INSERT INTO log ({_LOG_COLUMNS}) VALUES {values}"
+    return f"INSERT INTO log ({LOG_COLUMNS}) VALUES {values}"
 
 
 def _text(value: object) -> str | None:
