@@ -31,6 +31,7 @@ it and find its position taken) and one not committed is never acknowledged.
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import threading
@@ -57,6 +58,7 @@ from vtt_bridge.store import (
     opened_before,
     version_runs,
 )
+from vtt_bridge.store_pg_group import LOG_COLUMNS, MOST_ROWS, commit_rows
 from vtt_bridge.store_pg_leases import (
     LIVE,
     Claimed,
@@ -80,15 +82,13 @@ Cursor = psycopg.Cursor[tuple[Any, ...]]
 _TABLE_COLUMNS = "id, name, seed, prompt_timeout, created_ms, dice"
 _TOKEN_COLUMNS = "token, table_id, participant, role, revoked"
 _ROW_COLUMNS = "position, first_event, command, events, meta, rules_version, wire_version"
-#: Log rows one INSERT statement carries (14 values each, far within PostgreSQL's
-#: 65,535 parameters).
+#: Log rows one INSERT statement carries at most (14 values each, far within
+#: PostgreSQL's 65,535 parameters).  A group's rows go in statements of a power of two
+#: rows each (50 rows: 32, 16 and 2), so a connection sees at most nine statement texts,
+#: each prepared by the server once (psycopg prepares a text it has run five times)
+#: where a text per row count would be parsed and planned again at almost every commit.
 INSERT_CHUNK = 256
-_INSERT_ROWS = (
-    "INSERT INTO log (table_id, position, first_event, command, events, meta, "
-    "rules_version, wire_version, client, ref, participant, digest, event_count, epoch) "
-    "VALUES "
-)
-_ROW_VALUES = "(" + ", ".join(["%s"] * 14) + ")"
+_ROW_WIDTH = 14
 #: Deadlines are looked for in pages of this many rows, newest first.
 DEADLINE_PAGE = 256
 #: Seconds without a heartbeat after which a serving process's tables may be claimed.
@@ -408,6 +408,17 @@ class PostgresStore:
         written = {t for t, _ in rows} | {t for t, _ in snapshots} | {s.id for s in settings}
         written |= {r.table_id for r in replies}
         db = self._db
+        if values and not (snapshots or settings or replies) and len(values) <= MOST_ROWS:
+            # Rows alone, the usual group: one statement, its own transaction.  The
+            # crash point comes before it is sent (nothing of it committed, as in the
+            # transaction below, where it comes before COMMIT).
+            self._crash("before_commit")
+            try:
+                commit_rows(db, self.bridge, self.epochs, values)
+            except psycopg.OperationalError:
+                if not db.broken or not self._committed(values[0]):
+                    raise
+            return (time.perf_counter() - started) * 1000
         try:
             # Pipelined: BEGIN, the owners' lock, the rows and the rest go out together
             # and the owners are checked once they are back, before COMMIT, so a group
@@ -445,14 +456,18 @@ class PostgresStore:
 
     @staticmethod
     def _insert_rows(cur: Cursor, values: list[tuple[Any, ...]]) -> None:
-        # One statement per INSERT_CHUNK rows, not a statement a row: a group commit's
-        # rows cost one round trip to the server, not one each.
-        for start in range(0, len(values), INSERT_CHUNK):
-            chunk = values[start : start + INSERT_CHUNK]
-            cur.execute(
-                _INSERT_ROWS + ", ".join([_ROW_VALUES] * len(chunk)),
-                [value for row in chunk for value in row],
-            )
+        # One statement for a power of two rows, not a statement a row: a group commit's
+        # rows cost a few statements in its round trip, not one each.  Written with
+        # PostgreSQL's own $n placeholders on a raw cursor: psycopg parses a query's %s
+        # placeholders again whenever it has more than 50 parameters (its cache's
+        # limit), and that parse was most of the database thread's work a row.
+        start = 0
+        with psycopg.RawCursor(cur.connection) as raw:
+            while start < len(values):
+                count = min(INSERT_CHUNK, 1 << (len(values) - start).bit_length() - 1)
+                chunk = values[start : start + count]
+                raw.execute(_insert_statement(count), [value for row in chunk for value in row])
+                start += count
 
     def _row_values(self, table_id: str, row: LogRow) -> tuple[Any, ...]:
         meta = row.meta
@@ -611,6 +626,16 @@ class PostgresStore:
             (table_id, first_event),
         )
         return None if not rows or rows[0][0] is None else str(rows[0][0])
+
+
+@functools.cache
+def _insert_statement(rows: int) -> str:
+    """The INSERT of ``rows`` log rows, with PostgreSQL's ``$n`` placeholders."""
+    values = ", ".join(
+        "(" + ", ".join(f"${_ROW_WIDTH * r + c + 1}" for c in range(_ROW_WIDTH)) + ")"
+        for r in range(rows)
+    )
+    return f"INSERT INTO log ({LOG_COLUMNS}) VALUES {values}"
 
 
 def _text(value: object) -> str | None:

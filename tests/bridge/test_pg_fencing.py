@@ -15,6 +15,7 @@ import pytest
 
 from vtt_bridge.store import LogRow, Snapshot, TableRow
 from vtt_bridge.store_pg import PostgresStore
+from vtt_bridge.store_pg_group import MOST_ROWS
 from vtt_bridge.store_pg_leases import Claimed, OwnedElsewhere
 from vtt_bridge.store_protocol import Fenced
 
@@ -78,6 +79,33 @@ def test_a_stale_owner_is_fenced_after_a_takeover(pg_dsn: str) -> None:
         assert a.epochs == {}
         assert a.claim("t1") == OwnedElsewhere("t1", "b", "ws://b.test/ws")
         assert _epochs(pg_dsn) == [(0, 1), (1, 1), (2, 2)]
+    finally:
+        a.close()
+        b.close()
+
+
+@pytest.mark.parametrize("rows", [3, MOST_ROWS + 1], ids=["one-statement", "transaction"])
+def test_a_group_with_one_lost_table_writes_nothing_of_any(pg_dsn: str, rows: int) -> None:
+    """A group commit is all or nothing, in one statement (the usual group) or in a
+    transaction (a longer one): a table lost among others refuses the whole group, said
+    as that table; and the same group without it commits whole."""
+    a, b = _bridge(pg_dsn, "a"), _bridge(pg_dsn, "b")
+    try:
+        for name in ("t1", "t2", "t3"):
+            a.create_table(TableRow(name, name, 7, 30.0, 0), [])
+        _expire(pg_dsn, "a")
+        assert b.claim("t2") == Claimed("t2", 2)
+        a.heartbeat()  # live again: t1 and t3 are still its own
+        group = [(f"t{1 + i % 3}", _row(i // 3)) for i in range(rows)]
+        with pytest.raises(Fenced) as refused:
+            a.append_many(group)
+        assert refused.value.table_ids == ["t2"]
+        with psycopg.connect(pg_dsn) as db:
+            assert db.execute("SELECT count(*) FROM log").fetchone() == (0,)
+        a.append_many([(t, r) for t, r in group if t != "t2"])
+        with psycopg.connect(pg_dsn) as db:
+            found = db.execute("SELECT table_id, position, epoch FROM log").fetchall()
+        assert sorted(found) == sorted((t, r.position, 1) for t, r in group if t != "t2")
     finally:
         a.close()
         b.close()

@@ -86,6 +86,39 @@ async def test_a_commit_held_on_one_table_does_not_hold_back_another(
             await member.close()
 
 
+async def test_a_table_keeps_its_lane_while_it_has_commands_in_flight(pg_dsn: str) -> None:
+    """A table whose commit is held has its next commands queued behind it on the same
+    lane (never committed on another one ahead of it), while a table with nothing in
+    flight starts a group on an idle lane; once all is answered no lane is remembered."""
+    config = Config(database=pg_dsn, db_connections=3)
+    async with TestServer(create_app(config)) as server, aiohttp.ClientSession() as http:
+        bridge = Bridge(server, http, config)
+        held, held_member = await _scene(bridge, "held")
+        _, free_member = await _scene(bridge, "free")
+        lock = await asyncio.to_thread(_hold_owner_row, pg_dsn, held.id)
+        try:
+            first = await held_member.send(protocol.Move, token="t-gm", path=((2, 1),))
+            await asyncio.sleep(0.2)  # its commit is waiting on the lock
+            second = await held_member.send(protocol.Move, token="t-gm", path=((3, 1),))
+            free_seq = await free_member.send(protocol.Move, token="t-gm", path=((2, 1),))
+            answer = await asyncio.wait_for(free_member.reply_to(free_seq), 10)
+            assert isinstance(answer, protocol.Ack)
+            await asyncio.sleep(0.2)  # an idle lane would have committed the second
+            assert held.positions == 1 and held.unanswered == 2
+        finally:
+            await asyncio.to_thread(lock.rollback)
+            await asyncio.to_thread(lock.close)
+        one = await asyncio.wait_for(held_member.reply_to(first), 10)
+        two = await asyncio.wait_for(held_member.reply_to(second), 10)
+        assert isinstance(one, protocol.Ack) and isinstance(two, protocol.Ack)
+        assert one.first_event is not None and two.first_event is not None
+        assert one.first_event < two.first_event and held.positions == 3
+        await bridge.hub.committer.drain()
+        assert not bridge.hub.committer._lane_of  # bounded by what is in flight
+        for member in (held_member, free_member):
+            await member.close()
+
+
 def test_db_connections_is_checked_at_start(pg_dsn: str) -> None:
     args = build_parser().parse_args(["serve", "--db", pg_dsn, "--db-connections", "3"])
     assert config_from_args(args).db_connections == 3

@@ -43,6 +43,26 @@ def test_a_batch_longer_than_a_chunk_reads_back_in_order(store_factory: StoreFac
         assert store.log(table) == [row for t, row in rows if t == table]
 
 
+def test_batches_of_every_size_read_back_in_order(store_factory: StoreFactory) -> None:
+    # PostgreSQL cuts a batch into statements of a power of two rows each, prepared
+    # once a text has run five times: sizes 1 to 40 and 300 (256 + 32 + 8 + 4), each
+    # committed several times, cover every cut and prepared statements' reuse.
+    tables = ["a", "b"]
+    store = _store(store_factory, tables)
+    written: dict[str, list[LogRow]] = {t: [] for t in tables}
+    for size in [*range(1, 41), *range(1, 41), 300, 300]:
+        rows = []
+        for i in range(size):
+            table = tables[i % 2]
+            at = len(written[table])
+            row = LogRow(at, 2 * at, {"type": "move", "n": at}, [{"kind": "k"}], {"ref": at})
+            written[table].append(row)
+            rows.append((table, row))
+        store.append_many(rows)
+    for table in tables:
+        assert store.log(table) == written[table]
+
+
 VALUES: list[Any] = [
     {"name": "Ögre — 鬼 🐉", "quote": 'a "b" \\ c\n'},  # non-ASCII and escapes
     {"big": 2**70, "small": -(2**63), "float": 1e16, "tiny": 5e-324, "zero": -0.0},
