@@ -2,7 +2,9 @@
 (:func:`vtt_bridge.app.crash_hook`), shared by :mod:`bench.crash` and
 :mod:`bench.crash_several`:
 
-* ``before_commit``: the batch is written but not committed;
+* ``before_commit``: nothing of the batch is committed yet (on SQLite and PostgreSQL's
+  pipelined transaction it is written, not committed; a PostgreSQL group of rows only,
+  one statement, has not been sent);
 * ``after_commit``: committed, before any acknowledgement;
 * ``after_ack``: acknowledged, before the broadcast;
 * ``mid_snapshot``: inside the snapshot's transaction.
