@@ -383,8 +383,11 @@ class Outbound:
         self.dropped = True
         self._on_drop(self.session)
         log.warning("aborting %s: no frame taken for too long", self.session.conn)
-        if isinstance(self._transport, asyncio.WriteTransport):
-            self._transport.abort()
+        # Asked for by name: uvloop's transports have it without being
+        # ``asyncio.WriteTransport``s (an isinstance check left their sockets open).
+        abort = getattr(self._transport, "abort", None)
+        if abort is not None:
+            abort()
 
     def close_after_sent(self, code: int, reason: str) -> None:
         """Send what is queued, then close with ``code`` and ``reason`` (a redirect)."""
