@@ -17,7 +17,7 @@ that happened, as before.
 from __future__ import annotations
 
 from collections import Counter, deque
-from typing import Any
+from typing import Any, TypeVar
 
 from prometheus_client import CollectorRegistry, Histogram
 from prometheus_client import Counter as PromCounter
@@ -112,19 +112,12 @@ class Metrics:
 
     def received(self, message_type: str) -> None:
         """A client message of ``message_type`` was decoded."""
-        tally = self._messages.get(message_type)
-        if tally is None:
-            tally = self._messages[message_type] = _Tally(self.messages.labels(message_type))
-        tally.count += 1
+        _count(self._messages, message_type, self.messages, message_type)
 
     def command_done(self, kind: str, outcome: str, seconds: float | None = None) -> None:
         """An engine command of ``kind`` ended ``outcome`` (``committed``, ``refused``,
         ``not_stored``); a committed one after ``seconds`` from its application."""
-        key = (kind, outcome)
-        tally = self._commands.get(key)
-        if tally is None:
-            tally = self._commands[key] = _Tally(self.commands.labels(kind, outcome))
-        tally.count += 1
+        _count(self._commands, (kind, outcome), self.commands, kind, outcome)
         if seconds is not None:
             self.ack_seconds.observe(seconds)
 
@@ -162,3 +155,15 @@ class _Tally:
     def __init__(self, child: PromCounter) -> None:
         self.child = child
         self.count = 0
+
+
+K = TypeVar("K")
+
+
+def _count(tallies: dict[K, _Tally], key: K, counter: PromCounter, *labels: str) -> None:
+    """Count one under ``key``, making its tally (``counter``'s child for ``labels``)
+    when first counted."""
+    tally = tallies.get(key)
+    if tally is None:
+        tally = tallies[key] = _Tally(counter.labels(*labels))
+    tally.count += 1

@@ -223,12 +223,14 @@ class Outbound:
     def _write_now(self, frames: list[bytes | str]) -> None:
         """Write ``frames`` as :meth:`_send` sends them, in one socket write."""
         assert isinstance(self._ws, DrainingResponse)
+        self._ws.write_frames(self._framed(frames))
+
+    def _framed(self, frames: list[bytes | str]) -> list[bytes | str]:
+        """One frame's messages as the WebSocket frames they go in: a frame each for a
+        client without ``batch``, else one (a batch frame, or the one message itself)."""
         if len(frames) > 1 and not self.session.batch:
-            self._ws.write_frames(frames)
-        else:
-            self._ws.write_frames(
-                [frames[0] if len(frames) == 1 else protocol.encode_batch(frames)]
-            )
+            return frames
+        return [frames[0] if len(frames) == 1 else protocol.encode_batch(frames)]
 
     async def flushed(self, limit: float) -> None:
         """Wait until everything queued has been handed to the socket (or the client is
@@ -451,10 +453,11 @@ class Outbound:
     async def _send(self, frames: list[bytes | str]) -> None:
         """Send one frame's messages: a batch frame to a client that joined with
         ``batch`` (one message: itself), else a frame each in one socket write."""
-        if len(frames) > 1 and not self.session.batch:
-            await self._send_frames(frames)
+        framed = self._framed(frames)
+        if len(framed) > 1:
+            await self._send_frames(framed)
             return
-        out = frames[0] if len(frames) == 1 else protocol.encode_batch(frames)
+        (out,) = framed
         if isinstance(out, bytes):
             await self._ws.send_bytes(out)
         else:
