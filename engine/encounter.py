@@ -13,12 +13,14 @@ from collections.abc import Sequence
 
 from engine.commands import GM, Command
 from engine.events import Event
+from engine.gridless_board import GridlessBoard
 from engine.handlers import HANDLERS
-from engine.model import EncounterState, Position
+from engine.model import EncounterState, Position, Scene
 from engine.options import Options, PathPlan, options, plan_path
 from engine.serial import state_hash
 from engine.spatial import SpatialCache
 from engine.threat import PathExit, Threat, path_exits, threat
+from geometry import ThreatIndex
 
 
 class Encounter:
@@ -43,6 +45,16 @@ class Encounter:
         new_state, events = handler(self._state, command, self._spatial)
         self._state = new_state
         return events
+
+    def adopt_index(self, scene: Scene, built: ThreatIndex | GridlessBoard) -> bool:
+        """Take ``built``, the index (gridless: the board) of ``scene`` made elsewhere
+        (:func:`engine.spatial.build_index`), so the first question about the scene
+        does not build it again.  Taken only while ``scene`` is the current state's
+        (the very object); returns whether it was (see
+        :meth:`engine.spatial.SpatialCache.adopt`)."""
+        if self._state.scene is not scene:
+            return False
+        return self._spatial.adopt(scene, built)
 
     def options(self, token_id: str, actor: str = GM) -> Options:
         """What ``actor`` may do with ``token_id`` now (see :mod:`engine.options`)."""

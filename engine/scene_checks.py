@@ -4,6 +4,7 @@ walls and terrain on the scene, a grid the geometry can build."""
 from __future__ import annotations
 
 import math
+from collections import deque
 
 from engine.errors import CommandRejected
 from engine.gridless_board import TOLERANCE, heights_meet
@@ -36,8 +37,33 @@ MAX_THREAT_MS = 5.0
 TERRAIN_KINDS = tuple(k.value for k in TerrainKind if k is not TerrainKind.NORMAL)
 
 
+#: The last scenes checked, by identity (a scene is an immutable value), each with
+#: its refusal (None: playable).
+_CHECKED: deque[tuple[Scene, CommandRejected | None]] = deque(maxlen=4)
+
+
 def check_scene(scene: Scene) -> None:
-    """Raise ``CommandRejected("bad_scene", ...)`` naming the first problem found."""
+    """Raise ``CommandRejected("bad_scene", ...)`` naming the first problem found.
+
+    The last few scenes checked are remembered by identity (the very object) with
+    their answer, and checking one again gives that answer at once: the bridge checks
+    a large scene on a worker thread while it reads it off the wire, so the load's own
+    check does not hold up the event loop a second time.  The check is a pure
+    function of an immutable value, so the answer is the same either way."""
+    for checked, refusal in _CHECKED:
+        if checked is scene:
+            if refusal is not None:
+                raise CommandRejected(refusal.code, refusal.message)
+            return
+    try:
+        _check_scene(scene)
+    except CommandRejected as exc:
+        _CHECKED.append((scene, exc))
+        raise
+    _CHECKED.append((scene, None))
+
+
+def _check_scene(scene: Scene) -> None:
     if scene.grid.kind not in GRID_KINDS:
         raise CommandRejected("bad_scene", f"grid kind {scene.grid.kind!r} is not supported")
     if scene.grid.gridless:

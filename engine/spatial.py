@@ -163,6 +163,22 @@ class SpatialCache:
         self._scene, self._index = scene, index
         return index
 
+    def adopt(self, scene: Scene, built: ThreatIndex | GridlessBoard) -> bool:
+        """Take ``built``, made elsewhere from exactly ``scene`` by :func:`build_index`
+        (a gridless scene: :func:`build_board`) and used by nothing since, as what
+        :meth:`index` (:meth:`board`) would build on first use.  The bridge builds a
+        loaded scene's index off its event loop.  Returns whether it was taken: not
+        when it is of another kind than this cache keeps (``eager``)."""
+        if isinstance(built, GridlessBoard):
+            if not scene.grid.gridless:
+                return False
+            self._board_scene, self._board = scene, built
+            return True
+        if scene.grid.gridless or built.eager != self._eager:
+            return False
+        self._scene, self._index = scene, built
+        return True
+
     def elevations(self, scene: Scene) -> Mapping[str, float]:
         """The elevation of every token of ``scene`` off the ground, by id (one on the
         ground is absent): read once per scene's tokens and followed move by move

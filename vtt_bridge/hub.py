@@ -34,6 +34,7 @@ from vtt_bridge import rows as _rows  # noqa: F401  (registers the shipped messa
 from vtt_bridge.admin import RESERVED_PARTICIPANTS
 from vtt_bridge.committer import Committer, CrashFn, Pending
 from vtt_bridge.config import wall_clock_ms
+from vtt_bridge.large_frames import LARGE_FRAME, LargeFrames, Ready
 from vtt_bridge.loading import DeadlineFn, StartupError
 from vtt_bridge.membership import CATCH_UP_CHUNK, SERVER_NAME
 from vtt_bridge.metrics import Metrics
@@ -64,9 +65,6 @@ DEFAULT_PROMPT_TIMEOUT = 30.0
 MAX_IN_FLIGHT = 8
 #: When a prompt's expiry could not be stored, it is tried again this much later.
 EXPIRE_RETRY_MS = 1000
-#: A frame of this many bytes or more is decoded with breaks for the loop
-#: (:meth:`Hub._decode_large`): below it, decoding takes well under a millisecond.
-LARGE_FRAME = 16 * 1024
 
 
 class Hub:
@@ -133,6 +131,10 @@ class Hub:
         )
         #: The join tokens joins read, kept while the database is unchanged.
         self.join_tokens = JoinTokens(self.committer, store)
+        #: The worker large frames are made ready on (:mod:`vtt_bridge.large_frames`).
+        self.large_frames = LargeFrames()
+        #: What it made of the frame each connection is having handled, while it is.
+        self._ready: dict[Session, Ready] = {}
         #: What start-up did with each table, and ``--verify-log``'s findings.
         self.load_reports: dict[str, loading.LoadReport] = {}
         self.verified: dict[str, loading.Verified] = {}
@@ -144,8 +146,10 @@ class Hub:
         return self.committer.snapshot_every
 
     def close(self) -> None:
-        """Stop the writer and the database worker and close the store."""
+        """Stop the writer, the database worker and the large frames' worker, and close
+        the store."""
         self.committer.close()
+        self.large_frames.close()
         self.store.close()
 
     async def drain(self) -> None:
@@ -326,11 +330,13 @@ class Hub:
 
     async def receive(self, session: Session, frame: str | bytes, now_ms: int) -> None:
         """Handle one frame from ``session``'s connection."""
+        ready: Ready | None = None
         try:
             if len(frame) < LARGE_FRAME:
                 message = protocol.decode_client(frame, max_bytes=self.max_message_bytes)
             else:
-                message = await self._decode_large(frame)
+                ready = await self._make_ready(session, frame)
+                message = ready.message
             self.metrics.received(message.TYPE)
         except protocol.ProtocolError as exc:
             if session.table is not None and session.table.recorder is not None:
@@ -368,25 +374,23 @@ class Hub:
             )
             return
         assert row is not None
-        await row.handle(self, session, message, frame, now_ms)
+        if ready is None or ready.command is None:
+            await row.handle(self, session, message, frame, now_ms)
+            return
+        # A connection's frames are handled one at a time: its entry is this frame's.
+        self._ready[session] = ready
+        try:
+            await row.handle(self, session, message, frame, now_ms)
+        finally:
+            del self._ready[session]
 
-    async def _decode_large(self, frame: str | bytes) -> protocol.ClientMessage:
-        """Decode a large frame in three stretches of the loop, not one.
-
-        The largest scene a frame carries takes about 18 ms of the loop's thread from
-        its bytes to its broadcast: parsing (a third), reading it into its message (a
-        third) and applying it.  Other connections' frames run between the stretches.
-        This connection's own later frames wait (its frames are handled one at a time),
-        and nothing is recorded or applied before the last stretch: the frame takes its
-        place in its table's order when decoded, as if it had arrived those few
-        milliseconds later (a smaller frame from another member sent just after it may
-        be answered first), and a replay, which follows the recorded order, does the
-        same."""
-        tree = protocol.parse_frame(frame, max_bytes=self.max_message_bytes)
-        await asyncio.sleep(0)
-        message = protocol.client_from_wire(tree)
-        await asyncio.sleep(0)
-        return message
+    async def _make_ready(self, session: Session, frame: str | bytes) -> Ready:
+        """Decode a large frame, and work out its command's engine and log forms, on the
+        large frames' worker (:mod:`vtt_bridge.large_frames`, which says why and what
+        that does to the frame's order)."""
+        participant = session.participant if session.table is not None else None
+        work = self.large_frames.submit(frame, self.max_message_bytes, participant)
+        return await asyncio.wrap_future(work)
 
     async def answer(self, session: Session, action: Callable[[], None], now_ms: int) -> None:
         """Send a reply that changes nothing (see :meth:`_answer`)."""
@@ -494,11 +498,17 @@ class Hub:
         if refused is not None:
             await self._refuse_in_order(table, session, message.seq, refused, now_ms, digest)
             return
-        command = row.to_command(message, session.participant, table)
+        ready = self._ready.get(session)
+        command = None if ready is None else ready.command_for(message, session.participant)
+        if command is None:
+            command = row.to_command(message, session.participant, table)
+            ready = None
         self.metrics.count("commands")
         # Not waited for: the writer acknowledges it once committed, in queue order,
         # and the connection goes on reading (group commit wants commands in flight)...
-        pending = self._apply(table, session, message.seq, session.client, command, now_ms, digest)
+        pending = self._apply(
+            table, session, message.seq, session.client, command, now_ms, digest, ready
+        )
         if session.in_flight >= MAX_IN_FLIGHT:
             # ...up to a few: a burst of commands must not become a burst of answers
             # bigger than a member's outbound queue holds.
@@ -613,9 +623,11 @@ class Hub:
         command: engine.Command,
         now_ms: int,
         digest: str | None = None,
+        ready: Ready | None = None,
     ) -> Pending:
         """Apply ``command`` to the table at once and queue it for its commit and answer
-        (:meth:`Committer.wait` waits for that).
+        (:meth:`Committer.wait` waits for that).  ``ready``: what the large frames'
+        worker made of the frame ``command`` came in (its log forms, its scene's index).
 
         Synchronous on purpose: nothing else runs on the event loop between applying a
         command and queueing it, so the queue order is the order commands were applied
@@ -627,7 +639,12 @@ class Hub:
         except CommandRejected as exc:
             pending.refusal = (exc.code, exc.message, None)
         else:
-            plain = [event_to_plain(e) for e in events]
+            plain = _ready_events(ready, command, events)
+            if plain is None:
+                plain = [event_to_plain(e) for e in events]
+            elif ready is not None and ready.index is not None:
+                assert isinstance(command, engine.LoadScene)
+                table.encounter.adopt_index(command.scene, ready.index)
             # The prompts the command opened, found once: their deadlines here, and the
             # events themselves for the broadcast to tell each controller (not re-read
             # from the state).
@@ -650,13 +667,31 @@ class Hub:
                 if digest is not None:
                     meta["digest"] = digest
             pending.row = LogRow(
-                table.next_position, table.next_event, command_to_plain(command), plain, meta
+                table.next_position,
+                table.next_event,
+                command_to_plain(command) if ready is None or ready.plain is None else ready.plain,
+                plain,
+                meta,
             )
             pending.state = table.encounter.state
             table.next_position += 1
             table.next_event += len(plain)
         self.committer.enqueue(pending)
         return pending
+
+
+def _ready_events(
+    ready: Ready | None, command: engine.Command, events: Sequence[engine.Event]
+) -> list[dict[str, Any]] | None:
+    """The events' log forms the large frames' worker wrote for ``command``, if the
+    encounter answered it with exactly the events written (a scene load's one
+    ``scene_loaded`` of that very scene); else None."""
+    if ready is None or ready.events is None or ready.command is not command:
+        return None
+    assert isinstance(command, engine.LoadScene)
+    if len(events) != 1 or not isinstance(events[0], engine.events.SceneLoaded):
+        return None
+    return ready.events if events[0].scene is command.scene else None
 
 
 def new_table_records(

@@ -95,6 +95,13 @@ class MessageRow:
         """The wire ``type``."""
         return self.wire.TYPE
 
+    def table_free_command(self, message: Any, actor: str) -> Any:
+        """The engine command for ``message`` sent by ``actor``, for a row whose command
+        needs nothing of the table (no ``fill``); None for any other row."""
+        if self._read is None or self.fill is not None:
+            return None
+        return self._read(message, actor)
+
     def to_command(self, message: Any, actor: str, table: Table) -> Any:
         """The engine command for ``message`` sent by ``actor`` at ``table``."""
         assert self._read is not None, f"{self.name!r} is not a command"
