@@ -20,7 +20,7 @@ says so instead of answering wrongly.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Generator, Mapping
 
 from shapely.geometry import Polygon
 
@@ -86,12 +86,34 @@ def build_board(scene: Scene) -> GridlessBoard:
 def build_index(scene: Scene, *, eager: bool = False) -> ThreatIndex:
     """A fresh index of ``scene``: grid, walls and doors, terrain, every token's threat
     (worked out when first asked, or at once and at every move with ``eager``)."""
+    steps = index_in_steps(scene, eager=eager)
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            index: ThreatIndex = done.value
+            return index
+
+
+#: Tokens :func:`index_in_steps` places between two of its pauses.
+TOKENS_PER_STEP = 256
+
+
+def index_in_steps(scene: Scene, *, eager: bool = False) -> Generator[None, None, ThreatIndex]:
+    """:func:`build_index` in pieces: a generator that pauses (yields None) after the
+    grid, walls and terrain, and after every :data:`TOKENS_PER_STEP` tokens, and
+    returns the index.  A caller with other work to do between the pieces (the
+    bridge's event loop, indexing a large scene it has just read) drives it; the index
+    is the same as :func:`build_index`'s."""
     grid = scene.grid.build()
     walls = WallSet({w.id: _barrier(w) for w in scene.walls})
     terrain = TerrainMap([_region(t) for t in scene.terrain], grid=grid) if scene.terrain else None
     index = ThreatIndex(grid, walls, terrain, eager=eager)
-    for token in scene.tokens:
+    yield
+    for placed, token in enumerate(scene.tokens, 1):
         index.add_token(token.id, token.cell, size=token.size, reach=token.reach, shared=True)
+        if placed % TOKENS_PER_STEP == 0:
+            yield
     return index
 
 

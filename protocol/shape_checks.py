@@ -123,9 +123,16 @@ class TokenChecks(Wire, frozen=True, kw_only=True):
         for name, value in stats.items():
             if not 1 <= len(name) <= 64:
                 raise ProtocolError("bad_value", f"stat name {show(name)}: 1..64 characters")
-            check_text(name, join_path("stats", key_segment(name)))
-            _stat(value, join_path("stats", key_segment(name)))
-        force_setattr(self, "stats", dict(sorted(stats.items())))
+            # The stat's path is built only for a refusal: a scene checks thousands.
+            try:
+                check_text(name)
+                _stat(value, "")
+            except ProtocolError as exc:
+                exc.prefix(join_path("stats", key_segment(name)))
+                raise
+        names = list(stats)
+        if names != sorted(names):
+            force_setattr(self, "stats", dict(sorted(stats.items())))
 
 
 class SceneChecks(Wire, frozen=True, kw_only=True):

@@ -34,7 +34,7 @@ from vtt_bridge import rows as _rows  # noqa: F401  (registers the shipped messa
 from vtt_bridge.admin import RESERVED_PARTICIPANTS
 from vtt_bridge.committer import Committer, CrashFn, Pending
 from vtt_bridge.config import wall_clock_ms
-from vtt_bridge.large_frames import LARGE_FRAME, LargeFrames, Ready
+from vtt_bridge.large_frames import LARGE_FRAME, Ready, make_ready
 from vtt_bridge.loading import DeadlineFn, StartupError
 from vtt_bridge.membership import CATCH_UP_CHUNK, SERVER_NAME
 from vtt_bridge.metrics import Metrics
@@ -131,9 +131,7 @@ class Hub:
         )
         #: The join tokens joins read, kept while the database is unchanged.
         self.join_tokens = JoinTokens(self.committer, store)
-        #: The worker large frames are made ready on (:mod:`vtt_bridge.large_frames`).
-        self.large_frames = LargeFrames()
-        #: What it made of the frame each connection is having handled, while it is.
+        #: What was made ready of the large frame each connection is having handled.
         self._ready: dict[Session, Ready] = {}
         #: What start-up did with each table, and ``--verify-log``'s findings.
         self.load_reports: dict[str, loading.LoadReport] = {}
@@ -146,10 +144,8 @@ class Hub:
         return self.committer.snapshot_every
 
     def close(self) -> None:
-        """Stop the writer, the database worker and the large frames' worker, and close
-        the store."""
+        """Stop the writer and the database worker and close the store."""
         self.committer.close()
-        self.large_frames.close()
         self.store.close()
 
     async def drain(self) -> None:
@@ -385,12 +381,11 @@ class Hub:
             del self._ready[session]
 
     async def _make_ready(self, session: Session, frame: str | bytes) -> Ready:
-        """Decode a large frame, and work out its command's engine and log forms, on the
-        large frames' worker (:mod:`vtt_bridge.large_frames`, which says why and what
-        that does to the frame's order)."""
+        """Decode a large frame, and work out its command's engine and log forms, in
+        pieces with the loop's other work between them (:mod:`vtt_bridge.large_frames`,
+        which says why and what that does to the frame's order)."""
         participant = session.participant if session.table is not None else None
-        work = self.large_frames.submit(frame, self.max_message_bytes, participant)
-        return await asyncio.wrap_future(work)
+        return await make_ready(frame, self.max_message_bytes, participant)
 
     async def answer(self, session: Session, action: Callable[[], None], now_ms: int) -> None:
         """Send a reply that changes nothing (see :meth:`_answer`)."""

@@ -1,9 +1,10 @@
-"""Large frames are made ready on a worker thread (``vtt_bridge.large_frames``): what a
+"""Large frames are made ready in pieces (``vtt_bridge.large_frames``): what a
 table sees, logs and is answered is exactly what the event loop alone would give, and
-the scene's index built there is the one the first question uses."""
+the scene's index built then is the one the first question uses."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import msgpack
@@ -33,14 +34,14 @@ def large(message: protocol.ClientMessage) -> str:
 
 def test_what_the_worker_makes_is_what_the_loop_would() -> None:
     message = protocol.LoadScene(seq=3, scene=SCENE)
-    ready = make_ready(large(message), protocol.MAX_FRAME_BYTES, "gm")
+    ready = asyncio.run(make_ready(large(message), protocol.MAX_FRAME_BYTES, "gm"))
     assert ready.message == message
     command = ROWS[protocol.LoadScene].table_free_command(message, "gm")
     assert ready.command == command and ready.plain == command_to_plain(command)
     assert ready.events == [event_to_plain(engine.events.SceneLoaded(command.scene))]
     assert isinstance(ready.index, ThreatIndex)
     # Not a member yet (no table): only decoded, as the loop would before refusing it.
-    outsider = make_ready(large(message), protocol.MAX_FRAME_BYTES, None)
+    outsider = asyncio.run(make_ready(large(message), protocol.MAX_FRAME_BYTES, None))
     assert outsider.message == message and outsider.command is None
 
 
