@@ -39,7 +39,7 @@ from protocol.validate import (
     MAX_MAP_LEN,
     Rejected,
     check_seq,
-    json_safe,
+    checked_tree,
     key_segment,
     show,
 )
@@ -252,7 +252,7 @@ def parse_frame(
     if not doubts.found:
         return tree
     try:
-        return json_safe(tree, "", max_depth=max_depth)
+        return checked_tree(tree, max_depth=max_depth)
     except ProtocolError as exc:
         exc.seq = _peek_seq(tree)
         raise

@@ -16,7 +16,7 @@ from typing import Any, Final
 from msgspec.structs import force_setattr
 
 from protocol.errors import ProtocolError, join_path
-from protocol.text import check_text
+from protocol.text import check_text, first_forbidden
 from protocol.validate import INT_MAX, INT_MIN, key_segment, show
 from protocol.wire import MAX_MAGNITUDE, Wire
 
@@ -120,17 +120,23 @@ class TokenChecks(Wire, frozen=True, kw_only=True):
         stats: dict[str, Any] = getattr(self, "stats")  # noqa: B009
         if len(stats) > MAX_STATS:
             raise ProtocolError("bad_value", f"more than {MAX_STATS} stats", path="stats")
+        # A scene checks thousands of stats: the common ones are judged inline, and a
+        # stat's path is built only for a refusal (by the checks that name it).
         for name, value in stats.items():
             if not 1 <= len(name) <= 64:
                 raise ProtocolError("bad_value", f"stat name {show(name)}: 1..64 characters")
-            # The stat's path is built only for a refusal: a scene checks thousands.
-            try:
-                check_text(name)
-                _stat(value, "")
-            except ProtocolError as exc:
-                exc.prefix(join_path("stats", key_segment(name)))
-                raise
+            kind = type(value)
+            if kind is bool or (kind is int and INT_MIN <= value <= INT_MAX):
+                continue
+            if kind is float and abs(value) <= MAX_MAGNITUDE:
+                continue
+            if kind is str and len(value) <= 256 and first_forbidden(value) is None:
+                continue
+            _stat(value, join_path("stats", key_segment(name)))
         names = list(stats)
+        if first_forbidden("".join(names)) is not None:
+            for name in names:
+                check_text(name, join_path("stats", key_segment(name)))
         if names != sorted(names):
             force_setattr(self, "stats", dict(sorted(stats.items())))
 

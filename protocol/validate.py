@@ -98,6 +98,66 @@ def json_safe(value: object, path: str, *, max_depth: int = MAX_DEPTH) -> Any:
         raise
 
 
+def checked_tree(tree: object, *, max_depth: int = MAX_DEPTH) -> Any:
+    """``tree``, a parser's output, if :func:`json_safe` finds nothing wrong in it, else
+    its :class:`ProtocolError` (with the path).
+
+    The same verdict as :func:`json_safe`, for a tree nobody else holds: a valid one is
+    returned as it is, not copied, after a walk that calls no function per scalar (a
+    large scene is some 300,000 nodes, most of them numbers and short strings); one the
+    walk doubts goes through :func:`json_safe`, which names what is wrong."""
+    if _fine(tree, max_depth):
+        return tree
+    return json_safe(tree, "", max_depth=max_depth)
+
+
+def _fine(value: object, budget: int) -> bool:
+    # Exact built-in types only (all a parser makes); anything else, a subclass, a
+    # ``Rejected`` marker, bytes, is left for ``json_safe`` to judge and name.
+    kind = type(value)
+    if kind is dict or kind is list:
+        if budget <= 0:
+            return False
+        items: Any = value.values() if kind is dict else value  # type: ignore[attr-defined]
+        if kind is dict:
+            if len(value) > MAX_MAP_LEN:  # type: ignore[arg-type]
+                return False
+            for key in value:  # type: ignore[attr-defined]
+                if type(key) is not str or not (key.isascii() or _SURROGATE.search(key) is None):
+                    return False
+        elif len(value) > MAX_ARRAY_LEN:  # type: ignore[arg-type]
+            return False
+        inner = budget - 1
+        for item in items:
+            of = type(item)
+            if of is str:
+                if not item.isascii() and _SURROGATE.search(item) is not None:
+                    return False
+            elif of is float:
+                if not math.isfinite(item):
+                    return False
+            elif of is int:
+                if not INT_MIN <= item <= INT_MAX:
+                    return False
+            elif of is bool or item is None:
+                continue
+            elif not _fine(item, inner):
+                return False
+        return True
+    return _fine_scalar(value)
+
+
+def _fine_scalar(value: object) -> bool:
+    kind = type(value)
+    if kind is str:
+        return _valid_unicode(value)  # type: ignore[arg-type]
+    if kind is float:
+        return math.isfinite(value)  # type: ignore[arg-type]
+    if kind is int:
+        return INT_MIN <= value <= INT_MAX  # type: ignore[operator]
+    return kind is bool or value is None
+
+
 def _copy(value: object, budget: int, kind: type | None = None) -> Any:
     # Recursion is bounded by ``budget`` (at most MAX_DEPTH frames), so no RecursionError.
     # This runs over every inbound frame and every event a server sends, so the exact

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from protocol import MAX_FRAME_BYTES, ProtocolError, codec, parse_frame
-from protocol.validate import MAX_DEPTH, json_safe
+from protocol.validate import MAX_DEPTH, checked_tree, json_safe
 
 # st.text never draws a lone surrogate: joined characters may.
 STRINGS = st.lists(st.characters() | st.sampled_from(["\ud800", "\udfff"]), max_size=4).map("".join)
@@ -75,3 +75,15 @@ def test_a_msgpack_frame_skips_the_scan_only_when_it_would_pass(value: Any, dept
     except (OverflowError, ValueError):  # ints past uint64 do not pack: nothing to read
         return
     assert same(outcome(lambda: parse_frame(frame)), outcome(lambda: always_scanned(frame)))
+
+
+@settings(max_examples=300, deadline=None)
+@given(value=VALUES, depth=st.integers(0, 36))
+def test_the_checked_walk_gives_json_safes_verdict_and_keeps_a_valid_tree(
+    value: Any, depth: int
+) -> None:
+    tree = nested(value, depth)
+    verdict = outcome(lambda: checked_tree(tree))
+    assert same(verdict, outcome(lambda: json_safe(tree, "")))
+    if verdict[0] == "tree":
+        assert verdict[1] is tree  # not copied: a parser's tree is nobody else's
