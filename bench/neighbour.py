@@ -343,7 +343,7 @@ async def measure(options: argparse.Namespace) -> dict[str, Any]:
                 loop_cpu_during(bridge.pid, options.warmup + 1.0, options.seconds - 1.0),
             )
             result["hostile_reach"] = await hostile_reach.run_cases(
-                url, port, reach_plan, options.warmup, options.seconds
+                url, port, reach_plan, options.warmup, options.seconds, options.rounds
             )
             result["peak_rss_mb"] = round(peak_rss_mb(bridge.pid), 1)
             result["neighbour"] = report
@@ -447,7 +447,8 @@ def main() -> int:
         "--rounds",
         type=int,
         default=1,
-        help="with --hostile: run every case this many times, interleaved, and read each "
+        help="run every hostile case (the long-reach tower, its control, the reload; with "
+        "--hostile: the hostile clients') this many times, interleaved, and read each "
         "case's figures over all its rounds at once",
     )
     parser.add_argument(
