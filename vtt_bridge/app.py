@@ -24,7 +24,16 @@ from aiohttp import WSCloseCode, web
 
 import protocol
 from vtt_bridge import describing, heap, listener, ownership, prometheus
-from vtt_bridge.appkeys import CONFIG, CONNECTIONS, HUB, LIMITS, RECORDERS, TASKS, TIMERS
+from vtt_bridge.appkeys import (
+    COLLECTIONS,
+    CONFIG,
+    CONNECTIONS,
+    HUB,
+    LIMITS,
+    RECORDERS,
+    TASKS,
+    TIMERS,
+)
 from vtt_bridge.config import Config
 from vtt_bridge.connection import arrival_turns, websocket
 from vtt_bridge.hosts import hosts_guard, origin_allowed
@@ -208,7 +217,7 @@ async def _hub_context(app: web.Application) -> AsyncIterator[None]:
     # then on every collection's survivors are frozen too, and a full collection is
     # rare (:mod:`vtt_bridge.heap`); thawed at shutdown (a process that starts several
     # servers, as the tests do, must not keep every earlier one's).
-    collections = heap.Collections()
+    collections = app[COLLECTIONS] = heap.Collections()
     collections.start()
     collector = loop.create_task(collections.run())
     log.info("hub ready", extra={"tables": len(hub.tables), "database": str(config.database)})

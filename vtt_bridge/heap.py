@@ -46,6 +46,9 @@ FULL_GROWTH = 0.25
 FULL_MIN_INTERVAL_S = 60.0
 #: How often the event loop looks whether a full collection is due.
 _CHECK_S = 1.0
+#: The policies running in this process, and Python's thresholds before the first.
+_running: list[Collections] = []
+_saved: list[tuple[int, int, int]] = []
 
 
 class Collections:
@@ -57,13 +60,17 @@ class Collections:
         growth: float = FULL_GROWTH,
         min_interval: float = FULL_MIN_INTERVAL_S,
     ) -> None:
-        self._young = young
-        self._growth = growth
-        self._min_interval = min_interval
-        self._saved: tuple[int, int, int] | None = None
-        #: Objects the last full collection left frozen, and net allocations of
-        #: tracked objects since then (each young collection's count, added up).
-        self._left = 0
+        #: Net allocations between young collections.
+        self.young = young
+        #: A full collection is due once the net allocations since the last one are
+        #: this share of the objects it left (:attr:`left`) ...
+        self.growth = growth
+        #: ... and at least this many seconds have passed since it.
+        self.min_interval = min_interval
+        #: Objects the last full collection left (frozen).
+        self.left = 0
+        #: Net allocations of tracked objects since then (each young collection's
+        #: count, added up).
         self._since = 0
         self._last_full = 0.0
         #: Full collections run, and the longest, in ms (for the tests and the log).
@@ -72,18 +79,22 @@ class Collections:
 
     def start(self) -> None:
         """Collect and freeze what exists now, then freeze after every collection."""
-        self._saved = gc.get_threshold()
+        if not _running:  # the first of the process's servers (tests run several)
+            _saved.append(gc.get_threshold())
+        _running.append(self)
         self._full()
-        gc.set_threshold(self._young, 10, 10)
+        gc.set_threshold(self.young, 10, 10)
         gc.callbacks.append(self._collected)
 
     def stop(self) -> None:
-        """Back to Python's own collections; everything thawed."""
+        """Stop; once no other server of the process runs one, back to Python's own
+        collections as they were, everything thawed."""
         if self._collected in gc.callbacks:
             gc.callbacks.remove(self._collected)
-        if self._saved is not None:
-            gc.set_threshold(*self._saved)
-            self._saved = None
+        if self in _running:
+            _running.remove(self)
+            if not _running:
+                gc.set_threshold(*_saved.pop())
         gc.unfreeze()
 
     def _collected(self, phase: str, info: dict[str, Any]) -> None:
@@ -98,8 +109,8 @@ class Collections:
     def due(self) -> bool:
         """Whether a full collection is due (see the module docstring)."""
         return (
-            self._since > self._growth * self._left
-            and time.monotonic() - self._last_full >= self._min_interval
+            self._since > self.growth * self.left
+            and time.monotonic() - self._last_full >= self.min_interval
         )
 
     def full(self) -> float:
@@ -112,8 +123,8 @@ class Collections:
         log.info(
             "full garbage collection: %.1f ms, %d objects kept",
             ms,
-            self._left,
-            extra={"gc_ms": round(ms, 1), "gc_objects": self._left},
+            self.left,
+            extra={"gc_ms": round(ms, 1), "gc_objects": self.left},
         )
         return ms
 
@@ -121,7 +132,7 @@ class Collections:
         gc.unfreeze()
         gc.collect()
         gc.freeze()
-        self._left = gc.get_freeze_count()
+        self.left = gc.get_freeze_count()
         self._since = 0
         self._last_full = time.monotonic()
 
