@@ -56,7 +56,7 @@ async def test_survivors_are_frozen_and_a_full_collection_frees_their_cycles(
 
         # Objects frozen since the last full collection past its share (kept alive,
         # then let go) make one due; the loop runs it while alice plays on.
-        collections.min_interval = 0.0
+        collections.min_interval = collections.spacing = 0.0
         before = collections.full_collections
         kept = [[i] for i in range(int(collections.growth * collections.left) + 10_000)]
         del kept
