@@ -11,13 +11,19 @@ those pauses, not the work, made the acknowledgements' p99 (about 45 to 120 ms).
 
 So after every collection what survived it is frozen (``gc.freeze()``, a list splice):
 a collection walks only what was made since the one before, and each object is walked
-once, young.  What Python would have found later, garbage cycles among objects that had
-survived (a closed connection leaves about 70 objects, 12 KiB, in cycles), waits for a
-full collection (:meth:`Collections.full`: every object thawed, collected, frozen
-again), run on the event loop once the net allocations since the last one reach
-:data:`FULL_GROWTH` of the objects it left (Python's own rule for its full
-collections), and at most every :data:`FULL_MIN_INTERVAL_S` or :data:`FULL_SPACING`
-times the last one's pause, whichever is longer.  Young collections come every
+once, young (2 to 5 ms at 1,000 tables).  What Python would have found later, garbage
+cycles among objects that had survived, waits for a full collection
+(:meth:`Collections.full`: every object thawed, collected, frozen again), which walks
+the whole heap (at 1,000 tables about a million objects, 0.7 to 0.8 s of the loop).
+Those cycles come from connections: a closed one leaves about
+:data:`CONNECTION_GARBAGE` objects (12 KiB) in cycles (aiohttp's request and protocol,
+the transport, the outbound side).  The tables' own growth (their events, their states)
+is not garbage.  So a full collection is due once the connections opened since the last
+one would leave :data:`FULL_GROWTH` of the objects it left as garbage (Python's own
+share for its full collections), or :data:`FULL_EVERY_S` passed (whatever else leaks
+into a cycle), and never sooner than :data:`FULL_MIN_INTERVAL_S` or
+:data:`FULL_SPACING` times the last one's pause after it: full collections take at most
+half a per cent of the loop's time.  Young collections come every
 :data:`YOUNG_THRESHOLD` net allocations (CPython's default is 700).
 
 What start-up made (the tables as loaded, the modules) is frozen before the first
@@ -31,9 +37,18 @@ import asyncio
 import gc
 import logging
 import time
+from collections.abc import Callable
 from typing import Any
 
-__all__ = ["FULL_GROWTH", "FULL_MIN_INTERVAL_S", "FULL_SPACING", "YOUNG_THRESHOLD", "Collections"]
+__all__ = [
+    "CONNECTION_GARBAGE",
+    "FULL_EVERY_S",
+    "FULL_GROWTH",
+    "FULL_MIN_INTERVAL_S",
+    "FULL_SPACING",
+    "YOUNG_THRESHOLD",
+    "Collections",
+]
 
 log = logging.getLogger("vtt_bridge")
 
@@ -41,14 +56,16 @@ log = logging.getLogger("vtt_bridge")
 #: about what the loop made since the last one (at 1,000 tables at human pace, 2 to 3
 #: ms).
 YOUNG_THRESHOLD = 1_000
-#: A full collection is due once the objects frozen since the last one are this share
-#: of those it left.
+#: Objects a closed connection leaves in garbage cycles (measured: 67).
+CONNECTION_GARBAGE = 70
+#: A full collection is due once the connections opened since the last one would
+#: leave this share of the objects it left as garbage ...
 FULL_GROWTH = 0.25
-#: Seconds at least between two full collections ...
+#: ... or this many seconds have passed since it ...
+FULL_EVERY_S = 1800.0
+#: ... but never sooner than this many seconds after it ...
 FULL_MIN_INTERVAL_S = 10.0
-#: ... and at least this many times the last one's pause: a full collection walks
-#: every object (at 1,000 tables, about a second of the loop), so they take at most
-#: half a per cent of the loop's time, and of the acknowledgements they hold up.
+#: ... or this many times its pause.
 FULL_SPACING = 200.0
 #: How often the event loop looks whether a full collection is due.
 _CHECK_S = 1.0
@@ -62,25 +79,26 @@ class Collections:
 
     def __init__(
         self,
+        connections: Callable[[], int] = lambda: 0,
+        *,
         young: int = YOUNG_THRESHOLD,
         growth: float = FULL_GROWTH,
+        every: float = FULL_EVERY_S,
         min_interval: float = FULL_MIN_INTERVAL_S,
         spacing: float = FULL_SPACING,
     ) -> None:
+        """``connections``: how many connections the server has opened so far."""
+        self._connections = connections
         #: Net allocations between young collections.
         self.young = young
-        #: A full collection is due once the net allocations since the last one are
-        #: this share of the objects it left (:attr:`left`) ...
+        #: The tunables of :attr:`due` (the module's constants by default).
         self.growth = growth
-        #: ... and at least this many seconds have passed since it.
+        self.every = every
         self.min_interval = min_interval
-        #: ... and this many times the last one's pause.
         self.spacing = spacing
         #: Objects the last full collection left (frozen).
         self.left = 0
-        #: Net allocations of tracked objects since then (each young collection's
-        #: count, added up).
-        self._since = 0
+        self._opened_at_full = 0
         self._last_full = 0.0
         #: Full collections run, and how long the last took, in ms.
         self.full_collections = 0
@@ -109,18 +127,17 @@ class Collections:
     def _collected(self, phase: str, info: dict[str, Any]) -> None:
         # Called by the collector, on whichever thread allocated (the event loop's or
         # a database thread), holding the GIL.
-        if phase == "start":
-            self._since += gc.get_count()[0]
-        else:
+        if phase == "stop":
             gc.freeze()
 
     @property
     def due(self) -> bool:
         """Whether a full collection is due (see the module docstring)."""
-        interval = max(self.min_interval, self.spacing * self.last_full_ms / 1000)
-        return (
-            self._since > self.growth * self.left and time.monotonic() - self._last_full >= interval
-        )
+        since = time.monotonic() - self._last_full
+        if since < max(self.min_interval, self.spacing * self.last_full_ms / 1000):
+            return False
+        opened = self._connections() - self._opened_at_full
+        return since >= self.every or opened * CONNECTION_GARBAGE > self.growth * self.left
 
     def full(self) -> float:
         """Collect everything (thawed first), freeze what is left; the ms it took."""
@@ -142,7 +159,7 @@ class Collections:
         gc.collect()
         gc.freeze()
         self.left = gc.get_freeze_count()
-        self._since = 0
+        self._opened_at_full = self._connections()
         self._last_full = time.monotonic()
 
     async def run(self) -> None:
