@@ -217,7 +217,9 @@ async def _hub_context(app: web.Application) -> AsyncIterator[None]:
     # then on every collection's survivors are frozen too, and a full collection is
     # rare (:mod:`vtt_bridge.heap`); thawed at shutdown (a process that starts several
     # servers, as the tests do, must not keep every earlier one's).
-    collections = app[COLLECTIONS] = heap.Collections(lambda: hub.metrics.counts["connections"])
+    collections = app[COLLECTIONS] = heap.Collections(
+        lambda: hub.metrics.counts["connections"] - hub.metrics.connections_open
+    )
     collections.start()
     collector = loop.create_task(collections.run())
     log.info("hub ready", extra={"tables": len(hub.tables), "database": str(config.database)})

@@ -18,7 +18,7 @@ the whole heap (at 1,000 tables about a million objects, 0.7 to 0.8 s of the loo
 Those cycles come from connections: a closed one leaves about
 :data:`CONNECTION_GARBAGE` objects (12 KiB) in cycles (aiohttp's request and protocol,
 the transport, the outbound side).  The tables' own growth (their events, their states)
-is not garbage.  So a full collection is due once the connections opened since the last
+is not garbage.  So a full collection is due once the connections closed since the last
 one would leave :data:`FULL_GROWTH` of the objects it left as garbage (Python's own
 share for its full collections), or :data:`FULL_EVERY_S` passed (whatever else leaks
 into a cycle), and never sooner than :data:`FULL_MIN_INTERVAL_S` or
@@ -58,7 +58,7 @@ log = logging.getLogger("vtt_bridge")
 YOUNG_THRESHOLD = 1_000
 #: Objects a closed connection leaves in garbage cycles (measured: 67).
 CONNECTION_GARBAGE = 70
-#: A full collection is due once the connections opened since the last one would
+#: A full collection is due once the connections closed since the last one would
 #: leave this share of the objects it left as garbage ...
 FULL_GROWTH = 0.25
 #: ... or this many seconds have passed since it ...
@@ -87,7 +87,7 @@ class Collections:
         min_interval: float = FULL_MIN_INTERVAL_S,
         spacing: float = FULL_SPACING,
     ) -> None:
-        """``connections``: how many connections the server has opened so far."""
+        """``connections``: how many of the server's connections have closed so far."""
         self._connections = connections
         #: Net allocations between young collections.
         self.young = young
@@ -98,7 +98,7 @@ class Collections:
         self.spacing = spacing
         #: Objects the last full collection left (frozen).
         self.left = 0
-        self._opened_at_full = 0
+        self._closed_at_full = 0
         self._last_full = 0.0
         #: Full collections run, and how long the last took, in ms.
         self.full_collections = 0
@@ -136,8 +136,8 @@ class Collections:
         since = time.monotonic() - self._last_full
         if since < max(self.min_interval, self.spacing * self.last_full_ms / 1000):
             return False
-        opened = self._connections() - self._opened_at_full
-        return since >= self.every or opened * CONNECTION_GARBAGE > self.growth * self.left
+        closed = self._connections() - self._closed_at_full
+        return since >= self.every or closed * CONNECTION_GARBAGE > self.growth * self.left
 
     def full(self) -> float:
         """Collect everything (thawed first), freeze what is left; the ms it took."""
@@ -159,7 +159,7 @@ class Collections:
         gc.collect()
         gc.freeze()
         self.left = gc.get_freeze_count()
-        self._opened_at_full = self._connections()
+        self._closed_at_full = self._connections()
         self._last_full = time.monotonic()
 
     async def run(self) -> None:

@@ -53,7 +53,7 @@ async def test_survivors_are_frozen_and_a_full_collection_frees_their_cycles(
         gc.collect()  # frozen: no collection of Python's own finds the cycle
         assert gone() is not None
 
-        # A connection opened (and closed) since the last full collection: with no
+        # A connection closed since the last full collection: with no
         # share of garbage asked for, a full collection is due, and the loop runs it
         # while alice plays on.
         collections.min_interval = collections.spacing = collections.growth = 0.0
