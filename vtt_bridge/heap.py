@@ -24,8 +24,7 @@ share for its full collections), or :data:`FULL_EVERY_S` passed (whatever else l
 into a cycle), and never sooner than :data:`FULL_MIN_INTERVAL_S` or
 :data:`FULL_SPACING` times the last one's pause after it: full collections take at most
 half a per cent of the loop's time.  Young collections come every
-:data:`YOUNG_THRESHOLD` net allocations (CPython's default is 700), and at least every
-:data:`YOUNG_EVERY_S`.
+:data:`YOUNG_THRESHOLD` net allocations (CPython's default is 700).
 
 What start-up made (the tables as loaded, the modules) is frozen before the first
 connection, as before, and everything is thawed at shutdown (a process that starts
@@ -47,7 +46,6 @@ __all__ = [
     "FULL_GROWTH",
     "FULL_MIN_INTERVAL_S",
     "FULL_SPACING",
-    "YOUNG_EVERY_S",
     "YOUNG_THRESHOLD",
     "Collections",
 ]
@@ -71,12 +69,6 @@ FULL_MIN_INTERVAL_S = 10.0
 FULL_SPACING = 200.0
 #: How often the event loop looks whether a full collection is due.
 _CHECK_S = 1.0
-#: Seconds at most between young collections: the count that triggers one is net
-#: (an object freed, frozen or not, takes one off), and a frame's new receive chain
-#: replacing the frozen one it frees counts nothing, so at 1,000 tables one young
-#: collection in a window found 75,000 objects (58 ms).  The loop collects the young
-#: generation itself when Python has not for this long.
-YOUNG_EVERY_S = 0.1
 #: The policies running in this process, and Python's thresholds before the first.
 _running: list[Collections] = []
 _saved: list[tuple[int, int, int]] = []
@@ -108,7 +100,6 @@ class Collections:
         self.left = 0
         self._closed_at_full = 0
         self._last_full = 0.0
-        self._last_young = 0.0
         #: Full collections run, and how long the last took, in ms.
         self.full_collections = 0
         self.last_full_ms = 0.0
@@ -138,7 +129,6 @@ class Collections:
         # a database thread), holding the GIL.
         if phase == "stop":
             gc.freeze()
-            self._last_young = time.monotonic()
 
     @property
     def due(self) -> bool:
@@ -173,15 +163,8 @@ class Collections:
         self._last_full = time.monotonic()
 
     async def run(self) -> None:
-        """On the event loop: a young collection when Python has run none for
-        :data:`YOUNG_EVERY_S`, and each full collection once due."""
-        checked = time.monotonic()
+        """On the event loop: run each full collection once due."""
         while True:
-            await asyncio.sleep(YOUNG_EVERY_S)
-            now = time.monotonic()
-            if now - self._last_young >= YOUNG_EVERY_S:
-                gc.collect(0)
-            if now - checked >= _CHECK_S:
-                checked = now
-                if self.due:
-                    self.full()
+            await asyncio.sleep(_CHECK_S)
+            if self.due:
+                self.full()
