@@ -23,8 +23,6 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-import aiohttp
-
 from bench import serving
 from bench._stats import percentile
 from bench.pgserver import PostgresServer
@@ -36,72 +34,6 @@ TARGET_P99_MS = 20.0
 GIVE_UP_P99_MS = 100.0
 #: Seconds a player waits after each acknowledgement (uniform in this range).
 PAUSE = (2.0, 4.0)
-#: The bridge's ``vtt_bridge_ack_seconds`` bucket a server-side ack time is counted
-#: over the target in (``vtt_bridge.metrics.LATENCY_BUCKETS`` has 0.02).
-_TARGET_BUCKET = "0.02"
-
-
-def thread_cpu(pid: int) -> dict[str, float]:
-    """CPU seconds so far of each thread of ``pid`` (Linux): the event loop's (the main
-    thread) as ``loop``, every other as ``thread <tid>`` (Python 3.11 does not name the
-    system's threads: the database thread is the busiest of them)."""
-    found = {}
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        with contextlib.suppress(OSError):
-            name = "loop" if task.name == str(pid) else f"thread {task.name}"
-            found[name] = serving.stat_cpu_seconds((task / "stat").read_text())
-    return found
-
-
-class Window:
-    """Each thread's CPU over the driver's measured window: :func:`serving.drive` calls
-    its ``db_cpu`` hook exactly at the window's start and end (SQLite has no database
-    server to charge), so the hook takes the marks and charges nothing."""
-
-    def __init__(self, pid: int) -> None:
-        self._pid = pid
-        self.marks: list[dict[str, float]] = []
-
-    def mark(self) -> float:
-        self.marks.append(thread_cpu(self._pid))
-        return 0.0
-
-    def percent(self, seconds: float) -> dict[str, float]:
-        """Per cent of a core each thread used in the window (those over 0.5 %)."""
-        if len(self.marks) < 2:
-            return {}
-        start, end = self.marks[0], self.marks[-1]
-        used = {name: 100 * (end[name] - start.get(name, 0.0)) / seconds for name in end}
-        return {name: round(pct, 1) for name, pct in sorted(used.items()) if pct >= 0.5}
-
-
-async def histograms(port: int, names: tuple[str, ...]) -> dict[str, dict[str, float]]:
-    """The cumulative buckets (and ``count``) of the bridge's Prometheus histograms
-    ``names``, from ``/metrics``."""
-    async with (
-        aiohttp.ClientSession() as http,
-        http.get(f"http://127.0.0.1:{port}/metrics") as response,
-    ):
-        text = await response.text()
-    found: dict[str, dict[str, float]] = {name: {} for name in names}
-    for line in text.splitlines():
-        for name in names:
-            if line.startswith(f"{name}_bucket{{"):
-                bound = line.split('le="', 1)[1].split('"', 1)[0]
-                found[name][bound] = float(line.rsplit(" ", 1)[1])
-            elif line.startswith(f"{name}_count"):
-                found[name]["count"] = float(line.rsplit(" ", 1)[1])
-    return found
-
-
-def over(before: dict[str, float], after: dict[str, float], bound: str) -> tuple[float, float]:
-    """Observations between two scrapes of a histogram, and how many were over ``bound``."""
-    total = after.get("count", 0.0) - before.get("count", 0.0)
-    under = after.get(bound, 0.0) - before.get(bound, 0.0)
-    return total, total - under
-
-
-_ACK, _LAG = "vtt_bridge_ack_seconds", "vtt_bridge_event_loop_lag_seconds"
 
 
 async def human(options: argparse.Namespace) -> dict[str, Any]:
@@ -127,8 +59,6 @@ async def human(options: argparse.Namespace) -> dict[str, Any]:
             await serving.wait_healthy(port, server)
             url = f"ws://127.0.0.1:{port}/ws"
             for count in ladder:
-                window = Window(server.pid)
-                before = await histograms(port, (_ACK, _LAG))
                 run = await serving.drive(
                     url,
                     tables[:count],
@@ -137,14 +67,9 @@ async def human(options: argparse.Namespace) -> dict[str, Any]:
                     setup=True,
                     cpu_pid=server.pid,
                     pause=PAUSE,
-                    db_cpu=window.mark if postgres is None else None,
                 )
                 p99 = percentile(run.latencies_ms, 99)
-                counters = await serving.bridge_metrics(port)
-                commits = counters["commit_ms"]
-                after = await histograms(port, (_ACK, _LAG))
-                acks, slow_acks = over(before[_ACK], after[_ACK], _TARGET_BUCKET)
-                ticks, late_ticks = over(before[_LAG], after[_LAG], _TARGET_BUCKET)
+                commits = (await serving.bridge_metrics(port))["commit_ms"]
                 steps.append(
                     {
                         "tables": count,
@@ -154,12 +79,6 @@ async def human(options: argparse.Namespace) -> dict[str, Any]:
                         "commit_p99_ms": commits["p99"],
                         "cpu_pct": round(100 * run.server_cpu_s / run.seconds, 1),
                         "driver_cpu_pct": round(run.driver_cpu_pct(), 1),
-                        # The bridge's own view (its histograms, the whole step): the
-                        # share of acks over the target from application to ack, and
-                        # of its 10 ms ticks that ran over 20 ms late.
-                        "server_acks_over_pct": round(100 * slow_acks / max(1.0, acks), 2),
-                        "lag_ticks_over_pct": round(100 * late_ticks / max(1.0, ticks), 2),
-                        "threads_cpu_pct": window.percent(run.seconds),
                         "errors": run.errors,
                     }
                 )
@@ -189,17 +108,10 @@ def print_human(result: dict[str, Any]) -> None:
         f"{result['human_tables']} tables with ack p99 < {TARGET_P99_MS:g} ms"
     )
     print(f"  the disk: fsync p50 {result['fsync_p50_ms']} ms, p99 {result['fsync_p99_ms']} ms")
-    print(
-        "  tables  cmds/s  p50 ms  p99 ms  commit p99  bridge CPU %  driver CPU %"
-        "  acks >20 ms %  ticks >20 ms late %"
-    )
+    print("  tables  cmds/s  p50 ms  p99 ms  commit p99  bridge CPU %  driver CPU %")
     for step in result["human_steps"]:
         print(
             f"  {step['tables']:6}  {step['cmds_per_s']:6}  {step['p50_ack_ms']:6}  "
             f"{step['p99_ack_ms']:6}  {step['commit_p99_ms']:10}  {step['cpu_pct']:12}  "
-            f"{step['driver_cpu_pct']:12}  {step['server_acks_over_pct']:13}  "
-            f"{step['lag_ticks_over_pct']:19}"
+            f"{step['driver_cpu_pct']:12}"
         )
-        threads = ", ".join(f"{n} {p} %" for n, p in step["threads_cpu_pct"].items())
-        if threads:
-            print(f"          bridge threads: {threads}")

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 import os
 import secrets
@@ -23,17 +24,8 @@ from collections.abc import AsyncIterator, Callable
 from aiohttp import WSCloseCode, web
 
 import protocol
-from vtt_bridge import describing, heap, listener, ownership, prometheus
-from vtt_bridge.appkeys import (
-    COLLECTIONS,
-    CONFIG,
-    CONNECTIONS,
-    HUB,
-    LIMITS,
-    RECORDERS,
-    TASKS,
-    TIMERS,
-)
+from vtt_bridge import describing, listener, ownership, prometheus
+from vtt_bridge.appkeys import CONFIG, CONNECTIONS, HUB, LIMITS, RECORDERS, TASKS, TIMERS
 from vtt_bridge.config import Config
 from vtt_bridge.connection import arrival_turns, websocket
 from vtt_bridge.hosts import hosts_guard, origin_allowed
@@ -213,21 +205,16 @@ async def _hub_context(app: web.Application) -> AsyncIterator[None]:
     )
     # What start-up made (modules, the tables' states and logs) lives as long as the
     # server: out of the collector's sight, a full collection no longer walks it.
-    # One walked it in 70 ms during a storm of joins, holding every table up.  From
-    # then on every collection's survivors are frozen too, and a full collection is
-    # rare (:mod:`vtt_bridge.heap`); thawed at shutdown (a process that starts several
+    # One walked it in 70 ms during a storm of joins, holding every table up.  Garbage
+    # first, so none of it is kept; thawed at shutdown (a process that starts several
     # servers, as the tests do, must not keep every earlier one's).
-    collections = app[COLLECTIONS] = heap.Collections(
-        lambda: hub.metrics.counts["connections"] - hub.metrics.connections_open
-    )
-    collections.start()
-    collector = loop.create_task(collections.run())
+    gc.collect()
+    gc.freeze()
     log.info("hub ready", extra={"tables": len(hub.tables), "database": str(config.database)})
     try:
         yield
     finally:
-        collector.cancel()
-        collections.stop()
+        gc.unfreeze()
         watchdog.cancel()
         ticker.cancel()
         if poller is not None:

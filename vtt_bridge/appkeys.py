@@ -11,12 +11,11 @@ import asyncio
 from aiohttp import web
 
 from vtt_bridge.config import Config
-from vtt_bridge.heap import Collections
 from vtt_bridge.hub import Hub
 from vtt_bridge.outbound import Limits, Outbound
 from vtt_bridge.recording import FileRecorder
 
-__all__ = ["COLLECTIONS", "CONFIG", "CONNECTIONS", "HUB", "LIMITS", "RECORDERS", "TASKS", "TIMERS"]
+__all__ = ["CONFIG", "CONNECTIONS", "HUB", "LIMITS", "RECORDERS", "TASKS", "TIMERS"]
 
 CONFIG = web.AppKey("config", Config)
 HUB = web.AppKey("hub", Hub)
@@ -25,5 +24,3 @@ TIMERS = web.AppKey("timers", set[asyncio.TimerHandle])
 TASKS = web.AppKey("tasks", set[asyncio.Task[None]])
 RECORDERS = web.AppKey("recorders", list[FileRecorder])
 LIMITS = web.AppKey("limits", Limits)
-#: The garbage collection policy (:mod:`vtt_bridge.heap`) while the hub runs.
-COLLECTIONS = web.AppKey("collections", Collections)
