@@ -47,8 +47,8 @@ def check_scene(scene: Scene) -> None:
 
     The last few scenes checked are remembered by identity (the very object) with
     their answer, and checking one again gives that answer at once: the bridge checks
-    a large scene on a worker thread while it reads it off the wire, so the load's own
-    check does not hold up the event loop a second time.  The check is a pure
+    a large scene in pieces while it makes the frame ready, so the load's own check
+    does not hold up the event loop a second time.  The check is a pure
     function of an immutable value, so the answer is the same either way."""
     for checked, refusal in _CHECKED:
         if checked is scene:

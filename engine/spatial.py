@@ -189,7 +189,8 @@ class SpatialCache:
         """Take ``built``, made elsewhere from exactly ``scene`` by :func:`build_index`
         (a gridless scene: :func:`build_board`) and used by nothing since, as what
         :meth:`index` (:meth:`board`) would build on first use.  The bridge builds a
-        loaded scene's index off its event loop.  Returns whether it was taken: not
+        loaded scene's index in pieces before applying the load.  Returns whether it
+        was taken: not
         when it is of another kind than this cache keeps (``eager``)."""
         if isinstance(built, GridlessBoard):
             if not scene.grid.gridless:

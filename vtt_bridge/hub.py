@@ -621,8 +621,8 @@ class Hub:
         ready: Ready | None = None,
     ) -> Pending:
         """Apply ``command`` to the table at once and queue it for its commit and answer
-        (:meth:`Committer.wait` waits for that).  ``ready``: what the large frames'
-        worker made of the frame ``command`` came in (its log forms, its scene's index).
+        (:meth:`Committer.wait` waits for that).  ``ready``: what was made ready of the
+        large frame ``command`` came in (its log forms, its scene's index).
 
         Synchronous on purpose: nothing else runs on the event loop between applying a
         command and queueing it, so the queue order is the order commands were applied
@@ -678,7 +678,7 @@ class Hub:
 def _ready_events(
     ready: Ready | None, command: engine.Command, events: Sequence[engine.Event]
 ) -> list[dict[str, Any]] | None:
-    """The events' log forms the large frames' worker wrote for ``command``, if the
+    """The events' log forms made ready with ``command``'s large frame, if the
     encounter answered it with exactly the events written (a scene load's one
     ``scene_loaded`` of that very scene); else None."""
     if ready is None or ready.events is None or ready.command is not command:

@@ -32,7 +32,7 @@ def large(message: protocol.ClientMessage) -> str:
     return frame
 
 
-def test_what_the_worker_makes_is_what_the_loop_would() -> None:
+def test_what_is_made_ready_is_what_the_loop_would_make() -> None:
     message = protocol.LoadScene(seq=3, scene=SCENE)
     ready = asyncio.run(make_ready(large(message), protocol.MAX_FRAME_BYTES, "gm"))
     assert ready.message == message
@@ -64,7 +64,7 @@ async def test_a_large_scene_loads_logs_and_broadcasts_as_the_loop_would(tmp_pat
         assert bridge.hub.full_replay_hash(table.id) == table.encounter.state_hash()
 
 
-async def test_the_first_question_uses_the_index_built_off_the_loop(tmp_path: Path) -> None:
+async def test_the_first_question_uses_the_index_made_ready(tmp_path: Path) -> None:
     async with running(tmp_path) as bridge:
         table = bridge.table("t", ["alice"])
         gm = await bridge.member(table, "gm")

@@ -1,4 +1,4 @@
-"""A scene's index made elsewhere (the bridge builds a loaded scene's on a worker thread)
+"""A scene's index made elsewhere (the bridge builds a loaded scene's in pieces)
 is taken only for the very scene it was made from and only of the kind the encounter
 keeps; a scene's check answers the same the second time, from memory."""
 
